@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import { registerProfile } from './profile.ts';
+import { registerOpenapi } from './openapi.ts';
+import { registerK6 } from './k6.ts';
+import { registerGate } from './gate.ts';
+
+/** Each part of lendcheck adds its subcommand here; the order is the order of --help. */
+export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerProfile, registerOpenapi, registerK6];

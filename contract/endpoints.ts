@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { Profile } from './profile.ts';
+import { successStatus } from './profile.ts';
+import * as s from './schemas.ts';
+import * as shapes from './shapes.ts';
+import * as ctl from './sandbox-controls.ts';
+
+export type Access = 'key' | 'public' | 'sandbox';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface Endpoint {
+  /** Stable id, used by routes, checks and reports. */
+  id: string;
+  method: Method;
+  /** Path under /v1, with `{name}` parameters. */
+  path: string;
+  access: Access;
+  summary: string;
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Schema of the success body, before any public envelope. */
+  response: z.ZodType;
+  /** `spec` when the spec shows the body, `profile` when lendcheck-v1 chose it. */
+  responseSource: 'spec' | 'profile';
+  /** Requirement ids this endpoint's existence and shape satisfy. */
+  requirements: string[];
+}
+
+const positionId = z.object({ positionId: z.string().min(1) });
+const userIdParam = z.object({ userId: z.string().min(1) });
+const analyticsQuery = z.object({ period: z.string().optional() });
+
+/** The endpoint table of spec part 4 plus the sandbox controls, resolved against a profile. */
+export function endpoints(profile: Profile): Endpoint[] {
+  return [
+    { id: 'lend.create', method: 'POST', path: '/lend', access: 'key', summary: 'Place a lend order', body: s.lendRequest, response: s.createLendResponse, responseSource: 'spec', requirements: ['EP-lend', 'SHAPE-create-lend'] },
+    { id: 'borrow.create', method: 'POST', path: '/borrow', access: 'key', summary: 'Place a borrow order', body: s.borrowRequest, response: shapes.createBorrowResponse, responseSource: 'profile', requirements: ['EP-borrow'] },
+    { id: 'position.get', method: 'GET', path: '/positions/{positionId}', access: 'key', summary: 'Read one position', params: positionId, response: s.position, responseSource: 'spec', requirements: ['EP-position-get', 'SHAPE-position'] },
+    { id: 'positions.list', method: 'GET', path: '/users/{userId}/positions', access: 'key', summary: "List a user's positions", params: userIdParam, query: s.positionListQuery, response: s.positionList, responseSource: 'spec', requirements: ['EP-positions-list', 'SHAPE-position-list'] },
+    { id: 'position.repay', method: 'POST', path: '/positions/{positionId}/repay', access: 'key', summary: 'Repay a borrow position', params: positionId, body: s.repayRequest, response: shapes.repayResult, responseSource: 'profile', requirements: ['EP-repay'] },
+    { id: 'position.cancel', method: 'POST', path: '/positions/{positionId}/cancel', access: 'key', summary: 'Cancel an unmatched order', params: positionId, response: shapes.cancelResult, responseSource: 'profile', requirements: ['EP-cancel'] },
+    { id: 'position.patch', method: 'PATCH', path: '/positions/{positionId}', access: 'key', summary: 'Change auto-features', params: positionId, body: s.patchPositionRequest, response: shapes.patchResult, responseSource: 'profile', requirements: ['EP-patch'] },
+    { id: 'user.withdraw', method: 'POST', path: '/users/{userId}/withdraw', access: 'key', summary: 'Withdraw available funds', params: userIdParam, body: s.withdrawRequest, response: shapes.withdrawalRecord, responseSource: 'profile', requirements: ['EP-withdraw'] },
+    { id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'] },
+    { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQuery, response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'] },
+    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscription, response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'] },
+    ...(profile.webhooks.listAndDelete
+      ? ([
+          { id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'] },
+          { id: 'webhooks.delete', method: 'DELETE', path: '/webhooks/{webhookId}', access: 'key', summary: 'Delete a subscription', params: z.object({ webhookId: z.string().min(1) }), response: z.looseObject({ webhookId: z.string(), deleted: z.literal(true) }), responseSource: 'profile', requirements: ['EP-webhooks'] },
+        ] satisfies Endpoint[])
+      : []),
+
+    { id: 'public.markets', method: 'GET', path: '/markets', access: 'public', summary: 'List markets', response: s.marketList, responseSource: 'spec', requirements: ['EP-public-markets', 'SHAPE-market'] },
+    { id: 'public.orderbook', method: 'GET', path: '/markets/{id}/orderbook', access: 'public', summary: 'Public order book of a market', params: z.object({ id: z.string().min(1) }), response: s.orderBook, responseSource: 'spec', requirements: ['EP-public-orderbook', 'SHAPE-orderbook'] },
+    { id: 'public.rates', method: 'GET', path: '/markets/rates', access: 'public', summary: 'Public rates', response: shapes.publicRates, responseSource: 'profile', requirements: ['EP-public-rates'] },
+    { id: 'public.tvl', method: 'GET', path: '/analytics/tvl', access: 'public', summary: 'Total value locked over a period', query: analyticsQuery, response: shapes.analyticsSeries, responseSource: 'profile', requirements: ['EP-public-analytics'] },
+    { id: 'public.volume', method: 'GET', path: '/analytics/volume', access: 'public', summary: 'Volume over a period', query: analyticsQuery, response: shapes.analyticsSeries, responseSource: 'profile', requirements: ['EP-public-analytics'] },
+    { id: 'public.rateSeries', method: 'GET', path: '/analytics/rates', access: 'public', summary: 'Rate series', query: z.object({ asset: z.string().optional(), maturity: z.string().optional(), period: z.string().optional() }), response: shapes.analyticsSeries, responseSource: 'profile', requirements: ['EP-public-analytics'] },
+    { id: 'public.vaults', method: 'GET', path: '/vaults', access: 'public', summary: 'List vaults', response: shapes.vaultList, responseSource: 'profile', requirements: ['EP-public-vaults'] },
+    { id: 'public.vault', method: 'GET', path: '/vaults/{id}', access: 'public', summary: 'One vault', params: z.object({ id: z.string().min(1) }), response: shapes.vault, responseSource: 'profile', requirements: ['EP-public-vaults'] },
+
+    ...ctl.controlEndpoints(),
+  ];
+}
+
+export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
+  return `${e.method} ${e.path}`;
+}
+
+/** The success status the profile gives this endpoint (public GETs default to 200). */
+export function endpointSuccess(profile: Profile, e: Endpoint): number {
+  const key = e.id === 'rates.get' ? 'GET /rates' : endpointKey(e);
+  return successStatus(profile, key);
+}
+
+/** Whether this public endpoint wraps its payload as {data, timestamp} under the profile. */
+export function publicEnvelopeOf(profile: Profile, e: Endpoint): 'bare' | 'data' {
+  return profile.publicEnvelope[e.path] ?? 'data';
+}
+
+/** The schema a success body must match, envelope included. */
+export function successSchema(profile: Profile, e: Endpoint): z.ZodType {
+  if (e.access === 'public' && publicEnvelopeOf(profile, e) === 'data') return shapes.publicEnvelope(e.response);
+  return e.response;
+}

@@ -1,0 +1,391 @@
+import { z } from 'zod';
+import { readFileSync } from 'node:fs';
+import { EVENT_TYPES, TIER_NAMES } from './constants.ts';
+
+// Every point the spec marks "not shown" is an option here. Each option carries the
+// spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
+// implements the defaults; the suites read the same object, so a user's profile file
+// changes both sides at once. Nothing open in the spec is hard-coded elsewhere.
+
+type Doc = { spec: string; reason: string };
+const doc = <T extends z.ZodType>(schema: T, d: Doc): T => schema.meta({ description: d.spec, reason: d.reason });
+
+const endpointKey = z.string().regex(/^(GET|POST|PATCH|DELETE|PUT) \/\S*$/);
+const errorChoice = z.object({ code: z.string().min(1), status: z.number().int().min(400).max(599) });
+
+export const SUCCESS_STATUS_DEFAULTS: Record<string, number> = {
+  'POST /lend': 201,
+  'POST /borrow': 201,
+  'GET /positions/{positionId}': 200,
+  'GET /users/{userId}/positions': 200,
+  'POST /positions/{positionId}/repay': 200,
+  'POST /positions/{positionId}/cancel': 200,
+  'PATCH /positions/{positionId}': 200,
+  'POST /users/{userId}/withdraw': 202,
+  'GET /rates': 200,
+  'GET /markets/{asset}/orderbook': 200,
+  'POST /webhooks': 201,
+  'GET /webhooks': 200,
+  'DELETE /webhooks/{webhookId}': 200,
+};
+
+export const PUBLIC_ENVELOPE_DEFAULTS: Record<string, 'bare' | 'data'> = {
+  '/markets': 'bare',
+  '/markets/{id}/orderbook': 'bare',
+  '/markets/rates': 'data',
+  '/analytics/tvl': 'data',
+  '/analytics/volume': 'data',
+  '/analytics/rates': 'data',
+  '/vaults': 'data',
+  '/vaults/{id}': 'data',
+};
+
+const assetInfo = z.object({ decimals: z.number().int().min(0).max(36), oraclePriceUsd: z.string() });
+
+export const profileSchema = z.object({
+  name: z.string().default('lendcheck-default'),
+
+  successStatus: doc(z.record(endpointKey, z.number().int().min(200).max(299)).default(SUCCESS_STATUS_DEFAULTS), {
+    spec: 'Part 4: "Success status codes: not shown."',
+    reason: '201 for creations, 202 for a withdrawal that completes later, 200 otherwise: the usual REST reading.',
+  }),
+  ratesPath: doc(z.string().regex(/^\/\S+$/).default('/rates'), {
+    spec: 'Part 4: "Get-rates path: not shown."',
+    reason: 'A top-level /rates beside /markets; the public /markets/rates stays separate.',
+  }),
+  publicEnvelope: doc(z.record(z.string(), z.enum(['bare', 'data'])).default(PUBLIC_ENVELOPE_DEFAULTS), {
+    spec: 'Part 4: "which form applies to each endpoint: not shown" (bare object or {data, timestamp}).',
+    reason: 'Bare where the spec shows a bare example (market list, order book), the stated {data, timestamp} elsewhere.',
+  }),
+  orderbookPath: doc(z.enum(['shared-by-auth']).default('shared-by-auth'), {
+    spec: 'Part 4: /markets/{asset}/orderbook (authenticated) and /markets/{id}/orderbook (public) share one path.',
+    reason: 'One path: a request with a Bearer key gets the authenticated variant, one without gets the public one.',
+  }),
+
+  signature: z
+    .object({
+      scheme: doc(z.enum(['t-v1-hmac-sha256', 'hmac-sha256-hex']).default('t-v1-hmac-sha256'), {
+        spec: 'Part 6: "The signing algorithm and the encoding of the signature: not shown."',
+        reason: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> binds a timestamp against replay (Stripe, Standard Webhooks).',
+      }),
+      toleranceSeconds: doc(z.number().int().min(1).default(300), {
+        spec: 'Part 6: replay window of the timestamp: not shown.',
+        reason: 'Five minutes, as Stripe and Standard Webhooks use.',
+      }),
+    })
+    .prefault({}),
+
+  webhooks: z
+    .object({
+      secretRequired: doc(z.boolean().default(false), {
+        spec: 'Part 4: POST /webhooks `secret`: "whether optional or required: not shown".',
+        reason: 'Optional: when omitted the server generates a whsec_ secret and returns it once.',
+      }),
+      afterFinalRetry: doc(z.enum(['mark-failed', 'drop', 'disable-subscription']).default('mark-failed'), {
+        spec: 'Part 6, rule 4: "What happens after the fifth retry fails: not shown."',
+        reason: 'The event is kept, marked failed and visible through a control endpoint; nothing is sent after it.',
+      }),
+      successStatuses: doc(z.enum(['2xx', '200']).default('2xx'), {
+        spec: 'Part 6: the receiver "answers with status 200"; what the sender counts as success: not shown.',
+        reason: 'Any 2xx counts, as every major sender does.',
+      }),
+      allowLoopbackHttp: doc(z.boolean().default(true), {
+        spec: 'Part 2: the url is the partner\'s HTTPS address; local testing: not shown.',
+        reason: 'The sandbox takes http:// on loopback so partners can point it at a local receiver.',
+      }),
+      listAndDelete: doc(z.boolean().default(true), {
+        spec: 'Part 4 mentions a webhook list; its endpoints: not shown.',
+        reason: 'GET /webhooks and DELETE /webhooks/{webhookId}, the usual pair.',
+      }),
+      matchedIncludesType: doc(z.boolean().default(true), {
+        spec: 'Part 6: position.matched data: "one form also holds type".',
+        reason: 'The richer form; receivers must not depend on it either way.',
+      }),
+    })
+    .prefault({}),
+
+  limits: z
+    .object({
+      burstMeaning: doc(z.enum(['bucket-capacity']).default('bucket-capacity'), {
+        spec: 'Part 8: "Meaning of burst ... not shown."',
+        reason: 'Token bucket: a full bucket holds `burst` tokens and refills at the per-minute rate.',
+      }),
+      limitHeader: doc(z.enum(['burst', 'per-minute']).default('burst'), {
+        spec: 'Part 8: the value of X-RateLimit-Limit under a burst allowance: not shown.',
+        reason: 'The bucket capacity, so that Remaining never exceeds Limit.',
+      }),
+      resetUnit: doc(z.enum(['delta-seconds', 'unix-seconds', 'unix-ms']).default('delta-seconds'), {
+        spec: 'Part 8: "the unit of X-RateLimit-Reset: not shown."',
+        reason: 'Seconds from now until the bucket is full again, like Retry-After.',
+      }),
+      tierAssignment: doc(z.enum(['key-store']).default('key-store'), {
+        spec: 'Part 8: "How a key is assigned to a tier ... not shown."',
+        reason: 'Each key carries its tier in the key store; a key without one gets `defaultTier`.',
+      }),
+      defaultTier: doc(z.enum(TIER_NAMES as [string, ...string[]]).default('growth'), {
+        spec: 'Part 8: "how the public 300 per minute relates to the tiers: not shown."',
+        reason: 'The quoted 300/min for authenticated requests is Growth\'s rate, so untiered keys are Growth.',
+      }),
+      publicScope: doc(z.enum(['client-address']).default('client-address'), {
+        spec: 'Part 8: public endpoints 60/min; per what: not shown.',
+        reason: 'Per client address, since public calls carry no key.',
+      }),
+      publicBurst: doc(z.number().int().min(1).default(60), {
+        spec: 'Part 8: a burst for the public limit: not shown.',
+        reason: 'No burst is quoted, so the bucket holds one minute of requests.',
+      }),
+      maxBodyBytes: doc(z.number().int().min(256).default(65_536), {
+        spec: 'Request size bound: not shown.',
+        reason: '64 KiB is far above any order body; larger ones are refused with 413 before parsing.',
+      }),
+    })
+    .prefault({}),
+
+  pagination: z
+    .object({
+      overMax: doc(z.enum(['reject', 'clamp']).default('reject'), {
+        spec: 'Part 8: limit maximum 100; what a larger limit does: not shown.',
+        reason: 'Reject with 400 naming `limit`, as Stripe does, so a client bug shows.',
+      }),
+      lastPageCursor: doc(z.enum(['omit', 'null']).default('omit'), {
+        spec: 'Part 2: nextCursor on the last page: not shown.',
+        reason: 'Omitted when hasMore is false.',
+      }),
+      order: doc(z.enum(['created-desc', 'created-asc']).default('created-desc'), {
+        spec: 'Part 4: list order: not shown.',
+        reason: 'Newest first, the common default for position lists.',
+      }),
+    })
+    .prefault({}),
+
+  lifecycle: z
+    .object({
+      statusAfterFullRepay: doc(z.string().default('matured'), {
+        spec: 'Part 3: "Transitions: not shown" (status after repay).',
+        reason: 'A fully repaid loan is closed; `matured` keeps it inside the filter\'s four values.',
+      }),
+      statusAfterLiquidation: doc(z.string().default('liquidated'), {
+        spec: 'Part 3: position.liquidated "is not named as a status value in the list filter".',
+        reason: 'The event names the state; readers must tolerate a status outside the four.',
+      }),
+      cancellable: doc(z.array(z.string()).default(['pending']), {
+        spec: 'Part 3: "Cancel applies to an unmatched order."',
+        reason: 'Only pending positions are unmatched.',
+      }),
+      transitions: doc(
+        z.record(z.string(), z.array(z.string())).default({
+          pending: ['active', 'cancelled'],
+          active: ['matured', 'liquidated'],
+          matured: [],
+          cancelled: [],
+          liquidated: [],
+        }),
+        { spec: 'Part 3: "Transitions: not shown."', reason: 'The shortest lifecycle consistent with part 3.' },
+      ),
+      autoRolloverAdvancedDefault: doc(z.boolean().default(false), {
+        spec: 'Part 2: autoRollover "default in advanced mode: not shown".',
+        reason: 'Advanced users choose explicitly; easy mode\'s true is stated.',
+      }),
+      autoRefinanceDefault: doc(z.boolean().default(false), {
+        spec: 'Part 2: autoRefinance "default: not shown".',
+        reason: 'Refinancing changes a borrower\'s rate, so it is opt-in.',
+      }),
+      defaultMaturity: doc(z.string().regex(/^[1-9]\d*d$/).default('30d'), {
+        spec: 'Part 2: maturity is optional; the default: not shown.',
+        reason: 'The shortest listed market.',
+      }),
+      maturityDateResolution: doc(z.enum(['nearest-market', 'exact-market']).default('nearest-market'), {
+        spec: 'Part 2: an ISO date maturity; how it maps to a market: not shown.',
+        reason: 'The market whose maturity is nearest to the date; a date in the past is rejected.',
+      }),
+      repayOnLend: doc(errorChoice.default({ code: 'invalid_request', status: 400 }), {
+        spec: 'Part 4: repay on a lend position: not shown.',
+        reason: 'Only borrow positions are repaid; the documented invalid_request says so without a new code.',
+      }),
+    })
+    .prefault({}),
+
+  errors: z
+    .object({
+      invalidState: doc(errorChoice.default({ code: 'invalid_request', status: 400 }), {
+        spec: 'Part 7: code for "invalid state for an operation": not shown.',
+        reason: 'Stay inside the documented codes; the message names the state.',
+      }),
+      unsupportedAsset: doc(errorChoice.default({ code: 'invalid_request', status: 400 }), {
+        spec: 'Part 7: code for "unsupported asset": not shown.',
+        reason: 'An unsupported asset is a malformed request for this interface.',
+      }),
+      unknownUser: doc(z.enum(['empty-list', 'position_not_found']).default('empty-list'), {
+        spec: 'Part 7: code for "unknown user": not shown.',
+        reason: 'userId is the partner\'s own identifier, so an unseen user simply has no positions yet.',
+      }),
+      unknownRoute: doc(errorChoice.default({ code: 'not_found', status: 404 }), {
+        spec: 'Unknown paths: not shown.',
+        reason: '404 with the error object, so clients parse every error the same way.',
+      }),
+      payloadTooLarge: doc(errorChoice.default({ code: 'invalid_request', status: 413 }), {
+        spec: 'Oversized bodies: not shown.',
+        reason: '413 is the HTTP status for it; the code stays a documented one.',
+      }),
+      methodNotAllowed: doc(errorChoice.default({ code: 'invalid_request', status: 405 }), {
+        spec: 'A known path with the wrong method: not shown.',
+        reason: '405 is the HTTP status for it; the code stays a documented one.',
+      }),
+      unsupportedMediaType: doc(errorChoice.default({ code: 'invalid_request', status: 400 }), {
+        spec: 'Part 4: bodies "carry Content-Type: application/json"; a missing or wrong one: not shown.',
+        reason: 'Treated as a malformed request naming Content-Type.',
+      }),
+    })
+    .prefault({}),
+
+  assets: z
+    .object({
+      borrow: doc(z.array(z.string()).default(['USDC', 'USDT', 'DAI']), {
+        spec: 'Part 2: "the full list of allowed collateral and borrow assets: not shown."',
+        reason: 'The lendable assets are the borrowable ones.',
+      }),
+      collateral: doc(z.array(z.string()).default(['ETH', 'WBTC', 'USDC', 'USDT', 'DAI']), {
+        spec: 'Part 2: collateral "ETH and USDC are given as examples".',
+        reason: 'The examples plus the other stablecoins and wrapped bitcoin.',
+      }),
+      info: doc(
+        z.record(z.string(), assetInfo).default({
+          USDC: { decimals: 6, oraclePriceUsd: '1' },
+          USDT: { decimals: 6, oraclePriceUsd: '1' },
+          DAI: { decimals: 18, oraclePriceUsd: '1' },
+          ETH: { decimals: 18, oraclePriceUsd: '3000' },
+          WBTC: { decimals: 8, oraclePriceUsd: '60000' },
+        }),
+        {
+          spec: 'Precision of amounts per asset: not shown.',
+          reason: 'Each token\'s on-chain decimals; more digits than that are over-precise and rejected.',
+        },
+      ),
+    })
+    .prefault({}),
+
+  amounts: z
+    .object({
+      minOrder: doc(z.string().default('1'), {
+        spec: 'Part 8: "Minimum and maximum order ... amounts: not shown."',
+        reason: 'One unit keeps dust orders out of the books.',
+      }),
+      maxOrder: doc(z.string().default('100000000'), {
+        spec: 'Part 8: "Minimum and maximum order ... amounts: not shown."',
+        reason: 'A hundred million caps runaway test scripts.',
+      }),
+      minWithdrawal: doc(z.string().default('1'), {
+        spec: 'Part 8: "Minimum and maximum ... withdrawal amounts: not shown."',
+        reason: 'One unit, the same floor as orders.',
+      }),
+      minCollateralRatio: doc(z.string().default('1.5'), {
+        spec: 'Part 8: "Minimum and maximum ... collateral amounts: not shown."',
+        reason: '150 % over-collateralisation, usual for crypto lending.',
+      }),
+      liquidationRatio: doc(z.string().default('1.2'), {
+        spec: 'Part 3: liquidation exists; its threshold: not shown.',
+        reason: '120 %, leaving room between opening and liquidation.',
+      }),
+    })
+    .prefault({}),
+
+  markets: z
+    .object({
+      maturities: doc(z.array(z.string().regex(/^[1-9]\d*d$/)).default(['30d', '90d', '180d']), {
+        spec: 'Part 2: rate maturities are durations "such as 30d, 90d"; the full list: not shown.',
+        reason: 'The spec\'s two examples plus half a year.',
+      }),
+      idSeparator: doc(z.string().min(1).default('-'), {
+        spec: 'Part 2: market id "composed of asset and maturity"; the form: not shown.',
+        reason: 'USDC-30d reads well in a path.',
+      }),
+      periods: doc(z.array(z.string()).default(['1d', '7d', '30d', '90d', '1y']), {
+        spec: 'Part 4: "Allowed values of period: not shown" (example form 30d).',
+        reason: 'The example form, from a day to a year.',
+      }),
+      defaultPeriod: doc(z.string().default('30d'), {
+        spec: 'Part 4: period is optional; the default: not shown.',
+        reason: 'The spec\'s own example.',
+      }),
+    })
+    .prefault({}),
+
+  withdrawals: z
+    .object({
+      destinationPattern: doc(z.string().default('^0x[0-9a-fA-F]{40}$'), {
+        spec: 'Part 4: destination is "string address"; its form: not shown.',
+        reason: 'An EVM address: the assets are ERC-20 tokens.',
+      }),
+    })
+    .prefault({}),
+
+  cbt: z
+    .object({
+      amountBasis: doc(z.enum(['principal', 'principal-plus-projected']).default('principal-plus-projected'), {
+        spec: 'Part 2: cbt "The meaning of this object beyond these two fields: not shown."',
+        reason: 'Read as a bond token redeemable at maturity for principal plus fixed interest.',
+      }),
+    })
+    .prefault({}),
+
+  keys: z
+    .object({
+      issuance: doc(z.enum(['key-store-file']).default('key-store-file'), {
+        spec: 'Part 5: "How keys are issued, rotated or scoped: not shown."',
+        reason: 'A key store file (or env) lists keys with partner and tier; rotation is editing it.',
+      }),
+    })
+    .prefault({}),
+
+  versioning: z
+    .object({
+      deprecationPolicy: doc(z.enum(['none-observed']).default('none-observed'), {
+        spec: 'Part 9: "Deprecation and change policy: not shown."',
+        reason: 'Nothing can be tested; recorded so the report says so.',
+      }),
+    })
+    .prefault({}),
+
+  events: z
+    .object({
+      emitted: doc(z.array(z.enum(EVENT_TYPES)).default([...EVENT_TYPES]), {
+        spec: 'Part 6: "The data content of the other event types: not shown."',
+        reason: 'All six are emitted; their data shapes are the ones in contract/shapes.ts.',
+      }),
+    })
+    .prefault({}),
+});
+
+export type Profile = z.infer<typeof profileSchema>;
+export type ProfileInput = z.input<typeof profileSchema>;
+
+export const defaultProfile: Profile = profileSchema.parse({});
+
+/** Validates a user's profile over the defaults; errors name the offending path. */
+export function parseProfile(input: unknown): Profile {
+  const r = profileSchema.safeParse(input ?? {});
+  if (!r.success) {
+    const where = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new Error(`invalid profile: ${where}`);
+  }
+  return r.data;
+}
+
+export function loadProfile(file?: string): Profile {
+  if (!file) return defaultProfile;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`cannot read profile ${file}: ${(e as Error).message}`);
+  }
+  return parseProfile(raw);
+}
+
+export function marketId(profile: Profile, asset: string, maturity: string): string {
+  return `${asset}${profile.markets.idSeparator}${maturity}`;
+}
+
+export function successStatus(profile: Profile, key: string): number {
+  return profile.successStatus[key] ?? SUCCESS_STATUS_DEFAULTS[key] ?? 200;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { EVENT_TYPES } from './constants.ts';
+import { decimalString, isoUtcTimestamp, positiveDecimalString } from './refinements.ts';
+import type { Endpoint } from './endpoints.ts';
+
+// lendcheck's own control surface under /v1/sandbox, in the spirit of Stripe's test
+// clocks and `stripe trigger`. Not part of the spec: a target "has sandbox controls"
+// when GET /sandbox/clock answers 200 with a key.
+
+export const fundRequest = z.object({ userId: z.string().min(1), asset: z.string().min(1), amount: positiveDecimalString });
+export const balance = z.looseObject({ asset: z.string(), available: decimalString, locked: decimalString });
+export const balancesResponse = z.looseObject({ userId: z.string(), balances: z.array(balance) });
+
+export const oracleRequest = z.object({ asset: z.string().min(1), priceUsd: positiveDecimalString });
+export const oracleResponse = z.looseObject({ asset: z.string(), priceUsd: decimalString });
+
+export const clockAdvanceRequest = z.object({ seconds: z.number().int().positive().max(10 * 365 * 86_400) });
+export const clockResponse = z.looseObject({ now: isoUtcTimestamp, timeScale: z.number().positive() });
+
+export const triggerRequest = z.object({
+  type: z.enum(EVENT_TYPES),
+  positionId: z.string().min(1).optional(),
+  userId: z.string().min(1).optional(),
+});
+export const triggerResponse = z.looseObject({ eventId: z.string().min(1), type: z.enum(EVENT_TYPES) });
+
+export const deliveryAttempt = z.looseObject({
+  attempt: z.number().int().min(1),
+  webhookId: z.string(),
+  scheduledAt: isoUtcTimestamp,
+  sentAt: isoUtcTimestamp.optional(),
+  status: z.number().int().nullable(),
+  outcome: z.enum(['pending', 'succeeded', 'failed']),
+  error: z.string().optional(),
+});
+export const attemptsResponse = z.looseObject({
+  eventId: z.string(),
+  type: z.enum(EVENT_TYPES),
+  state: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.array(deliveryAttempt),
+});
+
+export function controlEndpoints(): Endpoint[] {
+  return [
+    { id: 'sandbox.fund', method: 'POST', path: '/sandbox/fund', access: 'sandbox', summary: 'Add test funds to a user', body: fundRequest, response: balancesResponse, responseSource: 'profile', requirements: [] },
+    { id: 'sandbox.balances', method: 'GET', path: '/sandbox/users/{userId}/balances', access: 'sandbox', summary: "A user's balances", params: z.object({ userId: z.string().min(1) }), response: balancesResponse, responseSource: 'profile', requirements: [] },
+    { id: 'sandbox.oracle', method: 'POST', path: '/sandbox/oracle', access: 'sandbox', summary: 'Set an oracle price', body: oracleRequest, response: oracleResponse, responseSource: 'profile', requirements: [] },
+    { id: 'sandbox.clock', method: 'GET', path: '/sandbox/clock', access: 'sandbox', summary: 'Read the test clock', response: clockResponse, responseSource: 'profile', requirements: [] },
+    { id: 'sandbox.clock.advance', method: 'POST', path: '/sandbox/clock/advance', access: 'sandbox', summary: 'Move the test clock forward', body: clockAdvanceRequest, response: clockResponse, responseSource: 'profile', requirements: [] },
+    { id: 'sandbox.trigger', method: 'POST', path: '/sandbox/trigger', access: 'sandbox', summary: 'Emit an event', body: triggerRequest, response: triggerResponse, responseSource: 'profile', requirements: [] },
+    { id: 'sandbox.attempts', method: 'GET', path: '/sandbox/events/{eventId}/attempts', access: 'sandbox', summary: 'Delivery attempts of an event', params: z.object({ eventId: z.string().min(1) }), response: attemptsResponse, responseSource: 'profile', requirements: [] },
+  ];
+}

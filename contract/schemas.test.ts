@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import * as s from './schemas.ts';
+
+// Spec examples (parts 2, 4, 6, 7) must pass; each field rule must reject a wrong value.
+
+const lend = { userId: 'user_123', asset: 'USDC', amount: '1000.00', rate: 0.08, maturity: '30d', mode: 'easy', autoRollover: true };
+const borrow = {
+  userId: 'user_123',
+  collateral: { asset: 'ETH', amount: '1.5' },
+  borrowAsset: 'USDC',
+  borrowAmount: '2000.00',
+  rate: 0.09,
+  maturity: '2026-12-31',
+  autoRefinance: false,
+};
+const created = {
+  positionId: 'pos_abc',
+  status: 'pending',
+  userId: 'user_123',
+  asset: 'USDC',
+  amount: '1000.00',
+  rate: 0.08,
+  maturity: '2026-02-14T00:00:00Z',
+  autoRollover: true,
+  createdAt: '2026-01-15T10:30:00Z',
+};
+const full = {
+  ...created,
+  status: 'active',
+  type: 'lend',
+  cbt: { amount: '1000.00', tokenAddress: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e' },
+  projectedReturn: '6.58',
+  accruedInterest: '0.22',
+  autoRefinance: false,
+  matchedAt: '2026-01-15T10:30:05Z',
+};
+
+function rejects(schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) {
+  expect(schema.safeParse(value).success, JSON.stringify(value)).toBe(false);
+}
+
+describe('lend request', () => {
+  it('accepts the spec example and the minimal form', () => {
+    expect(s.lendRequest.parse(lend)).toEqual(lend);
+    expect(s.lendRequest.safeParse({ userId: 'u', asset: 'DAI', amount: '5' }).success).toBe(true);
+    expect(s.lendRequest.safeParse({ ...lend, maturity: '2027-03-31', mode: 'advanced' }).success).toBe(true);
+  });
+  it.each([
+    ['userId missing', { ...lend, userId: undefined }],
+    ['userId not a string', { ...lend, userId: 42 }],
+    ['userId empty', { ...lend, userId: '' }],
+    ['asset outside USDC/USDT/DAI', { ...lend, asset: 'ETH' }],
+    ['asset missing', { ...lend, asset: undefined }],
+    ['amount as number', { ...lend, amount: 1000 }],
+    ['amount with exponent', { ...lend, amount: '1e3' }],
+    ['amount negative', { ...lend, amount: '-5' }],
+    ['amount zero', { ...lend, amount: '0.00' }],
+    ['amount missing', { ...lend, amount: undefined }],
+    ['rate as string', { ...lend, rate: '0.08' }],
+    ['rate as percent', { ...lend, rate: 8 }],
+    ['rate negative', { ...lend, rate: -0.01 }],
+    ['maturity bad duration', { ...lend, maturity: '30days' }],
+    ['maturity impossible date', { ...lend, maturity: '2026-02-30' }],
+    ['maturity as number', { ...lend, maturity: 30 }],
+    ['mode unknown', { ...lend, mode: 'expert' }],
+    ['autoRollover as string', { ...lend, autoRollover: 'true' }],
+  ])('rejects %s', (_n, v) => rejects(s.lendRequest, v));
+});
+
+describe('borrow request', () => {
+  it('accepts the spec example', () => {
+    expect(s.borrowRequest.parse(borrow)).toEqual(borrow);
+    expect(s.borrowRequest.safeParse({ ...borrow, collateral: { asset: 'USDC', amount: '5000' } }).success).toBe(true);
+  });
+  it.each([
+    ['collateral missing', { ...borrow, collateral: undefined }],
+    ['collateral.asset missing', { ...borrow, collateral: { amount: '1' } }],
+    ['collateral.amount as number', { ...borrow, collateral: { asset: 'ETH', amount: 1.5 } }],
+    ['borrowAsset missing', { ...borrow, borrowAsset: undefined }],
+    ['borrowAmount not decimal', { ...borrow, borrowAmount: '2,000' }],
+    ['rate above 1', { ...borrow, rate: 9 }],
+    ['maturity bad', { ...borrow, maturity: 'next week' }],
+    ['autoRefinance as number', { ...borrow, autoRefinance: 1 }],
+    ['userId missing', { ...borrow, userId: undefined }],
+  ])('rejects %s', (_n, v) => rejects(s.borrowRequest, v));
+});
+
+describe('position shapes', () => {
+  it('accepts the create-lend response and rejects one with type', () => {
+    expect(s.createLendResponse.safeParse(created).success).toBe(true);
+    rejects(s.createLendResponse, { ...created, type: 'lend' });
+    rejects(s.createLendResponse, { ...created, status: 'active' });
+  });
+  it('accepts a full position and rejects broken fields', () => {
+    expect(s.position.safeParse(full).success).toBe(true);
+    expect(s.position.safeParse({ ...full, matchedAt: undefined, status: 'pending' }).success).toBe(true);
+    rejects(s.position, { ...full, amount: 1000 });
+    rejects(s.position, { ...full, createdAt: '2026-01-15T10:30:00+02:00' });
+    rejects(s.position, { ...full, maturity: '2026-02-14' });
+    rejects(s.position, { ...full, type: 'loan' });
+    rejects(s.position, { ...full, cbt: { amount: '1' } });
+    rejects(s.position, { ...full, cbt: undefined });
+    rejects(s.position, { ...full, projectedReturn: 6.58 });
+    rejects(s.position, { ...full, accruedInterest: undefined });
+    rejects(s.position, { ...full, rate: '0.08' });
+  });
+  it('checks list items and the list', () => {
+    const item = { positionId: 'p', status: 'pending', type: 'borrow', asset: 'USDC', amount: '1', rate: 0.05, maturity: '2026-02-14T00:00:00Z' };
+    expect(s.positionList.safeParse({ positions: [item], nextCursor: 'c1', hasMore: true }).success).toBe(true);
+    expect(s.positionList.safeParse({ positions: [], hasMore: false }).success).toBe(true);
+    rejects(s.positionList, { positions: [item], hasMore: 'no' });
+    rejects(s.positionList, { positions: [{ ...item, type: undefined }], hasMore: false });
+    rejects(s.positionList, { hasMore: false });
+  });
+  it('checks the list query', () => {
+    expect(s.positionListQuery.safeParse({ status: 'active', type: 'lend', limit: '50', cursor: 'x' }).success).toBe(true);
+    rejects(s.positionListQuery, { status: 'open' });
+    rejects(s.positionListQuery, { type: 'swap' });
+    rejects(s.positionListQuery, { limit: 'ten' });
+    rejects(s.positionListQuery, { limit: '0' });
+    rejects(s.positionListQuery, { limit: '2.5' });
+  });
+});
+
+describe('market data', () => {
+  it('accepts rates, markets and order books', () => {
+    const rates = { rates: [{ asset: 'USDC', maturity: '30d', lendRate: 0.08, borrowRate: 0.09, spread: 0.01 }], timestamp: '2026-01-15T10:30:00Z' };
+    expect(s.ratesResponse.safeParse(rates).success).toBe(true);
+    rejects(s.ratesResponse, { ...rates, timestamp: 'yesterday' });
+    rejects(s.ratesResponse, { ...rates, rates: [{ ...rates.rates[0], maturity: '2026-02-01' }] });
+    rejects(s.ratesResponse, { ...rates, rates: [{ ...rates.rates[0], lendRate: '0.08' }] });
+    const m = { id: 'USDC-30d', asset: 'USDC', maturity: '30d', lendRate: 0.08, borrowRate: 0.09, totalLent: '100', totalBorrowed: '50' };
+    expect(s.marketList.safeParse({ markets: [m] }).success).toBe(true);
+    rejects(s.marketList, { markets: [{ ...m, totalLent: 100 }] });
+    rejects(s.marketList, [m]);
+    expect(s.orderBook.safeParse({ lends: [{ rate: 0.08, amount: '10' }], borrows: [] }).success).toBe(true);
+    rejects(s.orderBook, { lends: [{ rate: 0.08, amount: 10 }], borrows: [] });
+    rejects(s.orderBook, { lends: [] });
+  });
+});
+
+describe('webhooks and events', () => {
+  const sub = { url: 'https://partner.example/hooks', events: ['position.matched', 'withdrawal.completed'], secret: 'whsec_0123456789abcdef0123' };
+  it('accepts a subscription and rejects bad fields', () => {
+    expect(s.webhookSubscription.safeParse(sub).success).toBe(true);
+    expect(s.webhookSubscription.safeParse({ ...sub, secret: undefined }).success).toBe(true);
+    rejects(s.webhookSubscription, { ...sub, url: 'not a url' });
+    rejects(s.webhookSubscription, { ...sub, events: ['position.exploded'] });
+    rejects(s.webhookSubscription, { ...sub, events: [] });
+    rejects(s.webhookSubscription, { ...sub, secret: 'sk_0123456789abcdef0123' });
+  });
+  it('accepts the matched envelope', () => {
+    const ev = {
+      id: 'evt_1',
+      type: 'position.matched',
+      timestamp: '2026-01-15T10:30:05Z',
+      data: { positionId: 'pos_abc', userId: 'user_123', rate: 0.08, amount: '1000.00', maturity: '2026-02-14T00:00:00Z', type: 'lend' },
+    };
+    expect(s.eventEnvelope.safeParse(ev).success).toBe(true);
+    expect(s.positionMatchedData.safeParse(ev.data).success).toBe(true);
+    expect(s.positionMatchedData.safeParse({ ...ev.data, type: undefined }).success).toBe(true);
+    rejects(s.eventEnvelope, { ...ev, type: 'position.updated' });
+    rejects(s.eventEnvelope, { ...ev, id: undefined });
+    rejects(s.positionMatchedData, { ...ev.data, rate: '0.08' });
+    rejects(s.positionMatchedData, { ...ev.data, amount: 1000 });
+  });
+});
+
+describe('errors', () => {
+  it('accepts the error object and the insufficient_funds details', () => {
+    expect(s.errorBody.safeParse({ error: { code: 'position_not_found', message: 'Position does not exist' } }).success).toBe(true);
+    const inf = { error: { code: 'insufficient_funds', message: 'Not enough balance', details: { required: '1000.00', available: '250.00' } } };
+    expect(s.insufficientFundsError.safeParse(inf).success).toBe(true);
+    rejects(s.insufficientFundsError, { error: { ...inf.error, details: undefined } });
+    rejects(s.insufficientFundsError, { error: { ...inf.error, details: { required: 1000, available: '1' } } });
+    rejects(s.errorBody, { code: 'invalid_request', message: 'x' });
+    rejects(s.errorBody, { error: { code: 'invalid_request' } });
+  });
+  it('checks withdraw, repay and patch bodies', () => {
+    expect(s.withdrawRequest.safeParse({ asset: 'USDC', amount: '10', destination: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e' }).success).toBe(true);
+    rejects(s.withdrawRequest, { asset: 'USDC', amount: '10' });
+    rejects(s.withdrawRequest, { asset: 'USDC', amount: 10, destination: '0x1' });
+    expect(s.repayRequest.safeParse({}).success).toBe(true);
+    rejects(s.repayRequest, { amount: '-1' });
+    expect(s.patchPositionRequest.safeParse({ autoRollover: false }).success).toBe(true);
+    rejects(s.patchPositionRequest, {});
+    rejects(s.patchPositionRequest, { autoRefinance: 'yes' });
+  });
+});

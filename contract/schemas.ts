@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import {
+  ERROR_CODES,
+  EVENT_TYPES,
+  LEND_ASSETS,
+  LEND_MODES,
+  POSITION_STATUSES,
+  POSITION_TYPES,
+  WEBHOOK_SECRET_PREFIX,
+} from './constants.ts';
+import {
+  decimalString,
+  durationString,
+  fractionRate,
+  isoUtcTimestamp,
+  maturityInput,
+  positiveDecimalString,
+} from './refinements.ts';
+
+// Records the spec shows (part 2, 6 and 7). Response objects are "loose": documented
+// fields are checked strictly, undocumented extras pass and are reported as notes by
+// the conformance suite, so a richer but correct service is never failed.
+
+const userId = z.string().min(1, 'must be a non-empty string').max(128, 'must be at most 128 characters');
+export const lendAsset = z.enum(LEND_ASSETS);
+export const positionStatus = z.enum(POSITION_STATUSES);
+export const positionType = z.enum(POSITION_TYPES);
+export const eventType = z.enum(EVENT_TYPES);
+
+export const lendRequest = z.object({
+  userId,
+  asset: lendAsset,
+  amount: positiveDecimalString,
+  rate: fractionRate.optional(),
+  maturity: maturityInput.optional(),
+  mode: z.enum(LEND_MODES).optional(),
+  autoRollover: z.boolean().optional(),
+});
+export type LendRequest = z.infer<typeof lendRequest>;
+
+/** The spec names no full asset list for borrowing, so assets are strings here; the profile narrows them. */
+export const borrowRequest = z.object({
+  userId,
+  collateral: z.object({
+    asset: z.string().min(1, 'must be a non-empty string'),
+    amount: positiveDecimalString,
+  }),
+  borrowAsset: z.string().min(1, 'must be a non-empty string'),
+  borrowAmount: positiveDecimalString,
+  rate: fractionRate.optional(),
+  maturity: maturityInput.optional(),
+  autoRefinance: z.boolean().optional(),
+});
+export type BorrowRequest = z.infer<typeof borrowRequest>;
+
+export const cbt = z.looseObject({
+  amount: decimalString,
+  tokenAddress: z.string().min(1),
+});
+
+/** The single-position response (GET /positions/{positionId}). */
+export const position = z.looseObject({
+  positionId: z.string().min(1),
+  status: z.string().min(1),
+  type: positionType,
+  userId,
+  asset: z.string().min(1),
+  amount: decimalString,
+  rate: fractionRate,
+  maturity: isoUtcTimestamp,
+  cbt,
+  projectedReturn: decimalString,
+  accruedInterest: decimalString,
+  autoRollover: z.boolean().optional(),
+  autoRefinance: z.boolean().optional(),
+  createdAt: isoUtcTimestamp,
+  matchedAt: isoUtcTimestamp.optional(),
+});
+export type Position = z.infer<typeof position>;
+
+/** POST /lend answers with these fields, and without `type`. */
+export const createLendResponse = z
+  .looseObject({
+    positionId: z.string().min(1),
+    status: z.literal('pending'),
+    userId,
+    asset: lendAsset,
+    amount: decimalString,
+    rate: fractionRate,
+    maturity: isoUtcTimestamp,
+    autoRollover: z.boolean(),
+    createdAt: isoUtcTimestamp,
+  })
+  .refine((o) => !('type' in o), { message: 'must not carry `type`', path: ['type'] });
+export type CreateLendResponse = z.infer<typeof createLendResponse>;
+
+export const positionListItem = z.looseObject({
+  positionId: z.string().min(1),
+  status: z.string().min(1),
+  type: positionType,
+  asset: z.string().min(1),
+  amount: decimalString,
+  rate: fractionRate,
+  maturity: isoUtcTimestamp,
+});
+
+export const positionList = z.looseObject({
+  positions: z.array(positionListItem),
+  nextCursor: z.string().min(1).nullable().optional(),
+  hasMore: z.boolean(),
+});
+export type PositionList = z.infer<typeof positionList>;
+
+export const positionListQuery = z.object({
+  status: positionStatus.optional(),
+  type: positionType.optional(),
+  limit: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').optional(),
+  cursor: z.string().min(1, 'must be a non-empty cursor').optional(),
+});
+
+export const rateEntry = z.looseObject({
+  asset: z.string().min(1),
+  maturity: durationString,
+  lendRate: fractionRate,
+  borrowRate: fractionRate,
+  spread: z.number().finite(),
+});
+export const ratesResponse = z.looseObject({
+  rates: z.array(rateEntry),
+  timestamp: isoUtcTimestamp,
+});
+
+export const market = z.looseObject({
+  id: z.string().min(1),
+  asset: z.string().min(1),
+  maturity: z.string().min(1),
+  lendRate: fractionRate,
+  borrowRate: fractionRate,
+  totalLent: decimalString,
+  totalBorrowed: decimalString,
+});
+export const marketList = z.looseObject({ markets: z.array(market) });
+
+export const orderBookLevel = z.looseObject({ rate: fractionRate, amount: decimalString });
+export const orderBook = z.looseObject({
+  lends: z.array(orderBookLevel),
+  borrows: z.array(orderBookLevel),
+});
+
+export const webhookSecret = z
+  .string()
+  .startsWith(WEBHOOK_SECRET_PREFIX, `must start with ${WEBHOOK_SECRET_PREFIX}`)
+  .min(WEBHOOK_SECRET_PREFIX.length + 16, 'must carry at least 16 characters after the prefix');
+
+export const webhookSubscription = z.object({
+  url: z.url({ error: 'must be an absolute URL' }),
+  events: z.array(eventType).min(1, 'must name at least one event type'),
+  secret: webhookSecret.optional(),
+});
+export type WebhookSubscription = z.infer<typeof webhookSubscription>;
+
+export const eventEnvelope = z.looseObject({
+  id: z.string().min(1),
+  type: eventType,
+  timestamp: isoUtcTimestamp,
+  data: z.record(z.string(), z.unknown()),
+});
+export type EventEnvelope = z.infer<typeof eventEnvelope>;
+
+export const positionMatchedData = z.looseObject({
+  positionId: z.string().min(1),
+  userId,
+  rate: fractionRate,
+  amount: decimalString,
+  maturity: isoUtcTimestamp,
+  type: positionType.optional(),
+});
+
+export const errorCode = z.enum(ERROR_CODES as [string, ...string[]]);
+export const errorBody = z.looseObject({
+  error: z.looseObject({
+    code: z.string().min(1),
+    message: z.string().min(1),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBody>;
+
+export const insufficientFundsError = z.looseObject({
+  error: z.looseObject({
+    code: z.literal('insufficient_funds'),
+    message: z.string().min(1),
+    details: z.looseObject({ required: decimalString, available: decimalString }),
+  }),
+});
+
+export const withdrawRequest = z.object({
+  asset: z.string().min(1, 'must be a non-empty string'),
+  amount: positiveDecimalString,
+  destination: z.string().min(1, 'must be a non-empty string'),
+});
+
+export const repayRequest = z.object({ amount: positiveDecimalString.optional() });
+
+export const patchPositionRequest = z
+  .object({ autoRollover: z.boolean().optional(), autoRefinance: z.boolean().optional() })
+  .refine((b) => b.autoRollover !== undefined || b.autoRefinance !== undefined, {
+    message: 'must set autoRollover or autoRefinance',
+    path: ['autoRollover'],
+  });
+
+export const orderBookQuery = z.object({
+  maturity: durationString.optional(),
+  depth: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
+});
