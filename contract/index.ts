@@ -7,3 +7,4 @@ export * from './profile.ts';
 export * from './endpoints.ts';
 export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';
+export * as results from './results.ts';
