@@ -8,3 +8,4 @@ export * from './endpoints.ts';
 export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';
 export * as results from './results.ts';
+export * from './signature.ts';
