@@ -1,0 +1,32 @@
+import { ERROR_STATUS, type ErrorCode } from '../contract/index.ts';
+
+// Every error leaves the sandbox as the spec's error object (part 7). Handlers throw
+// ApiError; the app's error handler turns it into a Response, and anything else into a
+// 500 internal_error that says nothing about internals.
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode | string,
+    message: string,
+    readonly status: number = ERROR_STATUS[code as ErrorCode] ?? 400,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export function errorResponse(err: ApiError): Response {
+  const error: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.details) error.details = err.details;
+  return new Response(JSON.stringify({ error }), {
+    status: err.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...err.headers },
+  });
+}
+
+export const invalid = (field: string, problem: string) => new ApiError('invalid_request', `${field}: ${problem}`, 400);
+
+export function internalErrorResponse(): Response {
+  return errorResponse(new ApiError('internal_error', 'internal error', 500));
+}

@@ -1,0 +1,56 @@
+import type { Hono } from 'hono';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Profile } from '../contract/index.ts';
+import type { Clock } from './clock.ts';
+
+// The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
+// it (rate limits, webhooks). A plugin installs middleware that runs BEFORE auth, so it
+// sees every request including ones that end in 401, and routes that run AFTER auth.
+
+export interface KeyInfo {
+  /** Stable, non-secret id of the key (never the key itself). */
+  keyId: string;
+  partnerId: string;
+  tier: string;
+}
+
+export type SandboxEnv = {
+  Variables: {
+    /** Set by the auth middleware on authenticated routes. */
+    partner: KeyInfo;
+  };
+};
+
+export interface SandboxContext {
+  db: BetterSqlite3.Database;
+  clock: Clock;
+  profile: Profile;
+  /** Constant-time lookup of a presented Bearer key; undefined when unknown or refused. */
+  lookupKey(raw: string): KeyInfo | undefined;
+  /** The engine, typed loosely here so plugins do not depend on its internals. */
+  engine: unknown;
+}
+
+export interface SandboxPlugin {
+  name: string;
+  /** Runs before auth: registers middleware for every /v1 request. */
+  middleware?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
+  /** Runs after auth: registers routes; `c.get('partner')` is set on authenticated ones. */
+  routes?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
+  /** Starts background work (dispatcher loops) once the store is open. */
+  start?(ctx: SandboxContext): void | Promise<void>;
+  /** Stops background work; called before the database closes. */
+  stop?(): void | Promise<void>;
+}
+
+export interface PluginOptions {
+  /** Turns rate limiting off, e.g. for benchmarks of the core. */
+  rateLimits?: boolean;
+  /** Turns webhook dispatch off. */
+  webhooks?: boolean;
+}
+
+/** The plugins a sandbox gets unless told otherwise. Filled in by the limiter and webhooks parts. */
+export function defaultPlugins(_opts: PluginOptions = {}): SandboxPlugin[] {
+  return [];
+}
