@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { defaultProfile, errorBody, parseProfile, type Profile } from '../../contract/index.ts';
+import { ApiError, errorResponse } from '../errors.ts';
+import type { KeyInfo, SandboxContext, SandboxEnv } from '../plugins.ts';
+import { rateLimitPlugin } from './plugin.ts';
+
+// A stand-in for the core: the plugin's middleware, then an auth step that 401s bad keys.
+const KEYS: Record<string, KeyInfo> = {
+  ck_test_starter: { keyId: 'k1', partnerId: 'a', tier: 'starter' },
+  ck_test_untiered: { keyId: 'k2', partnerId: 'a', tier: '' },
+};
+
+function harness(profile: Profile = defaultProfile) {
+  let now = 0;
+  const ctx = { profile, lookupKey: (raw: string) => KEYS[raw] } as unknown as SandboxContext;
+  const app = new Hono<SandboxEnv>();
+  rateLimitPlugin({ now: () => now, wallNow: () => 1_700_000_000_000 + now, clientAddress: (c) => c.req.header('x-test-addr') ?? '127.0.0.1' }).middleware!(app, ctx);
+  app.get('/v1/markets', (c) => c.json({ markets: [] }));
+  app.use('/v1/positions/*', async (c, next) => {
+    const key = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!key || !KEYS[key]) return errorResponse(new ApiError('authentication_failed', 'Authorization: invalid API key', 401));
+    await next();
+  });
+  app.get('/v1/positions/:id', (c) => c.json({ positionId: c.req.param('id') }));
+  return {
+    app,
+    step: (ms: number) => (now += ms),
+    get: (path: string, headers: Record<string, string> = {}) => app.request(path, { headers }),
+  };
+}
+
+const limits = (r: Response) => ({
+  limit: r.headers.get('X-RateLimit-Limit'),
+  remaining: r.headers.get('X-RateLimit-Remaining'),
+  reset: r.headers.get('X-RateLimit-Reset'),
+});
+
+describe('rate-limit middleware', () => {
+  it('puts the headers on a success, then on the 429 with Retry-After and the error body', async () => {
+    const h = harness();
+    const auth = { authorization: 'Bearer ck_test_starter' };
+    const first = await h.get('/v1/positions/p1', auth);
+    expect(first.status).toBe(200);
+    expect(limits(first)).toEqual({ limit: '100', remaining: '99', reset: '1' });
+    for (let i = 1; i < 100; i++) expect((await h.get('/v1/positions/p1', auth)).status).toBe(200);
+    const r = await h.get('/v1/positions/p1', auth);
+    expect(r.status).toBe(429);
+    expect(limits(r)).toEqual({ limit: '100', remaining: '0', reset: '100' });
+    expect(r.headers.get('Retry-After')).toBe('1');
+    const body = errorBody.parse(await r.json());
+    expect(body.error.code).toBe('rate_limit_exceeded');
+    expect(body.error.message).toMatch(/starter/);
+    h.step(1000);
+    expect((await h.get('/v1/positions/p1', auth)).status).toBe(200);
+  });
+
+  it('carries the headers on a 401 and counts bad keys per client address under the public rule', async () => {
+    const h = harness();
+    const r = await h.get('/v1/positions/p1', { authorization: 'Bearer ck_test_nope' });
+    expect(r.status).toBe(401);
+    expect(limits(r)).toEqual({ limit: '60', remaining: '59', reset: '1' });
+    const pub = await h.get('/v1/markets');
+    expect(limits(pub).remaining).toBe('58');
+  });
+
+  it('limits public endpoints to 60/min per address with the "too many requests" body', async () => {
+    const h = harness();
+    for (let i = 0; i < 60; i++) expect((await h.get('/v1/markets')).status).toBe(200);
+    const r = await h.get('/v1/markets');
+    expect(r.status).toBe(429);
+    expect(await r.json()).toEqual({ error: { code: 'rate_limit_exceeded', message: 'too many requests' } });
+    expect(r.headers.get('Retry-After')).toBe('1');
+    // Another address has its own bucket.
+    expect((await h.get('/v1/markets', { 'x-test-addr': '127.0.0.2' })).status).toBe(200);
+  });
+
+  it('gives an untiered key the default tier (growth)', async () => {
+    const r = await harness().get('/v1/positions/p1', { authorization: 'Bearer ck_test_untiered' });
+    expect(limits(r)).toEqual({ limit: '500', remaining: '499', reset: '1' });
+  });
+
+  it('follows the profile units for Limit and Reset', async () => {
+    const p = parseProfile({ limits: { limitHeader: 'per-minute', resetUnit: 'unix-seconds' } });
+    const h = harness(p);
+    h.step(250);
+    const r = await h.get('/v1/positions/p1', { authorization: 'Bearer ck_test_starter' });
+    // Full again 1000 ms after the request: wall time 1_700_000_000_250 + 1000 ms, rounded up.
+    expect(limits(r)).toEqual({ limit: '60', remaining: '99', reset: '1700000002' });
+    const ms = harness(parseProfile({ limits: { resetUnit: 'unix-ms' } }));
+    expect(limits(await ms.get('/v1/markets')).reset).toBe('1700000001000');
+  });
+});

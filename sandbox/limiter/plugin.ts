@@ -1,0 +1,76 @@
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
+import { ApiError, errorResponse } from '../errors.ts';
+import type { SandboxContext, SandboxEnv, SandboxPlugin } from '../plugins.ts';
+import { GcraLimiter, type LimitRule, type RateLimiter } from './gcra.ts';
+import { rateLimitHeaders } from './headers.ts';
+import { publicRule, tierRule } from './rules.ts';
+
+// Rate limits as middleware that runs before auth, so 401s carry the headers too.
+//
+// Buckets:
+//  - a request with a valid key draws from `key:<keyId>` by the key's tier;
+//  - every other request (no key, or an unknown, malformed or refused key) draws from
+//    `addr:<client address>` under the public rule (60/min). Putting bad keys there means
+//    a client guessing keys is held to the public rate, and a 401 is never free.
+// Limits run on real time (a monotonic source), never on the sandbox's business clock.
+
+export interface RateLimitOptions {
+  limiter?: RateLimiter;
+  /** Monotonic real time in ms (injectable so tests step time instead of sleeping). */
+  now?: () => number;
+  /** Wall-clock ms, for unix-based X-RateLimit-Reset units. */
+  wallNow?: () => number;
+  /** Client address of a request; defaults to the socket's remote address. */
+  clientAddress?: (c: Context<SandboxEnv>) => string;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+function socketAddress(c: Context<SandboxEnv>): string {
+  try {
+    // X-Forwarded-For is not trusted: the sandbox listens on loopback and nothing proxies it.
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket
+  }
+}
+
+export interface BucketChoice {
+  bucket: string;
+  rule: LimitRule;
+  keyed: boolean;
+}
+
+export function chooseBucket(ctx: SandboxContext, authorization: string | undefined, address: string): BucketChoice {
+  const raw = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+  const info = raw ? ctx.lookupKey(raw) : undefined;
+  if (info) return { bucket: `key:${info.keyId}`, rule: tierRule(ctx.profile, info.tier), keyed: true };
+  return { bucket: `addr:${address}`, rule: publicRule(ctx.profile), keyed: false };
+}
+
+export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
+  const limiter = opts.limiter ?? new GcraLimiter();
+  const now = opts.now ?? (() => performance.now());
+  const wallNow = opts.wallNow ?? Date.now;
+  const address = opts.clientAddress ?? socketAddress;
+  return {
+    name: 'rate-limits',
+    middleware(app, ctx) {
+      app.use('/v1/*', async (c, next) => {
+        const choice = chooseBucket(ctx, c.req.header('authorization'), address(c));
+        const d = await limiter.check(choice.bucket, choice.rule, now());
+        const headers = rateLimitHeaders(ctx.profile, choice.rule, d, wallNow());
+        if (!d.allowed) {
+          const message = choice.keyed
+            ? `rate limit exceeded: ${choice.rule.name} tier allows ${choice.rule.perMinute}/min with a burst of ${choice.rule.capacity}; retry after ${d.retryAfterSeconds} s`
+            : PUBLIC_RATE_LIMIT_MESSAGE;
+          return errorResponse(new ApiError('rate_limit_exceeded', message, 429, undefined, headers));
+        }
+        await next();
+        for (const [k, v] of Object.entries(headers)) c.header(k, v);
+      });
+    },
+  };
+}
