@@ -51,7 +51,7 @@ function build(version) {
   try {
     writeFileSync(join(dir, 'go.mod'), `module lendcheck/k6build\n\ngo 1.26\n\nrequire ${K6_MODULE} ${version}\n`);
     const env = { ...process.env, GOFLAGS: '-mod=mod' };
-    console.error(`ensure-k6: building k6 ${version} with Go (first time only, a few minutes)...`);
+    console.error(`ensure-k6: trying to build k6 ${version} with Go (a few minutes the first time)...`);
     for (const args of [['mod', 'download', K6_MODULE], ['build', '-trimpath', '-o', out, K6_MODULE]]) {
       const r = spawnSync('go', args, { cwd: dir, env, encoding: 'utf8', timeout: 20 * 60_000 });
       if (r.status !== 0) return { error: (r.stderr || r.stdout || `go ${args[0]} failed`).trim().split('\n').slice(-3).join(' | ') };
