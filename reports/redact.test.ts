@@ -1,0 +1,36 @@
+import { describe, it, expect } from 'vitest';
+import { redact, createRedactor } from './redact.ts';
+
+describe('redact', () => {
+  it('masks sandbox and live keys but keeps their prefix', () => {
+    expect(redact.text('key ck_test_partner_a_starter used')).toBe('key ck_test_*** used');
+    expect(redact.text('ck_live_abcDEF123-x')).toBe('ck_live_***');
+  });
+
+  it('masks Bearer values whatever the token looks like', () => {
+    expect(redact.text('Authorization: Bearer s3cr3t-token.value')).toBe('Authorization: Bearer ***');
+    expect(redact.text('"authorization":"Bearer ck_test_x"')).toBe('"authorization":"Bearer ***"');
+  });
+
+  it('masks webhook secrets and unprefixed JSON secret members', () => {
+    expect(redact.text('secret whsec_Zm9vYmFy+/=')).toBe('secret whsec_***');
+    expect(redact.text('{"url":"http://x","secret":"plain-secret"}')).toBe('{"url":"http://x","secret":"***"}');
+  });
+
+  it('masks credential-named members in objects, deeply, without changing the input', () => {
+    const input = { requestHeaders: { Authorization: 'Token abc', 'X-Api-Key': 'k-123' }, list: [{ message: 'ck_test_zz' }], n: 3 };
+    const out = redact.value(input);
+    expect(out).toEqual({ requestHeaders: { Authorization: 'Token ***', 'X-Api-Key': '***' }, list: [{ message: 'ck_test_***' }], n: 3 });
+    expect(input.requestHeaders.Authorization).toBe('Token abc');
+  });
+
+  it('masks literal credentials given to it, even without a known prefix', () => {
+    const r = createRedactor(['partner-key-7781']);
+    expect(r.text('sent partner-key-7781 twice: partner-key-7781')).toBe('sent *** twice: ***');
+  });
+
+  it('leaves ordinary text alone', () => {
+    const s = 'expected status 401 / received 200 for GET /v1/positions/p_1';
+    expect(redact.text(s)).toBe(s);
+  });
+});

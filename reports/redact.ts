@@ -1,0 +1,71 @@
+// The last line of defence: every report file and every gate log line passes through
+// here at write time, so a key or secret that slipped into a result (an exchange, a
+// message, a figure) is masked before it reaches disk or a terminal. The suites redact
+// exchanges themselves too; this does not rely on it.
+
+const MASK = '***';
+
+// Patterns are anchored on the spec's prefixes (part 5: ck_live_/ck_test_; part 2:
+// whsec_) and on the Authorization scheme, whatever the token looks like.
+const PATTERNS: Array<[RegExp, string]> = [
+  [/\b(ck_(?:live|test)_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
+  [/\b(whsec_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
+  [/\b(Bearer|Basic)(\s+|%20)[^\s"'<>,;\\]+/gi, `$1$2${MASK}`],
+  // A JSON "secret"/"apiKey" member whose value has no recognisable prefix.
+  [/("(?:secret|apiKey|api_key|password|token)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi, `$1${MASK}$3`],
+];
+
+/** Header and property names whose values are credentials whatever their form. */
+const SECRET_NAMES = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|secret|password|token|cookie|set-cookie)$/i;
+
+export interface Redactor {
+  /** Masks keys and secrets inside a string. */
+  text(s: string): string;
+  /** Deep copy with every string masked and credential-named members replaced. */
+  value<T>(v: T): T;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A redactor that also masks the given literal values: a key passed with --api-key need
+ * not carry a known prefix, so the gate hands over every credential it was given.
+ */
+export function createRedactor(extraSecrets: Iterable<string> = []): Redactor {
+  const literals = [...new Set([...extraSecrets].filter((s) => s && s.length >= 4))].sort((a, b) => b.length - a.length);
+  const literalRe = literals.length ? new RegExp(literals.map(escapeRegExp).join('|'), 'g') : null;
+
+  const text = (s: string): string => {
+    let out = s;
+    if (literalRe) out = out.replace(literalRe, MASK);
+    for (const [re, to] of PATTERNS) out = out.replace(re, to);
+    return out;
+  };
+
+  const value = <T>(v: T): T => {
+    if (typeof v === 'string') return text(v) as T;
+    if (Array.isArray(v)) return v.map((x) => value(x)) as T;
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        out[text(k)] = SECRET_NAMES.test(k) && typeof x === 'string' ? maskNamed(x) : value(x);
+      }
+      return out as T;
+    }
+    return v;
+  };
+
+  // Keep the scheme word of an Authorization value: "Bearer ***" still tells a reader
+  // which scheme was sent, which matters when a check is about authentication.
+  const maskNamed = (x: string): string => {
+    const m = /^(\w+)\s+\S/.exec(x);
+    return m ? `${m[1]} ${MASK}` : x === '' ? '' : MASK;
+  };
+
+  return { text, value };
+}
+
+/** The default redactor (prefix and header based). */
+export const redact: Redactor = createRedactor();
