@@ -1,0 +1,136 @@
+// Characterises the limiter of one key (or, with PUBLIC=1, of one client address on the
+// public endpoints): burst from idle, sustained rate at twice the tier, the three
+// headers, and recovery. Env: BASE_URL, API_KEY, TIER, PUBLIC, SMOKE and the profile's
+// choices (LIMIT_HEADER, RESET_UNIT, BURST_MEANING, RATES_PATH, PUBLIC_PATH).
+import { sleep } from 'k6';
+import exec from 'k6/execution';
+import { loadConfig, perSecond } from './lib/config.ts';
+import { call, callMany, expect429AsNormal, type Call, type Res } from './lib/http.ts';
+import { applyRules, check429, detectResetUnit, readLimitHeaders, resetToSeconds, ruleCheck, RULES } from './lib/limit-headers.ts';
+import { accepted, recovered, rejected, resetSeconds, unexpectedStatus } from './lib/metrics.ts';
+import { PROBE_REQUESTS, rateLimitOptions, rateLimitPlan } from './lib/rate-limit-options.ts';
+
+const cfg = loadConfig();
+const plan = rateLimitPlan(cfg);
+export const options = rateLimitOptions(cfg, plan);
+
+if (cfg.burstMeaning !== 'bucket-capacity') throw new Error(`BURST_MEANING: only bucket-capacity is characterised, received "${cfg.burstMeaning}"`);
+expect429AsNormal();
+
+function target(tags: Record<string, string>): Call {
+  return cfg.publicMode
+    ? { endpoint: 'public.markets', name: cfg.publicPath, path: cfg.publicPath, auth: false, tags }
+    : { endpoint: 'rates.get', name: cfg.ratesPath, path: cfg.ratesPath, tags };
+}
+
+function hit(phase: string, extra: Record<string, string> = {}): Res {
+  const tags = { phase, ...extra };
+  return record(call(cfg, target(tags)), tags);
+}
+
+function record(res: Res, tags: Record<string, string>): Res {
+  const phase = tags.phase;
+  const ok = res.status >= 200 && res.status < 300;
+  unexpectedStatus.add(!ok && res.status !== 429, tags);
+  if (ok) {
+    accepted.add(1, tags);
+    applyRules(res, cfg, [RULES], tags);
+  } else if (res.status === 429) {
+    rejected.add(1, tags);
+    check429(res, cfg, tags);
+  } else if (res.status === 401 || res.status === 0) {
+    console.error(`phase ${phase}: status ${res.status} ${res.error ?? ''}`);
+  }
+  return res;
+}
+
+/** From idle: sequential requests, Remaining falls by one per accepted request. */
+export function probe(): void {
+  const rate = perSecond(cfg);
+  let prev: { remaining: number; at: number } | undefined;
+  for (let i = 0; i < PROBE_REQUESTS; i++) {
+    const res = hit('probe');
+    const at = Date.now();
+    const h = readLimitHeaders(res);
+    if (res.status < 200 || res.status >= 300 || h.remaining === undefined) {
+      ruleCheck('probe-accepted', 'requests from idle are accepted', `expected 2xx with Remaining / received ${res.status} remaining=${h.remaining}`, { phase: 'probe' });
+      return;
+    }
+    if (!prev) {
+      ruleCheck('idle-bucket-full', 'a key idle beforehand starts with a full bucket', h.remaining === cfg.burst - 1 ? undefined : `expected Remaining ${cfg.burst - 1} / received ${h.remaining}`, { phase: 'probe' });
+    } else {
+      // Refill between two answers may add whole tokens back; it can never remove more than one.
+      const refill = Math.ceil((rate * (at - prev.at)) / 1000);
+      const lo = prev.remaining - 1;
+      const hi = prev.remaining - 1 + refill;
+      ruleCheck('remaining-drops-by-one', 'Remaining drops by one for each accepted request', h.remaining >= lo && h.remaining <= hi ? undefined : `expected Remaining in [${lo}, ${hi}] / received ${h.remaining}`, { phase: 'probe' });
+    }
+    prev = { remaining: h.remaining, at };
+  }
+}
+
+/** One of BURST_CHUNKS parallel batches fired together from a bucket left idle. */
+export function burst(): void {
+  const tags = { phase: 'burst' };
+  for (const res of callMany(cfg, target(tags), plan.chunkRequests)) record(res, tags);
+}
+
+export function sustain(): void {
+  // Per-iteration: which window this arrival falls in, from the phase's own start time.
+  const elapsed = (Date.now() - exec.scenario.startTime) / 1000;
+  hit('sustain', { window: elapsed < plan.warmupSeconds ? 'warmup' : 'measure' });
+}
+
+/** After the sustained phase the bucket is empty: read Reset, watch the refill, recover. */
+export function recovery(): void {
+  const rate = perSecond(cfg);
+  const tags = { phase: 'recovery' };
+  let res = hit('recovery');
+  for (let i = 0; i < 5 && res.status !== 429; i++) res = hit('recovery');
+  if (res.status !== 429) {
+    ruleCheck('empty-after-sustain', 'the bucket is empty after running at twice the rate', `expected a 429 within 6 requests / received ${res.status}`, tags);
+    recovered.add(false, tags);
+    return;
+  }
+  const t0 = Date.now();
+  const h0 = readLimitHeaders(res);
+  if (h0.reset === undefined || h0.remaining === undefined) {
+    recovered.add(false, tags);
+    return;
+  }
+  const unit = detectResetUnit(h0.reset);
+  const s0 = resetToSeconds(h0.reset, unit, t0);
+  resetSeconds.add(s0, tags);
+  const full0 = (cfg.burst - h0.remaining) / rate;
+  ruleCheck('reset-matches-bucket', 'Reset names the time the bucket needs to fill at the tier rate', Math.abs(s0 - full0) <= Math.max(1.5, full0 * 0.05) ? undefined : `expected Reset ≈ ${full0.toFixed(1)} s (${unit}) / received ${s0.toFixed(1)} s`, tags);
+
+  // Observed refill: wait a few tokens' worth (at least Retry-After), then spend one.
+  const wait = Math.min(10, Math.max(h0.retryAfter ?? 0, 3 / rate, 1));
+  sleep(wait);
+  res = hit('recovery');
+  const t1 = Date.now();
+  const h1 = readLimitHeaders(res);
+  const ok1 = res.status >= 200 && res.status < 300;
+  recovered.add(ok1, tags);
+  if (!ok1 || h1.remaining === undefined || h1.reset === undefined) {
+    ruleCheck('accepted-after-retry-after', 'a request after waiting Retry-After is accepted', `expected 2xx after ${wait} s / received ${res.status}`, tags);
+    return;
+  }
+  const refilled = h1.remaining + 1 - h0.remaining;
+  const want = (rate * (t1 - t0)) / 1000;
+  ruleCheck('refill-at-tier-rate', 'the bucket refills at the tier rate', Math.abs(refilled - want) <= 1.5 ? undefined : `expected ≈ ${want.toFixed(1)} tokens back after ${((t1 - t0) / 1000).toFixed(1)} s / received ${refilled}`, tags);
+  const s1 = resetToSeconds(h1.reset, unit, t1);
+  const drop = s0 - s1;
+  // Between the two answers Reset fell by the time waited, less the token just spent.
+  const wantDrop = (t1 - t0) / 1000 - 1 / rate;
+  ruleCheck('reset-follows-refill', 'Reset falls in step with the refill observed', Math.abs(drop - wantDrop) <= 1.5 ? undefined : `expected Reset to fall by ≈ ${wantDrop.toFixed(1)} s / received ${drop.toFixed(1)} s`, tags);
+
+  if (cfg.smoke) return;
+  // Full runs: wait the whole Reset; the bucket is full again.
+  sleep(Math.max(0, s1) + 1);
+  res = hit('recovery');
+  const h2 = readLimitHeaders(res);
+  const full = res.status >= 200 && res.status < 300 && h2.remaining === cfg.burst - 1;
+  recovered.add(full, tags);
+  ruleCheck('full-after-reset', 'after waiting Reset the bucket is full again', full ? undefined : `expected 2xx with Remaining ${cfg.burst - 1} / received ${res.status} remaining=${h2.remaining}`, tags);
+}
