@@ -1,0 +1,64 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+
+// Faults in the manner of Toxiproxy's toxics: each lives in one module, registers itself
+// by name with a typed, validated config, and is chosen per attempt by a plan rule.
+
+export interface FaultContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The delivery deadline the spec gives the receiver (part 6, rule 1), in ms. */
+  deadlineMs: number;
+}
+
+/** What the receiver did, as recorded: an HTTP status, or null when no response was sent. */
+export interface FaultOutcome {
+  status: number | null;
+  response: string;
+}
+
+export interface FaultDef<C extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  config: C;
+  apply(config: z.infer<C>, ctx: FaultContext): Promise<FaultOutcome>;
+}
+
+const registry = new Map<string, FaultDef>();
+
+export function registerFault<C extends z.ZodType>(def: FaultDef<C>): FaultDef<C> {
+  if (registry.has(def.name)) throw new Error(`fault "${def.name}" is already registered`);
+  registry.set(def.name, def as unknown as FaultDef);
+  return def;
+}
+
+export function getFault(name: string): FaultDef | undefined {
+  return registry.get(name);
+}
+
+export function faultNames(): string[] {
+  return [...registry.keys()].sort();
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Resolves when the peer goes away, so held responses stop waiting for nobody. */
+export function peerGone(ctx: FaultContext): Promise<void> {
+  return new Promise((r) => {
+    if (ctx.res.destroyed || ctx.res.writableEnded) return r();
+    ctx.res.once('close', () => r());
+  });
+}
+
+/** Sleep for ms, or less when the sender hangs up first; tells which happened. */
+export async function hold(ctx: FaultContext, ms: number): Promise<'elapsed' | 'peer-closed'> {
+  let timer: NodeJS.Timeout | undefined;
+  const r = await Promise.race([
+    new Promise<'elapsed'>((res) => (timer = setTimeout(() => res('elapsed'), ms))),
+    peerGone(ctx).then(() => 'peer-closed' as const),
+  ]);
+  clearTimeout(timer);
+  return r;
+}
+
+export const OK_BODY = '{"received":true}';

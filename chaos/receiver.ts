@@ -1,0 +1,182 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultProfile, SIGNATURE_HEADER, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../contract/index.ts';
+import { verifyWebhook } from './sign.ts';
+import { EMPTY_PLAN, type Plan } from './plan.ts';
+import { AttemptStore } from './store.ts';
+import { canonicalJson, sha256 } from './canonical.ts';
+import { OK_BODY, type FaultOutcome } from './faults/index.ts';
+
+export interface ReceiverOptions {
+  secret: string;
+  /** Port to listen on; 0 picks a free one. */
+  port?: number;
+  /** Always loopback unless the caller says otherwise. */
+  host?: string;
+  /** SQLite file; ':memory:' keeps nothing across restarts. */
+  db?: string;
+  plan?: Plan;
+  /** The sender's time scale, recorded so the validator divides the schedule by it. */
+  timeScale?: number;
+  profile?: Profile;
+  /** Unix seconds for the timestamp tolerance (tests, test clocks). */
+  nowSeconds?: () => number;
+  maxBodyBytes?: number;
+  /** Deadline handed to faults (spec: 5 s); tests shorten it. */
+  deadlineMs?: number;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  store: AttemptStore;
+  /** Deliveries recorded since start. */
+  count(): number;
+  close(): Promise<void>;
+}
+
+const realNowMs = () => performance.timeOrigin + performance.now();
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        resolve(null);
+        req.removeAllListeners('data');
+        req.resume();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function parseEnvelope(body: Buffer): { id: string | null; type: string | null; contentKey: string | null } {
+  try {
+    const v = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    const id = typeof v?.id === 'string' ? v.id : null;
+    const type = typeof v?.type === 'string' ? v.type : null;
+    return { id, type, contentKey: type ? sha256(canonicalJson({ type, data: v.data ?? null })) : null };
+  } catch {
+    return { id: null, type: null, contentKey: null };
+  }
+}
+
+/** Resolves with the time the exchange ended: response sent, or the connection gone. */
+function endedAt(res: ServerResponse): Promise<number> {
+  return new Promise((resolve) => {
+    if (res.writableFinished || res.destroyed) return resolve(realNowMs());
+    let done = false;
+    const end = () => {
+      if (!done) (done = true), resolve(realNowMs());
+    };
+    res.once('finish', end);
+    res.once('close', end);
+  });
+}
+
+export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
+  const profile = opts.profile ?? defaultProfile;
+  const scheme = profile.signature.scheme;
+  const plan = opts.plan ?? EMPTY_PLAN;
+  const store = new AttemptStore(opts.db ?? ':memory:');
+  store.openSession({ timeScale: opts.timeScale ?? 1, scheme, plan: plan.name, startedMs: realNowMs() });
+  const seen = store.attemptCounts();
+  const maxBody = opts.maxBodyBytes ?? 1_048_576;
+  let recorded = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrivalMs = realNowMs();
+    if (req.method !== 'POST') {
+      res.writeHead(req.method === 'GET' ? 200 : 405, { 'content-type': 'application/json' }).end(JSON.stringify({ receiver: 'lendcheck chaos', recorded }));
+      return;
+    }
+    const body = await readBody(req, maxBody);
+    if (body === null) {
+      res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"body too large"}}');
+      return;
+    }
+    const env = parseEnvelope(body);
+    const sig = verifyWebhook(body, req.headers[SIGNATURE_HEADER] as string | undefined, opts.secret, {
+      scheme,
+      toleranceSeconds: profile.signature.toleranceSeconds,
+      now: opts.nowSeconds?.(),
+    });
+    const attempt = env.id ? (seen.get(env.id) ?? 0) + 1 : 1;
+    if (env.id) seen.set(env.id, attempt);
+    const chosen = sig.ok ? plan.choose(env.type, attempt) : null;
+    const ended = endedAt(res);
+
+    let seq: number;
+    try {
+      seq = await store.record({
+        eventId: env.id,
+        eventType: env.type,
+        attempt,
+        arrivalMs,
+        bodySha256: sha256(body),
+        contentKey: env.contentKey,
+        bodyBytes: body.length,
+        sigOk: sig.ok,
+        sigReason: sig.ok ? null : sig.reason,
+        fault: chosen ? `${chosen.def.name} (${chosen.rule})` : null,
+      });
+    } catch (e) {
+      // Not recorded means not acknowledged: the sender will retry and we will see it again.
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"internal_error","message":"could not record the delivery"}}');
+      console.error(`chaos receiver: cannot record: ${(e as Error).message}`);
+      return;
+    }
+    recorded++;
+
+    let outcome: FaultOutcome;
+    if (!sig.ok) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'authentication_failed', message: `x-service-signature ${sig.reason}` } }));
+      outcome = { status: 401, response: `401 signature ${sig.reason}` };
+    } else if (chosen) {
+      outcome = await chosen.def.apply(chosen.config, { req, res, deadlineMs: opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS });
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(OK_BODY);
+      outcome = { status: 200, response: '200' };
+    }
+    await store.finish(seq, await ended, outcome.response, outcome.status);
+  }
+
+  const inFlight = new Set<Promise<void>>();
+  const server: Server = createServer((req, res) => {
+    const p = handle(req, res)
+      .catch((e) => {
+        if (!res.headersSent) res.writeHead(500).end();
+        console.error(`chaos receiver: ${(e as Error).message}`);
+      })
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = opts.host ?? '127.0.0.1';
+  let closed = false;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
+    port,
+    store,
+    count: () => recorded,
+    async close() {
+      if (closed) return;
+      closed = true;
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      // Exchanges cut short above still record how they ended before the store closes.
+      await Promise.allSettled([...inFlight]);
+      store.closeSession(realNowMs());
+      store.close();
+    },
+  };
+}
