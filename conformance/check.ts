@@ -1,0 +1,133 @@
+import type { z } from 'zod';
+import type { Profile, results } from '../contract/index.ts';
+import type { HttpClient, Reply, RequestSpec } from './http.ts';
+
+type Exchange = results.Exchange;
+
+// A check is one named unit with a stable id, a title that reads as a sentence and the
+// requirement ids it covers. It returns nothing (passed) or a Failure; helpers below
+// throw a Failure so a check can stop at the first broken rule.
+
+export type Need = 'controls' | 'key2' | 'burstKey' | 'write' | 'burst';
+
+export interface Failure {
+  title: string;
+  expected: string;
+  received: string;
+  exchange?: Exchange;
+}
+
+export class CheckFailure extends Error implements Failure {
+  constructor(
+    readonly title: string,
+    readonly expected: string,
+    readonly received: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(`${title}: expected ${expected} / received ${received}`);
+  }
+}
+
+/** A check decides at run time that it cannot apply (e.g. the target gave no funds). */
+export class CheckSkip extends Error {}
+
+export interface Check {
+  id: string;
+  title: string;
+  requirements: string[];
+  needs?: Need[];
+  /** Runs after all others: checks that read what the whole run recorded, or that exhaust a limit. */
+  phase?: 'early' | 'main' | 'late' | 'final';
+  run(ctx: CheckContext): Promise<void | Failure>;
+}
+
+export interface ProfileObservation {
+  /** Dotted profile option, e.g. `pagination.overMax`. */
+  option: string;
+  expected: string;
+  followed: boolean;
+  received?: string;
+}
+
+export interface CheckContext {
+  profile: Profile;
+  strict: boolean;
+  readOnly: boolean;
+  hasControls: boolean;
+  http: HttpClient;
+  key: string;
+  key2?: string;
+  burstKey?: string;
+  /** Unique per run, so checks never collide with data of earlier runs. */
+  runId: string;
+  seed: number;
+  /** A userId unique to this run and tag. */
+  user(tag: string): string;
+  /** Request with the main key unless `key` is given (null for none). */
+  api(method: string, path: string, spec?: Omit<RequestSpec, 'method' | 'path'>): Promise<Reply>;
+  /** Request to the public base URL, without a key. */
+  pub(method: string, path: string, spec?: Omit<RequestSpec, 'method' | 'path' | 'base'>): Promise<Reply>;
+  note(text: string): void;
+  /** A point where the spec is silent and the profile decides: a failure under --strict, else a note. */
+  profileChoice(o: ProfileObservation, exchange?: Exchange): void;
+  /** Shared state between checks of one run (created positions, funded users). */
+  shared: Map<string, unknown>;
+}
+
+export const fail = (title: string, expected: string, received: string, exchange?: Exchange): never => {
+  throw new CheckFailure(title, expected, received, exchange);
+};
+
+export const show = (v: unknown): string => {
+  if (v === undefined) return 'undefined';
+  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
+};
+
+export function expectStatus(r: Reply, status: number | number[], title: string): void {
+  const ok = Array.isArray(status) ? status.includes(r.status) : r.status === status;
+  if (!ok) fail(title, `status ${Array.isArray(status) ? status.join(' or ') : status}`, `status ${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+}
+
+export function expectJson(r: Reply, title: string): void {
+  const ct = r.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(ct)) fail(title, 'Content-Type application/json', `Content-Type ${show(ct || '(none)')}`, r.exchange);
+  if (r.json === undefined) fail(title, 'a JSON body', `body ${show(r.text.slice(0, 200))}`, r.exchange);
+}
+
+/** zod issues as "path: message" lines. */
+export function issues(e: z.ZodError): string {
+  return e.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+export function expectShape<T extends z.ZodType>(r: Reply, schema: T, title: string, value: unknown = r.json): z.infer<T> {
+  const p = schema.safeParse(value);
+  if (!p.success) fail(title, 'a body matching the contract schema', `${issues(p.error)} in ${show(value)}`, r.exchange);
+  return (p as { data: z.infer<T> }).data;
+}
+
+export function expectError(r: Reply, code: string, status: number, title: string): { code: string; message: string; details?: Record<string, unknown> } {
+  const err = (r.json as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
+  if (r.status !== status || err?.code !== code) {
+    fail(title, `${status} ${code}`, `${r.status} ${err && typeof err.code === 'string' ? err.code : show(r.json ?? r.text)}`, r.exchange);
+  }
+  if (typeof err!.message !== 'string' || err!.message.length === 0) fail(title, 'error.message a non-empty string', show(err!.message), r.exchange);
+  if (err!.details !== undefined && (typeof err!.details !== 'object' || err!.details === null || Array.isArray(err!.details))) {
+    fail(title, 'error.details an object when present', show(err!.details), r.exchange);
+  }
+  const ct = r.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(ct)) fail(title, 'an error body with Content-Type application/json', `Content-Type ${show(ct || '(none)')}`, r.exchange);
+  return err as { code: string; message: string; details?: Record<string, unknown> };
+}
+
+/** Any 4xx carrying the spec's error object — for bad input whose exact code the spec leaves open. */
+export function expectClientError(r: Reply, title: string): void {
+  if (r.status < 400 || r.status > 499) fail(title, 'a 4xx status with the error object', `status ${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+  const err = (r.json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  if (!err || typeof err.code !== 'string' || !err.code || typeof err.message !== 'string' || !err.message) {
+    fail(title, 'the error object {error:{code,message}}', show(r.json ?? r.text), r.exchange);
+  }
+}

@@ -1,0 +1,118 @@
+import { endpoints, KEY_PREFIX, type Profile } from '../../contract/index.ts';
+import { expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import { borrowBody, enc, lendBody, sharedLend, VALID_ADDRESS } from './fixtures.ts';
+
+// Part 5: every authenticated endpoint refuses a request without a valid Bearer key with
+// 401 authentication_failed, whatever is wrong with the header; and one partner never
+// sees another's positions (part 1: a partner acts for its own users).
+
+const AUTH_REQ = ['AUTH-1', 'AUTH-4', 'ERR-authentication_failed', 'SHAPE-error'];
+
+/** A request to each authenticated endpoint with plausible input, sent without a key. */
+function unauthenticated(ctx: CheckContext, path: string, method: string): Promise<import('../http.ts').Reply> {
+  const filled = path
+    .replace('{positionId}', `${ctx.runId}-nopos`)
+    .replace('{userId}', enc(ctx.user('auth')))
+    .replace('{asset}', 'USDC')
+    .replace('{webhookId}', `${ctx.runId}-nohook`);
+  const body =
+    path === '/lend'
+      ? lendBody(ctx, ctx.user('auth'))
+      : path === '/borrow'
+        ? borrowBody(ctx, ctx.user('auth'))
+        : path.endsWith('/withdraw')
+          ? { asset: 'USDC', amount: '1', destination: VALID_ADDRESS }
+          : path === '/webhooks' && method === 'POST'
+            ? { url: 'http://127.0.0.1:9/x', events: ['position.created'] }
+            : method === 'PATCH'
+              ? { autoRollover: false }
+              : method === 'POST'
+                ? {}
+                : undefined;
+  return ctx.api(method, filled, { key: null, body });
+}
+
+export function authChecks(profile: Profile): Check[] {
+  const keyed = endpoints(profile).filter((e) => e.access === 'key');
+  return [
+    {
+      id: 'auth.missing-header',
+      title: 'every authenticated endpoint answers 401 authentication_failed without an Authorization header',
+      requirements: [...AUTH_REQ],
+      async run(ctx) {
+        for (const e of keyed) {
+          if (ctx.readOnly && e.method !== 'GET') continue;
+          const r = await unauthenticated(ctx, e.path === profile.ratesPath ? profile.ratesPath : e.path, e.method);
+          expectError(r, 'authentication_failed', 401, `${e.method} ${e.path} without a key is refused`);
+        }
+      },
+    },
+    {
+      id: 'auth.bad-credentials',
+      title: 'a wrong scheme, a malformed key, an unknown key and a key of the other environment each get 401 authentication_failed',
+      requirements: [...AUTH_REQ, 'AUTH-2'],
+      async run(ctx) {
+        const env = ctx.key.startsWith(KEY_PREFIX.production) ? KEY_PREFIX.production : KEY_PREFIX.sandbox;
+        const other = env === KEY_PREFIX.production ? KEY_PREFIX.sandbox : KEY_PREFIX.production;
+        const suffix = ctx.key.slice(env.length);
+        const cases: Array<[string, string]> = [
+          ['the Basic scheme', `Basic ${Buffer.from(`user:${ctx.key}`).toString('base64')}`],
+          ['a Token scheme carrying the real key', `Token ${ctx.key}`],
+          ['Bearer with no key', 'Bearer '],
+          ['a malformed key', 'Bearer not a key'],
+          ['an unknown key', `Bearer ${env}${ctx.runId}unknown0000`],
+          ['the key with the other environment\'s prefix', `Bearer ${other}${suffix}`],
+        ];
+        for (const [what, value] of cases) {
+          const r = await ctx.api('GET', profile.ratesPath, { key: null, headers: { authorization: value } });
+          expectError(r, 'authentication_failed', 401, `a request with ${what} is refused`);
+        }
+      },
+    },
+    {
+      id: 'auth.isolation',
+      title: "a second partner cannot read, list, cancel or change the first partner's positions, and learns nothing of them",
+      requirements: ['AUTH-isolation', 'ERR-position_not_found'],
+      needs: ['key2', 'write'],
+      async run(ctx) {
+        const own = await sharedLend(ctx);
+        const before = await ctx.api('GET', `/positions/${enc(own.positionId)}`);
+        const flag = (before.json as { autoRollover?: boolean })?.autoRollover;
+        const leaks = (text: string) => text.includes(own.userId);
+        const key2 = ctx.key2!;
+        const get = await ctx.api('GET', `/positions/${enc(own.positionId)}`, { key: key2 });
+        expectError(get, 'position_not_found', 404, "partner 2 reading partner 1's position");
+        if (leaks(get.text)) fail("partner 2's 404 tells nothing of partner 1's position", 'no owner userId in the body', show(get.text), get.exchange);
+
+        for (const [method, path, body] of [
+          ['POST', `/positions/${enc(own.positionId)}/cancel`, undefined],
+          ['PATCH', `/positions/${enc(own.positionId)}`, { autoRollover: !flag }],
+          ['POST', `/positions/${enc(own.positionId)}/repay`, {}],
+        ] as const) {
+          const r = await ctx.api(method, path, { key: key2, body });
+          expectError(r, 'position_not_found', 404, `partner 2 calling ${method} ${path.replace(own.positionId, '{positionId}')} on partner 1's position`);
+          if (leaks(r.text)) fail(`partner 2's refusal of ${method} tells nothing of partner 1's position`, 'no owner userId in the body', show(r.text), r.exchange);
+        }
+
+        const list = await ctx.api('GET', `/users/${enc(own.userId)}/positions`, { key: key2 });
+        const unknownUser = profile.errors.unknownUser;
+        if (list.status === 200) {
+          const items = (list.json as { positions?: Array<{ positionId?: string }> })?.positions ?? [];
+          if (items.some((p) => p.positionId === own.positionId) || list.text.includes(own.positionId)) {
+            fail("partner 2 listing partner 1's user sees none of partner 1's positions", 'an empty list', show(list.json), list.exchange);
+          }
+          ctx.profileChoice({ option: 'errors.unknownUser', expected: unknownUser, followed: unknownUser === 'empty-list', received: 'empty-list' }, list.exchange);
+        } else {
+          expectError(list, 'position_not_found', 404, "partner 2 listing partner 1's user");
+          ctx.profileChoice({ option: 'errors.unknownUser', expected: unknownUser, followed: unknownUser === 'position_not_found', received: 'position_not_found' }, list.exchange);
+        }
+
+        const still = await ctx.api('GET', `/positions/${enc(own.positionId)}`);
+        const after = still.json as { status?: string; autoRollover?: boolean } | undefined;
+        if (still.status !== 200 || after?.status === 'cancelled' || after?.autoRollover !== flag) {
+          fail("partner 1's position is untouched by partner 2's attempts", `not cancelled, autoRollover ${flag}`, `${still.status} ${show(still.json)}`, still.exchange);
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,136 @@
+import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, type Endpoint, type Profile } from '../../contract/index.ts';
+import { CheckSkip, fail, show, type Check, type CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+import { borrowBody, createLend, enc, fundedUser, lendBody, sharedLend, VALID_ADDRESS } from './fixtures.ts';
+import { expectSuccess } from './success.ts';
+
+// One check per endpoint of spec part 4: status, content type and body schema. The
+// schemas carry the conventions (UTC timestamps, decimal-string amounts, numeric rates).
+
+const CONV = ['CONV-amount-decimal', 'CONV-rate-fraction', 'CONV-timestamp-utc', 'EP-json', 'EP-version-path'];
+
+/** How to call each endpoint with valid input; returns the reply. */
+const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> = {
+  'lend.create': async (ctx) => ctx.api('POST', '/lend', { body: lendBody(ctx, await fundedUser(ctx, 'ep-lend')) }),
+  'borrow.create': async (ctx) => ctx.api('POST', '/borrow', { body: borrowBody(ctx, await fundedUser(ctx, 'ep-borrow')) }),
+  'position.get': async (ctx) => ctx.api('GET', `/positions/${enc((await sharedLend(ctx)).positionId)}`),
+  'positions.list': async (ctx) => ctx.api('GET', `/users/${enc((await sharedLend(ctx)).userId)}/positions`),
+  'position.repay': async (ctx) => {
+    const pair = await matchedPair(ctx);
+    return ctx.api('POST', `/positions/${enc(pair.borrowId)}/repay`, { body: { amount: '1' } });
+  },
+  'position.cancel': async (ctx) => {
+    const c = await createLend(ctx, await fundedUser(ctx, 'ep-cancel'));
+    return ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
+  },
+  'position.patch': async (ctx) => ctx.api('PATCH', `/positions/${enc((await sharedLend(ctx)).positionId)}`, { body: { autoRollover: false } }),
+  'user.withdraw': async (ctx) => {
+    const u = await fundedUser(ctx, 'ep-withdraw');
+    const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '10', destination: VALID_ADDRESS } });
+    if (!ctx.hasControls && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
+      throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them');
+    }
+    return r;
+  },
+  'rates.get': async (ctx) => ctx.api('GET', ctx.profile.ratesPath),
+  'orderbook.get': async (ctx) => ctx.api('GET', `/markets/USDC/orderbook`),
+  'webhooks.create': async (ctx) => {
+    const r = await ctx.api('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'], secret: webhookSecret(ctx) } });
+    await deleteHook(ctx, r);
+    return r;
+  },
+  'webhooks.list': async (ctx) => ctx.api('GET', '/webhooks'),
+  'webhooks.delete': async (ctx) => {
+    const c = await ctx.api('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'], secret: webhookSecret(ctx) } });
+    const id = (c.json as { webhookId?: string })?.webhookId;
+    if (!id) throw new CheckSkip(`POST /webhooks gave no webhookId to delete (${c.status})`);
+    return ctx.api('DELETE', `/webhooks/${enc(id)}`);
+  },
+  'public.markets': async (ctx) => ctx.pub('GET', '/markets'),
+  'public.orderbook': async (ctx) => ctx.pub('GET', `/markets/${enc(firstMarket(ctx.profile))}/orderbook`),
+  'public.rates': async (ctx) => ctx.pub('GET', '/markets/rates'),
+  'public.tvl': async (ctx) => ctx.pub('GET', '/analytics/tvl', { query: { period: ctx.profile.markets.defaultPeriod } }),
+  'public.volume': async (ctx) => ctx.pub('GET', '/analytics/volume', { query: { period: ctx.profile.markets.defaultPeriod } }),
+  'public.rateSeries': async (ctx) =>
+    ctx.pub('GET', '/analytics/rates', { query: { asset: 'USDC', maturity: ctx.profile.markets.maturities[0], period: ctx.profile.markets.defaultPeriod } }),
+  'public.vaults': async (ctx) => ctx.pub('GET', '/vaults'),
+  'public.vault': async (ctx) => {
+    const list = await ctx.pub('GET', '/vaults');
+    const body = (list.json as { data?: unknown })?.data ?? list.json;
+    const id = (body as { vaults?: Array<{ id?: string }> })?.vaults?.[0]?.id;
+    if (!id) throw new CheckSkip(`GET /vaults listed no vault whose id could be read (${list.status}), so /vaults/{id} has nothing to fetch`);
+    return ctx.pub('GET', `/vaults/${enc(id)}`);
+  },
+};
+
+export const firstMarket = (p: Profile) => marketId(p, 'USDC', p.markets.maturities[0] ?? '30d');
+
+export function webhookSecret(ctx: CheckContext): string {
+  const s = `whsec_${ctx.runId}${'x'.repeat(16)}`;
+  ctx.http.addSecret(s);
+  return s;
+}
+
+async function deleteHook(ctx: CheckContext, created: Reply): Promise<void> {
+  const id = (created.json as { webhookId?: string })?.webhookId;
+  if (id && ctx.profile.webhooks.listAndDelete) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
+}
+
+/** A lend and a borrow that cross, so the engine matches them; one pair per tag and run. */
+export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ lendId: string; borrowId: string; lender: string; borrower: string }> {
+  const k = `matchedPair:${tag}`;
+  const have = ctx.shared.get(k) as { lendId: string; borrowId: string; lender: string; borrower: string } | undefined;
+  if (have) return have;
+  if (!ctx.hasControls) throw new CheckSkip('matching needs a funded lender and borrower, and the target has no sandbox controls to fund them');
+  const lender = await fundedUser(ctx, `${tag}-lender`);
+  const borrower = await fundedUser(ctx, `${tag}-borrower`);
+  // The lowest lend rate is the best offer, so this lend is first in line for the borrow.
+  const l = await createLend(ctx, lender, { rate: 0.0001, amount: '100' });
+  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate: 0.0001, borrowAmount: '100' }) });
+  if (b.status < 200 || b.status > 299) fail('a borrow crossing a resting lend is accepted', 'a 2xx', `${b.status} ${show(b.json ?? b.text)}`, b.exchange);
+  const borrowId = (b.json as { positionId?: string })?.positionId;
+  if (!borrowId) fail('POST /borrow answers with a positionId', 'a positionId', show(b.json), b.exchange);
+  const v = { lendId: l.body.positionId, borrowId: borrowId as string, lender, borrower };
+  ctx.shared.set(k, v);
+  return v;
+}
+
+function endpointCheck(e: Endpoint): Check {
+  const call = CALLS[e.id];
+  const write = e.method !== 'GET';
+  const needs: Check['needs'] = [];
+  if (write) needs.push('write');
+  if (e.id === 'borrow.create' || e.id === 'position.repay') needs.push('controls');
+  return {
+    id: `endpoint.${e.id}`,
+    title: `${e.method} ${e.path} answers with the success status, JSON and the contract's body`,
+    requirements: [...e.requirements, ...(e.responseSource === 'spec' ? CONV : ['EP-json']), ...(e.access === 'public' ? ['AUTH-5', 'PUB-envelope'] : ['AUTH-1'])],
+    needs,
+    async run(ctx) {
+      const r = await call(ctx, e);
+      const body = expectSuccess(ctx, e, r);
+      if (e.id === 'lend.create') {
+        if (body && typeof body === 'object' && 'type' in body) fail('the create-lend response has no type', 'no `type` field', `type ${show((body as { type: unknown }).type)}`, r.exchange);
+      }
+      if (e.id === 'orderbook.get' || e.id === 'public.orderbook') {
+        const book = body as { lends?: unknown[]; borrows?: unknown[] };
+        const depth = ORDERBOOK_DEPTH_DEFAULT;
+        for (const side of ['lends', 'borrows'] as const) {
+          const n = Array.isArray(book?.[side]) ? book[side]!.length : 0;
+          if (n > depth) fail('the order book holds at most the default depth of 10 levels per side', `≤ ${depth} ${side}`, `${n} ${side}`, r.exchange);
+        }
+      }
+    },
+  };
+}
+
+export function endpointChecks(profile: Profile): Check[] {
+  return endpoints(profile)
+    .filter((e) => e.access !== 'sandbox')
+    .map((e) => {
+      const c = endpointCheck(e);
+      if (e.id === 'orderbook.get' || e.id === 'public.orderbook') c.requirements.push('BOOK-depth-default');
+      if (e.id === 'lend.create') c.requirements.push('STATE-create-pending', 'FIELD-lend-userId', 'FIELD-lend-asset', 'FIELD-lend-amount');
+      return c;
+    });
+}

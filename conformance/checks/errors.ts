@@ -1,0 +1,221 @@
+import { Decimal } from 'decimal.js';
+import { borrowRequest, errorBody, lendRequest, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
+import { bodyCases, type BodyCase } from '../cases.ts';
+import { CheckSkip, expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+import { borrowBody, enc, fund, fundedUser, lendBody, sharedBorrow, sharedLend, VALID_ADDRESS } from './fixtures.ts';
+
+// Part 7: each documented error code, provoked on purpose. invalid_request is generated
+// field rule by field rule from the contract's request schemas (see cases.ts).
+
+function messageNames(ctx: CheckContext, r: Reply, field: string): void {
+  const msg = (r.json as { error?: { message?: string } })?.error?.message ?? '';
+  const last = field.split('.').pop()!;
+  if (!msg.includes(last)) ctx.note(`the invalid_request message for ${field} does not name the field: ${show(msg)}`);
+}
+
+async function expectInvalid(
+  ctx: CheckContext,
+  cases: BodyCase[],
+  send: (body: unknown) => Promise<Reply>,
+  where: string,
+  codeOf: (c: BodyCase) => { code: string; status: number } = () => ({ code: 'invalid_request', status: 400 }),
+): Promise<void> {
+  if (!cases.length) fail(`invalid cases for ${where}`, 'at least one generated case', 'none');
+  for (const c of cases) {
+    const r = await send(c.body);
+    const want = codeOf(c);
+    expectError(r, want.code, want.status, `${where} with ${c.what}`);
+    if (want.code === 'invalid_request') messageNames(ctx, r, c.field);
+  }
+}
+
+const FIELD_REQ = ['ERR-invalid_request', 'SHAPE-error', 'CONV-maturity-input'];
+
+export function errorChecks(profile: Profile): Check[] {
+  return [
+    {
+      id: 'errors.invalid.lend',
+      title: 'POST /lend refuses each broken field rule (types, asset enum, decimals, rate, maturity forms, mode) with 400 invalid_request',
+      requirements: [...FIELD_REQ, 'FIELD-lend-userId', 'FIELD-lend-asset', 'FIELD-lend-amount', 'FIELD-lend-rate', 'FIELD-lend-maturity', 'FIELD-lend-mode', 'FIELD-lend-autoRollover'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = await fundedUser(ctx, 'inv-lend');
+        const cases = bodyCases(lendRequest, lendBody(ctx, u));
+        // A date in the past cannot be a maturity; and the non-JSON-object bodies.
+        cases.push({ field: 'maturity', what: 'maturity as a past ISO date', body: lendBody(ctx, u, { maturity: '2000-01-01' }) });
+        // A string asset outside the list is the spec's "unsupported asset", whose code the profile gives.
+        const unsupported = (c: BodyCase) => c.field === 'asset' && typeof (c.body as { asset?: unknown }).asset === 'string' && (c.body as { asset: string }).asset !== '';
+        await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/lend', { body }), 'POST /lend', (c) => (unsupported(c) ? profile.errors.unsupportedAsset : { code: 'invalid_request', status: 400 }));
+      },
+    },
+    {
+      id: 'errors.invalid.borrow',
+      title: 'POST /borrow refuses each broken field rule (collateral object, assets, decimals, rate, maturity) with 400 invalid_request',
+      requirements: [...FIELD_REQ, 'FIELD-borrow-userId', 'FIELD-borrow-collateral', 'FIELD-borrow-borrowAsset', 'FIELD-borrow-borrowAmount', 'FIELD-borrow-rate', 'FIELD-borrow-maturity', 'FIELD-borrow-autoRefinance'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = await fundedUser(ctx, 'inv-borrow');
+        const valid = borrowBody(ctx, u);
+        const cases = bodyCases(borrowRequest, valid);
+        await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/borrow', { body }), 'POST /borrow');
+        // Assets outside the profile's lists: the code is a profile choice (spec part 7 "unsupported asset").
+        const ua = profile.errors.unsupportedAsset;
+        for (const [field, body] of [
+          ['borrowAsset', { ...valid, borrowAsset: 'NOTANASSET' }],
+          ['collateral.asset', { ...valid, collateral: { asset: 'NOTANASSET', amount: '1' } }],
+        ] as const) {
+          const r = await ctx.api('POST', '/borrow', { body });
+          expectError(r, ua.code, ua.status, `POST /borrow with an unsupported ${field} (profile errors.unsupportedAsset)`);
+        }
+      },
+    },
+    {
+      id: 'errors.invalid.withdraw',
+      title: 'POST /users/{userId}/withdraw refuses a missing or malformed asset, amount or destination with 400 invalid_request',
+      requirements: [...FIELD_REQ, 'EP-withdraw'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = await fundedUser(ctx, 'inv-withdraw');
+        const valid = { asset: 'USDC', amount: '1', destination: VALID_ADDRESS };
+        const cases = bodyCases(withdrawRequest, valid);
+        const pattern = new RegExp(profile.withdrawals.destinationPattern);
+        for (const bad of ['0x123', 'not-an-address', `${VALID_ADDRESS}00`]) {
+          if (!pattern.test(bad)) cases.push({ field: 'destination', what: `destination ${JSON.stringify(bad)} (profile withdrawals.destinationPattern)`, body: { ...valid, destination: bad } });
+        }
+        await expectInvalid(ctx, cases, (body) => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body }), 'POST /users/{userId}/withdraw');
+      },
+    },
+    {
+      id: 'errors.invalid.repay',
+      title: 'POST /positions/{positionId}/repay refuses a malformed amount with 400 invalid_request',
+      requirements: [...FIELD_REQ, 'EP-repay'],
+      needs: ['write', 'controls'],
+      async run(ctx) {
+        const b = await sharedBorrow(ctx);
+        await expectInvalid(ctx, bodyCases(repayRequest, { amount: '1' }), (body) => ctx.api('POST', `/positions/${enc(b.positionId)}/repay`, { body }), 'POST /positions/{positionId}/repay');
+      },
+    },
+    {
+      id: 'errors.invalid.patch',
+      title: 'PATCH /positions/{positionId} refuses non-boolean flags and an empty body with 400 invalid_request',
+      requirements: [...FIELD_REQ, 'EP-patch'],
+      needs: ['write'],
+      async run(ctx) {
+        const own = await sharedLend(ctx);
+        const cases = bodyCases(patchPositionRequest, { autoRollover: true, autoRefinance: false });
+        cases.push({ field: 'autoRollover', what: 'an empty body', body: {} });
+        await expectInvalid(ctx, cases, (body) => ctx.api('PATCH', `/positions/${enc(own.positionId)}`, { body }), 'PATCH /positions/{positionId}');
+      },
+    },
+    {
+      id: 'errors.invalid.webhooks',
+      title: 'POST /webhooks refuses a bad url, unknown or empty events and a secret without whsec_ with 400 invalid_request',
+      requirements: [...FIELD_REQ, 'EP-webhooks', 'HOOK-secret-prefix'],
+      needs: ['write'],
+      async run(ctx) {
+        const valid = { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'] };
+        await expectInvalid(ctx, bodyCases(webhookSubscription, valid), (body) => ctx.api('POST', '/webhooks', { body }), 'POST /webhooks');
+      },
+    },
+    {
+      id: 'errors.invalid.query',
+      title: 'the position list and order book refuse bad limit, status, type, cursor, depth and maturity values with 400 invalid_request',
+      requirements: ['ERR-invalid_request', 'SHAPE-error', 'PAGE-limit-max', 'STATE-status-values', 'EP-orderbook-auth'],
+      async run(ctx) {
+        const u = ctx.user('inv-query');
+        const list = `/users/${enc(u)}/positions`;
+        const cases: Array<[string, string, Record<string, string>]> = [
+          ['limit 0', list, { limit: '0' }],
+          ['limit -1', list, { limit: '-1' }],
+          ['limit abc', list, { limit: 'abc' }],
+          ['limit 1.5', list, { limit: '1.5' }],
+          ['status bogus', list, { status: 'bogus' }],
+          ['status liquidated-ish', list, { status: 'ACTIVE' }],
+          ['type bogus', list, { type: 'loan' }],
+          ['a cursor that was never issued', list, { cursor: 'not-a-real-cursor!!' }],
+          ['depth 0', '/markets/USDC/orderbook', { depth: '0' }],
+          ['depth abc', '/markets/USDC/orderbook', { depth: 'abc' }],
+          ['maturity bogus', '/markets/USDC/orderbook', { maturity: 'soon' }],
+        ];
+        for (const [what, path, query] of cases) {
+          const r = await ctx.api('GET', path, { query });
+          expectError(r, 'invalid_request', 400, `GET ${path.startsWith('/users') ? '/users/{userId}/positions' : path} with ${what}`);
+        }
+      },
+    },
+    {
+      id: 'errors.insufficient-funds',
+      title: 'a lend or withdrawal above the available balance gets 400 insufficient_funds with details.required and details.available as exact decimal strings',
+      requirements: ['ERR-insufficient_funds', 'ERR-insufficient_funds-details', 'CONV-amount-decimal'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = ctx.user('poor');
+        // With controls the exact balance is known; without, ask for the largest order the profile allows.
+        let available: string | undefined;
+        if (ctx.hasControls) {
+          await fund(ctx, u, 'USDC', '50.25');
+          const b = await ctx.api('GET', `/sandbox/users/${enc(u)}/balances`);
+          available = (b.json as { balances?: Array<{ asset: string; available: string }> })?.balances?.find((x) => x.asset === 'USDC')?.available;
+          if (!available) fail('the balances control lists USDC after funding', 'a USDC balance', show(b.json), b.exchange);
+        }
+        const over = (extra: string) => (available ? new Decimal(available).plus(extra).toFixed() : profile.amounts.maxOrder);
+        const lendAmount = over('100');
+        const withdrawAmount = over('0.5');
+        for (const [what, send, required] of [
+          [`POST /lend of ${lendAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', '/lend', { body: lendBody(ctx, u, { amount: lendAmount }) }), lendAmount],
+          [`POST /users/{userId}/withdraw of ${withdrawAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: withdrawAmount, destination: VALID_ADDRESS } }), withdrawAmount],
+        ] as const) {
+          const r = await send();
+          if (!available && r.status >= 200 && r.status < 300) throw new CheckSkip(`the target accepted ${what} for a fresh user, and has no sandbox controls to learn or lower its balance`);
+          const err = expectError(r, 'insufficient_funds', 400, what);
+          const d = err.details as { required?: unknown; available?: unknown } | undefined;
+          for (const k of ['required', 'available'] as const) {
+            const v = d?.[k];
+            if (typeof v !== 'string' || !/^(0|[1-9]\d*)(\.\d+)?$/.test(v)) fail(`${what}: details.${k} is a decimal string`, 'a non-negative decimal string', show(v), r.exchange);
+          }
+          if (!new Decimal(d!.required as string).eq(required)) fail(`${what}: details.required is the amount asked for, exactly`, required, show(d!.required), r.exchange);
+          if (available && !new Decimal(d!.available as string).eq(available)) fail(`${what}: details.available is the balance, exactly`, available, show(d!.available), r.exchange);
+          if (!new Decimal(d!.available as string).lt(d!.required as string)) fail(`${what}: details.available is below details.required`, `< ${show(d!.required)}`, show(d!.available), r.exchange);
+        }
+      },
+    },
+    {
+      id: 'errors.position-not-found',
+      title: 'reading, cancelling, repaying or changing a position that does not exist gets 404 position_not_found',
+      requirements: ['ERR-position_not_found', 'SHAPE-error'],
+      async run(ctx) {
+        const id = `${ctx.runId}-missing`;
+        const calls: Array<[string, string, unknown]> = [['GET', `/positions/${id}`, undefined]];
+        if (!ctx.readOnly) calls.push(['POST', `/positions/${id}/cancel`, undefined], ['POST', `/positions/${id}/repay`, {}], ['PATCH', `/positions/${id}`, { autoRollover: true }]);
+        for (const [m, p, body] of calls) {
+          const r = await ctx.api(m, p, { body });
+          expectError(r, 'position_not_found', 404, `${m} ${p.replace(id, '{unknown id}')}`);
+        }
+      },
+    },
+    {
+      id: 'errors.internal-error-shape',
+      title: 'every 500 seen during the run carries the error object with code internal_error',
+      requirements: ['ERR-internal_error', 'SHAPE-error'],
+      phase: 'final',
+      async run(ctx) {
+        const fives = ctx.http.log.filter((x) => x.status === 500);
+        for (const x of fives) {
+          let body: unknown;
+          try {
+            body = JSON.parse(x.responseBody ?? '');
+          } catch {
+            body = x.responseBody;
+          }
+          const p = errorBody.safeParse(body);
+          if (!p.success || (body as { error: { code: string } }).error.code !== 'internal_error') {
+            fail('a 500 carries {error:{code:"internal_error",message}}', 'code internal_error in the error object', show(body), x);
+          }
+        }
+        ctx.note(fives.length ? `${fives.length} answers of 500 seen, each with the internal_error body` : `no 500 seen in ${ctx.http.log.length} exchanges (the shape is checked whenever one occurs)`);
+      },
+    },
+  ];
+}
+

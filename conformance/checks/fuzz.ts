@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { borrowRequest, lendRequest, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
+import { expectClientError, expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+import { enc, sharedLend } from './fixtures.ts';
+
+// A property-based corpus (fast-check, seeded per run so a failure can be replayed with
+// --seed) of malformed bodies, query strings, path parameters, oversized payloads and
+// non-JSON payloads. Each must get a 4xx with the error object: never a 5xx, never a hang
+// (every request has a timeout). Values the contract would accept are filtered out first.
+
+const TIMEOUT_MS = 5_000;
+const RUNS = 12;
+
+function bad(r: Reply, what: string): void {
+  if (r.status >= 500) fail(`${what} never gets a 5xx`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+  expectClientError(r, `${what} gets a 4xx with the error object`);
+}
+
+const jsonish = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(fc.constantFrom('userId', 'asset', 'amount', 'rate', 'maturity', 'mode', 'collateral', 'borrowAsset', 'borrowAmount', 'destination', 'url', 'events', 'secret', 'autoRollover', 'autoRefinance'), fc.jsonValue()),
+);
+
+export function fuzzChecks(profile: Profile): Check[] {
+  const bodies: Array<[string, string, (ctx: CheckContext) => Promise<string>, { safeParse(v: unknown): { success: boolean } }]> = [
+    ['POST', '/lend', async () => '/lend', lendRequest],
+    ['POST', '/borrow', async () => '/borrow', borrowRequest],
+    ['POST', '/users/{userId}/withdraw', async (ctx) => `/users/${enc(ctx.user('fuzz'))}/withdraw`, withdrawRequest],
+    ['PATCH', '/positions/{positionId}', async (ctx) => `/positions/${enc((await sharedLend(ctx)).positionId)}`, patchPositionRequest],
+    ['POST', '/webhooks', async () => '/webhooks', webhookSubscription],
+  ];
+  return [
+    {
+      id: 'fuzz.bodies',
+      title: 'random malformed JSON bodies on every body-taking endpoint get a 4xx with the error object, never a 5xx or a hang',
+      requirements: ['ERR-invalid_request', 'SHAPE-error', 'EP-json'],
+      needs: ['write'],
+      async run(ctx) {
+        for (const [m, label, pathOf, schema] of bodies) {
+          const path = await pathOf(ctx);
+          const sample = fc.sample(jsonish, { numRuns: RUNS * 3, seed: ctx.seed }).filter((v) => !schema.safeParse(v).success).slice(0, RUNS);
+          for (const body of sample) bad(await ctx.api(m, path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `${m} ${label} with body ${show(body)}`);
+        }
+      },
+    },
+    {
+      id: 'fuzz.not-json',
+      title: 'payloads that are not JSON, a wrong Content-Type and an oversized body are refused with a 4xx and the error object',
+      requirements: ['ERR-invalid_request', 'SHAPE-error', 'EP-json'],
+      needs: ['write'],
+      async run(ctx) {
+        const texts = ['{', '{"userId":', 'not json', '<xml/>', '\u0000\u0001', '{"a":1}}', ...fc.sample(fc.string({ minLength: 1, maxLength: 40 }), { numRuns: 6, seed: ctx.seed })].filter((t) => {
+          try {
+            JSON.parse(t);
+            return false;
+          } catch {
+            return true;
+          }
+        });
+        for (const raw of texts) bad(await ctx.api('POST', '/lend', { raw, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `POST /lend with non-JSON ${show(raw)}`);
+        const u = ctx.user('fuzz-ct');
+        const valid = JSON.stringify({ userId: u, asset: 'USDC', amount: '10' });
+        const mt = profile.errors.unsupportedMediaType;
+        for (const ct of ['text/plain', 'application/x-www-form-urlencoded']) {
+          const r = await ctx.api('POST', '/lend', { raw: valid, headers: { 'content-type': ct }, timeoutMs: TIMEOUT_MS });
+          expectError(r, mt.code, mt.status, `POST /lend with Content-Type ${ct} (profile errors.unsupportedMediaType)`);
+        }
+        const big = JSON.stringify({ userId: u, asset: 'USDC', amount: '10', pad: 'x'.repeat(profile.limits.maxBodyBytes + 1024) });
+        const r = await ctx.api('POST', '/lend', { raw: big, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS });
+        const pl = profile.errors.payloadTooLarge;
+        if (r.status >= 500) fail('an oversized body never gets a 5xx', `${pl.status} ${pl.code}`, `${r.status}`, r.exchange);
+        expectError(r, pl.code, pl.status, `POST /lend with a ${big.length}-byte body (profile errors.payloadTooLarge, limits.maxBodyBytes=${profile.limits.maxBodyBytes})`);
+      },
+    },
+    {
+      id: 'fuzz.query',
+      title: 'random query strings on the position list and order book never get a 5xx; values the contract refuses get a 4xx with the error object',
+      requirements: ['ERR-invalid_request', 'SHAPE-error', 'EP-positions-list', 'EP-orderbook-auth'],
+      async run(ctx) {
+        const list = `/users/${enc(ctx.user('fuzz-q'))}/positions`;
+        const arb = fc.record({ key: fc.constantFrom('limit', 'status', 'type', 'cursor'), value: fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.double().map(String)) });
+        for (const { key, value } of fc.sample(arb, { numRuns: RUNS * 2, seed: ctx.seed })) {
+          const r = await ctx.api('GET', list, { query: { [key]: value }, timeoutMs: TIMEOUT_MS });
+          if (r.status >= 500) fail(`GET /users/{userId}/positions?${key}=… never gets a 5xx`, 'a 2xx or 4xx', `${r.status} for ${key}=${show(value)}`, r.exchange);
+          const valid = positionListQuery.safeParse({ [key]: value }).success && !(key === 'limit' && Number(value) > 100) && key !== 'cursor';
+          if (!valid && key !== 'cursor') bad(r, `GET /users/{userId}/positions?${key}=${show(value)}`);
+          if (key === 'cursor' && r.status !== 200) bad(r, `GET /users/{userId}/positions?cursor=${show(value)}`);
+        }
+        for (const value of fc.sample(fc.string({ maxLength: 8 }), { numRuns: 6, seed: ctx.seed })) {
+          const r = await ctx.api('GET', '/markets/USDC/orderbook', { query: { depth: value }, timeoutMs: TIMEOUT_MS });
+          if (r.status >= 500) fail('GET /markets/{asset}/orderbook?depth=… never gets a 5xx', 'a 2xx or 4xx', `${r.status} for ${show(value)}`, r.exchange);
+          if (r.status >= 400) bad(r, `GET /markets/USDC/orderbook?depth=${show(value)}`);
+        }
+      },
+    },
+    {
+      id: 'fuzz.path',
+      title: 'random position ids and vault ids in the path get 404 with the error object, never a 5xx',
+      requirements: ['ERR-position_not_found', 'SHAPE-error', 'EP-public-vaults'],
+      async run(ctx) {
+        const ids = fc.sample(fc.string({ minLength: 1, maxLength: 24 }).filter((s) => s.trim().length > 0 && !/[/?#]/.test(s) && s !== '.' && s !== '..'), { numRuns: RUNS, seed: ctx.seed });
+        for (const id of ids) {
+          const r = await ctx.api('GET', `/positions/${enc(id)}`, { timeoutMs: TIMEOUT_MS });
+          if (r.status >= 500) fail('GET /positions/{random} never gets a 5xx', '404 position_not_found', `${r.status}`, r.exchange);
+          expectError(r, 'position_not_found', 404, `GET /positions/${show(id)}`);
+        }
+        for (const id of ids.slice(0, 3)) {
+          const r = await ctx.pub('GET', `/vaults/${enc(`${ctx.runId}${id}`)}`, { timeoutMs: TIMEOUT_MS });
+          if (r.status >= 500 || r.status < 400) fail(`GET /vaults/{unknown} is refused`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+          bad(r, `GET /vaults/${show(id)}`);
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,159 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
+import { expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
+import { enc, sharedLend } from './fixtures.ts';
+import { webhookSecret } from './endpoints.ts';
+
+// Part 6 from the sender's side, through the sandbox controls: a local receiver is
+// subscribed, an event is triggered, and the delivery is checked (POST, envelope, data,
+// signature over the raw body with the subscription secret). Retries are read from the
+// attempts control while the test clock is advanced through the schedule.
+
+interface Delivery {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  raw: Buffer;
+}
+
+async function receiver(status: number): Promise<{ url: string; got: Delivery[]; close(): Promise<void> }> {
+  const got: Delivery[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks) });
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'failing on purpose');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/lendcheck-hook`,
+    got,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
+  const t0 = Date.now();
+  while (!pred()) {
+    if (Date.now() - t0 > ms) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+async function subscribe(ctx: CheckContext, url: string, events: string[]): Promise<{ id?: string; secret: string }> {
+  const secret = webhookSecret(ctx);
+  const r = await ctx.api('POST', '/webhooks', { body: { url, events, secret } });
+  if (r.status < 200 || r.status > 299) fail('POST /webhooks subscribes a loopback receiver', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+  return { id: (r.json as { webhookId?: string })?.webhookId, secret };
+}
+
+async function unsubscribe(ctx: CheckContext, id: string | undefined): Promise<void> {
+  if (id && ctx.profile.webhooks.listAndDelete) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
+}
+
+export function hookChecks(profile: Profile): Check[] {
+  return [
+    {
+      id: 'hooks.delivery',
+      title: 'a triggered position.matched event is POSTed to the subscribed url as {id, type, timestamp, data} with a valid x-service-signature over the raw body',
+      requirements: ['HOOK-post', 'HOOK-envelope', 'HOOK-event-types', 'HOOK-matched-data', 'HOOK-signature-header', 'HOOK-verify-raw', 'HOOK-subscription', 'HOOK-secret-prefix', 'EP-webhooks', 'CONV-timestamp-utc'],
+      needs: ['write', 'controls'],
+      async run(ctx) {
+        const rx = await receiver(200);
+        let sub: { id?: string; secret: string } | undefined;
+        try {
+          sub = await subscribe(ctx, rx.url, ['position.matched']);
+          if (!sub.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, sub.secret.slice(0, 6));
+          const own = await sharedLend(ctx);
+          const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'position.matched', positionId: own.positionId } });
+          expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger position.matched');
+          const trig = expectShape(t, controls.triggerResponse, 'the trigger control answer');
+          const arrived = await waitFor(() => rx.got.some((d) => d.raw.includes(trig.eventId)), 5_000);
+          if (!arrived) fail('the event is delivered in near real time', `a POST carrying event ${trig.eventId} within 5 s`, `${rx.got.length} deliveries, none with that id`);
+          const d = rx.got.find((x) => x.raw.includes(trig.eventId))!;
+          if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method);
+          const sig = d.headers[SIGNATURE_HEADER];
+          if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig));
+          const v = verifyWebhook(d.raw, sig as string, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+          if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`);
+          let env: unknown;
+          try {
+            env = JSON.parse(d.raw.toString('utf8'));
+          } catch {
+            fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)));
+          }
+          const e = eventEnvelope.safeParse(env);
+          if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env));
+          const ev = e.data!;
+          if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type));
+          const data = positionMatchedData.safeParse(ev.data);
+          if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data));
+          if (data.data!.positionId !== own.positionId) fail('the event names the position', own.positionId, show(data.data!.positionId));
+          ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
+        } finally {
+          await unsubscribe(ctx, sub?.id);
+          await rx.close();
+        }
+      },
+    },
+    {
+      id: 'hooks.retry-schedule',
+      title: 'a delivery the receiver fails is retried five times, after 1 min, 5 min, 30 min, 2 h and 24 h of test-clock time',
+      requirements: ['HOOK-retry-count', 'HOOK-retry-schedule'],
+      needs: ['write', 'controls'],
+      phase: 'late',
+      async run(ctx) {
+        const rx = await receiver(500);
+        let sub: { id?: string; secret: string } | undefined;
+        try {
+          sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
+          const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'withdrawal.completed', userId: ctx.user('hook-retry') } });
+          expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger withdrawal.completed');
+          const { eventId } = expectShape(t, controls.triggerResponse, 'the trigger control answer');
+          const attemptsOf = async () => {
+            const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);
+            expectStatus(r, 200, 'GET /sandbox/events/{eventId}/attempts');
+            return { r, a: expectShape(r, controls.attemptsResponse, 'the attempts control answer') };
+          };
+          const sentCount = async (n: number) => {
+            const t0 = Date.now();
+            for (;;) {
+              const x = await attemptsOf();
+              if (x.a.attempts.filter((y) => y.sentAt).length >= n || Date.now() - t0 > 3_000) return x;
+              await new Promise((r) => setTimeout(r, 25));
+            }
+          };
+          let cur = await sentCount(1);
+          for (let i = 0; i < WEBHOOK_RETRY_DELAYS_MS.length; i++) {
+            const sent = cur.a.attempts.filter((y) => y.sentAt);
+            const next = cur.a.attempts[i + 1];
+            if (!next) fail(`a failed attempt ${i + 1} is followed by retry ${i + 1}`, `attempt ${i + 2} scheduled`, `${cur.a.attempts.length} attempts (${show(cur.a.attempts.map((x) => x.outcome))})`, cur.r.exchange);
+            const gap = Date.parse(next.scheduledAt) - Date.parse(sent[i].sentAt!);
+            const want = WEBHOOK_RETRY_DELAYS_MS[i];
+            // Tolerance: a second or 1 %, for the dispatcher's own scheduling granularity.
+            if (Math.abs(gap - want) > Math.max(1_000, want * 0.01)) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms`, `${gap} ms`, cur.r.exchange);
+            const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
+            expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
+            cur = await sentCount(i + 2);
+          }
+          const sent = cur.a.attempts.filter((y) => y.sentAt).length;
+          if (sent !== 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('the failing delivery is tried once and retried five times', '6 attempts sent', `${sent}`, cur.r.exchange);
+          await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } });
+          const end = await attemptsOf();
+          const after = end.a.attempts.filter((y) => y.sentAt).length;
+          if (after > 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('nothing is sent after the fifth retry', '6 attempts', `${after}`, end.r.exchange);
+          const want = profile.webhooks.afterFinalRetry;
+          ctx.profileChoice({ option: 'webhooks.afterFinalRetry', expected: want, followed: want !== 'mark-failed' || end.a.state === 'failed', received: `state ${end.a.state}` }, end.r.exchange);
+          if (rx.got.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs received', `${rx.got.length}`);
+        } finally {
+          await unsubscribe(ctx, sub?.id);
+          await rx.close();
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,199 @@
+import { Decimal } from 'decimal.js';
+import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
+import { expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
+import { createLend, enc, fundedUser, VALID_ADDRESS } from './fixtures.ts';
+import { matchedPair } from './endpoints.ts';
+
+// Part 3: the states a position moves through, and what each operation does to it.
+// Transitions the spec does not show come from profile.lifecycle / profile.errors.
+
+async function read(ctx: CheckContext, id: string, title: string): Promise<Position> {
+  const r = await ctx.api('GET', `/positions/${enc(id)}`);
+  expectStatus(r, 200, title);
+  return expectShape(r, position, `${title}: the position matches the spec`);
+}
+
+/** Reads until a predicate holds or 2 s pass: matching may complete just after the answer. */
+async function readUntil(ctx: CheckContext, id: string, ok: (p: Position) => boolean, title: string): Promise<Position> {
+  const t0 = Date.now();
+  for (;;) {
+    const p = await read(ctx, id, title);
+    if (ok(p) || Date.now() - t0 > 2_000) return p;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const KNOWN_STATUSES = (p: Profile) => new Set(['pending', 'active', 'matured', 'cancelled', p.lifecycle.statusAfterLiquidation, p.lifecycle.statusAfterFullRepay]);
+
+export function lifecycleChecks(profile: Profile): Check[] {
+  return [
+    {
+      id: 'lifecycle.lend-read-list',
+      title: 'a new lend is pending, reads back as the full position with type lend and the same terms, and is listed for its user',
+      requirements: ['STATE-create-pending', 'SHAPE-position', 'SHAPE-position-cbt', 'SHAPE-create-lend', 'EP-position-get', 'EP-positions-list', 'FIELD-lend-mode', 'FIELD-lend-autoRollover', 'STATE-status-values', 'CONV-amount-decimal'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = await fundedUser(ctx, 'life');
+        const c = await createLend(ctx, u, { amount: '123.45' });
+        if (c.body.status !== 'pending') fail('a new lend is returned pending', 'status pending', show(c.body.status), c.reply.exchange);
+        if (c.body.autoRollover !== true) fail('autoRollover defaults to true in easy mode (the default mode)', 'autoRollover true', show(c.body.autoRollover), c.reply.exchange);
+        const p = await read(ctx, c.body.positionId, 'GET /positions/{positionId} of a new lend');
+        const r = ctx.http.log[ctx.http.log.length - 1];
+        if (p.type !== 'lend') fail('the position reads back with type lend', 'type lend', show(p.type), r);
+        if (!KNOWN_STATUSES(profile).has(p.status)) fail('the status is one of the documented values', [...KNOWN_STATUSES(profile)].join('|'), show(p.status), r);
+        for (const k of ['positionId', 'userId', 'asset', 'createdAt', 'maturity'] as const) {
+          if (p[k] !== c.body[k]) fail(`${k} reads back as created`, show(c.body[k]), show(p[k]), r);
+        }
+        if (!new Decimal(p.amount).eq('123.45')) fail('the amount reads back exactly', '123.45', show(p.amount), r);
+        const l = await ctx.api('GET', `/users/${enc(u)}/positions`);
+        expectStatus(l, 200, 'GET /users/{userId}/positions after a lend');
+        const list = expectShape(l, positionList, 'the list matches the spec');
+        const item = list.positions.find((x) => x.positionId === c.body.positionId);
+        if (!item) fail('the new lend is listed for its user', `${c.body.positionId} in positions`, show(list.positions.map((x) => x.positionId)), l.exchange);
+        if (item!.type !== 'lend' || !new Decimal(item!.amount).eq('123.45')) fail('the listed item carries the terms', 'type lend, amount 123.45', show(item), l.exchange);
+      },
+    },
+    {
+      id: 'lifecycle.lend-options',
+      title: 'both maturity forms are accepted and advanced mode takes the profile default for autoRollover',
+      requirements: ['CONV-maturity-input', 'FIELD-lend-maturity', 'FIELD-lend-mode', 'FIELD-lend-autoRollover', 'FIELD-lend-rate'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = await fundedUser(ctx, 'opts');
+        const date = new Date(Date.now() + 85 * 86_400_000).toISOString().slice(0, 10);
+        for (const maturity of [profile.markets.maturities[1] ?? profile.lifecycle.defaultMaturity, date]) {
+          const c = await createLend(ctx, u, { maturity });
+          if (!c.body.maturity.endsWith('Z')) fail(`maturity ${maturity} comes back as a UTC timestamp`, 'an ISO 8601 UTC timestamp', show(c.body.maturity), c.reply.exchange);
+        }
+        const adv = await createLend(ctx, u, { mode: 'advanced' });
+        const want = profile.lifecycle.autoRolloverAdvancedDefault;
+        ctx.profileChoice({ option: 'lifecycle.autoRolloverAdvancedDefault', expected: String(want), followed: adv.body.autoRollover === want, received: String(adv.body.autoRollover) }, adv.reply.exchange);
+        const off = await createLend(ctx, u, { mode: 'easy', autoRollover: false });
+        if (off.body.autoRollover !== false) fail('an explicit autoRollover false is kept', 'autoRollover false', show(off.body.autoRollover), off.reply.exchange);
+      },
+    },
+    {
+      id: 'lifecycle.cancel',
+      title: 'a pending lend can be cancelled, then reads as cancelled, and a second cancel is refused as the profile says',
+      requirements: ['STATE-cancel-unmatched', 'EP-cancel', 'STATE-status-values'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = await fundedUser(ctx, 'cancel');
+        const c = await createLend(ctx, u);
+        const r = await ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
+        if (r.status < 200 || r.status > 299) fail('cancelling a pending lend succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+        const p = await read(ctx, c.body.positionId, 'GET of the cancelled position');
+        if (p.status !== 'cancelled') fail('a cancelled position reads back cancelled', 'status cancelled', show(p.status), ctx.http.log[ctx.http.log.length - 1]);
+        const again = await ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
+        const st = profile.errors.invalidState;
+        expectError(again, st.code, st.status, 'cancelling it again (profile errors.invalidState)');
+      },
+    },
+    {
+      id: 'lifecycle.match',
+      title: 'a lend and a borrow that cross are matched: both become active with matchedAt, and cancel is then refused',
+      requirements: ['STATE-matched-active', 'SHAPE-position-matchedAt', 'STATE-rate-may-differ', 'STATE-cancel-unmatched', 'EP-borrow'],
+      needs: ['write', 'controls'],
+      async run(ctx) {
+        const pair = await matchedPair(ctx, 'life-match');
+        for (const [side, id] of [['lend', pair.lendId], ['borrow', pair.borrowId]] as const) {
+          const p = await readUntil(ctx, id, (x) => x.status === 'active', `GET of the matched ${side}`);
+          const ex = ctx.http.log[ctx.http.log.length - 1];
+          if (p.status !== 'active') fail(`the matched ${side} is active`, 'status active', show(p.status), ex);
+          if (!p.matchedAt) fail(`the matched ${side} carries matchedAt`, 'an ISO 8601 UTC matchedAt', 'none', ex);
+          if (p.type !== side) fail(`the ${side} reads back with type ${side}`, side, show(p.type), ex);
+        }
+        const r = await ctx.api('POST', `/positions/${enc(pair.lendId)}/cancel`);
+        const st = profile.errors.invalidState;
+        expectError(r, st.code, st.status, 'cancelling a matched (active) position (profile errors.invalidState)');
+        const p = await read(ctx, pair.lendId, 'GET after the refused cancel');
+        if (p.status !== 'active') fail('a refused cancel leaves the position active', 'active', show(p.status));
+      },
+    },
+    {
+      id: 'lifecycle.repay',
+      title: 'repay is refused on a lend as the profile says; a borrow repays in part with an amount and in full without one',
+      requirements: ['EP-repay', 'STATE-status-values'],
+      needs: ['write', 'controls'],
+      async run(ctx) {
+        const pair = await matchedPair(ctx, 'life-repay');
+        await readUntil(ctx, pair.borrowId, (x) => x.status === 'active', 'GET of the borrow before repaying');
+        const onLend = await ctx.api('POST', `/positions/${enc(pair.lendId)}/repay`, { body: { amount: '1' } });
+        const rl = profile.lifecycle.repayOnLend;
+        expectError(onLend, rl.code, rl.status, 'repay on a lend position (profile lifecycle.repayOnLend)');
+        const part = await ctx.api('POST', `/positions/${enc(pair.borrowId)}/repay`, { body: { amount: '10' } });
+        if (part.status < 200 || part.status > 299) fail('a partial repay of 10 succeeds', 'a 2xx', `${part.status} ${show(part.json ?? part.text)}`, part.exchange);
+        const mid = await read(ctx, pair.borrowId, 'GET after a partial repay');
+        if (mid.status !== 'active') fail('a partly repaid borrow stays active', 'active', show(mid.status));
+        const full = await ctx.api('POST', `/positions/${enc(pair.borrowId)}/repay`, { body: {} });
+        if (full.status < 200 || full.status > 299) fail('a repay without amount repays the rest', 'a 2xx', `${full.status} ${show(full.json ?? full.text)}`, full.exchange);
+        const end = await read(ctx, pair.borrowId, 'GET after the full repay');
+        const want = profile.lifecycle.statusAfterFullRepay;
+        if (end.status === 'active' || end.status === 'pending') fail('a fully repaid borrow is no longer open', `status ${want}`, show(end.status));
+        ctx.profileChoice({ option: 'lifecycle.statusAfterFullRepay', expected: want, followed: end.status === want, received: end.status });
+      },
+    },
+    {
+      id: 'lifecycle.patch',
+      title: 'PATCH sets autoRollover on a lend and autoRefinance on a borrow, and a read shows the new values',
+      requirements: ['EP-patch', 'FIELD-borrow-autoRefinance', 'FIELD-lend-autoRollover'],
+      needs: ['write'],
+      async run(ctx) {
+        const u = await fundedUser(ctx, 'patch');
+        const c = await createLend(ctx, u);
+        for (const v of [false, true]) {
+          const r = await ctx.api('PATCH', `/positions/${enc(c.body.positionId)}`, { body: { autoRollover: v } });
+          if (r.status < 200 || r.status > 299) fail(`PATCH autoRollover ${v} succeeds`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+          const p = await read(ctx, c.body.positionId, 'GET after PATCH');
+          if (p.autoRollover !== v) fail('the PATCHed autoRollover persists', String(v), show(p.autoRollover), ctx.http.log[ctx.http.log.length - 1]);
+        }
+        if (!ctx.hasControls) return ctx.note('autoRefinance on a borrow not exercised: no sandbox controls to fund collateral');
+        const pair = await matchedPair(ctx, 'life-patch');
+        const b = await read(ctx, pair.borrowId, 'GET of a borrow');
+        const want = !b.autoRefinance;
+        const r = await ctx.api('PATCH', `/positions/${enc(pair.borrowId)}`, { body: { autoRefinance: want } });
+        if (r.status < 200 || r.status > 299) fail(`PATCH autoRefinance ${want} succeeds`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+        const after = await read(ctx, pair.borrowId, 'GET after PATCH autoRefinance');
+        if (after.autoRefinance !== want) fail('the PATCHed autoRefinance persists', String(want), show(after.autoRefinance), ctx.http.log[ctx.http.log.length - 1]);
+      },
+    },
+    {
+      id: 'lifecycle.withdraw',
+      title: 'a withdrawal takes exactly its amount off the available balance',
+      requirements: ['EP-withdraw', 'CONV-amount-decimal'],
+      needs: ['write', 'controls'],
+      async run(ctx) {
+        const u = ctx.user('withdraw');
+        await ctx.api('POST', '/sandbox/fund', { body: { userId: u, asset: 'USDC', amount: '100.5' } });
+        const bal = async () => {
+          const r = await ctx.api('GET', `/sandbox/users/${enc(u)}/balances`);
+          const b = expectShape(r, controls.balancesResponse, 'the balances control');
+          return new Decimal(b.balances.find((x) => x.asset === 'USDC')?.available ?? '0');
+        };
+        const before = await bal();
+        const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: VALID_ADDRESS } });
+        if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+        const after = await bal();
+        if (!before.minus(after).eq('40.25')) fail('the available balance drops by the amount withdrawn', `${before.minus('40.25').toFixed()}`, after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
+      },
+    },
+    {
+      id: 'lifecycle.maturity',
+      title: 'when the test clock passes maturity, a matched lend becomes matured',
+      requirements: ['STATE-status-values', 'STATE-matched-active'],
+      needs: ['write', 'controls'],
+      phase: 'late',
+      async run(ctx) {
+        const pair = await matchedPair(ctx, 'life-mature');
+        const p = await readUntil(ctx, pair.lendId, (x) => x.status === 'active', 'GET of the matched lend');
+        const clock = await ctx.api('GET', '/sandbox/clock');
+        const now = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').now;
+        const seconds = Math.ceil((Date.parse(p.maturity) - Date.parse(now)) / 1000) + 86_400;
+        const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.max(1, seconds) } });
+        expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
+        const m = await readUntil(ctx, pair.lendId, (x) => x.status === 'matured', 'GET after maturity');
+        if (m.status !== 'matured') fail('a lend past its maturity is matured', 'status matured', show(m.status), ctx.http.log[ctx.http.log.length - 1]);
+      },
+    },
+  ];
+}

@@ -1,0 +1,167 @@
+import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
+import { expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+
+// Part 8: X-RateLimit-* on every response, Remaining that falls as requests are made, and
+// a 429 rate_limit_exceeded (with its headers and Retry-After) once a bucket is empty.
+// Bursts use a dedicated key and, for the public limit, run last: they starve what they hit.
+
+const H = { limit: RATE_LIMIT_HEADERS.limit.toLowerCase(), remaining: RATE_LIMIT_HEADERS.remaining.toLowerCase(), reset: RATE_LIMIT_HEADERS.reset.toLowerCase() };
+
+function intHeader(r: Reply, name: string, title: string): number {
+  const v = r.headers[name];
+  if (v === undefined || !/^\d+$/.test(v.trim())) fail(title, `header ${name} with a non-negative integer`, v === undefined ? 'no such header' : show(v), r.exchange);
+  return Number(v);
+}
+
+function limitHeaders(r: Reply, title: string): { limit: number; remaining: number; reset: number } {
+  return { limit: intHeader(r, H.limit, title), remaining: intHeader(r, H.remaining, title), reset: intHeader(r, H.reset, title) };
+}
+
+/** The figure X-RateLimit-Limit shows for a tier under the profile. */
+function limitFigure(p: Profile, t: { perMinute: number; burst: number }): number {
+  return p.limits.limitHeader === 'burst' ? t.burst : t.perMinute;
+}
+
+function retryAfterOk(v: string | undefined): boolean {
+  if (v === undefined) return false;
+  if (/^\d+$/.test(v.trim())) return Number(v) >= 1;
+  return !Number.isNaN(Date.parse(v));
+}
+
+/** Sends until a 429 or `cap` requests; returns the answers. */
+async function burst(send: () => Promise<Reply>, cap: number): Promise<Reply[]> {
+  const out: Reply[] = [];
+  for (let i = 0; i < cap; i++) {
+    const r = await send();
+    out.push(r);
+    if (r.status === 429) break;
+  }
+  return out;
+}
+
+function check429(ctx: CheckContext, got: Reply[], what: string): Reply {
+  const last = got[got.length - 1];
+  if (last.status !== 429) fail(`${what}: requests past the limit get 429`, `a 429 within ${got.length} requests`, `status ${last.status} after ${got.length} requests`, last.exchange);
+  expectError(last, 'rate_limit_exceeded', 429, `${what}: the 429 body`);
+  const h = limitHeaders(last, `${what}: the 429 carries the rate-limit headers`);
+  if (h.remaining !== 0) fail(`${what}: X-RateLimit-Remaining is 0 on a 429`, '0', String(h.remaining), last.exchange);
+  if (!retryAfterOk(last.headers['retry-after'])) fail(`${what}: the 429 says when to retry`, 'Retry-After of ≥ 1 second (or an HTTP date)', show(last.headers['retry-after'] ?? 'none'), last.exchange);
+  const reset = ctx.profile.limits.resetUnit;
+  if (reset === 'delta-seconds' && h.reset < 1) fail(`${what}: X-RateLimit-Reset counts seconds to wait`, '≥ 1', String(h.reset), last.exchange);
+  return last;
+}
+
+export interface KeyTiers {
+  key?: string;
+  key2?: string;
+  burstKey?: string;
+}
+
+export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
+  const tierOfLimit = (n: number): TierName | undefined => (Object.keys(TIERS) as TierName[]).find((t) => limitFigure(profile, TIERS[t]) === n);
+  return [
+    {
+      id: 'limits.headers-decrease',
+      title: 'authenticated and public answers carry X-RateLimit-Limit, -Remaining and -Reset, and Remaining falls with each request',
+      requirements: ['LIMIT-headers'],
+      async run(ctx) {
+        const seq: Reply[] = [];
+        for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', profile.ratesPath));
+        const hs = seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${profile.ratesPath}`));
+        for (let i = 1; i < hs.length; i++) {
+          if (hs[i].limit !== hs[0].limit) fail('X-RateLimit-Limit stays the same for one key', String(hs[0].limit), String(hs[i].limit), seq[i].exchange);
+          if (hs[i].remaining > hs[0].limit) fail('Remaining never exceeds Limit', `≤ ${hs[0].limit}`, String(hs[i].remaining), seq[i].exchange);
+        }
+        if (!(hs[3].remaining < hs[0].remaining)) fail('X-RateLimit-Remaining falls over four quick requests', `below ${hs[0].remaining}`, String(hs[3].remaining), seq[3].exchange);
+        const p1 = limitHeaders(await ctx.pub('GET', '/markets'), 'a public answer');
+        const p2r = await ctx.pub('GET', '/markets');
+        const p2 = limitHeaders(p2r, 'a second public answer');
+        if (!(p2.remaining < p1.remaining)) fail('public Remaining falls between two quick requests', `below ${p1.remaining}`, String(p2.remaining), p2r.exchange);
+      },
+    },
+    {
+      id: 'limits.tiers',
+      title: 'each key shows the X-RateLimit-Limit of its tier (Starter 60/100, Growth 300/500, Scale 1000/2000) and public answers the public limit',
+      requirements: ['LIMIT-tier-starter', 'LIMIT-tier-growth', 'LIMIT-tier-scale', 'LIMIT-public', 'LIMIT-headers'],
+      async run(ctx) {
+        const keys: Array<[keyof KeyTiers, string | undefined]> = [['key', ctx.key], ['key2', ctx.key2], ['burstKey', ctx.burstKey]];
+        for (const [name, key] of keys) {
+          if (!key) continue;
+          const r = await ctx.api('GET', profile.ratesPath, { key });
+          const { limit } = limitHeaders(r, `the ${name} answer`);
+          const known = tiers[name];
+          if (known && known in TIERS) {
+            const want = limitFigure(profile, TIERS[known as TierName]);
+            if (limit !== want) fail(`the ${name} (tier ${known}) shows its tier's limit (profile limits.limitHeader=${profile.limits.limitHeader})`, String(want), String(limit), r.exchange);
+          } else {
+            const t = tierOfLimit(limit);
+            ctx.note(t ? `${name}: X-RateLimit-Limit ${limit} is the ${t} tier's figure` : `${name}: X-RateLimit-Limit ${limit} matches no listed tier (an Enterprise key is "custom")`);
+          }
+        }
+        const pr = await ctx.pub('GET', '/markets');
+        const { limit } = limitHeaders(pr, 'a public answer');
+        const want = profile.limits.limitHeader === 'burst' ? profile.limits.publicBurst : PUBLIC_PER_MINUTE;
+        if (limit !== want) fail(`public answers show the public limit (60/min; profile limits.limitHeader=${profile.limits.limitHeader})`, String(want), String(limit), pr.exchange);
+      },
+    },
+    {
+      id: 'limits.burst-429',
+      title: 'a key sent more requests than its bucket holds gets 429 rate_limit_exceeded with X-RateLimit-* at 0 and Retry-After, and not before Remaining ran out',
+      requirements: ['LIMIT-429', 'ERR-rate_limit_exceeded', 'LIMIT-headers', 'LIMIT-tier-starter', 'SHAPE-error'],
+      needs: ['burstKey', 'burst'],
+      phase: 'late',
+      async run(ctx) {
+        const send = () => ctx.api('GET', profile.ratesPath, { key: ctx.burstKey, retry429: false });
+        const first = await send();
+        const h = limitHeaders(first, 'the first answer to the burst key');
+        const got = await burst(send, h.remaining + 40);
+        const accepted = got.filter((r) => r.status !== 429).length;
+        check429(ctx, got, 'the burst key');
+        // Remaining said how many more would pass; refill during the burst may add a few.
+        if (accepted < h.remaining) fail('no 429 before X-RateLimit-Remaining reaches 0', `≥ ${h.remaining} more accepted`, `${accepted} accepted, then 429`, got[got.length - 1].exchange);
+        const tier = tiers.burstKey ?? tierOfLimit(h.limit);
+        if (tier === 'starter' && profile.limits.burstMeaning === 'bucket-capacity') {
+          const total = accepted + 1;
+          if (total < TIERS.starter.burst) fail('a full Starter bucket takes its burst of 100', `≥ ${TIERS.starter.burst} requests (if the key was unused)`, `${total}`, got[got.length - 1].exchange);
+        }
+        ctx.note(`burst key: ${accepted + 1} accepted, then 429 (limit ${h.limit}, tier ${tier ?? 'unknown'})`);
+      },
+    },
+    {
+      id: 'limits.public-429',
+      title: 'unauthenticated public requests past the public limit get 429 with the same error body (message: too many requests) and headers',
+      requirements: ['LIMIT-public', 'LIMIT-429', 'ERR-public-429-body', 'ERR-rate_limit_exceeded', 'AUTH-5'],
+      needs: ['burst'],
+      phase: 'late',
+      async run(ctx) {
+        const send = () => ctx.pub('GET', '/markets', { retry429: false });
+        const first = await send();
+        if (first.status === 429) {
+          check429(ctx, [first], 'public');
+        } else {
+          const h = limitHeaders(first, 'the first public answer of the burst');
+          const got = await burst(send, h.remaining + 30);
+          check429(ctx, got, 'public');
+          const last = got[got.length - 1];
+          const msg = (last.json as { error: { message: string } }).error.message;
+          if (!msg.toLowerCase().includes(PUBLIC_RATE_LIMIT_MESSAGE)) fail('the public 429 message reads "too many requests"', show(PUBLIC_RATE_LIMIT_MESSAGE), show(msg), last.exchange);
+        }
+      },
+    },
+    {
+      id: 'limits.headers-everywhere',
+      title: 'every answer recorded during the run carried the three X-RateLimit-* headers',
+      requirements: ['LIMIT-headers'],
+      phase: 'final',
+      async run(ctx) {
+        for (const x of ctx.http.log) {
+          if (x.status === null) continue;
+          const missing = Object.values(H).filter((h) => x.responseHeaders[h] === undefined);
+          if (missing.length) fail(`every answer carries the rate-limit headers (${x.method} ${new URL(x.url).pathname} → ${x.status})`, Object.values(RATE_LIMIT_HEADERS).join(', '), `missing ${missing.join(', ')}`, x);
+        }
+        ctx.note(`${ctx.http.log.length} answers checked`);
+      },
+    },
+  ];
+}

@@ -1,0 +1,203 @@
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
+import { expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+import { createLend, enc, fundedUser } from './fixtures.ts';
+
+// Part 2 and 8: default and maximum page size, cursor walks that return every position
+// exactly once (filters included), hasMore/nextCursor agreement on every page, and a walk
+// that stays exact while positions are added during it.
+
+const TOTAL = 25;
+const CANCELLED = 5;
+
+interface Book {
+  userId: string;
+  /** Creation order (oldest first). */
+  ids: string[];
+  cancelled: Set<string>;
+}
+
+/** One user with TOTAL lends, the first CANCELLED of them cancelled; more when the profile clamps. */
+async function pagedUser(ctx: CheckContext): Promise<Book> {
+  const have = ctx.shared.get('pagedUser') as Book | undefined;
+  if (have) return have;
+  const userId = await fundedUser(ctx, 'pages', '100000000');
+  const total = ctx.profile.pagination.overMax === 'clamp' ? LIST_LIMIT_MAX + 5 : TOTAL;
+  const ids: string[] = [];
+  for (let i = 0; i < total; i++) ids.push((await createLend(ctx, userId, { amount: String(10 + i) })).body.positionId);
+  const cancelled = new Set<string>();
+  for (const id of ids.slice(0, CANCELLED)) {
+    const r = await ctx.api('POST', `/positions/${enc(id)}/cancel`);
+    expectStatus(r, [200, 201, 202, 204], 'cancelling a pending position for the filter checks');
+    cancelled.add(id);
+  }
+  const b = { userId, ids, cancelled };
+  ctx.shared.set('pagedUser', b);
+  return b;
+}
+
+async function page(ctx: CheckContext, userId: string, query: Record<string, string | number | undefined>): Promise<{ r: Reply; body: PositionList }> {
+  const r = await ctx.api('GET', `/users/${enc(userId)}/positions`, { query });
+  expectStatus(r, 200, `GET /users/{userId}/positions?${new URLSearchParams(query as Record<string, string>)}`);
+  return { r, body: expectShape(r, positionList, 'a page of the position list matches the spec') };
+}
+
+/** hasMore and nextCursor agree; the last page's cursor follows the profile. */
+function pageRules(ctx: CheckContext, r: Reply, body: PositionList, title: string): void {
+  const hasCursor = typeof body.nextCursor === 'string' && body.nextCursor.length > 0;
+  if (body.hasMore && !hasCursor) fail(`${title}: hasMore true comes with a nextCursor`, 'a nextCursor string', show(body.nextCursor), r.exchange);
+  if (!body.hasMore && hasCursor) fail(`${title}: the last page (hasMore false) has no nextCursor to follow`, 'no nextCursor', show(body.nextCursor), r.exchange);
+  if (!body.hasMore) {
+    const form = 'nextCursor' in body ? (body.nextCursor === null ? 'null' : 'value') : 'omit';
+    const want = ctx.profile.pagination.lastPageCursor;
+    ctx.profileChoice({ option: 'pagination.lastPageCursor', expected: want, followed: form === want, received: form }, r.exchange);
+  }
+}
+
+interface Walk {
+  ids: string[];
+  pages: number;
+}
+
+async function walk(ctx: CheckContext, userId: string, query: Record<string, string | number | undefined>, between?: (pageNo: number) => Promise<void>): Promise<Walk> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  const limit = Number(query.limit ?? LIST_LIMIT_DEFAULT);
+  for (let n = 1; n <= 200; n++) {
+    const { r, body } = await page(ctx, userId, { ...query, cursor });
+    pageRules(ctx, r, body, `page ${n} of a walk with ${show(query)}`);
+    if (body.positions.length > limit) fail(`page ${n} holds at most limit=${limit} items`, `≤ ${limit}`, `${body.positions.length}`, r.exchange);
+    if (body.hasMore && body.positions.length !== limit) fail(`page ${n} (not the last) is full`, `${limit} items`, `${body.positions.length}`, r.exchange);
+    for (const p of body.positions) {
+      if (ids.includes(p.positionId)) fail(`the walk returns each position once`, `${p.positionId} once`, `again on page ${n}`, r.exchange);
+      ids.push(p.positionId);
+      if (query.status && p.status !== query.status) fail(`the status filter is honoured`, `status ${query.status}`, `${p.positionId} with status ${p.status}`, r.exchange);
+      if (query.type && p.type !== query.type) fail(`the type filter is honoured`, `type ${query.type}`, `${p.positionId} with type ${p.type}`, r.exchange);
+    }
+    if (!body.hasMore) return { ids, pages: n };
+    cursor = body.nextCursor as string;
+    if (between) await between(n);
+  }
+  return fail('a cursor walk ends', 'hasMore false within 200 pages', 'more than 200 pages');
+}
+
+function sameSet(title: string, got: string[], want: string[], r?: Reply): void {
+  const g = new Set(got);
+  const missing = want.filter((id) => !g.has(id));
+  const extra = got.filter((id) => !want.includes(id));
+  if (missing.length || extra.length || got.length !== want.length) {
+    fail(title, `${want.length} positions, each once`, `${got.length} (missing ${show(missing)}, unexpected ${show(extra)})`, r?.exchange);
+  }
+}
+
+export function paginationChecks(_profile: Profile): Check[] {
+  const REQ = ['EP-positions-list', 'SHAPE-position-list'];
+  return [
+    {
+      id: 'pagination.default-limit',
+      title: 'a list without limit returns 20 positions and says more exist',
+      requirements: [...REQ, 'PAGE-limit-default', 'PAGE-hasMore'],
+      needs: ['write'],
+      async run(ctx) {
+        const b = await pagedUser(ctx);
+        const { r, body } = await page(ctx, b.userId, {});
+        if (body.positions.length !== LIST_LIMIT_DEFAULT) fail('the default page size is 20', `${LIST_LIMIT_DEFAULT} positions`, `${body.positions.length}`, r.exchange);
+        if (!body.hasMore) fail(`hasMore is true when ${b.ids.length} positions exist and 20 were returned`, 'hasMore true', show(body.hasMore), r.exchange);
+        pageRules(ctx, r, body, 'the first page');
+      },
+    },
+    {
+      id: 'pagination.max-limit',
+      title: 'limit=100 returns everything up to 100 and a larger limit is handled as the profile says',
+      requirements: [...REQ, 'PAGE-limit-max', 'PAGE-hasMore', 'ERR-invalid_request'],
+      needs: ['write'],
+      async run(ctx) {
+        const b = await pagedUser(ctx);
+        const all = await page(ctx, b.userId, { limit: LIST_LIMIT_MAX });
+        const want = Math.min(LIST_LIMIT_MAX, b.ids.length);
+        if (all.body.positions.length !== want) fail('limit=100 returns up to 100 positions', `${want}`, `${all.body.positions.length}`, all.r.exchange);
+        if (all.body.hasMore !== b.ids.length > LIST_LIMIT_MAX) fail('hasMore says whether positions remain', String(b.ids.length > LIST_LIMIT_MAX), show(all.body.hasMore), all.r.exchange);
+        pageRules(ctx, all.r, all.body, 'limit=100');
+        const over = await ctx.api('GET', `/users/${enc(b.userId)}/positions`, { query: { limit: LIST_LIMIT_MAX + 1 } });
+        if (ctx.profile.pagination.overMax === 'reject') {
+          if (over.status === 200) ctx.profileChoice({ option: 'pagination.overMax', expected: 'reject', followed: false, received: 'accepted' }, over.exchange);
+          expectError(over, 'invalid_request', 400, 'limit=101 is over the maximum of 100 (profile pagination.overMax=reject)');
+          ctx.profileChoice({ option: 'pagination.overMax', expected: 'reject', followed: true });
+          const msg = (over.json as { error: { message: string } }).error.message;
+          if (!msg.includes('limit')) ctx.note(`the over-maximum refusal does not name limit: ${show(msg)}`);
+        } else {
+          expectStatus(over, 200, 'limit=101 is clamped (profile pagination.overMax=clamp)');
+          const n = (over.json as PositionList).positions?.length ?? -1;
+          if (n > LIST_LIMIT_MAX) fail('a limit over 100 is not honoured', `≤ ${LIST_LIMIT_MAX} positions`, `${n}`, over.exchange);
+          ctx.profileChoice({ option: 'pagination.overMax', expected: 'clamp', followed: true });
+        }
+      },
+    },
+    {
+      id: 'pagination.walk',
+      title: 'a cursor walk with limit=7 returns every position exactly once, in the profile order, with hasMore and nextCursor agreeing on every page',
+      requirements: [...REQ, 'PAGE-cursor', 'PAGE-hasMore'],
+      needs: ['write'],
+      async run(ctx) {
+        const b = await pagedUser(ctx);
+        const w = await walk(ctx, b.userId, { limit: 7 });
+        sameSet('a full walk returns every position of the user exactly once', w.ids, b.ids);
+        const expected = ctx.profile.pagination.order === 'created-desc' ? [...b.ids].reverse() : b.ids;
+        ctx.profileChoice({ option: 'pagination.order', expected: ctx.profile.pagination.order, followed: w.ids.join() === expected.join(), received: 'another order' });
+      },
+    },
+    {
+      id: 'pagination.filters',
+      title: 'walks filtered by status and by type return exactly the matching positions, each once',
+      requirements: [...REQ, 'PAGE-filters', 'PAGE-cursor', 'STATE-status-values'],
+      needs: ['write'],
+      async run(ctx) {
+        const b = await pagedUser(ctx);
+        const cancelled = [...b.cancelled];
+        const pending = b.ids.filter((id) => !b.cancelled.has(id));
+        sameSet('status=cancelled returns the cancelled positions', (await walk(ctx, b.userId, { status: 'cancelled', limit: 2 })).ids, cancelled);
+        sameSet('type=lend returns every lend', (await walk(ctx, b.userId, { type: 'lend', limit: 9 })).ids, b.ids);
+        sameSet('type=borrow returns no lend', (await walk(ctx, b.userId, { type: 'borrow', limit: 9 })).ids, []);
+        // Pending and active move with time (a counterparty may match an order at any
+        // moment), so these walks are held to the filter item by item (see walk) and to
+        // the user's own non-cancelled positions, not to a fixed set.
+        for (const status of ['pending', 'active'] as const) {
+          for (const w of [await walk(ctx, b.userId, { status, limit: 6 }), await walk(ctx, b.userId, { status, type: 'lend', limit: 8 })]) {
+            const stray = w.ids.filter((id) => !pending.includes(id));
+            if (stray.length) fail(`status=${status} returns only positions of this user that are not cancelled`, 'ids among the non-cancelled positions', show(stray));
+          }
+        }
+      },
+    },
+    {
+      id: 'pagination.bad-cursor',
+      title: 'a cursor the service never issued is refused with 400 invalid_request',
+      requirements: ['PAGE-cursor', 'ERR-invalid_request', 'SHAPE-error'],
+      async run(ctx) {
+        for (const cursor of ['%%%', 'bm90LWEtY3Vyc29y', 'x'.repeat(300)]) {
+          const r = await ctx.api('GET', `/users/${enc(ctx.user('cursor'))}/positions`, { query: { cursor } });
+          expectError(r, 'invalid_request', 400, `a made-up cursor ${show(cursor.slice(0, 20))}`);
+        }
+      },
+    },
+    {
+      id: 'pagination.stable-insert',
+      title: 'positions created during a walk do not make the walk skip or repeat any position that existed when it began',
+      requirements: [...REQ, 'PAGE-cursor', 'PAGE-hasMore'],
+      needs: ['write'],
+      async run(ctx) {
+        const userId = await fundedUser(ctx, 'stable', '100000000');
+        const before: string[] = [];
+        for (let i = 0; i < 12; i++) before.push((await createLend(ctx, userId, { amount: String(20 + i) })).body.positionId);
+        const added: string[] = [];
+        const w = await walk(ctx, userId, { limit: 5 }, async (n) => {
+          if (n === 1) for (let i = 0; i < 3; i++) added.push((await createLend(ctx, userId, { amount: String(40 + i) })).body.positionId);
+        });
+        const seenBefore = w.ids.filter((id) => before.includes(id));
+        sameSet('every position that existed at the start is seen exactly once', seenBefore, before);
+        const unknown = w.ids.filter((id) => !before.includes(id) && !added.includes(id));
+        if (unknown.length) fail('the walk returns only this user\'s positions', 'ids created for this user', show(unknown));
+      },
+    },
+  ];
+}

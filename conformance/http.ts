@@ -1,0 +1,165 @@
+import { Agent } from 'undici';
+import type { results } from '../contract/index.ts';
+import { redactHeaders, redactText } from './redact.ts';
+
+type Exchange = results.Exchange;
+
+// One pooled undici Agent for the whole run (it keeps a connection pool per origin, so
+// the API and a separate public base URL share it). Every exchange is recorded, redacted
+// before it is stored, so a failure can show the request that broke the rule.
+
+export interface RequestSpec {
+  method: string;
+  /** Path under the base URL (which ends in /v1), e.g. `/lend`; may carry a query string. */
+  path: string;
+  /** Query parameters appended to the path. */
+  query?: Record<string, string | number | undefined>;
+  /** JSON body (serialised here) — or `raw` for bytes sent as they are. */
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Bearer key; null sends no Authorization header. */
+  key?: string | null;
+  /** Which base URL: the API (default) or the public one. */
+  base?: 'api' | 'public';
+  timeoutMs?: number;
+  /** Whether a 429 is waited out (Retry-After, at most 3 s) and retried once; default true. */
+  retry429?: boolean;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed body, or undefined when the body is not JSON. */
+  json: unknown;
+  exchange: Exchange;
+}
+
+export class TransportError extends Error {
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+  }
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  publicBaseUrl?: string;
+  /** Values to scrub from everything recorded, beyond the key patterns. */
+  secrets?: string[];
+  timeoutMs?: number;
+  connections?: number;
+}
+
+const MAX_RECORDED_BODY = 4096;
+
+export class HttpClient {
+  readonly agent: Agent;
+  readonly baseUrl: URL;
+  readonly publicBaseUrl: URL;
+  readonly log: Exchange[] = [];
+  private readonly secrets: string[];
+  private readonly timeoutMs: number;
+  private listeners: Array<(r: Reply) => void> = [];
+
+  constructor(opts: HttpClientOptions) {
+    this.baseUrl = new URL(opts.baseUrl.replace(/\/+$/, ''));
+    this.publicBaseUrl = new URL((opts.publicBaseUrl ?? opts.baseUrl).replace(/\/+$/, ''));
+    this.secrets = (opts.secrets ?? []).filter(Boolean);
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.agent = new Agent({ connections: opts.connections ?? 16, keepAliveTimeout: 4_000 });
+  }
+
+  addSecret(s: string): void {
+    if (s) this.secrets.push(s);
+  }
+
+  onReply(fn: (r: Reply) => void): () => void {
+    this.listeners.push(fn);
+    return () => (this.listeners = this.listeners.filter((l) => l !== fn));
+  }
+
+  /** Full path (base path + path + query) of a request, as sent. */
+  pathOf(spec: RequestSpec): { origin: string; path: string } {
+    const base = spec.base === 'public' ? this.publicBaseUrl : this.baseUrl;
+    let path = base.pathname.replace(/\/+$/, '') + spec.path;
+    const q = Object.entries(spec.query ?? {}).filter(([, v]) => v !== undefined);
+    if (q.length) path += (path.includes('?') ? '&' : '?') + new URLSearchParams(q.map(([k, v]) => [k, String(v)])).toString();
+    return { origin: base.origin, path };
+  }
+
+  /** Sends once; a 429 is waited out and retried once unless `retry429` is false. */
+  async request(spec: RequestSpec): Promise<Reply> {
+    const r = await this.send(spec);
+    if (r.status !== 429 || spec.retry429 === false) return r;
+    const after = Number(r.headers['retry-after']);
+    await new Promise((res) => setTimeout(res, Math.min(3_000, Number.isFinite(after) && after > 0 ? after * 1000 : 1000)));
+    return this.send(spec);
+  }
+
+  async send(spec: RequestSpec): Promise<Reply> {
+    const { origin, path } = this.pathOf(spec);
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    let body: string | undefined = spec.raw;
+    if (spec.body !== undefined && body === undefined) {
+      body = JSON.stringify(spec.body);
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    }
+    if (spec.key) headers.authorization = `Bearer ${spec.key}`;
+    const t0 = performance.now();
+    const base: Omit<Exchange, 'status' | 'durationMs'> = {
+      method: spec.method,
+      url: redactText(origin + path, this.secrets),
+      requestHeaders: redactHeaders(headers, this.secrets),
+      requestBody: body === undefined ? undefined : this.clip(redactText(body, this.secrets)),
+      responseHeaders: {},
+    };
+    const timeout = spec.timeoutMs ?? this.timeoutMs;
+    try {
+      const res = await this.agent.request({
+        origin,
+        path,
+        method: spec.method as 'GET',
+        headers,
+        body,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: AbortSignal.timeout(timeout),
+      });
+      const text = await res.body.text();
+      const resHeaders: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      let json: unknown;
+      try {
+        json = text.length ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const exchange: Exchange = {
+        ...base,
+        status: res.statusCode,
+        responseHeaders: redactHeaders(resHeaders, this.secrets),
+        responseBody: this.clip(redactText(text, this.secrets)),
+        durationMs: round(performance.now() - t0),
+      };
+      this.log.push(exchange);
+      const reply: Reply = { status: res.statusCode, headers: resHeaders, text, json, exchange };
+      for (const l of this.listeners) l(reply);
+      return reply;
+    } catch (e) {
+      const exchange: Exchange = { ...base, status: null, durationMs: round(performance.now() - t0), error: (e as Error).message };
+      this.log.push(exchange);
+      throw new TransportError(`${spec.method} ${path}: ${(e as Error).name === 'TimeoutError' ? `no answer within ${timeout} ms` : (e as Error).message}`, exchange);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private clip(s: string): string {
+    return s.length > MAX_RECORDED_BODY ? `${s.slice(0, MAX_RECORDED_BODY)}…(${s.length} chars)` : s;
+  }
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;

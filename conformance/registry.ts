@@ -1,0 +1,36 @@
+import type { Profile } from '../contract/index.ts';
+import type { Check } from './check.ts';
+import { authChecks } from './checks/auth.ts';
+import { endpointChecks } from './checks/endpoints.ts';
+import { errorChecks } from './checks/errors.ts';
+import { fuzzChecks } from './checks/fuzz.ts';
+import { hookChecks } from './checks/hooks.ts';
+import { lifecycleChecks } from './checks/lifecycle.ts';
+import { limitChecks, type KeyTiers } from './checks/limits.ts';
+import { paginationChecks } from './checks/pagination.ts';
+
+// The registry: every check of the suite, keyed by id. Ids are stable (reports and
+// --only use them); the order here is the run order within a phase.
+
+export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
+  const list = [
+    ...authChecks(profile),
+    ...endpointChecks(profile),
+    ...lifecycleChecks(profile),
+    ...paginationChecks(profile),
+    ...errorChecks(profile),
+    ...fuzzChecks(profile),
+    ...hookChecks(profile),
+    ...limitChecks(profile, tiers),
+  ];
+  const seen = new Set<string>();
+  for (const c of list) {
+    if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);
+    seen.add(c.id);
+  }
+  return list;
+}
+
+export function checkById(profile: Profile): Map<string, Check> {
+  return new Map(allChecks(profile).map((c) => [c.id, c]));
+}

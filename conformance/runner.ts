@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { REQUIREMENTS, type Profile, type results } from '../contract/index.ts';
+import { CheckFailure, CheckSkip, type Check, type CheckContext, type Need, type ProfileObservation, show } from './check.ts';
+import { HttpClient, TransportError } from './http.ts';
+import { allChecks } from './registry.ts';
+import type { KeyTiers } from './checks/limits.ts';
+
+type CheckResult = results.CheckResult;
+type PartResult = results.PartResult;
+
+// Runs checks in-process against one target. Both the Vitest suite (one `it` per check)
+// and the mutant test use these pieces; only the outer loop differs.
+
+export interface RunOptions {
+  baseUrl: string;
+  publicBaseUrl?: string;
+  apiKey: string;
+  apiKey2?: string;
+  burstKey?: string;
+  profile: Profile;
+  strict?: boolean;
+  readOnly?: boolean;
+  only?: string[];
+  seed?: number;
+  checks?: Check[];
+  /** Stop after the first failed check (the mutant test only needs one kill). */
+  stopOnFirstFailure?: boolean;
+  /** Tiers of the keys when known (the embedded sandbox's keys), so tier limits are checked exactly. */
+  keyTiers?: KeyTiers;
+  /** What the report calls the target; defaults to the base URL. */
+  targetLabel?: string;
+}
+
+export interface ProfileChoiceRow extends ProfileObservation {
+  check: string;
+}
+
+export interface Run {
+  ctx: CheckContext;
+  opts: RunOptions;
+  plan: Array<{ check: Check; skip?: string }>;
+  results: CheckResult[];
+  choices: ProfileChoiceRow[];
+  startedAt: string;
+  t0: number;
+  /** The check being run: where notes and profile observations go. */
+  current: { id: string; notes: string[] };
+  close(): Promise<void>;
+}
+
+const PHASES = ['early', 'main', 'late', 'final'] as const;
+
+export function selectChecks(all: Check[], only?: string[]): Check[] {
+  if (!only?.length) return all;
+  return all.filter((c) => only.some((o) => (o.endsWith('*') ? c.id.startsWith(o.slice(0, -1)) : c.id === o)));
+}
+
+export async function prepareRun(opts: RunOptions): Promise<Run> {
+  const http = new HttpClient({ baseUrl: opts.baseUrl, publicBaseUrl: opts.publicBaseUrl, secrets: [opts.apiKey, opts.apiKey2 ?? '', opts.burstKey ?? ''] });
+  const runId = `lc${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const seed = opts.seed ?? (Date.now() % 2 ** 31);
+  const run: Run = {
+    opts,
+    plan: [],
+    results: [],
+    choices: [],
+    startedAt: new Date().toISOString(),
+    t0: performance.now(),
+    close: () => http.close(),
+    current: { id: '', notes: [] },
+    ctx: undefined as unknown as CheckContext,
+  };
+  const ctx: CheckContext = {
+    profile: opts.profile,
+    strict: !!opts.strict,
+    readOnly: !!opts.readOnly,
+    hasControls: false,
+    http,
+    key: opts.apiKey,
+    key2: opts.apiKey2,
+    burstKey: opts.burstKey,
+    runId,
+    seed,
+    user: (tag) => `${runId}-${tag}`,
+    api: (method, path, spec = {}) => http.request({ key: spec.key === undefined ? opts.apiKey : spec.key, ...spec, method, path }),
+    pub: (method, path, spec = {}) => http.request({ ...spec, key: spec.key ?? null, method, path, base: 'public' }),
+    note: (text) => run.current.notes.push(text),
+    profileChoice: (o, exchange) => {
+      run.choices.push({ ...o, check: run.current.id });
+      if (o.followed) return;
+      const msg = `profile ${o.option}: expected ${o.expected} / received ${o.received ?? 'something else'}`;
+      if (opts.strict) throw new CheckFailure(`deviation from profile option ${o.option} (--strict)`, o.expected, o.received ?? 'something else', exchange);
+      run.current.notes.push(`${msg} (a note: the spec leaves this open; --strict makes it a failure)`);
+    },
+    shared: new Map(),
+  };
+  run.ctx = ctx;
+
+  ctx.hasControls = await probeControls(ctx);
+  const selected = selectChecks(opts.checks ?? allChecks(opts.profile, opts.keyTiers), opts.only);
+  const ordered = PHASES.flatMap((p) => selected.filter((c) => (c.phase ?? 'main') === p));
+  run.plan = ordered.map((check) => ({ check, skip: skipReason(check.needs ?? [], ctx) }));
+  return run;
+}
+
+/** A target "has sandbox controls" when GET /sandbox/clock answers 200 with a key. */
+async function probeControls(ctx: CheckContext): Promise<boolean> {
+  if (ctx.readOnly) return false;
+  try {
+    const r = await ctx.api('GET', '/sandbox/clock');
+    return r.status === 200 && typeof (r.json as { now?: unknown } | undefined)?.now === 'string';
+  } catch {
+    return false;
+  }
+}
+
+function skipReason(needs: Need[], ctx: CheckContext): string | undefined {
+  for (const n of needs) {
+    if (n === 'write' && ctx.readOnly) return 'read-only run: this check sends requests that change state (POST/PATCH)';
+    if (n === 'controls' && !ctx.hasControls) return 'the target has no sandbox controls (GET /v1/sandbox/clock did not answer 200), so funds, matching and time cannot be driven';
+    if (n === 'key2' && !ctx.key2) return 'no second partner key given (--api-key-2 / LENDCHECK_API_KEY_2)';
+    if (n === 'burst' && ctx.readOnly) return 'read-only run: no bursts against a service that may be live';
+    if (n === 'burstKey' && !ctx.burstKey) return 'no dedicated key to exhaust given (--burst-key / LENDCHECK_BURST_KEY); bursting the main key would starve the other checks';
+  }
+  return undefined;
+}
+
+export async function executeCheck(run: Run, item: { check: Check; skip?: string }): Promise<CheckResult> {
+  const { check } = item;
+  const base = { id: check.id, title: check.title, requirements: check.requirements };
+  if (item.skip) {
+    const r: CheckResult = { ...base, status: 'skipped', durationMs: 0, message: item.skip, notes: [] };
+    run.results.push(r);
+    return r;
+  }
+  const current = { notes: [] as string[], id: check.id };
+  run.current = current;
+  const t0 = performance.now();
+  let r: CheckResult;
+  try {
+    const out = await check.run(run.ctx);
+    r = out
+      ? { ...base, status: 'failed', message: `${out.title}: expected ${out.expected} / received ${out.received}`, exchange: out.exchange, durationMs: 0, notes: current.notes }
+      : { ...base, status: 'passed', durationMs: 0, notes: current.notes };
+  } catch (e) {
+    if (e instanceof CheckFailure) {
+      r = { ...base, status: 'failed', message: `${e.title}: expected ${e.expected} / received ${e.received}`, exchange: e.exchange, durationMs: 0, notes: current.notes };
+    } else if (e instanceof CheckSkip) {
+      r = { ...base, status: 'skipped', message: e.message, durationMs: 0, notes: current.notes };
+    } else if (e instanceof TransportError) {
+      r = { ...base, status: 'failed', message: `transport: expected an HTTP answer / received ${e.message}`, exchange: e.exchange, durationMs: 0, notes: current.notes };
+    } else {
+      r = { ...base, status: 'failed', message: `the check itself threw: ${show((e as Error).stack ?? String(e))}`, durationMs: 0, notes: current.notes };
+    }
+  }
+  r.durationMs = Math.round((performance.now() - t0) * 10) / 10;
+  run.results.push(r);
+  return r;
+}
+
+export function coverage(checks: CheckResult[]): results.PartResult['coverage'] {
+  return REQUIREMENTS.map((q) => {
+    const citing = checks.filter((c) => c.requirements.includes(q.id));
+    const result = !citing.length
+      ? ('uncovered' as const)
+      : citing.some((c) => c.status === 'failed')
+        ? ('failed' as const)
+        : citing.some((c) => c.status === 'passed')
+          ? ('passed' as const)
+          : ('skipped' as const);
+    return { requirement: q.id, checks: citing.map((c) => c.id), result };
+  });
+}
+
+export interface ConformanceResult extends PartResult {
+  /** Profile options the target was seen to follow (or not), check by check. */
+  profileChoices: ProfileChoiceRow[];
+}
+
+export function finishRun(run: Run): ConformanceResult {
+  const checks = run.results;
+  const failed = checks.filter((c) => c.status === 'failed').length;
+  const passed = checks.filter((c) => c.status === 'passed').length;
+  const skipped = checks.filter((c) => c.status === 'skipped').length;
+  return {
+    part: 'conformance',
+    name: 'conformance',
+    status: failed ? 'failed' : passed ? 'passed' : 'skipped',
+    ...(failed || passed ? {} : { skipReason: 'no check applied to this target' }),
+    target: run.opts.targetLabel ?? run.opts.baseUrl,
+    profile: run.opts.profile.name,
+    startedAt: run.startedAt,
+    durationMs: Math.round(performance.now() - run.t0),
+    checks,
+    coverage: coverage(checks),
+    figures: {
+      checks: checks.length,
+      passed,
+      failed,
+      skipped,
+      requests: run.ctx.http.log.length,
+      sandboxControls: run.ctx.hasControls ? 'yes' : 'no',
+      strict: run.ctx.strict ? 'yes' : 'no',
+      seed: run.ctx.seed,
+    },
+    profileChoices: run.choices,
+  };
+}
+
+/** The whole run in one call (mutant test, bench, and runConformance's in-process mode). */
+export async function runChecks(opts: RunOptions): Promise<ConformanceResult> {
+  const run = await prepareRun(opts);
+  try {
+    for (const item of run.plan) {
+      const r = await executeCheck(run, item);
+      if (r.status === 'failed' && opts.stopOnFirstFailure) break;
+    }
+    return finishRun(run);
+  } finally {
+    await run.close();
+  }
+}

@@ -1,0 +1,109 @@
+import { KEY_PREFIX } from '../contract/index.ts';
+
+// Where the suite points, from flags first and the environment second. A production
+// (ck_live_) key is refused unless the run is read-only: a conformance run must never
+// move real money.
+
+export interface TargetOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  apiKey2?: string;
+  /** A key the suite may exhaust to see a 429; the starter key of the embedded sandbox. */
+  burstKey?: string;
+  publicBaseUrl?: string;
+  profileFile?: string;
+  strict?: boolean;
+  readOnly?: boolean;
+  /** Check ids (or id prefixes ending in `*`) to run; all when empty. */
+  only?: string[];
+  reportDir?: string;
+  /** Seed of the property-based corpus, for reproducible runs. */
+  seed?: number;
+}
+
+export const ENV = {
+  baseUrl: 'LENDCHECK_BASE_URL',
+  apiKey: 'LENDCHECK_API_KEY',
+  apiKey2: 'LENDCHECK_API_KEY_2',
+  burstKey: 'LENDCHECK_BURST_KEY',
+  publicBaseUrl: 'LENDCHECK_PUBLIC_BASE_URL',
+  profileFile: 'LENDCHECK_PROFILE',
+  strict: 'LENDCHECK_STRICT',
+  readOnly: 'LENDCHECK_READ_ONLY',
+  only: 'LENDCHECK_ONLY',
+  reportDir: 'LENDCHECK_REPORT_DIR',
+  seed: 'LENDCHECK_SEED',
+} as const;
+
+const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes)$/i.test(v);
+
+/** Flags win over the environment; empty strings count as absent. */
+export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = process.env): TargetOptions {
+  const pick = (k: keyof typeof ENV) => {
+    const f = flags[k];
+    if (f !== undefined && f !== '') return f;
+    const e = env[ENV[k]];
+    return e === undefined || e === '' ? undefined : e;
+  };
+  const only = flags.only?.length ? flags.only : (pick('only') as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const seed = flags.seed ?? (env[ENV.seed] ? Number(env[ENV.seed]) : undefined);
+  return {
+    baseUrl: pick('baseUrl') as string | undefined,
+    apiKey: pick('apiKey') as string | undefined,
+    apiKey2: pick('apiKey2') as string | undefined,
+    burstKey: pick('burstKey') as string | undefined,
+    publicBaseUrl: pick('publicBaseUrl') as string | undefined,
+    profileFile: pick('profileFile') as string | undefined,
+    strict: flags.strict ?? truthy(env[ENV.strict]),
+    readOnly: flags.readOnly ?? truthy(env[ENV.readOnly]),
+    only,
+    reportDir: pick('reportDir') as string | undefined,
+    seed: seed !== undefined && Number.isFinite(seed) ? seed : undefined,
+  };
+}
+
+/** The environment a resolved target hands to a Vitest run of the suite. */
+export function targetEnv(t: TargetOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  const put = (k: keyof typeof ENV, v: string | number | boolean | string[] | undefined) => {
+    if (v === undefined || v === false) return;
+    out[ENV[k]] = Array.isArray(v) ? v.join(',') : String(v === true ? 1 : v);
+  };
+  put('baseUrl', t.baseUrl);
+  put('apiKey', t.apiKey);
+  put('apiKey2', t.apiKey2);
+  put('burstKey', t.burstKey);
+  put('publicBaseUrl', t.publicBaseUrl);
+  put('profileFile', t.profileFile);
+  put('strict', t.strict);
+  put('readOnly', t.readOnly);
+  put('only', t.only);
+  put('reportDir', t.reportDir);
+  put('seed', t.seed);
+  return out;
+}
+
+export class UnsafeTargetError extends Error {}
+
+/** Throws when a production key would be used for anything but a read-only run. */
+export function assertSafe(t: TargetOptions): void {
+  const live = [t.apiKey, t.apiKey2, t.burstKey].filter((k): k is string => !!k && k.startsWith(KEY_PREFIX.production));
+  if (live.length && !t.readOnly) {
+    throw new UnsafeTargetError(
+      `refusing a production key (${KEY_PREFIX.production}…): a conformance run must never move real money; pass --read-only to run only GET and public checks`,
+    );
+  }
+  if (t.burstKey?.startsWith(KEY_PREFIX.production)) {
+    throw new UnsafeTargetError(`refusing to exhaust a production key (${KEY_PREFIX.production}…) with a burst, even read-only`);
+  }
+  if (t.baseUrl) {
+    let u: URL;
+    try {
+      u = new URL(t.baseUrl);
+    } catch {
+      throw new UnsafeTargetError(`--base-url is not a URL: ${t.baseUrl}`);
+    }
+    if (!/^https?:$/.test(u.protocol)) throw new UnsafeTargetError(`--base-url must be http(s): ${t.baseUrl}`);
+  }
+  if (t.baseUrl && !t.apiKey) throw new UnsafeTargetError('a --base-url needs an --api-key (or LENDCHECK_API_KEY)');
+}
