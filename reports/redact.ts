@@ -39,7 +39,7 @@ export function createRedactor(extraSecrets: Iterable<string> = []): Redactor {
 
   const text = (s: string): string => {
     let out = s;
-    if (literalRe) out = out.replace(literalRe, MASK);
+    if (literalRe) out = out.replace(literalRe, (m) => (/^(ck_(?:live|test)_|whsec_)/.exec(m)?.[1] ?? '') + MASK);
     for (const [re, to] of PATTERNS) out = out.replace(re, to);
     return out;
   };

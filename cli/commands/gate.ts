@@ -1,40 +1,77 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { loadProfile } from '../../contract/index.ts';
-import { openApiText } from '../../contract/openapi.ts';
-import { readFileSync } from 'node:fs';
+import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
+import { createRedactor } from '../../reports/redact.ts';
+import { GATE_STEPS, STEP_NAMES } from '../gate/steps.ts';
+import { runGate } from '../gate/run.ts';
+import { Progress } from '../gate/progress.ts';
+import { externalTarget, flagsFromEnv, keysOf, refuseLiveKeys, type GateTarget, type TargetFlags } from '../gate/target.ts';
+import { embeddedTarget } from '../gate/embedded.ts';
+import { startTargetImage } from '../target-image.ts';
 
-/** One step of the gate. Later parts (conformance, load, chaos, certify) register here. */
-export interface GatePart {
-  name: string;
-  run(ctx: { profileFile?: string }): Promise<{ ok: boolean; summary: string }>;
+interface GateFlags extends TargetFlags {
+  profile?: string;
+  reportDir: string;
+  targetImage?: string;
+  targetPort?: string;
+  targetBasePath?: string;
+  only?: string;
+  plain?: boolean;
+  timeScale?: number;
 }
-
-export const GATE_PARTS: GatePart[] = [
-  {
-    name: 'contract',
-    async run(ctx) {
-      const profile = loadProfile(ctx.profileFile);
-      const committed = readFileSync(new URL('../../contract/openapi.json', import.meta.url), 'utf8');
-      const fresh = committed === openApiText();
-      return { ok: fresh, summary: fresh ? `profile "${profile.name}" valid; openapi.json up to date` : 'contract/openapi.json is stale: run npm run openapi' };
-    },
-  },
-];
 
 export function registerGate(program: Command): void {
   program
     .command('gate')
-    .description('Run every part in order against a target (the embedded sandbox by default) and give one verdict')
-    .option('--profile <file>', 'profile file (JSON)')
-    .action(async (opts: { profile?: string }) => {
-      let failed = 0;
-      for (const part of GATE_PARTS) {
-        const t0 = performance.now();
-        const r = await part.run({ profileFile: opts.profile });
-        console.log(`${r.ok ? 'PASS' : 'FAIL'} ${part.name} (${Math.round(performance.now() - t0)} ms): ${r.summary}`);
-        if (!r.ok) failed++;
+    .description('Run conformance, a smoke rate-limit run per tier, the time-scaled chaos schedule and the receiver certification against one target (the embedded sandbox by default); one verdict, one report')
+    .option('--base-url <url>', 'target base URL ending in /v1 (default: start the embedded sandbox)')
+    .option('--api-key <key>', 'sandbox key for conformance and chaos (or LENDCHECK_API_KEY)')
+    .option('--api-key-2 <key>', "a second partner's key, for isolation checks (or LENDCHECK_API_KEY_2)")
+    .option('--key-starter <key>', 'a Starter-tier key (or LENDCHECK_KEY_STARTER)')
+    .option('--key-growth <key>', 'a Growth-tier key (or LENDCHECK_KEY_GROWTH)')
+    .option('--key-scale <key>', 'a Scale-tier key (or LENDCHECK_KEY_SCALE)')
+    .option('--profile <file>', 'profile file (JSON) answering the spec\'s "not shown" points')
+    .option('--report-dir <dir>', 'where reports go (<dir>/<run-id>/index.html)', DEFAULT_REPORT_DIR)
+    .option('--target-image <image>', 'start the implementation under test from this container image (needs a Docker engine)')
+    .option('--target-port <port>', 'port the --target-image service listens on inside the container', '8080')
+    .option('--target-base-path <path>', 'path of the API under the --target-image service root', '/v1')
+    .addOption(new Option('--time-scale <n>', 'business seconds per real second for the embedded sandbox clock').argParser(Number))
+    .option('--only <steps>', `comma-separated steps to run, from: ${STEP_NAMES.join(', ')}`)
+    .option('--allow-live', 'allow ck_live_ (production) keys; off by default', false)
+    .option('--plain', 'plain progress lines even on a terminal', false)
+    .action(async (opts: GateFlags) => {
+      const flags = flagsFromEnv(opts);
+      refuseLiveKeys(flags);
+      const profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
+      const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = only?.filter((s) => !STEP_NAMES.includes(s)) ?? [];
+      if (unknown.length) throw new Error(`unknown step ${unknown.join(', ')}: valid steps are ${STEP_NAMES.join(', ')}`);
+      const steps = only ? GATE_STEPS.filter((s) => only.includes(s.name)) : GATE_STEPS;
+
+      let target: GateTarget;
+      if (opts.targetImage) {
+        const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath });
+        target = await externalTarget({ ...flags, baseUrl: started.baseUrl }, started.stop);
+        target.label = `${opts.targetImage} (${started.baseUrl})`;
+      } else if (flags.baseUrl) {
+        target = await externalTarget(flags);
+      } else {
+        target = await embeddedTarget({ profile, timeScale: opts.timeScale });
       }
-      console.log(failed ? `verdict: FAIL (${failed} part(s) failed)` : 'verdict: PASS');
-      process.exitCode = failed ? 1 : 0;
+
+      const secrets = [...keysOf(flags), ...keysOf(target)];
+      const redactor = createRedactor(secrets);
+      const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
+      const stop = () => {
+        void target.close().finally(() => process.exit(130));
+      };
+      process.once('SIGINT', stop);
+      try {
+        const { summary } = await runGate({ target, profile, profileFile: opts.profile, reportDir: opts.reportDir, progress, steps, secrets });
+        process.exitCode = summary.verdict === 'passed' ? 0 : 1;
+      } finally {
+        process.off('SIGINT', stop);
+        await target.close();
+      }
     });
 }

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { Profile } from '../../contract/index.ts';
+import { partResult, type PartResult, type RunSummary } from '../../contract/results.ts';
+import { ReportRun } from '../../reports/writers.ts';
+import { GATE_STEPS, unmetNeeds, PartUnavailable, type GateStep } from './steps.ts';
+import type { GateTarget } from './target.ts';
+import type { Progress } from './progress.ts';
+
+export function newRunId(d = new Date()): string {
+  return `${d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
+}
+
+export interface GateOptions {
+  target: GateTarget;
+  profile: Profile;
+  profileFile?: string;
+  reportDir: string;
+  progress: Progress;
+  steps?: GateStep[];
+  /** Credentials to mask in every report file, beyond the known prefixes. */
+  secrets?: string[];
+  runId?: string;
+}
+
+function skippedPart(step: GateStep, reason: string, target: GateTarget, profile: Profile): PartResult {
+  return { part: step.part, name: step.title, status: 'skipped', skipReason: reason, target: target.label, profile: profile.name, startedAt: new Date().toISOString(), durationMs: 0, checks: [], figures: {} };
+}
+
+function failedPart(step: GateStep, message: string, target: GateTarget, profile: Profile, startedAt: string, durationMs: number): PartResult {
+  return {
+    part: step.part,
+    name: step.title,
+    status: 'failed',
+    skipReason: message,
+    target: target.label,
+    profile: profile.name,
+    startedAt,
+    durationMs,
+    checks: [{ id: `${step.name}-ran`, title: `the ${step.name} part ran to completion`, requirements: [], status: 'failed', durationMs, message, notes: [] }],
+    figures: {},
+  };
+}
+
+/** Runs the steps in order, feeding each result to the report writers as it lands. */
+export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; files: string[]; dir: string }> {
+  const steps = o.steps ?? GATE_STEPS;
+  const startedAt = new Date().toISOString();
+  const report = new ReportRun(
+    { runId: o.runId ?? newRunId(), target: o.target.label, profile: o.profile.name, startedAt },
+    { reportDir: o.reportDir, secrets: o.secrets },
+  );
+  await report.begin();
+  o.progress.start(o.target.label, o.profile.name, steps.map((s) => s.name));
+  let i = 0;
+  for (const step of steps) {
+    i++;
+    o.progress.stepStart(i, steps.length, step.name, step.title);
+    const unmet = unmetNeeds(step, o.target);
+    let result: PartResult;
+    if (unmet) {
+      result = skippedPart(step, unmet, o.target, o.profile);
+    } else {
+      const s = new Date().toISOString();
+      const t0 = performance.now();
+      try {
+        const raw = await step.run({ profile: o.profile, profileFile: o.profileFile, target: o.target, runDir: report.ctx.dir, log: (l) => o.progress.log(l) });
+        const parsed = partResult.safeParse(raw);
+        result = parsed.success
+          ? parsed.data
+          : failedPart(step, `the part returned a result outside contract/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
+      } catch (e) {
+        const msg = e instanceof PartUnavailable ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
+        result = failedPart(step, msg, o.target, o.profile, s, Math.round(performance.now() - t0));
+      }
+    }
+    await report.part(result);
+    o.progress.stepEnd(i, steps.length, result);
+  }
+  const { summary, files } = await report.end();
+  o.progress.end(summary, files.find((f) => f.endsWith('index.html')));
+  return { summary, files, dir: report.ctx.dir };
+}

@@ -1,0 +1,128 @@
+import { KEY_PREFIX, TIER_NAMES, type TierName } from '../../contract/constants.ts';
+import { request } from 'undici';
+
+export type { TierName };
+
+/** What the gate points at, and what that target offers the parts. */
+export interface GateTarget {
+  /** Base URL ending in /v1. */
+  baseUrl: string;
+  /** What the report calls it. */
+  label: string;
+  embedded: boolean;
+  apiKey?: string;
+  /** A second partner's key, for isolation checks. */
+  apiKey2?: string;
+  tierKeys: Partial<Record<TierName, string>>;
+  hasControls: boolean;
+  timeScale?: number;
+  close(): Promise<void>;
+}
+
+export interface TargetFlags {
+  baseUrl?: string;
+  apiKey?: string;
+  apiKey2?: string;
+  keyStarter?: string;
+  keyGrowth?: string;
+  keyScale?: string;
+  allowLive?: boolean;
+  timeScale?: number;
+}
+
+export const TARGET_ENV = {
+  baseUrl: 'LENDCHECK_BASE_URL',
+  apiKey: 'LENDCHECK_API_KEY',
+  apiKey2: 'LENDCHECK_API_KEY_2',
+  keyStarter: 'LENDCHECK_KEY_STARTER',
+  keyGrowth: 'LENDCHECK_KEY_GROWTH',
+  keyScale: 'LENDCHECK_KEY_SCALE',
+} as const;
+
+/** Flags win over the environment; empty strings count as absent. */
+export function flagsFromEnv(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): TargetFlags {
+  const out: TargetFlags = { ...flags };
+  for (const [k, v] of Object.entries(TARGET_ENV) as Array<[keyof typeof TARGET_ENV, string]>) {
+    if ((out[k] === undefined || out[k] === '') && env[v]) out[k] = env[v];
+  }
+  return out;
+}
+
+/** Every key the flags carry, for the redactor. */
+export function keysOf(f: TargetFlags | GateTarget): string[] {
+  const t = f as GateTarget;
+  if (t.tierKeys) return [t.apiKey, t.apiKey2, ...Object.values(t.tierKeys)].filter((x): x is string => !!x);
+  const g = f as TargetFlags;
+  return [g.apiKey, g.apiKey2, g.keyStarter, g.keyGrowth, g.keyScale].filter((x): x is string => !!x);
+}
+
+/** Safety: production keys move real money, so they need an explicit opt-in. */
+export function refuseLiveKeys(f: TargetFlags): void {
+  if (f.allowLive) return;
+  const live = keysOf(f).filter((k) => k.startsWith(KEY_PREFIX.production));
+  if (live.length) throw new Error(`refusing a ${KEY_PREFIX.production} (production) key: pass --allow-live to run against production on purpose`);
+}
+
+/** A target "has sandbox controls" when GET /sandbox/clock answers 200 with a key. */
+export async function probeControls(baseUrl: string, apiKey: string | undefined): Promise<boolean> {
+  try {
+    const r = await request(`${baseUrl.replace(/\/$/, '')}/sandbox/clock`, {
+      method: 'GET',
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      headersTimeout: 5000,
+      bodyTimeout: 5000,
+    });
+    await r.body.dump();
+    return r.statusCode === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function externalTarget(f: TargetFlags, close: () => Promise<void> = async () => {}): Promise<GateTarget> {
+  refuseLiveKeys(f);
+  const baseUrl = f.baseUrl!.replace(/\/$/, '');
+  const tierKeys: GateTarget['tierKeys'] = {};
+  if (f.keyStarter) tierKeys.starter = f.keyStarter;
+  if (f.keyGrowth) tierKeys.growth = f.keyGrowth;
+  if (f.keyScale) tierKeys.scale = f.keyScale;
+  const apiKey = f.apiKey ?? tierKeys.growth ?? tierKeys.scale ?? tierKeys.starter;
+  return {
+    baseUrl,
+    label: baseUrl,
+    embedded: false,
+    apiKey,
+    apiKey2: f.apiKey2,
+    tierKeys,
+    hasControls: await probeControls(baseUrl, apiKey),
+    timeScale: f.timeScale,
+    close,
+  };
+}
+
+/**
+ * Sorts the embedded sandbox's keys by tier. The sandbox names them
+ * ck_test_partner_<p>_<tier>; a key-store entry may also carry its tier explicitly.
+ */
+export function keysByTier(keys: unknown): { tierKeys: GateTarget['tierKeys']; all: string[] } {
+  const entries: Array<{ key: string; tier?: string; partner?: string }> = [];
+  const visit = (v: unknown, hint?: string) => {
+    if (typeof v === 'string') entries.push({ key: v, tier: hint });
+    else if (Array.isArray(v)) v.forEach((x) => visit(x));
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (typeof o.key === 'string') entries.push({ key: o.key, tier: typeof o.tier === 'string' ? o.tier : hint, partner: typeof o.partner === 'string' ? o.partner : undefined });
+      else for (const [k, x] of Object.entries(o)) visit(x, (TIER_NAMES as readonly string[]).includes(k) ? k : hint);
+    }
+  };
+  visit(keys);
+  const tierKeys: GateTarget['tierKeys'] = {};
+  // The first partner's keys are the tier keys; another partner's are for isolation.
+  const first = entries.find((e) => e.key.startsWith(KEY_PREFIX.sandbox))?.key.match(/^ck_test_(partner_[a-z0-9]+)_/)?.[1];
+  for (const e of entries) {
+    const tier = (e.tier ?? e.key.match(/_(starter|growth|scale)$/)?.[1]) as TierName | undefined;
+    const samePartner = !first || e.key.includes(`${first}_`) || e.partner === undefined;
+    if (tier && ['starter', 'growth', 'scale'].includes(tier) && !tierKeys[tier] && samePartner) tierKeys[tier] = e.key;
+  }
+  return { tierKeys, all: entries.map((e) => e.key) };
+}
