@@ -1,0 +1,317 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  SIGNATURE_HEADER,
+  WEBHOOK_RESPONSE_DEADLINE_MS,
+  WEBHOOK_RETRY_DELAYS_MS,
+  signWebhook,
+  type Profile,
+} from '../../contract/index.ts';
+import type { Clock } from '../clock.ts';
+import { migrateWebhooks } from './schema.ts';
+import { httpSender, type AttemptResult, type Sender } from './sender.ts';
+
+// Reads the transactional outbox by seq and delivers each event to every subscription of
+// its partner that wants the type. All durable state is in SQLite (cursor, deliveries with
+// their next attempt time in business ms, attempts), so after a crash the next start picks
+// up every pending delivery on its schedule; an attempt that was in flight at the crash is
+// simply sent again with the same event id (at-least-once, as part 6 rule 2 allows).
+//
+// Concurrency: at most maxInFlight attempts overall and maxPerEndpoint per subscription,
+// chosen per endpoint each round, so a slow receiver only ever holds its own slots.
+
+export interface DispatcherOptions {
+  db: BetterSqlite3.Database;
+  clock: Clock;
+  profile: Profile;
+  /** Sends one attempt; defaults to an undici sender with the 5 s deadline. */
+  send?: Sender;
+  maxInFlight?: number;
+  maxPerEndpoint?: number;
+  /** Real ms between looks at the outbox for new events. */
+  pollMs?: number;
+  timeoutMs?: number;
+  /** Wall-clock ms for the signature's timestamp (receivers check it against real time). */
+  wallNow?: () => number;
+  /** Business ms before the 1st..nth retry; the spec's schedule unless a test shortens it. */
+  retryDelaysMs?: readonly number[];
+}
+
+interface DueRow {
+  id: number;
+  event_id: string;
+  webhook_id: string;
+  attempts: number;
+  next_at_ms: number;
+  url: string;
+  secret: string;
+  payload: string;
+}
+
+interface Completion {
+  row: DueRow;
+  sentAt: number;
+  doneAt: number;
+  result: AttemptResult;
+}
+
+export interface DispatcherStats {
+  inFlight: number;
+  succeeded: number;
+  failedAttempts: number;
+  gaveUp: number;
+}
+
+const FANOUT_BATCH = 1000;
+
+export class Dispatcher {
+  private readonly db: BetterSqlite3.Database;
+  private readonly clock: Clock;
+  private readonly profile: Profile;
+  private readonly send: Sender;
+  private readonly closeSender: () => Promise<void>;
+  private readonly maxInFlight: number;
+  private readonly maxPerEndpoint: number;
+  private readonly pollMs: number;
+  private readonly wallNow: () => number;
+  private readonly retryDelays: readonly number[];
+
+  private readonly inflight = new Map<number, Promise<void>>();
+  private readonly perEndpoint = new Map<string, number>();
+  private completions: Completion[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private tickQueued = false;
+  private running = false;
+  private abort = new AbortController();
+  private unsubscribeClock: (() => void) | undefined;
+  private readonly counters = { succeeded: 0, failedAttempts: 0, gaveUp: 0 };
+
+  private readonly q: ReturnType<Dispatcher['prepare']>;
+
+  constructor(opts: DispatcherOptions) {
+    this.db = opts.db;
+    this.clock = opts.clock;
+    this.profile = opts.profile;
+    this.maxInFlight = opts.maxInFlight ?? 64;
+    this.maxPerEndpoint = opts.maxPerEndpoint ?? 8;
+    this.pollMs = opts.pollMs ?? 25;
+    this.wallNow = opts.wallNow ?? Date.now;
+    this.retryDelays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+    if (opts.send) {
+      this.send = opts.send;
+      this.closeSender = async () => {};
+    } else {
+      const s = httpSender({ timeoutMs: opts.timeoutMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, connectionsPerOrigin: this.maxPerEndpoint });
+      this.send = s.send;
+      this.closeSender = s.close;
+    }
+    migrateWebhooks(this.db);
+    this.q = this.prepare();
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      cursor: db.prepare('SELECT last_seq FROM webhook_dispatch_state WHERE id = 1').pluck(),
+      setCursor: db.prepare('UPDATE webhook_dispatch_state SET last_seq = ? WHERE id = 1'),
+      outbox: db.prepare('SELECT seq, id, partner_id, type FROM outbox_events WHERE seq > ? ORDER BY seq LIMIT ?'),
+      subs: db.prepare(
+        'SELECT id, events, after_seq FROM webhook_subscriptions WHERE partner_id = ? AND deleted_at_ms IS NULL AND disabled_at_ms IS NULL',
+      ),
+      addDelivery: db.prepare(
+        "INSERT OR IGNORE INTO webhook_deliveries (event_seq, event_id, webhook_id, attempts, state, next_at_ms) VALUES (?, ?, ?, 0, 'pending', ?)",
+      ),
+      dueEndpoints: db.prepare(
+        "SELECT webhook_id, MIN(next_at_ms) AS due FROM webhook_deliveries WHERE state = 'pending' AND next_at_ms <= ? GROUP BY webhook_id ORDER BY due",
+      ),
+      dueFor: db.prepare(
+        `SELECT d.id, d.event_id, d.webhook_id, d.attempts, d.next_at_ms, s.url, s.secret, e.payload
+         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.webhook_id JOIN outbox_events e ON e.seq = d.event_seq
+         WHERE d.webhook_id = ? AND d.state = 'pending' AND d.next_at_ms <= ? ORDER BY d.next_at_ms, d.id LIMIT ?`,
+      ),
+      nextFuture: db.prepare("SELECT MIN(next_at_ms) FROM webhook_deliveries WHERE state = 'pending' AND next_at_ms > ?").pluck(),
+      addAttempt: db.prepare(
+        'INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, scheduled_at_ms, sent_at_ms, status, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      succeed: db.prepare("UPDATE webhook_deliveries SET state = 'succeeded', attempts = ? WHERE id = ? AND state = 'pending'"),
+      retry: db.prepare("UPDATE webhook_deliveries SET attempts = ?, next_at_ms = ? WHERE id = ? AND state = 'pending'"),
+      fail: db.prepare("UPDATE webhook_deliveries SET state = 'failed', attempts = ? WHERE id = ? AND state = 'pending'"),
+      dropAttempts: db.prepare('DELETE FROM webhook_attempts WHERE delivery_id = ?'),
+      dropDelivery: db.prepare('DELETE FROM webhook_deliveries WHERE id = ?'),
+      disableSub: db.prepare('UPDATE webhook_subscriptions SET disabled_at_ms = ? WHERE id = ? AND disabled_at_ms IS NULL'),
+      cancelPendingOf: db.prepare("UPDATE webhook_deliveries SET state = 'cancelled' WHERE webhook_id = ? AND state = 'pending'"),
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.abort = new AbortController();
+    // A clock jump can make retries due at once: look again right away.
+    this.unsubscribeClock = this.clock.onAdvance(() => this.kick());
+    this.kick();
+  }
+
+  /** Stops sending. Attempts still in flight are aborted and not recorded, so they go out again after the next start. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearTimeout(this.timer);
+    this.unsubscribeClock?.();
+    this.abort.abort();
+    await Promise.allSettled([...this.inflight.values()]);
+    this.flush();
+    this.inflight.clear();
+    this.perEndpoint.clear();
+    await this.closeSender();
+  }
+
+  /** Asks for a round soon (new outbox rows, a clock jump, a freed slot). */
+  kick(): void {
+    if (!this.running || this.tickQueued) return;
+    this.tickQueued = true;
+    setImmediate(() => {
+      this.tickQueued = false;
+      this.tick();
+    });
+  }
+
+  stats(): DispatcherStats {
+    return { inFlight: this.inflight.size, ...this.counters };
+  }
+
+  private tick(): void {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    this.flush();
+    const more = this.fanOut();
+    this.dispatchDue();
+    if (more) return this.kick();
+    const now = this.clock.now();
+    const next = this.q.nextFuture.get(now) as number | null;
+    const delay = next === null ? this.pollMs : Math.min(this.pollMs, this.clock.realDelayUntil(next));
+    this.timer = setTimeout(() => this.tick(), delay);
+    this.timer.unref();
+  }
+
+  /** Moves new outbox events into deliveries, one transaction per batch with the cursor. Returns true when more may wait. */
+  fanOut(): boolean {
+    const last = this.q.cursor.get() as number;
+    const rows = this.q.outbox.all(last, FANOUT_BATCH) as Array<{ seq: number; id: string; partner_id: string; type: string }>;
+    if (rows.length === 0) return false;
+    const now = this.clock.now();
+    const subsByPartner = new Map<string, Array<{ id: string; events: string[]; after_seq: number }>>();
+    this.db.transaction(() => {
+      for (const e of rows) {
+        let subs = subsByPartner.get(e.partner_id);
+        if (!subs) {
+          subs = (this.q.subs.all(e.partner_id) as Array<{ id: string; events: string; after_seq: number }>).map((s) => ({
+            ...s,
+            events: JSON.parse(s.events) as string[],
+          }));
+          subsByPartner.set(e.partner_id, subs);
+        }
+        for (const s of subs) if (e.seq > s.after_seq && s.events.includes(e.type)) this.q.addDelivery.run(e.seq, e.id, s.id, now);
+      }
+      this.q.setCursor.run(rows[rows.length - 1].seq);
+    })();
+    return rows.length === FANOUT_BATCH;
+  }
+
+  private dispatchDue(): void {
+    if (this.inflight.size >= this.maxInFlight) return;
+    const now = this.clock.now();
+    const endpoints = this.q.dueEndpoints.all(now) as Array<{ webhook_id: string }>;
+    for (const { webhook_id } of endpoints) {
+      const busy = this.perEndpoint.get(webhook_id) ?? 0;
+      let free = Math.min(this.maxPerEndpoint - busy, this.maxInFlight - this.inflight.size);
+      if (free <= 0) continue;
+      const rows = this.q.dueFor.all(webhook_id, now, free + busy) as DueRow[];
+      for (const r of rows) {
+        if (free <= 0) break;
+        if (this.inflight.has(r.id)) continue;
+        free--;
+        this.launch(r);
+      }
+      if (this.inflight.size >= this.maxInFlight) return;
+    }
+  }
+
+  private launch(row: DueRow): void {
+    this.perEndpoint.set(row.webhook_id, (this.perEndpoint.get(row.webhook_id) ?? 0) + 1);
+    const signal = this.abort.signal;
+    const p = (async () => {
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'lendcheck-sandbox-webhooks/1',
+        [SIGNATURE_HEADER]: signWebhook(row.payload, row.secret, {
+          scheme: this.profile.signature.scheme,
+          timestamp: Math.floor(this.wallNow() / 1000),
+        }),
+      };
+      const sentAt = this.clock.now();
+      let result: AttemptResult;
+      try {
+        result = await this.send(row.url, row.payload, headers, signal);
+      } catch (e) {
+        result = { status: null, error: (e as Error).message };
+      }
+      if (signal.aborted) return; // stopping: left pending, sent again after the next start
+      this.completions.push({ row, sentAt, doneAt: this.clock.now(), result });
+      this.kick();
+    })();
+    this.inflight.set(row.id, p);
+  }
+
+  private succeeded(status: number | null): boolean {
+    if (status === null) return false;
+    return this.profile.webhooks.successStatuses === '200' ? status === 200 : status >= 200 && status < 300;
+  }
+
+  /** Records finished attempts, all in one transaction, then frees their slots. */
+  private flush(): void {
+    if (this.completions.length === 0) return;
+    const done = this.completions;
+    this.completions = [];
+    const q = this.q;
+    this.db.transaction(() => {
+      for (const { row, sentAt, doneAt, result } of done) {
+        const attempt = row.attempts + 1;
+        const ok = this.succeeded(result.status);
+        const error = ok ? null : (result.error ?? `status ${result.status}`);
+        q.addAttempt.run(row.id, attempt, row.next_at_ms, sentAt, result.status, ok ? 'succeeded' : 'failed', error);
+        if (ok) {
+          q.succeed.run(attempt, row.id);
+          this.counters.succeeded++;
+          continue;
+        }
+        this.counters.failedAttempts++;
+        // attempt 1 is the first delivery; attempts 2..6 are the 1st..5th retries.
+        if (attempt <= this.retryDelays.length) {
+          q.retry.run(attempt, doneAt + this.retryDelays[attempt - 1], row.id);
+          continue;
+        }
+        this.counters.gaveUp++;
+        switch (this.profile.webhooks.afterFinalRetry) {
+          case 'mark-failed':
+            q.fail.run(attempt, row.id);
+            break;
+          case 'drop':
+            q.dropAttempts.run(row.id);
+            q.dropDelivery.run(row.id);
+            break;
+          case 'disable-subscription':
+            q.fail.run(attempt, row.id);
+            q.disableSub.run(doneAt, row.webhook_id);
+            q.cancelPendingOf.run(row.webhook_id);
+            break;
+        }
+      }
+    })();
+    for (const { row } of done) {
+      this.inflight.delete(row.id);
+      const n = (this.perEndpoint.get(row.webhook_id) ?? 1) - 1;
+      if (n > 0) this.perEndpoint.set(row.webhook_id, n);
+      else this.perEndpoint.delete(row.webhook_id);
+    }
+  }
+}

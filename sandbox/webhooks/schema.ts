@@ -1,0 +1,51 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+// The webhook tables. The outbox (outbox_events) belongs to the core, which writes it in the
+// same transaction as each change; everything below is the dispatcher's own state, so a
+// restart resumes exactly where the last committed step left off.
+
+export const WEBHOOK_SCHEMA = `
+CREATE TABLE IF NOT EXISTS webhook_subscriptions (
+  id TEXT PRIMARY KEY,
+  partner_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  events TEXT NOT NULL,            -- JSON array of event types
+  secret TEXT NOT NULL,
+  after_seq INTEGER NOT NULL,      -- outbox seq at creation: only later events go to it
+  created_at_ms INTEGER NOT NULL,
+  deleted_at_ms INTEGER,
+  disabled_at_ms INTEGER);
+CREATE INDEX IF NOT EXISTS webhook_subscriptions_by_partner ON webhook_subscriptions (partner_id, created_at_ms);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_seq INTEGER NOT NULL,
+  event_id TEXT NOT NULL,
+  webhook_id TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  state TEXT NOT NULL,             -- pending | succeeded | failed | cancelled
+  next_at_ms INTEGER NOT NULL,     -- business time of the next attempt
+  UNIQUE (event_id, webhook_id));
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_at_ms);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_by_event ON webhook_deliveries (event_id);
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+  delivery_id INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  scheduled_at_ms INTEGER NOT NULL,
+  sent_at_ms INTEGER NOT NULL,
+  status INTEGER,
+  outcome TEXT NOT NULL,           -- succeeded | failed
+  error TEXT,
+  PRIMARY KEY (delivery_id, attempt)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS webhook_dispatch_state (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  last_seq INTEGER NOT NULL);
+INSERT OR IGNORE INTO webhook_dispatch_state (id, last_seq) VALUES (1, 0);
+`;
+
+/** The outbox as the core creates it; only tests that run without the core create it themselves. */
+export const OUTBOX_DDL =
+  'CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL)';
+
+export function migrateWebhooks(db: BetterSqlite3.Database): void {
+  db.exec(WEBHOOK_SCHEMA);
+}

@@ -1,0 +1,49 @@
+import { Agent, request } from 'undici';
+
+// One HTTP attempt of a delivery. undici's Agent pools keep-alive connections per origin,
+// which is what lets the dispatcher sustain thousands of deliveries a second.
+
+export interface AttemptResult {
+  /** HTTP status, or null when no response arrived (timeout, refused, reset). */
+  status: number | null;
+  error?: string;
+}
+
+export type Sender = (url: string, body: string, headers: Record<string, string>, signal: AbortSignal) => Promise<AttemptResult>;
+
+export interface HttpSenderOptions {
+  /** Connections per origin; the dispatcher's per-endpoint bound should not exceed it. */
+  connectionsPerOrigin?: number;
+  timeoutMs: number;
+}
+
+export function httpSender(opts: HttpSenderOptions): { send: Sender; close(): Promise<void> } {
+  const agent = new Agent({
+    connections: opts.connectionsPerOrigin ?? 16,
+    headersTimeout: opts.timeoutMs,
+    bodyTimeout: opts.timeoutMs,
+    connectTimeout: opts.timeoutMs,
+    keepAliveTimeout: 4_000,
+  });
+  const send: Sender = async (url, body, headers, signal) => {
+    // One deadline for the whole attempt (connect, headers and body), not per phase.
+    const deadline = AbortSignal.timeout(opts.timeoutMs);
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        body,
+        headers,
+        dispatcher: agent,
+        signal: AbortSignal.any([signal, deadline]),
+      });
+      await res.body.dump();
+      return { status: res.statusCode };
+    } catch (e) {
+      if (deadline.aborted) return { status: null, error: `no answer within ${opts.timeoutMs} ms` };
+      if (signal.aborted) return { status: null, error: 'aborted: dispatcher stopping' };
+      const err = e as Error & { code?: string };
+      return { status: null, error: err.code ? `${err.code}: ${err.message}` : err.message };
+    }
+  };
+  return { send, close: () => agent.close() };
+}
