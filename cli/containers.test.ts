@@ -1,0 +1,48 @@
+import { describe, it, expect } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+// No container engine runs on the build machines, so the compose file and the Dockerfile
+// are checked for what can be checked without one: that they parse, wire the three
+// services, publish on loopback only, and name files and commands that exist.
+
+const root = join(import.meta.dirname, '..');
+type Service = { image?: string; build?: unknown; command?: string[]; ports?: string[]; volumes?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown> };
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+
+describe('docker-compose.yml', () => {
+  it('wires the sandbox, the chaos receiver and k6 from the official image', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['k6', 'receiver', 'sandbox']);
+    expect(compose.services.sandbox.build).toBe('.');
+    expect(compose.services.sandbox.command?.[0]).toBe('sandbox');
+    expect(compose.services.receiver.command?.slice(0, 2)).toEqual(['chaos', 'receive']);
+    expect(compose.services.k6.image).toMatch(/^grafana\/k6(:|$)/);
+    expect(compose.services.k6.environment?.BASE_URL).toBe('http://sandbox:8080/v1');
+    expect(Object.keys(compose.services.k6.depends_on ?? {})).toEqual(['sandbox']);
+  });
+
+  it('runs a scenario that exists in ./scenarios', () => {
+    const cmd = compose.services.k6.command ?? [];
+    expect(cmd[0]).toBe('run');
+    expect(cmd[1]).toMatch(/^scenarios\/.+\.ts$/);
+    expect(existsSync(join(root, cmd[1]))).toBe(true);
+  });
+
+  it('publishes every port on 127.0.0.1 only', () => {
+    const ports = Object.values(compose.services).flatMap((s) => s.ports ?? []);
+    expect(ports.length).toBeGreaterThanOrEqual(2);
+    for (const p of ports) expect(p).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+  });
+});
+
+describe('Dockerfile', () => {
+  it('builds from a Node 20 image, installs with the lockfile and runs the lendcheck CLI', () => {
+    expect(dockerfile).toMatch(/^FROM node:20[-.\w]*$/m);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "cli\/bin.js"\]$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(existsSync(join(root, '.dockerignore'))).toBe(true);
+  });
+});

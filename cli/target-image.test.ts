@@ -1,0 +1,69 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { containerBaseUrl, dockerSocketPath, probeDockerEngine, startTargetImage } from './target-image.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-docker-'));
+const servers: Server[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function fakeEngine(answer: (url: string) => [number, string]): Promise<string> {
+  const socket = join(tmp, `engine-${servers.length}.sock`);
+  const s = createServer((req, res) => {
+    const [status, body] = answer(req.url ?? '');
+    res.writeHead(status).end(body);
+  });
+  servers.push(s);
+  return new Promise((r) => s.listen(socket, () => r(socket)));
+}
+
+const engine = await probeDockerEngine();
+
+describe('--target-image', () => {
+  it('finds the engine socket from DOCKER_HOST or the default path', () => {
+    expect(dockerSocketPath({})).toBe('/var/run/docker.sock');
+    expect(dockerSocketPath({ DOCKER_HOST: 'unix:///run/user/1000/docker.sock' })).toBe('/run/user/1000/docker.sock');
+    expect(dockerSocketPath({ DOCKER_HOST: 'tcp://10.0.0.2:2375' })).toBeUndefined();
+  });
+
+  it('probes an engine by GET /_ping on its socket, and says why when none answers', async () => {
+    const ok = await fakeEngine((u) => (u === '/_ping' ? [200, 'OK'] : [404, '']));
+    expect(await probeDockerEngine({ DOCKER_HOST: `unix://${ok}` })).toEqual({ ok: true });
+    const broken = await fakeEngine(() => [500, 'no']);
+    expect(await probeDockerEngine({ DOCKER_HOST: `unix://${broken}` })).toEqual({ ok: false, reason: `the engine at ${broken} answered 500` });
+    const absent = join(tmp, 'absent.sock');
+    expect(await probeDockerEngine({ DOCKER_HOST: `unix://${absent}` })).toEqual({ ok: false, reason: `no Docker engine socket at ${absent}` });
+    expect((await probeDockerEngine({ DOCKER_HOST: 'tcp://10.0.0.2:2375' })).ok).toBe(false);
+  });
+
+  it('points the suites at the mapped port on loopback only', () => {
+    expect(containerBaseUrl('localhost', 49153)).toBe('http://127.0.0.1:49153/v1');
+    expect(containerBaseUrl('127.0.0.1', 49153, 'api/v1/')).toBe('http://127.0.0.1:49153/api/v1');
+    expect(() => containerBaseUrl('10.1.2.3', 49153)).toThrow(/not on loopback/);
+  });
+
+  it.skipIf(engine.ok)(`refuses to start without an engine, naming why${engine.ok ? ' — skipped: an engine answers here, so there is no refusal to show' : ''}`, async () => {
+    await expect(startTargetImage({ image: 'lendcheck-sandbox:local' })).rejects.toThrow(/--target-image needs a container engine: /);
+  });
+
+  it.skipIf(!engine.ok)(
+    `starts the sandbox image and answers on loopback${engine.ok ? '' : ` — skipped: ${engine.reason}`}`,
+    async () => {
+      const { GenericContainer } = await import('testcontainers');
+      await GenericContainer.fromDockerfile(join(import.meta.dirname, '..')).build('lendcheck-sandbox:test', { deleteOnExit: true });
+      const t = await startTargetImage({ image: 'lendcheck-sandbox:test', startupTimeoutMs: 120_000 });
+      try {
+        const r = await fetch(`${t.baseUrl}/markets`);
+        expect(r.status).toBe(200);
+      } finally {
+        await t.stop();
+      }
+    },
+    300_000,
+  );
+});
