@@ -1,0 +1,228 @@
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import {
+  API_VERSION_PREFIX,
+  defaultProfile,
+  endpointSuccess,
+  endpoints,
+  successSchema,
+  type Endpoint,
+  type Profile,
+} from '../contract/index.ts';
+import { KeyStore, DEFAULT_KEYS, type KeyEntry } from './auth/keys.ts';
+import { authMiddleware } from './auth/middleware.ts';
+import { TestClock, type Clock } from './clock.ts';
+import { defaultConfig, type LiquidityConfig, type SandboxConfig } from './config.ts';
+import { Engine } from './engine/engine.ts';
+import { runDueWork } from './engine/lifecycle.ts';
+import { recordSnapshot } from './engine/market-data.ts';
+import { iso } from './engine/rows.ts';
+import { ApiError, errorResponse, internalErrorResponse } from './errors.ts';
+import { RESOLVERS } from './http/handlers.ts';
+import { parseWith, readJsonBody } from './http/validate.ts';
+import { defaultPlugins, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugins.ts';
+import { getMeta, openDb, type Db } from './store/db.ts';
+
+export interface SandboxOptions {
+  profile?: Profile;
+  /** SQLite file; ':memory:' (the default) for tests. */
+  dbPath?: string;
+  keys?: KeyEntry[];
+  timeScale?: number;
+  clock?: Clock;
+  startingFunds?: Record<string, string>;
+  plugins?: SandboxPlugin[];
+  /** Checks every success body against the contract; on by default under tests and LENDCHECK_DEV=1. */
+  validateResponses?: boolean;
+  liquidity?: LiquidityConfig;
+  withdrawalDelaySeconds?: number;
+  /** Real milliseconds between background lifecycle runs; 0 turns the timer off. */
+  tickMs?: number;
+}
+
+export interface Sandbox {
+  fetch(req: Request): Promise<Response>;
+  app: Hono<SandboxEnv>;
+  engine: Engine;
+  db: Db;
+  clock: Clock;
+  profile: Profile;
+  close(): Promise<void>;
+}
+
+/** Endpoint ids whose routes the webhooks plugin (part 2) registers. */
+const PLUGIN_OWNED = (id: string) => id.startsWith('webhooks.') || id === 'sandbox.trigger' || id === 'sandbox.attempts';
+
+const honoPath = (p: string) => API_VERSION_PREFIX + p.replace(/\{(\w+)\}/g, ':$1');
+
+export function createSandbox(opts: SandboxOptions = {}): Sandbox {
+  const profile = opts.profile ?? defaultProfile;
+  const db = openDb(opts.dbPath ?? ':memory:');
+  const clock = opts.clock ?? restoreClock(db, opts.timeScale);
+  const base = defaultConfig(profile);
+  const config: SandboxConfig = {
+    ...base,
+    liquidity: opts.liquidity ?? base.liquidity,
+    startingFunds: opts.startingFunds ?? base.startingFunds,
+    withdrawalDelaySeconds: opts.withdrawalDelaySeconds ?? base.withdrawalDelaySeconds,
+  };
+  const engine = new Engine(db, profile, clock, config);
+  const keys = new KeyStore(opts.keys ?? DEFAULT_KEYS, profile);
+  const validate = opts.validateResponses ?? (process.env.NODE_ENV === 'test' || process.env.LENDCHECK_DEV === '1');
+  const plugins = opts.plugins ?? defaultPlugins();
+  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine };
+
+  const app = new Hono<SandboxEnv>();
+  app.onError((err) => {
+    if (err instanceof ApiError) return errorResponse(err);
+    console.error(`sandbox: internal error: ${err instanceof Error ? err.stack : String(err)}`);
+    return internalErrorResponse();
+  });
+
+  const all = endpoints(profile);
+  const patterns = all.map((e) => ({ e, re: new RegExp(`^${API_VERSION_PREFIX}${e.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
+  app.notFound((c) => {
+    const methods = patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.e.method);
+    if (methods.length) {
+      const e = profile.errors.methodNotAllowed;
+      return errorResponse(new ApiError(e.code, `method: ${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}`, e.status, undefined, { allow: methods.join(', ') }));
+    }
+    const e = profile.errors.unknownRoute;
+    return errorResponse(new ApiError(e.code, `path: no route ${c.req.method} ${c.req.path}`, e.status));
+  });
+
+  app.use(
+    `${API_VERSION_PREFIX}/*`,
+    bodyLimit({
+      maxSize: profile.limits.maxBodyBytes,
+      onError: () => {
+        const e = profile.errors.payloadTooLarge;
+        throw new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
+      },
+    }),
+  );
+
+  for (const p of plugins) p.middleware?.(app, ctx);
+
+  // The authenticated and public order books share a path: a request that presents a
+  // key gets the authenticated variant (profile.orderbookPath 'shared-by-auth').
+  const sharedPaths = sharedKeyAndPublicPaths(all);
+  const auth = authMiddleware(keys);
+  const optionalAuth: MiddlewareHandler<SandboxEnv> = (c, next) => (c.req.header('authorization') !== undefined ? auth(c, next) : next());
+  for (const e of all) {
+    if (e.access === 'public') continue;
+    app.on(e.method, honoPath(e.path), sharedPaths.has(`${e.method} ${e.path}`) ? optionalAuth : auth);
+  }
+
+  for (const p of plugins) p.routes?.(app, ctx);
+
+  const registered = new Set<string>();
+  for (const e of all) {
+    if (PLUGIN_OWNED(e.id)) continue;
+    const key = shape(e);
+    if (registered.has(key)) continue;
+    registered.add(key);
+    const twin = all.find((o) => o !== e && shape(o) === key);
+    if (twin) {
+      const [keyed, pub] = e.access === 'public' ? [twin, e] : [e, twin];
+      const hk = handler(keyed);
+      const hp = handler(pub);
+      app.on(e.method, honoPath(e.path), (c) => (c.get('partner') ? hk(c) : hp(c)));
+    } else {
+      app.on(e.method, honoPath(e.path), handler(e));
+    }
+  }
+
+  function handler(e: Endpoint) {
+    const resolve = RESOLVERS[e.id];
+    if (!resolve) throw new Error(`sandbox: no resolver for endpoint ${e.id}`);
+    const status = endpointSuccess(profile, e);
+    const schema = successSchema(profile, e);
+    const envelope = e.access === 'public' && schema !== e.response;
+    const bodyRequired = e.body !== undefined && e.id !== 'position.repay';
+    // Params come from the first path segment names, whatever the twin route called them.
+    const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    return async (c: Context<SandboxEnv>) => {
+      const raw = c.req.param() as Record<string, string>;
+      const values = Object.values(raw);
+      const named: Record<string, string> = {};
+      paramNames.forEach((n, i) => (named[n] = raw[n] ?? values[i]));
+      const params = e.params ? (parseWith(e.params, named, 'params') as Record<string, string>) : named;
+      const query = e.query ? (parseWith(e.query, c.req.query(), 'query') as Record<string, unknown>) : {};
+      let body: unknown;
+      if (e.body) {
+        const json = await readJsonBody(c, profile, bodyRequired);
+        // An asset outside the lists gets the profile's unsupported-asset error, not a schema one.
+        if (e.id === 'lend.create') {
+          const a = (json as { asset?: unknown } | undefined)?.asset;
+          if (typeof a === 'string' && !engine.marketAssets().includes(a)) throw engine.unsupportedAsset('asset', a);
+        }
+        body = json === undefined && !bodyRequired ? undefined : parseWith(e.body, json ?? {}, 'body');
+      }
+      const out = resolve(engine, { partner: c.get('partner'), params, query, body });
+      const payload = envelope ? { data: out, timestamp: iso(engine.now()) } : out;
+      if (validate) {
+        const r = schema.safeParse(payload);
+        if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
+      }
+      return c.json(payload as object, status as 200);
+    };
+  }
+
+  // Lifecycle: clock advances run due work at once; a timer covers time passing on its own.
+  const offAdvance = clock.onAdvance((now) => runDueWork(engine, now));
+  const tickMs = opts.tickMs ?? 250;
+  const timer = tickMs > 0 ? setInterval(() => safeTick(engine), tickMs) : undefined;
+  timer?.unref();
+  recordSnapshot(engine, clock.now(), true);
+  engine.persistClock();
+  for (const p of plugins) void p.start?.(ctx);
+
+  let closed = false;
+  return {
+    fetch: (req) => Promise.resolve(app.fetch(req)),
+    app,
+    engine,
+    db,
+    clock,
+    profile,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearInterval(timer);
+      offAdvance();
+      for (const p of plugins) await p.stop?.();
+      try {
+        engine.persistClock();
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+function safeTick(engine: Engine): void {
+  try {
+    runDueWork(engine);
+  } catch (e) {
+    console.error(`sandbox: lifecycle run failed: ${(e as Error).message}`);
+  }
+}
+
+/** Method and path with parameter names erased: /markets/{asset}/… and /markets/{id}/… are one route. */
+const shape = (e: Pick<Endpoint, 'method' | 'path'>) => `${e.method} ${e.path.replace(/\{\w+\}/g, '{}')}`;
+
+function sharedKeyAndPublicPaths(all: Endpoint[]): Set<string> {
+  const pub = new Set(all.filter((e) => e.access === 'public').map(shape));
+  const out = new Set<string>();
+  for (const e of all) if (e.access !== 'public' && pub.has(shape(e))) out.add(`${e.method} ${e.path}`);
+  return out;
+}
+
+/** Business time resumes where the database left it (and never before its last write). */
+function restoreClock(db: Db, timeScale?: number): Clock {
+  const saved = Number(getMeta(db, 'clock_ms') ?? Number.NaN);
+  const lastWrite = db.prepare('SELECT MAX(created_at_ms) FROM outbox_events').pluck().get() as number | null;
+  const start = Number.isFinite(saved) ? Math.max(saved, lastWrite ?? 0) : undefined;
+  return new TestClock({ timeScale, startMs: start });
+}

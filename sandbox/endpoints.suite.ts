@@ -1,0 +1,457 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorBody, insufficientFundsError } from '../contract/index.ts';
+import { KEY_B, type Caller } from './test-helpers.ts';
+
+// Every endpoint's success path and each error it can give, written once against a
+// Caller so the same cases run in-process (app.test.ts) and over HTTP (server.test.ts).
+
+export interface Target {
+  call: Caller;
+  close(): Promise<void>;
+}
+
+const lend = (userId: string, extra: Record<string, unknown> = {}) => ({ userId, asset: 'USDC', amount: '1000', rate: 0.05, maturity: '30d', ...extra });
+const borrow = (userId: string, extra: Record<string, unknown> = {}) => ({
+  userId, collateral: { asset: 'ETH', amount: '1' }, borrowAsset: 'USDC', borrowAmount: '1000', rate: 0.06, maturity: '30d', ...extra,
+});
+
+function expectError(r: { status: number; body: any }, status: number, code: string, field?: string) {
+  expect(r.status, JSON.stringify(r.body)).toBe(status);
+  expect(errorBody.safeParse(r.body).success, 'body is the spec error object').toBe(true);
+  expect(r.body.error.code).toBe(code);
+  if (field) expect(r.body.error.message).toMatch(new RegExp(`^${field.replace('.', '\\.')}\\b`));
+}
+
+export function describeEndpoints(label: string, setup: () => Promise<Target>): void {
+  describe(`sandbox endpoints (${label})`, () => {
+    let t: Target;
+    let call: Caller;
+    beforeEach(async () => {
+      t = await setup();
+      call = t.call;
+    });
+    afterEach(async () => t.close());
+
+    describe('auth', () => {
+      it('accepts a ck_test_ key from the store', async () => {
+        expect((await call('GET', '/rates')).status).toBe(200);
+      });
+      for (const [why, header] of [
+        ['missing header', undefined],
+        ['wrong scheme', 'Basic abc'],
+        ['malformed key', 'Bearer not a key'],
+        ['unknown key', 'Bearer ck_test_nobody'],
+        ['production key', 'Bearer ck_live_partner_a_growth'],
+      ] as const) {
+        it(`refuses a ${why} with 401 authentication_failed`, async () => {
+          const r = await call('GET', '/rates', { key: null, headers: header ? { authorization: header } : {} });
+          expectError(r, 401, 'authentication_failed', 'Authorization');
+          expect(JSON.stringify(r.body)).not.toContain('ck_');
+        });
+      }
+      it('guards the sandbox controls too', async () => {
+        expectError(await call('GET', '/sandbox/clock', { key: null }), 401, 'authentication_failed');
+      });
+    });
+
+    describe('POST /lend', () => {
+      it('creates a pending order and locks its funds', async () => {
+        const r = await call('POST', '/lend', { body: lend('u1') });
+        expect(r.status).toBe(201);
+        expect(r.body).toMatchObject({ status: 'pending', userId: 'u1', asset: 'USDC', amount: '1000', rate: 0.05, autoRollover: true });
+        expect(r.body).not.toHaveProperty('type');
+        const b = await call('GET', '/sandbox/users/u1/balances');
+        expect(b.body.balances.find((x: any) => x.asset === 'USDC')).toEqual({ asset: 'USDC', available: '99000', locked: '1000' });
+      });
+      it('takes the market rate in easy mode without a rate', async () => {
+        const rates = await call('GET', '/rates');
+        const q = rates.body.rates.find((x: any) => x.asset === 'USDC' && x.maturity === '30d');
+        const r = await call('POST', '/lend', { body: { userId: 'u1', asset: 'USDC', amount: '10' } });
+        expect(r.status).toBe(201);
+        expect(r.body.rate).toBe(q.lendRate);
+      });
+      it('defaults autoRollover in advanced mode from the profile and needs a rate there', async () => {
+        const r = await call('POST', '/lend', { body: lend('u1', { mode: 'advanced' }) });
+        expect(r.body.autoRollover).toBe(false);
+        expectError(await call('POST', '/lend', { body: { userId: 'u1', asset: 'USDC', amount: '10', mode: 'advanced' } }), 400, 'invalid_request', 'rate');
+      });
+      it('maps an ISO date maturity to the nearest market', async () => {
+        const r = await call('POST', '/lend', { body: lend('u1', { maturity: '2026-04-05' }) });
+        expect(r.status).toBe(201);
+        const p = await call('GET', `/positions/${r.body.positionId}`);
+        expect(p.body.market).toBe('90d');
+      });
+      const bad: Array<[string, unknown, string]> = [
+        ['a number amount', lend('u1', { amount: 100 }), 'amount'],
+        ['a negative amount', lend('u1', { amount: '-5' }), 'amount'],
+        ['a zero amount', lend('u1', { amount: '0' }), 'amount'],
+        ['an over-precise amount', lend('u1', { amount: '1.1234567' }), 'amount'],
+        ['an exponent amount', lend('u1', { amount: '1e3' }), 'amount'],
+        ['an unknown asset', lend('u1', { asset: 'DOGE' }), 'asset'],
+        ['a maturity with no market', lend('u1', { maturity: '45d' }), 'maturity'],
+        ['a malformed maturity', lend('u1', { maturity: 'next week' }), 'maturity'],
+        ['a past maturity date', lend('u1', { maturity: '2020-01-01' }), 'maturity'],
+        ['a rate given as a percent', lend('u1', { rate: 5 }), 'rate'],
+        ['a missing userId', { asset: 'USDC', amount: '1' }, 'userId'],
+        ['a string autoRollover', lend('u1', { autoRollover: 'yes' }), 'autoRollover'],
+        ['an amount under the minimum order', lend('u1', { amount: '0.5' }), 'amount'],
+      ];
+      for (const [why, body, field] of bad) {
+        it(`rejects ${why} with 400 naming ${field}`, async () => {
+          expectError(await call('POST', '/lend', { body }), 400, 'invalid_request', field);
+        });
+      }
+      it('rejects malformed JSON', async () => {
+        expectError(await call('POST', '/lend', { raw: '{"userId":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request', 'body');
+      });
+      it('rejects a body that is not an object', async () => {
+        expectError(await call('POST', '/lend', { raw: '[1]', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request', 'body');
+      });
+      it('rejects a missing or wrong Content-Type', async () => {
+        expectError(await call('POST', '/lend', { raw: JSON.stringify(lend('u1')) }), 400, 'invalid_request', 'Content-Type');
+        expectError(await call('POST', '/lend', { raw: JSON.stringify(lend('u1')), headers: { 'content-type': 'text/plain' } }), 400, 'invalid_request', 'Content-Type');
+      });
+      it('refuses an oversized body with 413 before parsing', async () => {
+        const r = await call('POST', '/lend', { raw: `{"pad":"${'x'.repeat(70_000)}"}`, headers: { 'content-type': 'application/json' } });
+        expectError(r, 413, 'invalid_request', 'body');
+      });
+      it('answers insufficient_funds with required and available', async () => {
+        const r = await call('POST', '/lend', { body: lend('u1', { amount: '100001' }) });
+        expectError(r, 400, 'insufficient_funds');
+        expect(insufficientFundsError.safeParse(r.body).success).toBe(true);
+        expect(r.body.error.details).toEqual({ required: '100001', available: '100000' });
+      });
+    });
+
+    describe('POST /borrow and matching', () => {
+      it('creates a pending borrow holding its collateral', async () => {
+        const r = await call('POST', '/borrow', { body: borrow('b1') });
+        expect(r.status).toBe(201);
+        expect(r.body).toMatchObject({ status: 'pending', type: 'borrow', collateral: { asset: 'ETH', amount: '1' }, autoRefinance: false });
+        const b = await call('GET', '/sandbox/users/b1/balances');
+        expect(b.body.balances.find((x: any) => x.asset === 'ETH').available).toBe('99');
+      });
+      it('matches at the resting rate and marks both active with matchedAt', async () => {
+        const l = await call('POST', '/lend', { body: lend('l1', { rate: 0.04 }) });
+        const b = await call('POST', '/borrow', { body: borrow('b1', { rate: 0.06 }) });
+        expect(b.body.status).toBe('pending'); // the order as created; matching follows
+        for (const id of [l.body.positionId, b.body.positionId]) {
+          const p = await call('GET', `/positions/${id}`);
+          expect(p.body.status).toBe('active');
+          expect(p.body.rate).toBe(0.04);
+          expect(p.body.matchedAt).toBe(p.body.createdAt);
+        }
+        const bal = await call('GET', '/sandbox/users/b1/balances');
+        expect(bal.body.balances.find((x: any) => x.asset === 'USDC').available).toBe('101000');
+      });
+      it('does not match when the rates do not cross', async () => {
+        const l = await call('POST', '/lend', { body: lend('l1', { rate: 0.07 }) });
+        await call('POST', '/borrow', { body: borrow('b1', { rate: 0.06 }) });
+        expect((await call('GET', `/positions/${l.body.positionId}`)).body.status).toBe('pending');
+      });
+      it('fills across several orders by price then time, with a weighted final rate', async () => {
+        const a = await call('POST', '/lend', { body: lend('l1', { amount: '400', rate: 0.05 }) });
+        const b = await call('POST', '/lend', { body: lend('l2', { amount: '400', rate: 0.04 }) });
+        const c = await call('POST', '/lend', { body: lend('l3', { amount: '400', rate: 0.05 }) });
+        const br = await call('POST', '/borrow', { body: borrow('b1', { borrowAmount: '1000', rate: 0.06 }) });
+        const status = async (id: string) => (await call('GET', `/positions/${id}`)).body;
+        expect((await status(b.body.positionId)).status).toBe('active');
+        expect((await status(a.body.positionId)).status).toBe('active');
+        const third = await status(c.body.positionId);
+        expect(third.status).toBe('pending');
+        expect(third.filled).toBe('200');
+        const bp = await status(br.body.positionId);
+        expect(bp.status).toBe('active');
+        expect(bp.rate).toBe(0.046); // (400×0.04 + 400×0.05 + 200×0.05) / 1000
+      });
+      it('rejects too little collateral with a clear message', async () => {
+        const r = await call('POST', '/borrow', { body: borrow('b1', { collateral: { asset: 'ETH', amount: '0.1' } }) });
+        expectError(r, 400, 'invalid_request', 'collateral.amount');
+        expect(r.body.error.message).toMatch(/minimum ratio 1\.5/);
+      });
+      it('rejects unsupported assets naming the field', async () => {
+        expectError(await call('POST', '/borrow', { body: borrow('b1', { collateral: { asset: 'DOGE', amount: '1' } }) }), 400, 'invalid_request', 'collateral.asset');
+        expectError(await call('POST', '/borrow', { body: borrow('b1', { borrowAsset: 'ETH' }) }), 400, 'invalid_request', 'borrowAsset');
+      });
+      it('answers insufficient_funds for collateral the user lacks', async () => {
+        const r = await call('POST', '/borrow', { body: borrow('b1', { collateral: { asset: 'ETH', amount: '150' }, borrowAmount: '1000' }) });
+        expectError(r, 400, 'insufficient_funds');
+        expect(r.body.error.details).toEqual({ required: '150', available: '100' });
+      });
+      it('rejects over-precise and malformed borrow amounts', async () => {
+        expectError(await call('POST', '/borrow', { body: borrow('b1', { borrowAmount: '1.0000001' }) }), 400, 'invalid_request', 'borrowAmount');
+        expectError(await call('POST', '/borrow', { body: borrow('b1', { collateral: { asset: 'ETH', amount: 'x' } }) }), 400, 'invalid_request', 'collateral.amount');
+      });
+    });
+
+    describe('positions', () => {
+      it('GET returns the full position with cbt and interest fields', async () => {
+        const l = await call('POST', '/lend', { body: lend('u1') });
+        const p = await call('GET', `/positions/${l.body.positionId}`);
+        expect(p.status).toBe(200);
+        expect(p.body.type).toBe('lend');
+        expect(p.body.cbt.tokenAddress).toMatch(/^0x[0-9a-f]{40}$/);
+        expect(p.body.accruedInterest).toBe('0');
+        const other = await call('POST', '/lend', { body: lend('u2') });
+        const p2 = await call('GET', `/positions/${other.body.positionId}`);
+        expect(p2.body.cbt.tokenAddress).toBe(p.body.cbt.tokenAddress);
+      });
+      it('hides another partner’s position as position_not_found', async () => {
+        const l = await call('POST', '/lend', { body: lend('u1') });
+        expectError(await call('GET', `/positions/${l.body.positionId}`, { key: KEY_B }), 404, 'position_not_found', 'positionId');
+        expectError(await call('POST', `/positions/${l.body.positionId}/cancel`, { key: KEY_B }), 404, 'position_not_found');
+        const list = await call('GET', '/users/u1/positions', { key: KEY_B });
+        expect(list.body.positions).toEqual([]);
+      });
+      it('answers 404 position_not_found for an unknown id', async () => {
+        expectError(await call('GET', '/positions/pos_nope'), 404, 'position_not_found', 'positionId');
+      });
+      it('cancels a pending order and releases its funds', async () => {
+        const l = await call('POST', '/lend', { body: lend('u1') });
+        const r = await call('POST', `/positions/${l.body.positionId}/cancel`);
+        expect(r.status).toBe(200);
+        expect(r.body).toEqual({ positionId: l.body.positionId, status: 'cancelled', released: '1000' });
+        const b = await call('GET', '/sandbox/users/u1/balances');
+        expect(b.body.balances.find((x: any) => x.asset === 'USDC')).toMatchObject({ available: '100000', locked: '0' });
+        expectError(await call('POST', `/positions/${l.body.positionId}/cancel`), 400, 'invalid_request', 'status');
+      });
+      it('refuses to cancel an active position', async () => {
+        const l = await call('POST', '/lend', { body: lend('l1') });
+        await call('POST', '/borrow', { body: borrow('b1') });
+        expectError(await call('POST', `/positions/${l.body.positionId}/cancel`), 400, 'invalid_request', 'status');
+      });
+      it('PATCH sets autoRollover and autoRefinance and answers the position', async () => {
+        const l = await call('POST', '/lend', { body: lend('u1') });
+        const r = await call('PATCH', `/positions/${l.body.positionId}`, { body: { autoRollover: false, autoRefinance: true } });
+        expect(r.status).toBe(200);
+        expect(r.body).toMatchObject({ autoRollover: false, autoRefinance: true });
+        expectError(await call('PATCH', `/positions/${l.body.positionId}`, { body: {} }), 400, 'invalid_request', 'autoRollover');
+        expectError(await call('PATCH', `/positions/${l.body.positionId}`, { body: { autoRollover: 1 } }), 400, 'invalid_request', 'autoRollover');
+        expectError(await call('PATCH', '/positions/pos_nope', { body: { autoRollover: true } }), 404, 'position_not_found');
+      });
+      it('repays a borrow partly, then fully with amount omitted', async () => {
+        await call('POST', '/lend', { body: lend('l1') });
+        const b = await call('POST', '/borrow', { body: borrow('b1') });
+        const id = b.body.positionId;
+        const part = await call('POST', `/positions/${id}/repay`, { body: { amount: '400' } });
+        expect(part.status).toBe(200);
+        expect(part.body).toMatchObject({ repaid: '400', outstanding: '600', status: 'active', collateralReleased: '0' });
+        const full = await call('POST', `/positions/${id}/repay`);
+        expect(full.body).toMatchObject({ repaid: '600', outstanding: '0', status: 'matured', collateralReleased: '1' });
+        expectError(await call('POST', `/positions/${id}/repay`), 400, 'invalid_request', 'status');
+      });
+      it('refuses repay on lend positions, over the outstanding, and over-precise', async () => {
+        const l = await call('POST', '/lend', { body: lend('l1') });
+        const b = await call('POST', '/borrow', { body: borrow('b1') });
+        expectError(await call('POST', `/positions/${l.body.positionId}/repay`), 400, 'invalid_request', 'positionId');
+        expectError(await call('POST', `/positions/${b.body.positionId}/repay`, { body: { amount: '5000' } }), 400, 'invalid_request', 'amount');
+        expectError(await call('POST', `/positions/${b.body.positionId}/repay`, { body: { amount: '1.0000001' } }), 400, 'invalid_request', 'amount');
+        expectError(await call('POST', `/positions/${b.body.positionId}/repay`, { body: { amount: -1 } }), 400, 'invalid_request', 'amount');
+        expectError(await call('POST', '/positions/pos_nope/repay'), 404, 'position_not_found');
+      });
+      it('refuses repay beyond the available balance with insufficient_funds', async () => {
+        await call('POST', '/lend', { body: lend('l1') });
+        const b = await call('POST', '/borrow', { body: borrow('b1') });
+        await call('POST', '/users/b1/withdraw', { body: { asset: 'USDC', amount: '100900', destination: `0x${'a'.repeat(40)}` } });
+        const r = await call('POST', `/positions/${b.body.positionId}/repay`, { body: { amount: '200' } });
+        expectError(r, 400, 'insufficient_funds');
+        expect(r.body.error.details).toEqual({ required: '200', available: '100' });
+      });
+    });
+
+    describe('lists', () => {
+      it('filters by status and type, defaults to 20, and omits nextCursor on the last page', async () => {
+        for (let i = 0; i < 22; i++) await call('POST', '/lend', { body: lend('u1', { amount: '10', rate: 0.09 }) });
+        await call('POST', '/borrow', { body: borrow('u1', { rate: 0.01 }) });
+        const first = await call('GET', '/users/u1/positions');
+        expect(first.status).toBe(200);
+        expect(first.body.positions).toHaveLength(20);
+        expect(first.body.hasMore).toBe(true);
+        const borrows = await call('GET', '/users/u1/positions?type=borrow');
+        expect(borrows.body.positions).toHaveLength(1);
+        expect(borrows.body.hasMore).toBe(false);
+        expect(borrows.body).not.toHaveProperty('nextCursor');
+        const pending = await call('GET', '/users/u1/positions?status=pending&type=lend&limit=100');
+        expect(pending.body.positions).toHaveLength(22);
+        expect((await call('GET', '/users/u1/positions?status=matured')).body.positions).toEqual([]);
+      });
+      it('walks with a cursor without skips or repeats while positions are inserted', async () => {
+        const made = new Set<string>();
+        for (let i = 0; i < 25; i++) made.add((await call('POST', '/lend', { body: lend('u1', { amount: '10', rate: 0.09 }) })).body.positionId);
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < 20; page++) {
+          const r = await call('GET', `/users/u1/positions?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+          expect(r.status).toBe(200);
+          seen.push(...r.body.positions.map((p: any) => p.positionId));
+          expect(r.body.hasMore).toBe(r.body.nextCursor !== undefined);
+          await call('POST', '/lend', { body: lend('u1', { amount: '10', rate: 0.09 }) });
+          if (!r.body.hasMore) break;
+          cursor = r.body.nextCursor;
+        }
+        expect(new Set(seen).size).toBe(seen.length);
+        for (const id of made) expect(seen).toContain(id);
+      });
+      it('rejects a limit over 100, a bad limit, a bad filter and a tampered cursor', async () => {
+        expectError(await call('GET', '/users/u1/positions?limit=101'), 400, 'invalid_request', 'limit');
+        expectError(await call('GET', '/users/u1/positions?limit=abc'), 400, 'invalid_request', 'limit');
+        expectError(await call('GET', '/users/u1/positions?limit=0'), 400, 'invalid_request', 'limit');
+        expectError(await call('GET', '/users/u1/positions?status=open'), 400, 'invalid_request', 'status');
+        for (let i = 0; i < 3; i++) await call('POST', '/lend', { body: lend('u1', { amount: '10', rate: 0.09 }) });
+        const r = await call('GET', '/users/u1/positions?limit=1');
+        const c: string = r.body.nextCursor;
+        const tampered = `${c.slice(0, -2)}${c.endsWith('AA') ? 'AB' : 'AA'}`;
+        expectError(await call('GET', `/users/u1/positions?cursor=${encodeURIComponent(tampered)}`), 400, 'invalid_request', 'cursor');
+        expectError(await call('GET', '/users/u1/positions?cursor=garbage'), 400, 'invalid_request', 'cursor');
+        expectError(await call('GET', `/users/u2/positions?cursor=${encodeURIComponent(c)}`), 400, 'invalid_request', 'cursor');
+      });
+      it('answers an unseen user with an empty list', async () => {
+        const r = await call('GET', '/users/nobody/positions');
+        expect(r.body).toEqual({ positions: [], hasMore: false });
+      });
+    });
+
+    describe('withdrawals', () => {
+      const dest = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+      it('accepts with 202 and completes after the sandbox delay', async () => {
+        const r = await call('POST', '/users/u1/withdraw', { body: { asset: 'USDC', amount: '250.5', destination: dest } });
+        expect(r.status).toBe(202);
+        expect(r.body).toMatchObject({ status: 'pending', amount: '250.5', destination: dest, userId: 'u1' });
+        const b = await call('GET', '/sandbox/users/u1/balances');
+        expect(b.body.balances.find((x: any) => x.asset === 'USDC').available).toBe('99749.5');
+        const adv = await call('POST', '/sandbox/clock/advance', { body: { seconds: 60 } });
+        expect(adv.status).toBe(200);
+      });
+      it('validates asset, amount and destination', async () => {
+        expectError(await call('POST', '/users/u1/withdraw', { body: { asset: 'USDC', amount: '1', destination: '0x123' } }), 400, 'invalid_request', 'destination');
+        expectError(await call('POST', '/users/u1/withdraw', { body: { asset: 'DOGE', amount: '1', destination: dest } }), 400, 'invalid_request', 'asset');
+        expectError(await call('POST', '/users/u1/withdraw', { body: { asset: 'USDC', amount: '0', destination: dest } }), 400, 'invalid_request', 'amount');
+        expectError(await call('POST', '/users/u1/withdraw', { body: { asset: 'USDC', amount: '1.1234567', destination: dest } }), 400, 'invalid_request', 'amount');
+        expectError(await call('POST', '/users/u1/withdraw', { body: { asset: 'USDC', destination: dest } }), 400, 'invalid_request', 'amount');
+      });
+      it('answers insufficient_funds', async () => {
+        const r = await call('POST', '/users/u1/withdraw', { body: { asset: 'USDC', amount: '200000', destination: dest } });
+        expectError(r, 400, 'insufficient_funds');
+        expect(r.body.error.details).toEqual({ required: '200000', available: '100000' });
+      });
+    });
+
+    describe('market data', () => {
+      it('GET /rates lists lend, borrow and spread per asset × maturity from the books', async () => {
+        await call('POST', '/lend', { body: lend('l1', { rate: 0.061 }) });
+        await call('POST', '/borrow', { body: borrow('b1', { rate: 0.052 }) });
+        const r = await call('GET', '/rates');
+        expect(r.status).toBe(200);
+        const q = r.body.rates.find((x: any) => x.asset === 'USDC' && x.maturity === '30d');
+        expect(q).toMatchObject({ lendRate: 0.052, borrowRate: 0.061, spread: 0.009 });
+        expect(r.body.rates).toHaveLength(9);
+      });
+      it('the order book path answers the authenticated variant with a key, the public one without', async () => {
+        await call('POST', '/lend', { body: lend('l1', { rate: 0.07, amount: '100' }) });
+        await call('POST', '/lend', { body: lend('l2', { rate: 0.07, amount: '50' }) });
+        await call('POST', '/lend', { body: lend('l3', { rate: 0.08, amount: '10', maturity: '90d' }) });
+        const auth = await call('GET', '/markets/USDC/orderbook?maturity=30d&depth=5');
+        expect(auth.status).toBe(200);
+        expect(auth.body).toMatchObject({ asset: 'USDC', maturity: '30d', lends: [{ rate: 0.07, amount: '150' }], borrows: [] });
+        const all = await call('GET', '/markets/USDC/orderbook?depth=1');
+        expect(all.body.lends).toEqual([{ rate: 0.07, amount: '150' }]);
+        const pub = await call('GET', '/markets/USDC-30d/orderbook', { key: null });
+        expect(pub.status).toBe(200);
+        expect(pub.body).toEqual({ lends: [{ rate: 0.07, amount: '150' }], borrows: [] });
+        expectError(await call('GET', '/markets/USDC-30d/orderbook', { key: 'ck_test_wrong' }), 401, 'authentication_failed');
+        expectError(await call('GET', '/markets/DOGE/orderbook'), 400, 'invalid_request', 'asset');
+        expectError(await call('GET', '/markets/USDC/orderbook?maturity=45d'), 400, 'invalid_request', 'maturity');
+        expectError(await call('GET', '/markets/USDC/orderbook?depth=0'), 400, 'invalid_request', 'depth');
+        expectError(await call('GET', '/markets/NOPE-1d/orderbook', { key: null }), 404, 'not_found', 'id');
+      });
+      it('public markets show totals; public rates use the envelope', async () => {
+        await call('POST', '/lend', { body: lend('l1') });
+        await call('POST', '/borrow', { body: borrow('b1', { borrowAmount: '600' }) });
+        const m = await call('GET', '/markets', { key: null });
+        expect(m.status).toBe(200);
+        expect(m.body.markets.find((x: any) => x.id === 'USDC-30d')).toMatchObject({ totalLent: '600', totalBorrowed: '600' });
+        const r = await call('GET', '/markets/rates', { key: null });
+        expect(r.status).toBe(200);
+        expect(r.body.data.rates.length).toBeGreaterThan(0);
+        expect(typeof r.body.timestamp).toBe('string');
+      });
+      it('analytics come from recorded history', async () => {
+        await call('POST', '/lend', { body: lend('l1') });
+        await call('POST', '/borrow', { body: borrow('b1') });
+        await call('POST', '/sandbox/clock/advance', { body: { seconds: 7200 } });
+        const tvl = await call('GET', '/analytics/tvl?period=1d', { key: null });
+        expect(tvl.status).toBe(200);
+        expect(tvl.body.data.points.at(-1).value).toBe('1000');
+        expect(tvl.body.data.points.length).toBeGreaterThanOrEqual(2);
+        const vol = await call('GET', '/analytics/volume?period=1d', { key: null });
+        const total = vol.body.data.points.reduce((s: number, p: any) => s + Number(p.value), 0);
+        expect(total).toBe(1000);
+        const rs = await call('GET', '/analytics/rates?asset=USDC&maturity=30d&period=7d', { key: null });
+        expect(rs.status).toBe(200);
+        expect(rs.body.data.points.at(-1).value).toBeTypeOf('number');
+        expectError(await call('GET', '/analytics/tvl?period=2w', { key: null }), 400, 'invalid_request', 'period');
+        expectError(await call('GET', '/analytics/rates?asset=DOGE', { key: null }), 400, 'invalid_request', 'asset');
+        expectError(await call('GET', '/analytics/rates?maturity=45d', { key: null }), 400, 'invalid_request', 'maturity');
+      });
+      it('vaults come from config', async () => {
+        const v = await call('GET', '/vaults', { key: null });
+        expect(v.status).toBe(200);
+        expect(v.body.data.vaults.length).toBeGreaterThan(0);
+        const one = await call('GET', `/vaults/${v.body.data.vaults[0].id}`, { key: null });
+        expect(one.body.data.id).toBe(v.body.data.vaults[0].id);
+        expectError(await call('GET', '/vaults/nope', { key: null }), 404, 'not_found', 'id');
+      });
+    });
+
+    describe('lifecycle through the controls', () => {
+      it('accrues interest with the clock, matures, and auto-rolls', async () => {
+        const l = await call('POST', '/lend', { body: lend('l1', { rate: 0.0365 }) });
+        await call('POST', '/borrow', { body: borrow('b1', { rate: 0.0365, autoRefinance: true }) });
+        await call('POST', '/sandbox/clock/advance', { body: { seconds: 10 * 86400 } });
+        const mid = await call('GET', `/positions/${l.body.positionId}`);
+        expect(mid.body.accruedInterest).toBe('1'); // 1000 × 3.65 % × 10/365
+        expect(mid.body.projectedReturn).toBe('3');
+        expect(mid.body.cbt.amount).toBe('1003');
+        await call('POST', '/sandbox/clock/advance', { body: { seconds: 20 * 86400 } });
+        const done = await call('GET', `/positions/${l.body.positionId}`);
+        expect(done.body.status).toBe('matured');
+        expect(done.body.rolledTo).toMatch(/^pos_/);
+        const next = await call('GET', `/positions/${done.body.rolledTo}`);
+        expect(next.body).toMatchObject({ status: 'pending', amount: '1003', autoRollover: true });
+      });
+      it('liquidates a borrow when the oracle price falls', async () => {
+        await call('POST', '/lend', { body: lend('l1') });
+        const b = await call('POST', '/borrow', { body: borrow('b1') });
+        const o = await call('POST', '/sandbox/oracle', { body: { asset: 'ETH', priceUsd: '1100' } });
+        expect(o.status).toBe(200);
+        expect((await call('GET', `/positions/${b.body.positionId}`)).body.status).toBe('liquidated');
+        expectError(await call('POST', '/sandbox/oracle', { body: { asset: 'ETH', priceUsd: '-1' } }), 400, 'invalid_request', 'priceUsd');
+        expectError(await call('POST', '/sandbox/oracle', { body: { asset: 'DOGE', priceUsd: '1' } }), 400, 'invalid_request', 'asset');
+      });
+      it('fund, balances and clock', async () => {
+        const f = await call('POST', '/sandbox/fund', { body: { userId: 'u9', asset: 'DAI', amount: '5.5' } });
+        expect(f.status).toBe(200);
+        expect(f.body.balances.find((x: any) => x.asset === 'DAI').available).toBe('100005.5');
+        expectError(await call('POST', '/sandbox/fund', { body: { userId: 'u9', asset: 'DAI', amount: '0' } }), 400, 'invalid_request', 'amount');
+        expectError(await call('POST', '/sandbox/fund', { body: { userId: 'u9', asset: 'DOGE', amount: '1' } }), 400, 'invalid_request', 'asset');
+        const c = await call('GET', '/sandbox/clock');
+        expect(c.body.timeScale).toBe(1);
+        const a = await call('POST', '/sandbox/clock/advance', { body: { seconds: 3600 } });
+        expect(Date.parse(a.body.now) - Date.parse(c.body.now)).toBeGreaterThanOrEqual(3_600_000);
+        expectError(await call('POST', '/sandbox/clock/advance', { body: { seconds: -1 } }), 400, 'invalid_request', 'seconds');
+      });
+    });
+
+    describe('routing', () => {
+      it('answers an unknown route with a 404 error object', async () => {
+        expectError(await call('GET', '/nope'), 404, 'not_found', 'path');
+        expectError(await call('GET', '/../v2/lend', { key: null }), 404, 'not_found');
+      });
+      it('answers a known path with the wrong method with 405 and Allow', async () => {
+        const r = await call('DELETE', '/lend');
+        expectError(r, 405, 'invalid_request', 'method');
+        expect(r.headers.get('allow')).toBe('POST');
+      });
+    });
+  });
+}

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { marketId } from '../../contract/index.ts';
+import type { Engine } from './engine.ts';
+import { D, str } from './money.ts';
+import type { PositionRow } from './rows.ts';
+import { iso } from './rows.ts';
+
+// Rows → response bodies (contract schemas and lendcheck-v1 shapes).
+
+/** Deterministic per market, so every position of a market names the same bond token. */
+export function cbtTokenAddress(engine: Engine, asset: string, market: string): string {
+  return `0x${createHash('sha256').update(`cbt:${marketId(engine.profile, asset, market)}`).digest('hex').slice(0, 40)}`;
+}
+
+export function positionView(engine: Engine, r: PositionRow, at = engine.now()): Record<string, unknown> {
+  const projected = engine.projected(r);
+  const cbtAmount = engine.profile.cbt.amountBasis === 'principal' ? new D(r.amount) : new D(r.amount).plus(projected);
+  const v: Record<string, unknown> = {
+    positionId: r.id, status: r.status, type: r.type, userId: r.user_id, asset: r.asset, amount: r.amount, rate: r.rate,
+    maturity: iso(r.maturity_ms),
+    cbt: { amount: str(cbtAmount), tokenAddress: cbtTokenAddress(engine, r.asset, r.market) },
+    projectedReturn: str(projected), accruedInterest: str(engine.accrued(r, at)),
+    autoRollover: r.auto_rollover === 1, autoRefinance: r.auto_refinance === 1,
+    createdAt: iso(r.created_at_ms), filled: r.filled, market: r.market,
+  };
+  if (r.matched_at_ms !== null) v.matchedAt = iso(r.matched_at_ms);
+  if (r.type === 'borrow') {
+    v.collateral = { asset: r.collateral_asset, amount: r.collateral_amount };
+    v.outstanding = str(engine.outstanding(r, at));
+  } else {
+    v.mode = r.mode;
+  }
+  if (r.payout !== null) v.payout = r.payout;
+  if (r.rolled_from) v.rolledFrom = r.rolled_from;
+  if (r.rolled_to) v.rolledTo = r.rolled_to;
+  return v;
+}
+
+/** POST /lend answers with the order as created, and without `type` (spec part 2). */
+export function createLendView(r: PositionRow): Record<string, unknown> {
+  return {
+    positionId: r.id, status: r.status, userId: r.user_id, asset: r.asset, amount: r.amount, rate: r.rate,
+    maturity: iso(r.maturity_ms), autoRollover: r.auto_rollover === 1, createdAt: iso(r.created_at_ms), mode: r.mode,
+  };
+}
+
+export function createBorrowView(r: PositionRow): Record<string, unknown> {
+  return {
+    positionId: r.id, status: r.status, type: 'borrow', userId: r.user_id, asset: r.asset, amount: r.amount, rate: r.rate,
+    maturity: iso(r.maturity_ms), collateral: { asset: r.collateral_asset, amount: r.collateral_amount },
+    autoRefinance: r.auto_refinance === 1, createdAt: iso(r.created_at_ms),
+  };
+}
+
+export function listItemView(r: PositionRow): Record<string, unknown> {
+  return {
+    positionId: r.id, status: r.status, type: r.type, userId: r.user_id, asset: r.asset, amount: r.amount, rate: r.rate,
+    maturity: iso(r.maturity_ms), createdAt: iso(r.created_at_ms),
+  };
+}

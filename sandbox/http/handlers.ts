@@ -1,0 +1,77 @@
+import { ORDERBOOK_DEPTH_DEFAULT } from '../../contract/index.ts';
+import type { Engine } from '../engine/engine.ts';
+import { runDueWork, withdrawalView } from '../engine/lifecycle.ts';
+import * as md from '../engine/market-data.ts';
+import { iso } from '../engine/rows.ts';
+import { createBorrowView, createLendView, listItemView, positionView } from '../engine/views.ts';
+import { invalid } from '../errors.ts';
+import type { KeyInfo } from '../plugins.ts';
+
+// One resolver per endpoint id of the contract's table. Inputs arrive parsed by the
+// endpoint's own schemas; the resolver returns the success body (before any envelope).
+
+export interface Input {
+  partner?: KeyInfo;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: any;
+}
+
+export type Resolver = (engine: Engine, input: Input) => unknown;
+
+const pid = (i: Input) => i.partner!.partnerId;
+
+export const RESOLVERS: Record<string, Resolver> = {
+  'lend.create': (e, i) => createLendView(e.lend(pid(i), i.body)),
+  'borrow.create': (e, i) => createBorrowView(e.borrow(pid(i), i.body)),
+  'position.get': (e, i) => positionView(e, e.getPosition(pid(i), i.params.positionId)),
+  'positions.list': (e, i) => {
+    const page = e.listPositions(pid(i), i.params.userId, i.query);
+    const out: Record<string, unknown> = { positions: page.rows.map(listItemView), hasMore: page.hasMore };
+    if (page.nextCursor) out.nextCursor = page.nextCursor;
+    else if (e.profile.pagination.lastPageCursor === 'null') out.nextCursor = null;
+    return out;
+  },
+  'position.repay': (e, i) => e.repay(pid(i), i.params.positionId, i.body?.amount),
+  'position.cancel': (e, i) => e.cancel(pid(i), i.params.positionId),
+  'position.patch': (e, i) => positionView(e, e.patch(pid(i), i.params.positionId, i.body)),
+  'user.withdraw': (e, i) => withdrawalView(e.withdraw(pid(i), i.params.userId, i.body)),
+  'rates.get': (e) => ({ rates: md.rates(e), timestamp: iso(e.now()) }),
+  'orderbook.get': (e, i) => {
+    const asset = i.params.asset;
+    if (!e.marketAssets().includes(asset)) throw e.unsupportedAsset('asset', asset);
+    const maturity = i.query.maturity as string | undefined;
+    if (maturity !== undefined && !e.profile.markets.maturities.includes(maturity)) {
+      throw invalid('maturity', `no market for ${maturity}; markets are ${e.profile.markets.maturities.join(', ')}`);
+    }
+    const depth = (i.query.depth as number | undefined) ?? ORDERBOOK_DEPTH_DEFAULT;
+    const book = md.orderBook(e, asset, maturity ? [maturity] : e.profile.markets.maturities, depth);
+    return { asset, ...(maturity ? { maturity } : {}), ...book, timestamp: iso(e.now()) };
+  },
+
+  'public.markets': (e) => md.markets(e),
+  'public.orderbook': (e, i) => {
+    const m = md.parseMarketId(e, i.params.id);
+    return md.orderBook(e, m.asset, [m.maturity], ORDERBOOK_DEPTH_DEFAULT);
+  },
+  'public.rates': (e) => ({ rates: md.rates(e) }),
+  'public.tvl': (e, i) => md.tvlSeries(e, i.query.period as string | undefined),
+  'public.volume': (e, i) => md.volumeSeries(e, i.query.period as string | undefined),
+  'public.rateSeries': (e, i) => md.rateSeries(e, i.query as { asset?: string; maturity?: string; period?: string }),
+  'public.vaults': (e) => md.vaults(e),
+  'public.vault': (e, i) => md.vault(e, i.params.id),
+
+  'sandbox.fund': (e, i) => ({ userId: i.body.userId, balances: e.fund(pid(i), i.body.userId, i.body.asset, i.body.amount) }),
+  'sandbox.balances': (e, i) => ({ userId: i.params.userId, balances: e.balances(pid(i), i.params.userId) }),
+  'sandbox.oracle': (e, i) => {
+    const r = e.setOraclePrice(i.body.asset, i.body.priceUsd);
+    runDueWork(e);
+    return r;
+  },
+  'sandbox.clock': (e) => ({ now: iso(e.now()), timeScale: e.clock.timeScale }),
+  'sandbox.clock.advance': (e, i) => {
+    // TestClock listeners (the lifecycle hook) run the due work before this answers.
+    e.clock.advance(i.body.seconds * 1000);
+    return { now: iso(e.now()), timeScale: e.clock.timeScale };
+  },
+};
