@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { loadProfile, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { loadPlan } from '../../chaos/plan.ts';
+import { startReceiver } from '../../chaos/receiver.ts';
+import { AttemptStore } from '../../chaos/store.ts';
+import { parseTolerance, validateAttempts } from '../../chaos/validate.ts';
+import { summarize, writeReports } from '../../chaos/report.ts';
+
+const num = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, received "${v}"`);
+  return n;
+};
+
+/** The secret comes from --secret or LENDCHECK_WEBHOOK_SECRET (which keeps it out of process lists); it is never printed. */
+export function secretFrom(opt: string | undefined): string {
+  const s = opt ?? process.env.LENDCHECK_WEBHOOK_SECRET;
+  if (!s) throw new Error('--secret (or LENDCHECK_WEBHOOK_SECRET) is required');
+  if (!s.startsWith(WEBHOOK_SECRET_PREFIX)) throw new Error(`--secret must start with ${WEBHOOK_SECRET_PREFIX}`);
+  return s;
+}
+
+export function registerChaos(program: Command): void {
+  const chaos = program.command('chaos').description('Webhook chaos: a fault-injecting receiver, a retry-schedule validator, an active schedule run, and a certifier for partner receivers');
+
+  chaos
+    .command('receive')
+    .description('Run a webhook receiver that verifies signatures, applies a fault plan and records every attempt in SQLite')
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks one)', '0')
+    .option('--secret <whsec>', 'subscription signing secret (or env LENDCHECK_WEBHOOK_SECRET)')
+    .option('--plan <file>', 'fault plan (JSON)')
+    .option('--db <path>', 'SQLite file for the observations', 'lendcheck-chaos.db')
+    .option('--time-scale <n>', "the sender's time scale, recorded for the validator", num('--time-scale'), 1)
+    .option('--profile <file>', 'profile file (JSON)')
+    .action(async (o: { port: string; secret?: string; plan?: string; db: string; timeScale: number; profile?: string }) => {
+      const rx = await startReceiver({
+        secret: secretFrom(o.secret),
+        port: Number(o.port),
+        plan: o.plan ? loadPlan(o.plan) : undefined,
+        db: o.db,
+        timeScale: o.timeScale,
+        profile: loadProfile(o.profile),
+      });
+      console.log(`receiving on ${rx.url} (recording to ${o.db}); Ctrl-C to stop`);
+      const stop = async () => {
+        await rx.close();
+        console.log(`stopped after ${rx.count()} deliveries`);
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  chaos
+    .command('validate')
+    .description('Check what a receiver recorded against the retry schedule; exits 0 only when the sender conformed')
+    .requiredOption('--db <path>', 'SQLite file written by `chaos receive`')
+    .option('--time-scale <n>', "the sender's time scale (default: the one the receiver recorded)", num('--time-scale'))
+    .option('--tolerance <spec>', 'allowed delay error: the larger of a percentage and a floor, e.g. 2%,50ms', '2%,50ms')
+    .option('--from <point>', 'measure retry delays from the failed attempt\'s end or its arrival', 'end')
+    .option('--report-dir <dir>', 'write chaos-validate.json and chaos-validate.junit.xml here', 'lendcheck-reports')
+    .option('--profile <file>', 'profile file (JSON)')
+    .action((o: { db: string; timeScale?: number; tolerance: string; from: string; reportDir: string; profile?: string }) => {
+      if (o.from !== 'end' && o.from !== 'arrival') throw new Error('--from must be end or arrival');
+      const store = new AttemptStore(o.db);
+      const r = validateAttempts(store.attempts(), store.sessions(), { timeScale: o.timeScale, tolerance: parseTolerance(o.tolerance), from: o.from, profile: loadProfile(o.profile) });
+      store.close();
+      const files = writeReports(r, o.reportDir, 'chaos-validate');
+      console.log(summarize(r));
+      console.log(`reports: ${files.json}, ${files.junit}`);
+      process.exitCode = r.status === 'passed' ? 0 : 1;
+    });
+}
