@@ -3,9 +3,10 @@ import { registerProfile } from './profile.ts';
 import { registerOpenapi } from './openapi.ts';
 import { registerK6 } from './k6.ts';
 import { registerGate } from './gate.ts';
+import { registerSandbox } from './sandbox.ts';
 import { registerChaos } from './chaos.ts';
 import { registerLoad } from './load.ts';
 import { registerReport } from './report.ts';
 
 /** Each part of lendcheck adds its subcommand here; the order is the order of --help. */
-export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerProfile, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport];
+export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerSandbox, registerProfile, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport];

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { loadProfile } from '../../contract/index.ts';
+import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
+import { defaultPlugins } from '../../sandbox/plugins.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+
+interface Opts {
+  port: string;
+  host: string;
+  db?: string;
+  keys?: string;
+  timeScale: string;
+  profile?: string;
+  rateLimits: boolean;
+  liquidity: boolean;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export function registerSandbox(program: Command): void {
+  program
+    .command('sandbox')
+    .description('Run the stateful reference sandbox (every endpoint, persistent, /v1) until SIGINT/SIGTERM')
+    .option('--port <n>', 'port (0 = any free port)', '4010')
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--db <path>', 'SQLite file (":memory:" for none)', '.lendcheck/sandbox.db')
+    .option('--keys <file>', 'key store: JSON array of {key, partnerId, tier?} (else env LENDCHECK_KEYS, else the test keys)')
+    .option('--time-scale <n>', 'business seconds per real second', '1')
+    .option('--profile <file>', 'profile file (JSON) merged over the defaults')
+    .option('--no-rate-limits', 'turn the rate limiter off')
+    .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
+    .action(async (o: Opts) => {
+      const port = Number(o.port);
+      const timeScale = Number(o.timeScale);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: must be 0..65535, got ${o.port}`);
+      if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
+      const profile = loadProfile(o.profile);
+      const keys = loadKeys(o.keys);
+      const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db ?? '.lendcheck/sandbox.db');
+      const server = await startSandboxServer({
+        port, host: o.host, dbPath, keys, timeScale, profile,
+        plugins: defaultPlugins({ rateLimits: o.rateLimits }),
+        liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
+      });
+      console.log(`lendcheck sandbox listening on ${server.url}`);
+      console.log(`  database: ${dbPath}`);
+      if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
+      // The built-in keys are public test keys (like stripe-mock's), so they are printed;
+      // keys from a store the user supplied are shown by id only.
+      const store = new KeyStore(keys, profile);
+      const builtIn = keys === DEFAULT_KEYS;
+      console.log(builtIn ? '  test keys (Authorization: Bearer <key>):' : '  keys from your key store (shown by id):');
+      for (const k of keys) {
+        const info = store.lookup(k.key)!;
+        console.log(`    ${builtIn ? k.key : `key ${info.keyId}`}  partner=${info.partnerId} tier=${info.tier}`);
+      }
+      await new Promise<void>((done) => {
+        const stop = (sig: string) => {
+          console.log(`lendcheck sandbox: ${sig}, shutting down`);
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+          server.close().then(done, (e) => {
+            console.error(`lendcheck sandbox: close failed: ${(e as Error).message}`);
+            process.exitCode = 1;
+            done();
+          });
+        };
+        const onInt = () => stop('SIGINT');
+        const onTerm = () => stop('SIGTERM');
+        process.on('SIGINT', onInt);
+        process.on('SIGTERM', onTerm);
+      });
+    });
+}

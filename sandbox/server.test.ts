@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { TestClock } from './clock.ts';
+import { describeEndpoints } from './endpoints.suite.ts';
+import { startSandboxServer } from './server.ts';
+import { caller, START_MS } from './test-helpers.ts';
+
+async function start() {
+  return startSandboxServer({
+    port: 0,
+    clock: new TestClock({ startMs: START_MS, realNow: () => 0 }),
+    liquidity: { enabled: false, delaySeconds: 5 },
+    tickMs: 0,
+    validateResponses: true,
+    plugins: [],
+  });
+}
+
+describeEndpoints('over HTTP', async () => {
+  const s = await start();
+  return { call: caller(s.url), close: () => s.close() };
+});
+
+describe('startSandboxServer', () => {
+  it('listens on loopback with a base URL ending in /v1 and passes the client address to the app', async () => {
+    const s = await start();
+    try {
+      expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      expect(s.port).toBeGreaterThan(0);
+      expect(s.keys.map((k) => k.key)).toContain('ck_test_partner_b_growth');
+      let seen: string | undefined;
+      s.sandbox.app.get('/v1/__addr', (c) => {
+        seen = (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress;
+        return c.text('ok');
+      });
+      await fetch(`${s.url}/__addr`);
+      expect(seen).toMatch(/127\.0\.0\.1/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('closes twice without error and frees the port', async () => {
+    const s = await start();
+    await s.close();
+    await s.close();
+    await expect(fetch(`${s.url}/markets`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,51 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { API_VERSION_PREFIX } from '../contract/index.ts';
+import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
+import { DEFAULT_KEYS, type KeyEntry } from './auth/keys.ts';
+
+export interface SandboxServer {
+  /** Base URL ending in /v1. */
+  url: string;
+  port: number;
+  sandbox: Sandbox;
+  keys: KeyEntry[];
+  close(): Promise<void>;
+}
+
+/** Serves a sandbox over HTTP. The node adapter hands the socket to the app as
+ *  `c.env.incoming`, so the rate limiter sees the client address on public calls. */
+export async function startSandboxServer(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<SandboxServer> {
+  const { port = 0, host = '127.0.0.1', ...rest } = opts;
+  const sandbox = createSandbox(rest);
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: sandbox.app.fetch, port, hostname: host }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (e) {
+    await sandbox.close();
+    throw e;
+  }
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${addr.port}${API_VERSION_PREFIX}`,
+    port: addr.port,
+    sandbox,
+    keys: opts.keys ?? DEFAULT_KEYS,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          setTimeout(() => (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.(), 1000).unref();
+        });
+        await sandbox.close();
+      })();
+      return closing;
+    },
+  };
+}
