@@ -1,0 +1,79 @@
+import { Command, Option } from 'commander';
+import { join, resolve } from 'node:path';
+import { defaultProfile, loadProfile, TIER_NAMES } from '../../contract/index.ts';
+import { SCENARIOS, scenarioEnv, type ScenarioName } from '../load/env.ts';
+import { k6Binary } from '../load/k6-process.ts';
+import { emitK6Operator } from '../load/operator.ts';
+import { refuseLiveKey, runLoad, scenarioScript } from '../load/run.ts';
+
+interface LoadCliOptions {
+  scenario: ScenarioName;
+  tier?: string;
+  public?: boolean;
+  baseUrl?: string;
+  apiKey?: string;
+  smoke?: boolean;
+  reportDir?: string;
+  out: string[];
+  segments?: string;
+  emit?: 'k6-operator';
+  allowProduction?: boolean;
+  profile?: string;
+  receiverUrl?: string;
+}
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+export function registerLoad(program: Command): void {
+  program
+    .command('load')
+    .description('Run a k6 load scenario (rate-limit, matching, mixed) on the pinned k6; exits with its verdict')
+    .addOption(new Option('--scenario <name>', 'scenario to run').choices([...SCENARIOS]).makeOptionMandatory())
+    .addOption(new Option('--tier <tier>', "the key's tier (default: the profile's default tier)").choices([...TIER_NAMES]))
+    .option('--public', 'rate-limit: the public endpoints (60/min per client address, no key)')
+    .option('--base-url <url>', 'target base URL ending in /v1 (default: an embedded sandbox on a loopback port)')
+    .option('--api-key <key>', 'API key (default with the embedded sandbox: its test key of the tier); prefer env LENDCHECK_API_KEY')
+    .option('--smoke', 'short version of the scenario')
+    .option('--report-dir <dir>', 'where the k6 summary, JUnit file and dashboard export go')
+    .option('--out <output>', 'k6 output, passed through as --out (repeatable), e.g. experimental-prometheus-rw', collect, [])
+    .option('--segments <n>', 'split the run over N local k6 processes (execution segments) and judge thresholds merged')
+    .addOption(new Option('--emit <kind>', 'write manifests instead of running').choices(['k6-operator']))
+    .option('--allow-production', `allow a ck_live_ key`)
+    .option('--profile <file>', 'profile file (JSON)')
+    .option('--receiver-url <url>', 'matching: a chaos receiver whose recorded position.matched events time the matching')
+    .action(async (o: LoadCliOptions) => {
+      const profile = o.profile ? loadProfile(o.profile) : defaultProfile;
+      const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
+      refuseLiveKey(apiKey, o.allowProduction);
+      const segments = o.segments === undefined ? 1 : Number(o.segments);
+      if (!Number.isInteger(segments) || segments < 1 || segments > 64) throw new Error(`--segments: expected an integer 1..64 / received "${o.segments}"`);
+      if (o.emit === 'k6-operator') {
+        if (!o.baseUrl) throw new Error('--emit k6-operator: the pods need a --base-url they can reach');
+        const dir = resolve(o.reportDir ?? join('lendcheck-reports', 'k6-operator'));
+        const tier = o.tier ?? profile.limits.defaultTier;
+        const env = scenarioEnv(profile, { scenario: o.scenario, tier, publicMode: !!o.public, smoke: !!o.smoke, baseUrl: o.baseUrl, runId: `operator-${Date.now()}`, receiverUrl: o.receiverUrl, sandboxControls: false });
+        const files = emitK6Operator({ k6: k6Binary().path, script: scenarioScript(o.scenario), env, outs: o.out, parallelism: segments, dir, name: `lendcheck-${o.scenario}` });
+        console.log(`wrote ${files.configMap}\nwrote ${files.testRun}\nthe TestRun reads API_KEY from Secret lendcheck-${o.scenario}-api-key`);
+        return;
+      }
+      const r = await runLoad({
+        scenario: o.scenario,
+        tier: o.tier,
+        publicMode: o.public,
+        baseUrl: o.baseUrl,
+        apiKey,
+        smoke: o.smoke,
+        reportDir: o.reportDir,
+        outs: o.out,
+        segments,
+        allowProduction: o.allowProduction,
+        profile,
+        receiverUrl: o.receiverUrl,
+        echo: true,
+      });
+      for (const c of r.checks.filter((c) => c.status === 'failed')) console.log(`FAIL ${c.title}: ${c.message ?? ''}`);
+      const figures = Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join(' ');
+      console.log(`${r.status === 'passed' ? 'PASS' : 'FAIL'} load ${r.name}: ${figures}`);
+      process.exitCode = r.status === 'passed' ? 0 : Number(r.figures.k6ExitCode) || 1;
+    });
+}
