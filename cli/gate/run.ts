@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Profile } from '../../contract/index.ts';
 import { partResult, type PartResult, type RunSummary } from '../../contract/results.ts';
 import { ReportRun } from '../../reports/writers.ts';
-import { GATE_STEPS, unmetNeeds, PartUnavailable, type GateStep } from './steps.ts';
+import { GATE_STEPS, unmetNeeds, type GateStep } from './steps.ts';
+import { PartUnavailable } from './import-part.ts';
 import type { GateTarget } from './target.ts';
 import type { Progress } from './progress.ts';
 

@@ -1,9 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { importPart, REPO_ROOT } from './import-part.ts';
 import type { Profile } from '../../contract/index.ts';
 import type { PartResult } from '../../contract/results.ts';
 import { openApiText } from '../../contract/openapi.ts';
 import type { GateTarget, TierName } from './target.ts';
+import { loadStep } from './load-step.ts';
+
+export { importPart, PartUnavailable, REPO_ROOT } from './import-part.ts';
 
 // The gate's steps, each registered with what it needs from the target. A step whose
 // needs the target lacks is skipped with the reason; a step whose module has not landed
@@ -29,8 +32,6 @@ export interface GateStep {
   run(ctx: StepContext): Promise<PartResult>;
 }
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 const TIERS_NEEDED: TierName[] = ['starter', 'growth', 'scale'];
 
 /** Why the target cannot serve a need, or undefined when it can. */
@@ -46,28 +47,6 @@ export const NEED_REASONS: Record<Need, (t: GateTarget) => string | undefined> =
 export function unmetNeeds(step: GateStep, target: GateTarget): string | undefined {
   const reasons = step.needs.map((n) => NEED_REASONS[n](target)).filter(Boolean);
   return reasons.length ? `skipped: ${reasons.join('; ')}` : undefined;
-}
-
-export class PartUnavailable extends Error {}
-
-/**
- * Loads a part's entry point by module path (relative to the repository) and export
- * name. The parts are built by other people in parallel; a missing one must show as
- * such in the verdict instead of breaking the gate's own import graph.
- */
-export async function importPart<F extends (...a: never[]) => unknown>(candidates: string[], exportName: string): Promise<F> {
-  const tried: string[] = [];
-  for (const rel of candidates) {
-    const file = REPO_ROOT + rel;
-    if (!existsSync(file)) {
-      tried.push(`${rel} (absent)`);
-      continue;
-    }
-    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    if (typeof mod[exportName] === 'function') return mod[exportName] as F;
-    tried.push(`${rel} (no export ${exportName})`);
-  }
-  throw new PartUnavailable(`part not available: ${exportName}() not found in ${tried.join(', ')}`);
 }
 
 function now(): { startedAt: string; t0: number } {
@@ -146,15 +125,7 @@ function moduleStep(s: Omit<GateStep, 'run'> & { modules: string[]; exportName: 
 export const GATE_STEPS: GateStep[] = [
   contractStep,
   moduleStep({ name: 'conformance', part: 'conformance', title: 'conformance suite', needs: ['api-key'], modules: ['conformance/run.ts', 'conformance/index.ts', 'conformance/runner.ts'], exportName: 'runConformance' }),
-  moduleStep({
-    name: 'load',
-    part: 'load',
-    title: 'smoke rate limit per tier + matching smoke',
-    needs: ['tier-keys'],
-    modules: ['cli/load/run.ts', 'cli/load/index.ts', 'scenarios/run.ts', 'cli/load.ts'],
-    exportName: 'runLoad',
-    extra: () => ({ smoke: true, tiers: TIERS_NEEDED, matching: true }),
-  }),
+  loadStep,
   moduleStep({ name: 'chaos', part: 'chaos', title: 'time-scaled retry schedule', needs: ['api-key', 'sandbox-controls'], modules: ['chaos/schedule.ts', 'chaos/index.ts', 'chaos/run.ts'], exportName: 'runChaosSchedule' }),
   moduleStep({ name: 'certify', part: 'certify', title: 'certification of the sample receiver', needs: [], modules: ['chaos/certify/index.ts', 'chaos/certify.ts', 'chaos/index.ts', 'chaos/certify/run.ts'], exportName: 'runCertify' }),
 ];
