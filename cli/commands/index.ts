@@ -7,6 +7,7 @@ import { registerSandbox } from './sandbox.ts';
 import { registerChaos } from './chaos.ts';
 import { registerLoad } from './load.ts';
 import { registerReport } from './report.ts';
+import { registerConformance } from './conformance.ts';
 
 /** Each part of lendcheck adds its subcommand here; the order is the order of --help. */
-export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerSandbox, registerProfile, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport];
+export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerSandbox, registerProfile, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport, registerConformance];

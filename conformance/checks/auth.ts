@@ -42,6 +42,11 @@ export function authChecks(profile: Profile): Check[] {
       async run(ctx) {
         for (const e of keyed) {
           if (ctx.readOnly && e.method !== 'GET') continue;
+          // One path serves both order books; without a key the public one answers (profile orderbookPath).
+          if (e.id === 'orderbook.get' && profile.orderbookPath === 'shared-by-auth') {
+            ctx.profileChoice({ option: 'orderbookPath', expected: 'shared-by-auth', followed: true });
+            continue;
+          }
           const r = await unauthenticated(ctx, e.path === profile.ratesPath ? profile.ratesPath : e.path, e.method);
           expectError(r, 'authentication_failed', 401, `${e.method} ${e.path} without a key is refused`);
         }

@@ -84,9 +84,11 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   if (!ctx.hasControls) throw new CheckSkip('matching needs a funded lender and borrower, and the target has no sandbox controls to fund them');
   const lender = await fundedUser(ctx, `${tag}-lender`);
   const borrower = await fundedUser(ctx, `${tag}-borrower`);
-  // The lowest lend rate is the best offer, so this lend is first in line for the borrow.
-  const l = await createLend(ctx, lender, { rate: 0.0001, amount: '100' });
-  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate: 0.0001, borrowAmount: '100' }) });
+  // Pairs trade in the longest market, where no other check rests orders; the lowest lend
+  // rate is the best offer there, so this lend is first in line for the borrow.
+  const maturity = ctx.profile.markets.maturities[ctx.profile.markets.maturities.length - 1] ?? ctx.profile.lifecycle.defaultMaturity;
+  const l = await createLend(ctx, lender, { rate: 0.0001, amount: '100', maturity });
+  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate: 0.0001, borrowAmount: '100', maturity }) });
   if (b.status < 200 || b.status > 299) fail('a borrow crossing a resting lend is accepted', 'a 2xx', `${b.status} ${show(b.json ?? b.text)}`, b.exchange);
   const borrowId = (b.json as { positionId?: string })?.positionId;
   if (!borrowId) fail('POST /borrow answers with a positionId', 'a positionId', show(b.json), b.exchange);

@@ -115,16 +115,18 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         const send = () => ctx.api('GET', profile.ratesPath, { key: ctx.burstKey, retry429: false });
         const first = await send();
         const h = limitHeaders(first, 'the first answer to the burst key');
+        const t0 = performance.now();
         const got = await burst(send, h.remaining + 40);
+        const elapsedS = (performance.now() - t0) / 1000;
         const accepted = got.filter((r) => r.status !== 429).length;
         check429(ctx, got, 'the burst key');
+        const last = got[got.length - 1];
         // Remaining said how many more would pass; refill during the burst may add a few.
-        if (accepted < h.remaining) fail('no 429 before X-RateLimit-Remaining reaches 0', `≥ ${h.remaining} more accepted`, `${accepted} accepted, then 429`, got[got.length - 1].exchange);
+        if (accepted < h.remaining) fail('no 429 before X-RateLimit-Remaining reaches 0', `≥ ${h.remaining} more accepted`, `${accepted} accepted, then 429`, last.exchange);
         const tier = tiers.burstKey ?? tierOfLimit(h.limit);
-        if (tier === 'starter' && profile.limits.burstMeaning === 'bucket-capacity') {
-          const total = accepted + 1;
-          if (total < TIERS.starter.burst) fail('a full Starter bucket takes its burst of 100', `≥ ${TIERS.starter.burst} requests (if the key was unused)`, `${total}`, got[got.length - 1].exchange);
-        }
+        const perMinute = tier && tier in TIERS ? TIERS[tier as TierName].perMinute : h.limit;
+        const allowance = h.remaining + Math.ceil((elapsedS * perMinute) / 60) + 1;
+        if (accepted > allowance) fail(`the bucket lets through no more than Remaining plus the refill (${perMinute}/min)`, `≤ ${allowance} accepted`, `${accepted}`, last.exchange);
         ctx.note(`burst key: ${accepted + 1} accepted, then 429 (limit ${h.limit}, tier ${tier ?? 'unknown'})`);
       },
     },

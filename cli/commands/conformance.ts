@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
+import { runConformance } from '../../conformance/run.ts';
+import { UnsafeTargetError } from '../../conformance/target.ts';
+
+export function registerConformance(program: Command): void {
+  program
+    .command('conformance')
+    .description('Check every endpoint, error code, pagination and lifecycle rule of a target (the embedded sandbox without --base-url), through Vitest')
+    .option('--base-url <url>', 'target base URL ending in /v1 (env LENDCHECK_BASE_URL)')
+    .option('--api-key <key>', 'API key of partner 1 (env LENDCHECK_API_KEY)')
+    .option('--api-key-2 <key>', "a second partner's key, for tenancy checks (env LENDCHECK_API_KEY_2)")
+    .option('--burst-key <key>', 'a key the suite may exhaust to see a 429 (env LENDCHECK_BURST_KEY)')
+    .option('--public-base-url <url>', 'base URL of the public endpoints, when different (env LENDCHECK_PUBLIC_BASE_URL)')
+    .option('--profile <file>', 'profile file (JSON) of the "not shown" choices (env LENDCHECK_PROFILE)')
+    .option('--strict', 'treat deviations from the profile as failures, not notes')
+    .option('--read-only', 'run only GET and public checks (required for a ck_live_ key)')
+    .option('--only <ids>', 'comma-separated check ids (a trailing * matches a prefix)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('--seed <n>', 'seed of the property-based corpus', (v: string) => Number.parseInt(v, 10))
+    .option('--report-dir <dir>', 'where junit.xml and conformance.json go', DEFAULT_REPORT_DIR)
+    .option('--reporter <name>', 'Vitest console reporter: default, verbose, dot', 'default')
+    .action(async (o: Record<string, unknown>) => {
+      try {
+        const r = await runConformance({
+          baseUrl: o.baseUrl as string | undefined,
+          apiKey: o.apiKey as string | undefined,
+          apiKey2: o.apiKey2 as string | undefined,
+          burstKey: o.burstKey as string | undefined,
+          publicBaseUrl: o.publicBaseUrl as string | undefined,
+          profileFile: o.profile as string | undefined,
+          strict: o.strict as boolean | undefined,
+          readOnly: o.readOnly as boolean | undefined,
+          only: o.only as string[] | undefined,
+          seed: o.seed as number | undefined,
+          reportDir: o.reportDir as string,
+          reporter: o.reporter as 'default',
+        });
+        const f = r.figures;
+        console.log(`conformance: ${r.status.toUpperCase()} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
+        process.exitCode = r.status === 'failed' || Number(f.passed) === 0 ? 1 : 0;
+      } catch (e) {
+        if (e instanceof UnsafeTargetError) {
+          console.error(`lendcheck conformance: ${e.message}`);
+          process.exitCode = 2;
+          return;
+        }
+        throw e;
+      }
+    });
+}

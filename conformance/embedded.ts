@@ -1,0 +1,66 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { API_VERSION_PREFIX, type Profile } from '../contract/index.ts';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/app.ts';
+import type { KeyEntry } from '../sandbox/auth/keys.ts';
+import { startSandboxServer } from '../sandbox/server.ts';
+import type { KeyTiers } from './checks/limits.ts';
+
+// The target when no --base-url is given: the reference sandbox on a loopback port. The
+// suite gets three keys of partner A (main, and a Starter key it may exhaust) and one of
+// partner B, picked from the sandbox's key list by partner and tier.
+
+export interface EmbeddedTarget {
+  url: string;
+  apiKey: string;
+  apiKey2?: string;
+  burstKey?: string;
+  keyTiers: KeyTiers;
+  close(): Promise<void>;
+}
+
+/** Request → Response middleware around the sandbox's fetch handler (the mutants use it). */
+export type FetchWrapper = (req: Request, next: (req: Request) => Promise<Response>) => Promise<Response>;
+
+function pickKeys(keys: KeyEntry[]): Omit<EmbeddedTarget, 'url' | 'close'> {
+  const a = keys.filter((k) => k.partnerId === keys[0]?.partnerId);
+  const main = a.find((k) => k.tier === 'scale') ?? a.find((k) => k.tier === 'growth') ?? a[0];
+  const burst = a.find((k) => k.tier === 'starter' && k !== main);
+  const other = keys.find((k) => k.partnerId !== main?.partnerId);
+  if (!main) throw new Error('the embedded sandbox has no keys');
+  return {
+    apiKey: main.key,
+    apiKey2: other?.key,
+    burstKey: burst?.key,
+    keyTiers: { key: main.tier, key2: other?.tier, burstKey: burst?.tier },
+  };
+}
+
+export async function startEmbedded(profile: Profile): Promise<EmbeddedTarget> {
+  const s = await startSandboxServer({ port: 0, host: '127.0.0.1', profile });
+  return { url: s.url, ...pickKeys(s.keys), close: () => s.close() };
+}
+
+/** A sandbox served over real HTTP through a wrapper; `sandbox` stays reachable for tests. */
+export async function serveWrapped(wrap: FetchWrapper, opts: SandboxOptions = {}): Promise<EmbeddedTarget & { sandbox: Sandbox }> {
+  const sandbox = createSandbox(opts);
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    // The node adapter passes the socket as env; the limiter reads the client address from it.
+    const s = serve({ fetch: (req: Request, env: unknown) => wrap(req, (r) => Promise.resolve(sandbox.app.fetch(r, env as never))), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const { DEFAULT_KEYS } = await import('../sandbox/auth/keys.ts');
+  return {
+    url: `http://127.0.0.1:${port}${API_VERSION_PREFIX}`,
+    ...pickKeys(opts.keys ?? DEFAULT_KEYS),
+    sandbox,
+    async close() {
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await sandbox.close();
+    },
+  };
+}

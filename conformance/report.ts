@@ -1,0 +1,69 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { REQUIREMENTS } from '../contract/index.ts';
+import { createRedactor } from '../reports/redact.ts';
+import { JunitReporter, type ReportContext } from '../reports/writers.ts';
+import type { ConformanceResult } from './runner.ts';
+
+// The two files of a conformance run, written straight into the report dir: JUnit XML
+// (through the shared JunitReporter, so CI sees the same layout as a gate run) and
+// conformance.json (every check, the requirement coverage table and the profile choices
+// the target was seen to follow). Both pass through the shared redactor once more.
+
+export interface ConformanceReport {
+  summary: { status: string; target?: string; profile?: string; checks: number; passed: number; failed: number; skipped: number; durationMs: number };
+  checks: ConformanceResult['checks'];
+  coverage: Array<{ requirement: string; section: string; text: string; checks: Array<{ id: string; status: string }>; result: string }>;
+  profileChoices: ConformanceResult['profileChoices'];
+  part: ConformanceResult;
+}
+
+export function buildReport(r: ConformanceResult): ConformanceReport {
+  const byId = new Map(r.checks.map((c) => [c.id, c]));
+  return {
+    summary: {
+      status: r.status,
+      target: r.target,
+      profile: r.profile,
+      checks: r.checks.length,
+      passed: Number(r.figures.passed),
+      failed: Number(r.figures.failed),
+      skipped: Number(r.figures.skipped),
+      durationMs: r.durationMs,
+    },
+    checks: r.checks,
+    coverage: (r.coverage ?? []).map((row) => {
+      const q = REQUIREMENTS.find((x) => x.id === row.requirement)!;
+      return { requirement: row.requirement, section: q.section, text: q.text, checks: row.checks.map((id) => ({ id, status: byId.get(id)?.status ?? 'not run' })), result: row.result };
+    }),
+    profileChoices: r.profileChoices,
+    part: r,
+  };
+}
+
+export function writeReports(r: ConformanceResult, dir: string, secrets: string[] = []): string[] {
+  const abs = resolve(dir);
+  mkdirSync(abs, { recursive: true });
+  const redactor = createRedactor(secrets.filter(Boolean));
+  const ctx: ReportContext = {
+    dir: abs,
+    redactor,
+    write(name, text) {
+      const file = join(abs, name);
+      writeFileSync(file, redactor.text(text));
+      return file;
+    },
+  };
+  const json = ctx.write('conformance.json', JSON.stringify(redactor.value(buildReport(r)), null, 2) + '\n');
+  const summary = {
+    runId: 'conformance',
+    verdict: r.status === 'failed' ? ('failed' as const) : ('passed' as const),
+    target: r.target ?? '',
+    profile: r.profile ?? '',
+    startedAt: r.startedAt,
+    durationMs: r.durationMs,
+    parts: [r],
+  };
+  const junit = new JunitReporter().onRunEnd(summary, ctx);
+  return [json, ...junit];
+}

@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadProfile } from '../contract/index.ts';
+import { startEmbedded } from './embedded.ts';
+import { writeReports } from './report.ts';
+import { runChecks, type ConformanceResult } from './runner.ts';
+import { assertSafe, resolveTarget, targetEnv, type TargetOptions } from './target.ts';
+
+// runConformance: the suite through Vitest's Node API (what `lendcheck conformance` and
+// the gate call). Target options travel to the test worker as LENDCHECK_* variables; the
+// worker writes its result to a temp file that is read back here.
+
+export interface ConformanceOptions extends TargetOptions {
+  /** Vitest's console reporter; 'none' keeps the run quiet (the gate prints its own line). */
+  reporter?: 'default' | 'verbose' | 'dot' | 'none';
+  /** Skip Vitest and run the checks in this process (used by the bench and mutant tests). */
+  inProcess?: boolean;
+}
+
+const SUITE_CONFIG = fileURLToPath(new URL('./suite/vitest.config.ts', import.meta.url));
+
+export async function runConformance(opts: ConformanceOptions = {}): Promise<ConformanceResult> {
+  const target = resolveTarget(opts);
+  assertSafe(target);
+  if (opts.inProcess) return runInProcess(target);
+
+  const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-conformance-'));
+  const resultFile = join(tmp, 'result.json');
+  const env = { ...targetEnv(target), LENDCHECK_RESULT_FILE: resultFile };
+  const saved: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
+  try {
+    const { startVitest } = await import('vitest/node');
+    const reporter = opts.reporter ?? 'default';
+    const vitest = await startVitest('test', [], {
+      config: SUITE_CONFIG,
+      watch: false,
+      reporters: reporter === 'none' ? [{}] : [reporter],
+      passWithNoTests: false,
+    });
+    await vitest.close();
+    let raw: string;
+    try {
+      raw = readFileSync(resultFile, 'utf8');
+    } catch {
+      throw new Error('the conformance suite did not finish (no result was written); see the Vitest output above');
+    }
+    return JSON.parse(raw) as ConformanceResult;
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function runInProcess(target: TargetOptions): Promise<ConformanceResult> {
+  const profile = loadProfile(target.profileFile);
+  const embedded = target.baseUrl ? undefined : await startEmbedded(profile);
+  try {
+    const result = await runChecks({
+      baseUrl: target.baseUrl ?? embedded!.url,
+      publicBaseUrl: target.publicBaseUrl,
+      apiKey: target.apiKey ?? embedded!.apiKey,
+      apiKey2: target.apiKey2 ?? embedded?.apiKey2,
+      burstKey: target.burstKey ?? embedded?.burstKey,
+      keyTiers: embedded?.keyTiers,
+      profile,
+      strict: target.strict,
+      readOnly: target.readOnly,
+      only: target.only,
+      seed: target.seed,
+      targetLabel: target.baseUrl ?? `embedded sandbox (${embedded!.url})`,
+    });
+    if (target.reportDir) writeReports(result, target.reportDir, [target.apiKey ?? '', target.apiKey2 ?? '', target.burstKey ?? '']);
+    return result;
+  } finally {
+    await embedded?.close();
+  }
+}

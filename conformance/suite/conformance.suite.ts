@@ -1,0 +1,56 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, describe, it } from 'vitest';
+import { loadProfile } from '../../contract/index.ts';
+import { startEmbedded, type EmbeddedTarget } from '../embedded.ts';
+import { writeReports } from '../report.ts';
+import { executeCheck, finishRun, prepareRun } from '../runner.ts';
+import { assertSafe, resolveTarget } from '../target.ts';
+
+// The conformance suite as Vitest sees it: one test per check, in run order. The target
+// comes from LENDCHECK_* (runConformance sets them from the command's flags); without a
+// base URL the embedded sandbox is started. The run's result goes to LENDCHECK_RESULT_FILE.
+
+const target = resolveTarget({});
+assertSafe(target);
+const profile = loadProfile(target.profileFile);
+const embedded: EmbeddedTarget | undefined = target.baseUrl ? undefined : await startEmbedded(profile);
+const run = await prepareRun({
+  baseUrl: target.baseUrl ?? embedded!.url,
+  publicBaseUrl: target.publicBaseUrl,
+  apiKey: target.apiKey ?? embedded!.apiKey,
+  apiKey2: target.apiKey2 ?? (target.baseUrl ? undefined : embedded!.apiKey2),
+  burstKey: target.burstKey ?? (target.baseUrl ? undefined : embedded!.burstKey),
+  keyTiers: target.baseUrl ? undefined : embedded!.keyTiers,
+  profile,
+  strict: target.strict,
+  readOnly: target.readOnly,
+  only: target.only,
+  seed: target.seed,
+  targetLabel: target.baseUrl ?? `embedded sandbox (${embedded!.url})`,
+});
+
+describe(`conformance of ${run.opts.targetLabel}`, () => {
+  for (const item of run.plan) {
+    it(`${item.check.id}: ${item.check.title}`, async (t) => {
+      const r = await executeCheck(run, item);
+      for (const n of r.notes) await t.annotate(n, 'note');
+      if (r.status === 'skipped') t.skip(`skipped: ${r.message}`);
+      if (r.status === 'failed') {
+        const ex = r.exchange ? `\n  exchange: ${r.exchange.method} ${r.exchange.url} → ${r.exchange.status}\n  response: ${(r.exchange.responseBody ?? '').slice(0, 500)}` : '';
+        throw new Error(`${r.message}${ex}`);
+      }
+    });
+  }
+});
+
+afterAll(async () => {
+  try {
+    const result = finishRun(run);
+    const file = process.env.LENDCHECK_RESULT_FILE;
+    if (file) writeFileSync(file, JSON.stringify(result));
+    if (target.reportDir) writeReports(result, target.reportDir, [run.opts.apiKey, run.opts.apiKey2 ?? '', run.opts.burstKey ?? '']);
+  } finally {
+    await run.close();
+    await embedded?.close();
+  }
+});
