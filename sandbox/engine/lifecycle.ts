@@ -28,8 +28,8 @@ function liquidityRound(engine: Engine, now: number): number {
   const lp = engine.config.liquidity;
   if (!lp.enabled) return 0;
   const due = engine.db
-    .prepare("SELECT id, created_at_ms FROM positions WHERE status = 'pending' AND created_at_ms <= ? AND maturity_ms > ? ORDER BY created_at_ms, seq")
-    .all(now - lp.delaySeconds * 1000, now - 0) as Array<{ id: string; created_at_ms: number }>;
+    .prepare("SELECT id, created_at_ms FROM positions WHERE status = 'pending' AND created_at_ms <= ? AND maturity_ms > created_at_ms + ? ORDER BY created_at_ms, seq")
+    .all(now - lp.delaySeconds * 1000, lp.delaySeconds * 1000) as Array<{ id: string; created_at_ms: number }>;
   for (const d of due) engine.liquidityFill(d.id, d.created_at_ms + lp.delaySeconds * 1000);
   return due.length;
 }
