@@ -23,4 +23,4 @@ EXPOSE 8080
 USER node
 HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD ["node", "-e", "fetch('http://127.0.0.1:8080/v1/markets').then(r=>process.exit(r.status<500?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "cli/bin.js"]
-CMD ["sandbox", "--host", "0.0.0.0", "--port", "8080"]
+CMD ["sandbox", "--host", "0.0.0.0", "--port", "8080", "--db", ":memory:"]

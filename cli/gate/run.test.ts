@@ -97,6 +97,12 @@ describe('gate targets', () => {
     expect(tierKeys).toEqual({ starter: 'ck_test_partner_a_starter', growth: 'ck_test_partner_a_growth', scale: 'ck_test_partner_a_scale' });
     expect(all).toHaveLength(4);
     expect(keysByTier([{ key: 'ck_test_k1', tier: 'scale', partner: 'p' }]).tierKeys).toEqual({ scale: 'ck_test_k1' });
+    // The sandbox's key store form: the second partner's growth key is not taken as a tier key.
+    const store = [
+      { key: 'ck_test_x1', partnerId: 'pa', tier: 'starter' }, { key: 'ck_test_y2', partnerId: 'pb', tier: 'growth' },
+      { key: 'ck_test_x2', partnerId: 'pa', tier: 'growth' }, { key: 'ck_test_x3', partnerId: 'pa', tier: 'scale' },
+    ];
+    expect(keysByTier(store).tierKeys).toEqual({ starter: 'ck_test_x1', growth: 'ck_test_x2', scale: 'ck_test_x3' });
   });
 
   it('refuses production keys unless opted in', () => {

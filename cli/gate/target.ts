@@ -106,22 +106,24 @@ export async function externalTarget(f: TargetFlags, close: () => Promise<void> 
  */
 export function keysByTier(keys: unknown): { tierKeys: GateTarget['tierKeys']; all: string[] } {
   const entries: Array<{ key: string; tier?: string; partner?: string }> = [];
+  const partnerOf = (o: Record<string, unknown>) => (typeof o.partnerId === 'string' ? o.partnerId : typeof o.partner === 'string' ? o.partner : undefined);
   const visit = (v: unknown, hint?: string) => {
     if (typeof v === 'string') entries.push({ key: v, tier: hint });
     else if (Array.isArray(v)) v.forEach((x) => visit(x));
     else if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
-      if (typeof o.key === 'string') entries.push({ key: o.key, tier: typeof o.tier === 'string' ? o.tier : hint, partner: typeof o.partner === 'string' ? o.partner : undefined });
+      if (typeof o.key === 'string') entries.push({ key: o.key, tier: typeof o.tier === 'string' ? o.tier : hint, partner: partnerOf(o) });
       else for (const [k, x] of Object.entries(o)) visit(x, (TIER_NAMES as readonly string[]).includes(k) ? k : hint);
     }
   };
   visit(keys);
   const tierKeys: GateTarget['tierKeys'] = {};
   // The first partner's keys are the tier keys; another partner's are for isolation.
-  const first = entries.find((e) => e.key.startsWith(KEY_PREFIX.sandbox))?.key.match(/^ck_test_(partner_[a-z0-9]+)_/)?.[1];
+  const partnerOfEntry = (e: (typeof entries)[number]) => e.partner ?? e.key.match(/^ck_test_(partner_[a-z0-9]+)_/)?.[1];
+  const first = entries[0] && partnerOfEntry(entries[0]);
   for (const e of entries) {
     const tier = (e.tier ?? e.key.match(/_(starter|growth|scale)$/)?.[1]) as TierName | undefined;
-    const samePartner = !first || e.key.includes(`${first}_`) || e.partner === undefined;
+    const samePartner = !first || partnerOfEntry(e) === undefined || partnerOfEntry(e) === first;
     if (tier && ['starter', 'growth', 'scale'].includes(tier) && !tierKeys[tier] && samePartner) tierKeys[tier] = e.key;
   }
   return { tierKeys, all: entries.map((e) => e.key) };
