@@ -5,6 +5,8 @@ import { startReceiver } from '../../chaos/receiver.ts';
 import { AttemptStore } from '../../chaos/store.ts';
 import { parseTolerance, validateAttempts } from '../../chaos/validate.ts';
 import { summarize, writeReports } from '../../chaos/report.ts';
+import { runCertify } from '../../chaos/certify/run.ts';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../chaos/sign.ts';
 
 const num = (name: string) => (v: string) => {
   const n = Number(v);
@@ -68,6 +70,34 @@ export function registerChaos(program: Command): void {
       const files = writeReports(r, o.reportDir, 'chaos-validate');
       console.log(summarize(r));
       console.log(`reports: ${files.json}, ${files.junit}`);
+      process.exitCode = r.status === 'passed' ? 0 : 1;
+    });
+
+  chaos
+    .command('certify')
+    .description("Act as the sender against a partner's webhook receiver; exits 0 only when it is certified")
+    .requiredOption('--url <url>', 'the receiver URL')
+    .option('--secret <whsec>', 'the secret the receiver verifies with (or env LENDCHECK_WEBHOOK_SECRET)')
+    .option('--scheme <scheme>', `signature scheme: ${SIGNATURE_SCHEMES.join(' | ')} (default: the profile's)`)
+    .option('--burst <n>', 'deliveries in the burst probe', num('--burst'), 50)
+    .option('--source <files...>', "the receiver's source files, for the constant-time-compare inspection")
+    .option('--only <ids...>', 'run only these checks')
+    .option('--report-dir <dir>', 'write chaos-certify.json and chaos-certify.junit.xml here', 'lendcheck-reports')
+    .option('--profile <file>', 'profile file (JSON)')
+    .action(async (o: { url: string; secret?: string; scheme?: string; burst: number; source?: string[]; only?: string[]; reportDir: string; profile?: string }) => {
+      if (o.scheme && !SIGNATURE_SCHEMES.includes(o.scheme as SignatureScheme)) throw new Error(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
+      const r = await runCertify({
+        url: o.url,
+        secret: secretFrom(o.secret),
+        scheme: o.scheme as SignatureScheme | undefined,
+        burst: Math.round(o.burst),
+        sources: o.source,
+        only: o.only,
+        profile: loadProfile(o.profile),
+      });
+      const files = writeReports(r, o.reportDir, 'chaos-certify');
+      console.log(summarize(r));
+      console.log(`${r.status === 'passed' ? 'CERTIFIED' : 'NOT CERTIFIED'}; reports: ${files.json}, ${files.junit}`);
       process.exitCode = r.status === 'passed' ? 0 : 1;
     });
 }

@@ -1,0 +1,9 @@
+// The package root for partners and for the other parts of lendcheck.
+export { signWebhook, verifyWebhook, SIGNATURE_SCHEMES } from './sign.ts';
+export type { SignatureScheme, SignOptions, VerifyOptions, VerifyResult } from './sign.ts';
+export { startReceiver, type Receiver, type ReceiverOptions } from './receiver.ts';
+export { parsePlan, loadPlan, planSchema, type Plan, type PlanInput } from './plan.ts';
+export { faultNames, getFault, registerFault, type FaultDef } from './faults/index.ts';
+export { validateAttempts, parseTolerance, DEFAULT_TOLERANCE, type ValidateOptions, type Tolerance } from './validate.ts';
+export { runCertify, CERTIFY_CHECKS, type CertifyOptions } from './certify/run.ts';
+export { writeReports, junitXml, summarize } from './report.ts';
