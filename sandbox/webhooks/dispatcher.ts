@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { setMaxListeners } from 'node:events';
 import {
   SIGNATURE_HEADER,
   WEBHOOK_RESPONSE_DEADLINE_MS,
@@ -62,6 +63,7 @@ export interface DispatcherStats {
 }
 
 const FANOUT_BATCH = 1000;
+const PREFETCH = 64;
 
 export class Dispatcher {
   private readonly db: BetterSqlite3.Database;
@@ -77,9 +79,12 @@ export class Dispatcher {
 
   private readonly inflight = new Map<number, Promise<void>>();
   private readonly perEndpoint = new Map<string, number>();
+  private readonly ready = new Map<string, DueRow[]>();
   private completions: Completion[] = [];
   private timer: NodeJS.Timeout | undefined;
   private tickQueued = false;
+  private batchTimer: NodeJS.Timeout | undefined;
+  private rotation = 0;
   private running = false;
   private abort = new AbortController();
   private unsubscribeClock: (() => void) | undefined;
@@ -120,9 +125,8 @@ export class Dispatcher {
       addDelivery: db.prepare(
         "INSERT OR IGNORE INTO webhook_deliveries (event_seq, event_id, webhook_id, attempts, state, next_at_ms) VALUES (?, ?, ?, 0, 'pending', ?)",
       ),
-      dueEndpoints: db.prepare(
-        "SELECT webhook_id, MIN(next_at_ms) AS due FROM webhook_deliveries WHERE state = 'pending' AND next_at_ms <= ? GROUP BY webhook_id ORDER BY due",
-      ),
+      // Deleted or disabled subscriptions have no pending deliveries (they are cancelled with them).
+      hooks: db.prepare('SELECT id FROM webhook_subscriptions WHERE deleted_at_ms IS NULL AND disabled_at_ms IS NULL').pluck(),
       dueFor: db.prepare(
         `SELECT d.id, d.event_id, d.webhook_id, d.attempts, d.next_at_ms, s.url, s.secret, e.payload
          FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.webhook_id JOIN outbox_events e ON e.seq = d.event_seq
@@ -146,6 +150,8 @@ export class Dispatcher {
     if (this.running) return;
     this.running = true;
     this.abort = new AbortController();
+    // Every attempt in flight listens for the stop; that many listeners is expected, not a leak.
+    setMaxListeners(0, this.abort.signal);
     // A clock jump can make retries due at once: look again right away.
     this.unsubscribeClock = this.clock.onAdvance(() => this.kick());
     this.kick();
@@ -156,12 +162,15 @@ export class Dispatcher {
     if (!this.running) return;
     this.running = false;
     clearTimeout(this.timer);
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
     this.unsubscribeClock?.();
     this.abort.abort();
     await Promise.allSettled([...this.inflight.values()]);
     this.flush();
     this.inflight.clear();
     this.perEndpoint.clear();
+    this.ready.clear();
     await this.closeSender();
   }
 
@@ -173,6 +182,18 @@ export class Dispatcher {
       this.tickQueued = false;
       this.tick();
     });
+  }
+
+  /**
+   * A round 1 ms from now for finished attempts: under load, completions arrive one by one,
+   * and gathering a millisecond of them into one transaction costs far less than a commit each.
+   */
+  private kickBatched(): void {
+    if (!this.running || this.batchTimer) return;
+    this.batchTimer = setTimeout(() => {
+      this.batchTimer = undefined;
+      this.kick();
+    }, 1);
   }
 
   stats(): DispatcherStats {
@@ -218,22 +239,36 @@ export class Dispatcher {
   }
 
   private dispatchDue(): void {
-    if (this.inflight.size >= this.maxInFlight) return;
     const now = this.clock.now();
-    const endpoints = this.q.dueEndpoints.all(now) as Array<{ webhook_id: string }>;
-    for (const { webhook_id } of endpoints) {
-      const busy = this.perEndpoint.get(webhook_id) ?? 0;
-      let free = Math.min(this.maxPerEndpoint - busy, this.maxInFlight - this.inflight.size);
+    // One indexed range query per subscription (not a scan of every pending delivery), starting
+    // at a rotating place so that, with all slots taken, no subscription is always served last.
+    const hooks = this.q.hooks.all() as string[];
+    // Queued rows of a subscription deleted or disabled since are dropped, never sent.
+    for (const h of this.ready.keys()) if (!hooks.includes(h)) this.ready.delete(h);
+    const start = hooks.length ? this.rotation++ % hooks.length : 0;
+    for (let k = 0; k < hooks.length && this.inflight.size < this.maxInFlight; k++) {
+      const hook = hooks[(start + k) % hooks.length];
+      let free = Math.min(this.maxPerEndpoint - (this.perEndpoint.get(hook) ?? 0), this.maxInFlight - this.inflight.size);
       if (free <= 0) continue;
-      const rows = this.q.dueFor.all(webhook_id, now, free + busy) as DueRow[];
-      for (const r of rows) {
-        if (free <= 0) break;
-        if (this.inflight.has(r.id)) continue;
-        free--;
-        this.launch(r);
+      let queue = this.ready.get(hook);
+      if (!queue || queue.length === 0) {
+        queue = this.fetchDue(hook, now);
+        if (queue.length === 0) continue;
+        this.ready.set(hook, queue);
       }
-      if (this.inflight.size >= this.maxInFlight) return;
+      while (free-- > 0 && queue.length > 0) this.launch(queue.shift()!);
     }
+  }
+
+  /**
+   * Due rows of one subscription, read PREFETCH at a time so that a busy endpoint costs one
+   * query per batch rather than one per freed slot. Every row read is due and pending; only
+   * the dispatcher itself or a deletion (handled above) changes a pending row.
+   */
+  private fetchDue(hook: string, now: number): DueRow[] {
+    const busy = this.perEndpoint.get(hook) ?? 0;
+    const rows = this.q.dueFor.all(hook, now, PREFETCH + busy) as DueRow[];
+    return rows.filter((r) => !this.inflight.has(r.id));
   }
 
   private launch(row: DueRow): void {
@@ -257,7 +292,7 @@ export class Dispatcher {
       }
       if (signal.aborted) return; // stopping: left pending, sent again after the next start
       this.completions.push({ row, sentAt, doneAt: this.clock.now(), result });
-      this.kick();
+      this.kickBatched();
     })();
     this.inflight.set(row.id, p);
   }

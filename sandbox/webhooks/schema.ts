@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   next_at_ms INTEGER NOT NULL,     -- business time of the next attempt
   UNIQUE (event_id, webhook_id));
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_at_ms);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due_by_hook ON webhook_deliveries (webhook_id, state, next_at_ms);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_by_event ON webhook_deliveries (event_id);
 CREATE TABLE IF NOT EXISTS webhook_attempts (
   delivery_id INTEGER NOT NULL,

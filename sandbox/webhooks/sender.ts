@@ -26,23 +26,25 @@ export function httpSender(opts: HttpSenderOptions): { send: Sender; close(): Pr
     keepAliveTimeout: 4_000,
   });
   const send: Sender = async (url, body, headers, signal) => {
-    // One deadline for the whole attempt (connect, headers and body), not per phase.
-    const deadline = AbortSignal.timeout(opts.timeoutMs);
+    // One deadline for the whole attempt (connect, headers and body), not per phase. A plain
+    // controller and timer: AbortSignal.timeout/any cost several times more per request.
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => ((timedOut = true), ac.abort()), opts.timeoutMs);
+    const onStop = () => ac.abort();
+    signal.addEventListener('abort', onStop, { once: true });
     try {
-      const res = await request(url, {
-        method: 'POST',
-        body,
-        headers,
-        dispatcher: agent,
-        signal: AbortSignal.any([signal, deadline]),
-      });
+      const res = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal: ac.signal });
       await res.body.dump();
       return { status: res.statusCode };
     } catch (e) {
-      if (deadline.aborted) return { status: null, error: `no answer within ${opts.timeoutMs} ms` };
+      if (timedOut) return { status: null, error: `no answer within ${opts.timeoutMs} ms` };
       if (signal.aborted) return { status: null, error: 'aborted: dispatcher stopping' };
       const err = e as Error & { code?: string };
       return { status: null, error: err.code ? `${err.code}: ${err.message}` : err.message };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onStop);
     }
   };
   return { send, close: () => agent.close() };
