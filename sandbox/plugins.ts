@@ -2,6 +2,8 @@ import type { Hono } from 'hono';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Profile } from '../contract/index.ts';
 import type { Clock } from './clock.ts';
+import { rateLimitPlugin } from './limiter/plugin.ts';
+import { webhooksPlugin } from './webhooks/plugin.ts';
 
 // The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
 // it (rate limits, webhooks). A plugin installs middleware that runs BEFORE auth, so it
@@ -50,7 +52,14 @@ export interface PluginOptions {
   webhooks?: boolean;
 }
 
-/** The plugins a sandbox gets unless told otherwise. Filled in by the limiter and webhooks parts. */
-export function defaultPlugins(_opts: PluginOptions = {}): SandboxPlugin[] {
-  return [];
+/**
+ * The plugins a sandbox gets unless told otherwise: rate limits (middleware before auth)
+ * and webhooks (subscription routes, trigger/attempts controls, the outbox dispatcher).
+ * With `webhooks: false` the routes stay and only dispatch is off.
+ */
+export function defaultPlugins(opts: PluginOptions = {}): SandboxPlugin[] {
+  const plugins: SandboxPlugin[] = [];
+  if (opts.rateLimits !== false) plugins.push(rateLimitPlugin());
+  plugins.push(webhooksPlugin({ dispatch: opts.webhooks !== false }));
+  return plugins;
 }

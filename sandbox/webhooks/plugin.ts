@@ -1,0 +1,41 @@
+import type { SandboxContext, SandboxPlugin } from '../plugins.ts';
+import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
+import { asEventEngine, registerWebhookRoutes } from './routes.ts';
+
+// Webhooks as a sandbox plugin: subscription routes and the trigger/attempts controls,
+// plus the dispatcher that drains the outbox while the sandbox runs.
+
+export type WebhooksPluginOptions = Partial<Omit<DispatcherOptions, 'db' | 'clock' | 'profile'>> & {
+  /** false: subscriptions and controls only, nothing is sent (PluginOptions.webhooks = false). */
+  dispatch?: boolean;
+};
+
+export interface WebhooksPlugin extends SandboxPlugin {
+  /** The running dispatcher, once started. */
+  dispatcher(): Dispatcher | undefined;
+}
+
+export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin {
+  let dispatcher: Dispatcher | undefined;
+  let unsubscribe: (() => void) | undefined;
+  const { dispatch = true, ...dispatcherOpts } = opts;
+  return {
+    name: 'webhooks',
+    dispatcher: () => dispatcher,
+    routes(app, ctx) {
+      registerWebhookRoutes(app, ctx, () => dispatcher?.kick());
+    },
+    start(ctx: SandboxContext) {
+      if (!dispatch || dispatcher) return;
+      dispatcher = new Dispatcher({ db: ctx.db, clock: ctx.clock, profile: ctx.profile, ...dispatcherOpts });
+      // Committed engine events wake the dispatcher at once instead of at its next poll.
+      unsubscribe = asEventEngine(ctx.engine)?.onEvents?.(() => dispatcher?.kick());
+      dispatcher.start();
+    },
+    async stop() {
+      unsubscribe?.();
+      await dispatcher?.stop();
+      dispatcher = undefined;
+    },
+  };
+}
