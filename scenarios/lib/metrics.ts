@@ -12,6 +12,10 @@ export const headerViolations = new Counter('header_violations');
 export const wellFormed429 = new Rate('well_formed_429');
 /** Whether a request was accepted after waiting what the headers said. */
 export const recovered = new Rate('recovered');
+/** Burst: accepted − (bucket + refill over the burst's own span); and (bucket − probe) − accepted. */
+export const burstExcess = new Trend('burst_excess');
+export const burstShortfall = new Trend('burst_shortfall');
+export const burstSeconds = new Trend('burst_seconds');
 /** Reset read in seconds from now, per the detected unit. */
 export const resetSeconds = new Trend('reset_seconds');
 /** Answers other than 2xx and 429. */

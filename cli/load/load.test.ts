@@ -1,0 +1,151 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GcraLimiter, type RateLimiter } from '../../sandbox/limiter/gcra.ts';
+import { rateLimitPlugin } from '../../sandbox/limiter/plugin.ts';
+import { defaultPlugins } from '../../sandbox/plugins.ts';
+import { scenarioEnv } from './env.ts';
+import { goDurationSeconds, k6Binary, redact, segmentArgs } from './k6-process.ts';
+import { emitK6Operator } from './operator.ts';
+import { refuseLiveKey, runLoad, scenarioScript } from './run.ts';
+import { emptySet, percentile } from './samples.ts';
+import { defaultProfile } from '../../contract/index.ts';
+import { judge } from './run.ts';
+import { evaluate, parseSelector } from './thresholds.ts';
+
+const k6 = (() => {
+  try {
+    return k6Binary();
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+})();
+const noK6 = 'error' in k6;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'lendcheck-load-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A sandbox whose limiter gives the starter key `factor` times its tier (capacity and rate). */
+function starterScaledBy(factor: number) {
+  const inner = new GcraLimiter();
+  const limiter: RateLimiter = {
+    check: (bucket, rule, now) => inner.check(bucket, rule.name === 'starter' ? { ...rule, capacity: Math.round(rule.capacity * factor), perMinute: rule.perMinute * factor } : rule, now),
+  };
+  return { plugins: [rateLimitPlugin({ limiter }), ...defaultPlugins({ rateLimits: false })] };
+}
+
+describe('threshold judging on merged samples', () => {
+  it('reads metric selectors with tags', () => {
+    expect(parseSelector('accepted{phase:sustain,window:measure}')).toEqual({ metric: 'accepted', tags: { phase: 'sustain', window: 'measure' } });
+    expect(parseSelector('http_reqs')).toEqual({ metric: 'http_reqs', tags: {} });
+  });
+
+  it('evaluates counters, rates and trends and names what it saw', () => {
+    const set = emptySet();
+    set.types.set('accepted', 'counter').set('ok', 'rate').set('lat', 'trend');
+    set.samples.set('accepted', [
+      { t: 0, value: 1, tags: { phase: 'burst' } },
+      { t: 1, value: 1, tags: { phase: 'burst' } },
+      { t: 2, value: 1, tags: { phase: 'sustain' } },
+    ]);
+    set.samples.set('ok', [{ t: 0, value: 1, tags: {} }, { t: 0, value: 0, tags: {} }]);
+    set.samples.set('lat', [1, 2, 3, 4].map((value) => ({ t: 0, value, tags: {} })));
+    set.firstMs = 0;
+    set.lastMs = 1000;
+    const v = judge({ 'accepted{phase:burst}': ['count==2', 'count>=3'], ok: ['rate==0.5'], lat: ['p(50)<=2.5', 'max<4'], missing: ['count==0', 'rate>0'] }, set);
+    expect(v.map((x) => x.ok)).toEqual([true, false, true, true, false, true, false]);
+    expect(v[1].message).toBe('expected count >= 3 / received 2');
+    expect(v[6].message).toBe('expected samples of missing / received none');
+    expect(evaluate('x', 'count ~ 3', undefined).ok).toBe(false);
+  });
+
+  it("computes percentiles the way k6 does (linear between ranks)", () => {
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
+    expect(percentile([10, 20], 95)).toBeCloseTo(19.5);
+  });
+
+  it('builds execution segments and their sequence', () => {
+    expect(segmentArgs(0, 1)).toEqual([]);
+    expect(segmentArgs(1, 3)).toEqual(['--execution-segment', '1/3:2/3', '--execution-segment-sequence', '0,1/3,2/3,1']);
+    expect(goDurationSeconds('1m12s')).toBe(72);
+    expect(goDurationSeconds('2h0m0.5s')).toBe(7200.5);
+  });
+
+  it('refuses ck_live_ keys unless production is allowed, before starting anything', async () => {
+    expect(() => refuseLiveKey('ck_live_abc', false)).toThrow(/--allow-production/);
+    expect(() => refuseLiveKey('ck_live_abc', true)).not.toThrow();
+    await expect(runLoad({ scenario: 'rate-limit', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'ck_live_x', reportDir: tmp() })).rejects.toThrow(/ck_live_/);
+  });
+
+  it('keeps keys out of recorded output', () => {
+    expect(redact('key ck_test_secret here', ['ck_test_secret'])).toBe('key [redacted] here');
+  });
+});
+
+describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${(k6 as { error: string }).error}` : ''}`, () => {
+  let growthSingle: Awaited<ReturnType<typeof runLoad>> | undefined;
+
+  it('passes the smoke rate-limit run of every tier', async () => {
+    // Staggered so the three bursts do not share the CPU (one sandbox process, two cores).
+    const results = await Promise.all(
+      (['starter', 'growth', 'scale'] as const).map((tier, i) => sleep(i * 4000).then(() => runLoad({ scenario: 'rate-limit', tier, smoke: true, reportDir: tmp() }))),
+    );
+    for (const r of results) {
+      const failed = r.checks.filter((c) => c.status === 'failed').map((c) => `${c.title}: ${c.message}`);
+      expect(failed, r.name).toEqual([]);
+      expect(r.status, r.name).toBe('passed');
+      expect(r.figures.k6ExitCode).toBe(0);
+      // The admitted rate is the tier's, within the smoke tolerance (±10 % and one request).
+      expect(Math.abs(Number(r.figures.admittedPerMinute) - Number(r.figures.tierPerMinute))).toBeLessThanOrEqual(Number(r.figures.tierPerMinute) * 0.1 + 10);
+      expect(r.series?.[0].accepted.length).toBeGreaterThan(5);
+    }
+    growthSingle = results[1];
+  }, 90_000);
+
+  it('catches a key given a limit too high and one too low, and splits cleanly over two segments', async () => {
+    const [high, low, segmented] = await Promise.all([
+      runLoad({ scenario: 'rate-limit', tier: 'starter', smoke: true, reportDir: tmp(), sandbox: starterScaledBy(2) }),
+      runLoad({ scenario: 'rate-limit', tier: 'starter', smoke: true, reportDir: tmp(), sandbox: starterScaledBy(0.5) }),
+      runLoad({ scenario: 'rate-limit', tier: 'growth', smoke: true, segments: 2, reportDir: tmp() }),
+    ]);
+    for (const [r, metric] of [[high, 'burst_excess'], [low, 'burst_shortfall']] as const) {
+      expect(r.status).toBe('failed');
+      expect(r.figures.k6ExitCode).toBe(99);
+      const burst = r.checks.filter((c) => c.id.includes(`threshold:${metric} `) && c.status === 'failed');
+      expect(burst.length, JSON.stringify(r.figures)).toBe(1);
+    }
+    expect(Number(high.figures.burstAccepted)).toBeGreaterThan(110);
+    expect(Number(low.figures.burstAccepted)).toBeLessThan(90);
+
+    // The key's limit is global, so two segments together admit what one process does.
+    expect(segmented.status, JSON.stringify(segmented.checks.filter((c) => c.status === 'failed'))).toBe('passed');
+    expect(segmented.figures.segments).toBe(2);
+    expect(growthSingle, 'the single growth run of the previous test').toBeDefined();
+    const single = Number(growthSingle!.figures.admittedPerMinute);
+    const merged = Number(segmented.figures.admittedPerMinute);
+    expect(Math.abs(merged - single)).toBeLessThanOrEqual(300 * 0.1 + 10);
+    expect(Number(segmented.figures.burstAccepted)).toBeGreaterThanOrEqual(470);
+  }, 90_000);
+
+  it('writes the k6 summary, JUnit and dashboard export, and k6-operator manifests without the key', () => {
+    const dir = tmp();
+    const env = { ...scenarioEnv(defaultProfile, { scenario: 'rate-limit', tier: 'growth', publicMode: false, smoke: true, baseUrl: 'http://sandbox:8080/v1', runId: 'r', sandboxControls: false }), API_KEY: 'ck_test_never_in_archive' };
+    const files = emitK6Operator({ k6: (k6 as { path: string }).path, script: scenarioScript('rate-limit'), env, outs: ['experimental-prometheus-rw'], parallelism: 3, dir, name: 'lendcheck-rate-limit' });
+    const testRun = JSON.parse(readFileSync(files.testRun, 'utf8'));
+    expect(testRun.kind).toBe('TestRun');
+    expect(testRun.spec.parallelism).toBe(3);
+    expect(testRun.spec.arguments).toBe('--out experimental-prometheus-rw');
+    const configMap = JSON.parse(readFileSync(files.configMap, 'utf8'));
+    expect(configMap.binaryData['archive.tar'].length).toBeGreaterThan(1000);
+    const archive = readFileSync(files.archive).toString('latin1');
+    expect(archive).toContain('rate-limit.ts');
+    expect(archive).not.toContain('ck_test_never_in_archive');
+  });
+});
