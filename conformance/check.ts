@@ -131,3 +131,13 @@ export function expectClientError(r: Reply, title: string): void {
     fail(title, 'the error object {error:{code,message}}', show(r.json ?? r.text), r.exchange);
   }
 }
+
+/**
+ * An error whose code the spec leaves open: the spec still demands a 4xx with the error
+ * object; the exact status and code are the profile's choice (a note unless --strict).
+ */
+export function expectProfileError(ctx: CheckContext, r: Reply, choice: { code: string; status: number }, option: string, title: string): void {
+  expectClientError(r, title);
+  const code = (r.json as { error: { code: string } }).error.code;
+  ctx.profileChoice({ option, expected: `${choice.status} ${choice.code}`, followed: r.status === choice.status && code === choice.code, received: `${r.status} ${code}` }, r.exchange);
+}

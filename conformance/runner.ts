@@ -23,6 +23,8 @@ export interface RunOptions {
   only?: string[];
   seed?: number;
   checks?: Check[];
+  /** Check ids run first, before the phase order (the mutant test puts likely killers here). */
+  priority?: string[];
   /** Stop after the first failed check (the mutant test only needs one kill). */
   stopOnFirstFailure?: boolean;
   /** Tiers of the keys when known (the embedded sandbox's keys), so tier limits are checked exactly. */
@@ -98,7 +100,9 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
 
   ctx.hasControls = await probeControls(ctx);
   const selected = selectChecks(opts.checks ?? allChecks(opts.profile, opts.keyTiers), opts.only);
-  const ordered = PHASES.flatMap((p) => selected.filter((c) => (c.phase ?? 'main') === p));
+  const first = (opts.priority ?? []).map((id) => selected.find((c) => c.id === id)).filter((c): c is Check => !!c);
+  const rest = selected.filter((c) => !first.includes(c));
+  const ordered = [...first, ...PHASES.flatMap((p) => rest.filter((c) => (c.phase ?? 'main') === p))];
   run.plan = ordered.map((check) => ({ check, skip: skipReason(check.needs ?? [], ctx) }));
   return run;
 }

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { borrowRequest, errorBody, lendRequest, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { bodyCases, type BodyCase } from '../cases.ts';
-import { CheckSkip, expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, enc, fund, fundedUser, lendBody, sharedBorrow, sharedLend, VALID_ADDRESS } from './fixtures.ts';
 
@@ -19,14 +19,19 @@ async function expectInvalid(
   cases: BodyCase[],
   send: (body: unknown) => Promise<Reply>,
   where: string,
-  codeOf: (c: BodyCase) => { code: string; status: number } = () => ({ code: 'invalid_request', status: 400 }),
+  /** Cases whose code the profile gives (e.g. an unsupported asset), with the option name. */
+  profileCode?: (c: BodyCase) => { choice: { code: string; status: number }; option: string } | undefined,
 ): Promise<void> {
   if (!cases.length) fail(`invalid cases for ${where}`, 'at least one generated case', 'none');
   for (const c of cases) {
     const r = await send(c.body);
-    const want = codeOf(c);
-    expectError(r, want.code, want.status, `${where} with ${c.what}`);
-    if (want.code === 'invalid_request') messageNames(ctx, r, c.field);
+    const p = profileCode?.(c);
+    if (p) {
+      expectProfileError(ctx, r, p.choice, p.option, `${where} with ${c.what}`);
+      continue;
+    }
+    expectError(r, 'invalid_request', 400, `${where} with ${c.what}`);
+    messageNames(ctx, r, c.field);
   }
 }
 
@@ -46,7 +51,7 @@ export function errorChecks(profile: Profile): Check[] {
         cases.push({ field: 'maturity', what: 'maturity as a past ISO date', body: lendBody(ctx, u, { maturity: '2000-01-01' }) });
         // A string asset outside the list is the spec's "unsupported asset", whose code the profile gives.
         const unsupported = (c: BodyCase) => c.field === 'asset' && typeof (c.body as { asset?: unknown }).asset === 'string' && (c.body as { asset: string }).asset !== '';
-        await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/lend', { body }), 'POST /lend', (c) => (unsupported(c) ? profile.errors.unsupportedAsset : { code: 'invalid_request', status: 400 }));
+        await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/lend', { body }), 'POST /lend', (c) => (unsupported(c) ? { choice: profile.errors.unsupportedAsset, option: 'errors.unsupportedAsset' } : undefined));
       },
     },
     {
@@ -66,7 +71,7 @@ export function errorChecks(profile: Profile): Check[] {
           ['collateral.asset', { ...valid, collateral: { asset: 'NOTANASSET', amount: '1' } }],
         ] as const) {
           const r = await ctx.api('POST', '/borrow', { body });
-          expectError(r, ua.code, ua.status, `POST /borrow with an unsupported ${field} (profile errors.unsupportedAsset)`);
+          expectProfileError(ctx, r, ua, 'errors.unsupportedAsset', `POST /borrow with an unsupported ${field}`);
         }
       },
     },

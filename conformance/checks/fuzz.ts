@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { borrowRequest, lendRequest, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
-import { expectClientError, expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import { expectClientError, expectError, expectProfileError, fail, show, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { enc, sharedLend } from './fixtures.ts';
 
@@ -64,13 +64,13 @@ export function fuzzChecks(profile: Profile): Check[] {
         const mt = profile.errors.unsupportedMediaType;
         for (const ct of ['text/plain', 'application/x-www-form-urlencoded']) {
           const r = await ctx.api('POST', '/lend', { raw: valid, headers: { 'content-type': ct }, timeoutMs: TIMEOUT_MS });
-          expectError(r, mt.code, mt.status, `POST /lend with Content-Type ${ct} (profile errors.unsupportedMediaType)`);
+          expectProfileError(ctx, r, mt, 'errors.unsupportedMediaType', `POST /lend with Content-Type ${ct} is refused`);
         }
         const big = JSON.stringify({ userId: u, asset: 'USDC', amount: '10', pad: 'x'.repeat(profile.limits.maxBodyBytes + 1024) });
         const r = await ctx.api('POST', '/lend', { raw: big, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS });
         const pl = profile.errors.payloadTooLarge;
         if (r.status >= 500) fail('an oversized body never gets a 5xx', `${pl.status} ${pl.code}`, `${r.status}`, r.exchange);
-        expectError(r, pl.code, pl.status, `POST /lend with a ${big.length}-byte body (profile errors.payloadTooLarge, limits.maxBodyBytes=${profile.limits.maxBodyBytes})`);
+        expectProfileError(ctx, r, pl, 'errors.payloadTooLarge', `POST /lend with a ${big.length}-byte body (over limits.maxBodyBytes=${profile.limits.maxBodyBytes}) is refused`);
       },
     },
     {

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
-import { expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
+import { expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
 import { createLend, enc, fundedUser, VALID_ADDRESS } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
 
@@ -85,8 +85,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         const p = await read(ctx, c.body.positionId, 'GET of the cancelled position');
         if (p.status !== 'cancelled') fail('a cancelled position reads back cancelled', 'status cancelled', show(p.status), ctx.http.log[ctx.http.log.length - 1]);
         const again = await ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
-        const st = profile.errors.invalidState;
-        expectError(again, st.code, st.status, 'cancelling it again (profile errors.invalidState)');
+        expectProfileError(ctx, again, profile.errors.invalidState, 'errors.invalidState', 'cancelling a cancelled position is refused');
       },
     },
     {
@@ -104,8 +103,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
           if (p.type !== side) fail(`the ${side} reads back with type ${side}`, side, show(p.type), ex);
         }
         const r = await ctx.api('POST', `/positions/${enc(pair.lendId)}/cancel`);
-        const st = profile.errors.invalidState;
-        expectError(r, st.code, st.status, 'cancelling a matched (active) position (profile errors.invalidState)');
+        expectProfileError(ctx, r, profile.errors.invalidState, 'errors.invalidState', 'cancelling a matched (active) position is refused: cancel applies to unmatched orders');
         const p = await read(ctx, pair.lendId, 'GET after the refused cancel');
         if (p.status !== 'active') fail('a refused cancel leaves the position active', 'active', show(p.status));
       },
@@ -119,8 +117,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         const pair = await matchedPair(ctx, 'life-repay');
         await readUntil(ctx, pair.borrowId, (x) => x.status === 'active', 'GET of the borrow before repaying');
         const onLend = await ctx.api('POST', `/positions/${enc(pair.lendId)}/repay`, { body: { amount: '1' } });
-        const rl = profile.lifecycle.repayOnLend;
-        expectError(onLend, rl.code, rl.status, 'repay on a lend position (profile lifecycle.repayOnLend)');
+        expectProfileError(ctx, onLend, profile.lifecycle.repayOnLend, 'lifecycle.repayOnLend', 'repay on a lend position is refused: a lender owes nothing');
         const part = await ctx.api('POST', `/positions/${enc(pair.borrowId)}/repay`, { body: { amount: '10' } });
         if (part.status < 200 || part.status > 299) fail('a partial repay of 10 succeeds', 'a 2xx', `${part.status} ${show(part.json ?? part.text)}`, part.exchange);
         const mid = await read(ctx, pair.borrowId, 'GET after a partial repay');
