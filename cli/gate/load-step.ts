@@ -56,14 +56,24 @@ export const loadStep: GateStep = {
     const t = ctx.target;
     const runs: PartResult[] = [];
     const common = { baseUrl: t.baseUrl, smoke: true, profile: ctx.profile };
+    // One run that cannot start (k6 missing, a scenario absent) must not hide the others.
+    const attempt = async (name: string, o: RunLoadOptions) => {
+      ctx.log(name);
+      const s = new Date().toISOString();
+      const t1 = performance.now();
+      try {
+        runs.push(await runLoad(o));
+      } catch (e) {
+        const message = `${name} did not run: ${(e as Error).message.split('\n')[0]}`;
+        runs.push({ part: 'load', name, status: 'failed', startedAt: s, durationMs: Math.round(performance.now() - t1), figures: {}, checks: [{ id: 'ran', title: 'ran to completion', requirements: [], status: 'failed', durationMs: 0, message, notes: [] }] });
+      }
+    };
     for (const tier of LOAD_TIERS) {
-      ctx.log(`rate-limit smoke, ${tier} tier`);
-      runs.push(await runLoad({ ...common, scenario: 'rate-limit', tier, apiKey: t.tierKeys[tier], reportDir: join(ctx.runDir, 'load', `rate-limit-${tier}`) }));
+      await attempt(`rate-limit (${tier}) smoke`, { ...common, scenario: 'rate-limit', tier, apiKey: t.tierKeys[tier], reportDir: join(ctx.runDir, 'load', `rate-limit-${tier}`) });
     }
     // The matching smoke places orders: it uses the highest tier so that its own rate
     // does not trip the limiter it is not measuring.
-    ctx.log('matching smoke');
-    runs.push(await runLoad({ ...common, scenario: 'matching', tier: 'scale', apiKey: t.tierKeys.scale, reportDir: join(ctx.runDir, 'load', 'matching') }));
+    await attempt('matching (scale) smoke', { ...common, scenario: 'matching', tier: 'scale', apiKey: t.tierKeys.scale, reportDir: join(ctx.runDir, 'load', 'matching') });
     return mergeLoadParts(runs, startedAt, Math.round(performance.now() - t0), t.label, ctx.profile.name);
   },
 };
