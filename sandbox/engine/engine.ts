@@ -52,6 +52,9 @@ interface Fill {
   rate: number;
 }
 
+const LIST_COLUMNS = 'id, status, type, user_id, asset, amount, rate, maturity_ms, created_at_ms';
+export type ListRow = Pick<PositionRow, 'id' | 'status' | 'type' | 'user_id' | 'asset' | 'amount' | 'rate' | 'maturity_ms' | 'created_at_ms'>;
+
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -334,7 +337,7 @@ export class Engine {
         limit_rate: rate, mode, auto_rollover: autoRollover, auto_refinance: false, created_at_ms: now,
       });
     });
-    this.match(row.id, now);
+    this.match(row, now);
     return row;
   }
 
@@ -368,7 +371,7 @@ export class Engine {
         collateral_asset: req.collateral.asset, collateral_amount: req.collateral.amount, created_at_ms: now,
       });
     });
-    this.match(row.id, now);
+    this.match(row, now);
     return row;
   }
 
@@ -377,17 +380,18 @@ export class Engine {
     limit_rate: number; mode: string | null; auto_rollover: boolean; auto_refinance: boolean; created_at_ms: number;
     collateral_asset?: string; collateral_amount?: string; rolled_from?: string;
   }): PositionRow {
-    const id = newId('pos');
     const durationDays = Number.parseInt(p.market, 10);
-    this.st.insertPos.run({
-      id, partner_id: p.partner_id, user_id: p.user_id, type: p.type, asset: p.asset, market: p.market,
+    const row: PositionRow = {
+      seq: 0, id: newId('pos'), partner_id: p.partner_id, user_id: p.user_id, type: p.type, asset: p.asset, market: p.market,
       amount: str(new D(p.amount)), filled: '0', fill_value: '0', limit_rate: p.limit_rate, rate: p.limit_rate,
       maturity_ms: p.created_at_ms + durationDays * DAY_MS, status: 'pending', mode: p.mode,
       auto_rollover: p.auto_rollover ? 1 : 0, auto_refinance: p.auto_refinance ? 1 : 0,
       collateral_asset: p.collateral_asset ?? null, collateral_amount: p.collateral_amount ? str(new D(p.collateral_amount)) : null,
-      debt: '0', interest_paid: '0', created_at_ms: p.created_at_ms, matched_at_ms: null, rolled_from: p.rolled_from ?? null,
-    });
-    const row = this.st.getPos.get(id) as PositionRow;
+      debt: '0', interest_paid: '0', payout: null, created_at_ms: p.created_at_ms, matched_at_ms: null, closed_at_ms: null,
+      rolled_from: p.rolled_from ?? null, rolled_to: null,
+    };
+    // The row is built here rather than read back: one SELECT * less on the order path.
+    row.seq = Number(this.st.insertPos.run(row).lastInsertRowid);
     this.emit(p.partner_id, 'position.created', this.eventData(row), p.created_at_ms);
     return row;
   }
@@ -410,8 +414,8 @@ export class Engine {
 
   /** Matches a pending order against the opposite side at the resting orders' rates
    *  (price-time priority); the rest of it then rests in the book. */
-  match(positionId: string, at: number): void {
-    const row = this.st.getPos.get(positionId) as PositionRow | undefined;
+  match(position: string | PositionRow, at: number): void {
+    const row = typeof position === 'string' ? (this.st.getPos.get(position) as PositionRow | undefined) : { ...position };
     if (!row || row.status !== 'pending') return;
     const book = this.book(row.asset, row.market);
     const opposite = row.type === 'lend' ? book.borrows : book.lends;
@@ -532,7 +536,7 @@ export class Engine {
     return this.eventData(this.getPosition(partnerId, positionId));
   }
 
-  listPositions(partnerId: string, userId: string, q: ListQuery): { rows: PositionRow[]; nextCursor?: string; hasMore: boolean } {
+  listPositions(partnerId: string, userId: string, q: ListQuery): { rows: ListRow[]; nextCursor?: string; hasMore: boolean } {
     let limit = q.limit ?? LIST_LIMIT_DEFAULT;
     if (limit > LIST_LIMIT_MAX) {
       if (this.profile.pagination.overMax === 'reject') throw invalid('limit', `must be at most ${LIST_LIMIT_MAX}`);
@@ -551,7 +555,8 @@ export class Engine {
       const cmp = desc ? '<' : '>';
       const dir = desc ? 'DESC' : 'ASC';
       stmt = this.db.prepare(
-        `SELECT * FROM positions WHERE partner_id = @p AND user_id = @u` +
+        // Only the list's columns: materialising all 27 per row dominated the list's cost.
+        `SELECT ${LIST_COLUMNS} FROM positions WHERE partner_id = @p AND user_id = @u` +
           (q.status ? ' AND status = @s' : '') +
           (q.type ? ' AND type = @t' : '') +
           (after ? ` AND (created_at_ms ${cmp} @c OR (created_at_ms = @c AND id ${cmp} @i))` : '') +
@@ -563,7 +568,7 @@ export class Engine {
     if (q.status) params.s = q.status;
     if (q.type) params.t = q.type;
     if (after) Object.assign(params, after);
-    const rows = stmt.all(params) as PositionRow[];
+    const rows = stmt.all(params) as ListRow[];
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;
     const last = rows[rows.length - 1];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { marketId } from '../../contract/index.ts';
-import type { Engine } from './engine.ts';
+import type { Engine, ListRow } from './engine.ts';
 import { D, str } from './money.ts';
 import type { PositionRow } from './rows.ts';
 import { iso } from './rows.ts';
@@ -52,7 +52,7 @@ export function createBorrowView(r: PositionRow): Record<string, unknown> {
   };
 }
 
-export function listItemView(r: PositionRow): Record<string, unknown> {
+export function listItemView(r: ListRow): Record<string, unknown> {
   return {
     positionId: r.id, status: r.status, type: r.type, userId: r.user_id, asset: r.asset, amount: r.amount, rate: r.rate,
     maturity: iso(r.maturity_ms), createdAt: iso(r.created_at_ms),

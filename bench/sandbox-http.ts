@@ -1,0 +1,199 @@
+// Benchmark (not a test): req/s and p50/p99 latency of the reference sandbox over
+// loopback for GET /positions/{id}, GET /users/{userId}/positions and POST /lend, beside a
+// bare node:http handler measured in the same run; figures are reported as ratios.
+//
+//   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici]
+//
+// Each server runs in its own child process so the load generator (wrk when installed,
+// else an undici Pool loop in this process) does not share its event loop. Rate limits
+// are off (plugins: []) and the built-in liquidity provider is off, so the figures are
+// those of the request path itself. Load goes to 127.0.0.1 only and is bounded in time.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+
+const KEY = 'ck_test_partner_a_scale';
+const SELF = fileURLToPath(import.meta.url);
+
+// ---- child: one server, its URL on stdout ----------------------------------------------
+
+async function serve(kind: string, dbPath: string): Promise<void> {
+  if (kind === 'bare') {
+    const body = JSON.stringify({ ok: true });
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    console.log(`URL http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+  } else {
+    const { startSandboxServer } = await import('../sandbox/server.ts');
+    const s = await startSandboxServer({ port: 0, dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
+    console.log(`URL ${s.url}`);
+    process.on('SIGTERM', () => void s.close().then(() => process.exit(0)));
+  }
+}
+
+// ---- parent: load and figures -------------------------------------------------------------
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+}
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: (i: number) => string;
+}
+
+function startChild(kind: string, dbPath: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /URL (\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+async function stopChild(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null) return;
+  const done = new Promise((r) => c.once('exit', r));
+  c.kill('SIGTERM');
+  const t = setTimeout(() => c.kill('SIGKILL'), 5000);
+  await done;
+  clearTimeout(t);
+}
+
+async function withWrk(base: string, s: Scenario, seconds: number, connections: number, dir: string): Promise<Figures> {
+  // Lua keeps POST bodies distinct per request (userId rotates over 200 users).
+  const lua = join(dir, `${s.name.replace(/\W+/g, '_')}.lua`);
+  const bodyLine = s.body
+    ? `local i = 0\nrequest = function()\n  i = i + 1\n  local body = '${s.body(0).replace('USERID', "' .. 'bench-u' .. (i % 200) .. '")}'\n  return wrk.format('POST', nil, nil, body)\nend\n`
+    : '';
+  writeFileSync(
+    lua,
+    `wrk.method = '${s.method}'\nwrk.headers['authorization'] = 'Bearer ${KEY}'\nwrk.headers['content-type'] = 'application/json'\n${bodyLine}` +
+      `done = function(summary, latency, requests)\n  io.write(string.format("FIG %d %d %d %d %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(50), latency:percentile(99)))\nend\n`,
+  );
+  const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', lua, `${base}${s.path}`], { encoding: 'utf8' });
+  const m = /FIG (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(r.stdout);
+  if (!m) throw new Error(`wrk gave no figures: ${r.stdout}${r.stderr}`);
+  const [total, statusErr, sockErr, durUs, p50us, p99us] = m.slice(1).map(Number);
+  return { rps: total / (durUs / 1e6), p50: p50us / 1000, p99: p99us / 1000, errors: statusErr + sockErr, total };
+}
+
+async function withUndici(base: string, s: Scenario, seconds: number, connections: number): Promise<Figures> {
+  const url = new URL(base);
+  const pool = new Pool(url.origin, { connections, pipelining: 1 });
+  const lat: number[] = [];
+  let errors = 0;
+  let i = 0;
+  const end = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const n = i++;
+      try {
+        const r = await pool.request({
+          method: s.method,
+          path: `${url.pathname}${s.path}`,
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: s.body?.(n).replace('USERID', `bench-u${n % 200}`),
+        });
+        await r.body.dump();
+        if (r.statusCode >= 400) errors++;
+      } catch {
+        errors++;
+      }
+      lat.push(performance.now() - t0);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: connections }, worker));
+  const dur = (performance.now() - t0) / 1000;
+  await pool.close();
+  lat.sort((a, b) => a - b);
+  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
+  return { rps: lat.length / dur, p50: pct(50), p99: pct(99), errors, total: lat.length };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      serve: { type: 'string' },
+      db: { type: 'string', default: ':memory:' },
+      seconds: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '32' },
+      client: { type: 'string' },
+    },
+  });
+  if (values.serve) return serve(values.serve, values.db!);
+
+  const seconds = Math.min(60, Number(values.seconds));
+  const connections = Math.min(256, Number(values.connections));
+  const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+  const client = values.client ?? (hasWrk ? 'wrk' : 'undici');
+  if (client === 'wrk' && !hasWrk) throw new Error('--client wrk: wrk is not installed');
+  const dir = mkdtempSync(join(tmpdir(), 'lc-bench-sandbox-'));
+  const run = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir) : withUndici(base, s, seconds, connections));
+
+  const bare = await startChild('bare', ':memory:');
+  const sb = await startChild('sandbox', join(dir, 'bench.db'));
+  try {
+    // Seed: one position to read, and a user with 50 positions to list.
+    const h = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    const lend = (userId: string) =>
+      fetch(`${sb.url}/lend`, { method: 'POST', headers: h, body: JSON.stringify({ userId, asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then(
+        (r) => r.json() as Promise<{ positionId: string }>,
+      );
+    const one = await lend('bench-reader');
+    for (let i = 0; i < 49; i++) await lend('bench-reader');
+
+    const lendBody = () => JSON.stringify({ userId: 'USERID', asset: 'USDC', amount: '1.5', rate: 0.2, maturity: '90d' });
+    const pairs: Array<{ label: string; sandbox: Scenario; bare: Scenario; target: number }> = [
+      { label: 'GET /positions/{id}', sandbox: { name: 'get', method: 'GET', path: `/positions/${one.positionId}` }, bare: { name: 'bare-get', method: 'GET', path: '/x' }, target: 5000 },
+      { label: 'GET /users/{id}/positions', sandbox: { name: 'list', method: 'GET', path: '/users/bench-reader/positions' }, bare: { name: 'bare-get2', method: 'GET', path: '/x' }, target: 5000 },
+      { label: 'POST /lend', sandbox: { name: 'lend', method: 'POST', path: '/lend', body: lendBody }, bare: { name: 'bare-post', method: 'POST', path: '/x', body: lendBody }, target: 2000 },
+    ];
+    console.log(`sandbox HTTP benchmark — client ${client}, ${connections} connections, ${seconds}s per run, loopback, rate limits off`);
+    console.log('endpoint                      sandbox req/s   p50 ms   p99 ms  errors | bare req/s   p50 ms   p99 ms | ratio  aim');
+    const rows = [];
+    for (const p of pairs) {
+      await run(sb.url, p.sandbox).catch(() => undefined); // warm-up (JIT, page cache); figures discarded
+      const b = await run(bare.url, p.bare);
+      const s = await run(sb.url, p.sandbox);
+      const ratio = s.rps / b.rps;
+      rows.push({ endpoint: p.label, sandbox: s, bare: b, ratio, aim: p.target });
+      console.log(
+        `${p.label.padEnd(28)} ${s.rps.toFixed(0).padStart(10)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${String(s.errors).padStart(7)} |` +
+          ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= p.target ? 'met' : 'under'} ${p.target}/s`,
+      );
+    }
+    console.log(JSON.stringify({ client, connections, seconds, rows }));
+  } finally {
+    await stopChild(sb.child);
+    await stopChild(bare.child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
