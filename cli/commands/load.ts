@@ -19,7 +19,6 @@ interface LoadCliOptions {
   emit?: 'k6-operator';
   allowProduction?: boolean;
   profile?: string;
-  receiverUrl?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -40,7 +39,6 @@ export function registerLoad(program: Command): void {
     .addOption(new Option('--emit <kind>', 'write manifests instead of running').choices(['k6-operator']))
     .option('--allow-production', `allow a ck_live_ key`)
     .option('--profile <file>', 'profile file (JSON)')
-    .option('--receiver-url <url>', 'matching: a chaos receiver whose recorded position.matched events time the matching')
     .action(async (o: LoadCliOptions) => {
       const profile = o.profile ? loadProfile(o.profile) : defaultProfile;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
@@ -51,7 +49,7 @@ export function registerLoad(program: Command): void {
         if (!o.baseUrl) throw new Error('--emit k6-operator: the pods need a --base-url they can reach');
         const dir = resolve(o.reportDir ?? join('lendcheck-reports', 'k6-operator'));
         const tier = o.tier ?? profile.limits.defaultTier;
-        const env = scenarioEnv(profile, { scenario: o.scenario, tier, publicMode: !!o.public, smoke: !!o.smoke, baseUrl: o.baseUrl, runId: `operator-${Date.now()}`, receiverUrl: o.receiverUrl, sandboxControls: false });
+        const env = scenarioEnv(profile, { scenario: o.scenario, tier, publicMode: !!o.public, smoke: !!o.smoke, baseUrl: o.baseUrl, runId: `operator-${Date.now()}` });
         const files = emitK6Operator({ k6: k6Binary().path, script: scenarioScript(o.scenario), env, outs: o.out, parallelism: segments, dir, name: `lendcheck-${o.scenario}` });
         console.log(`wrote ${files.configMap}\nwrote ${files.testRun}\nthe TestRun reads API_KEY from Secret lendcheck-${o.scenario}-api-key`);
         return;
@@ -68,7 +66,6 @@ export function registerLoad(program: Command): void {
         segments,
         allowProduction: o.allowProduction,
         profile,
-        receiverUrl: o.receiverUrl,
         echo: true,
       });
       for (const c of r.checks.filter((c) => c.status === 'failed')) console.log(`FAIL ${c.title}: ${c.message ?? ''}`);

@@ -1,6 +1,7 @@
 // The profile's choices, resolved here and handed to the scenarios as env: k6 cannot
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
+import { Decimal } from 'decimal.js';
 import { LEND_ASSETS, type Profile } from '../../contract/index.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
@@ -13,13 +14,25 @@ export interface ScenarioEnvInput {
   smoke: boolean;
   baseUrl: string;
   runId: string;
-  receiverUrl?: string;
-  /** Whether the target has lendcheck's /sandbox controls. */
-  sandboxControls: boolean;
+}
+
+/** Size of every order the scenarios place. */
+export const ORDER_AMOUNT = '100';
+/** Collateral above the profile's minimum ratio, so a price tick cannot refuse a borrow. */
+const COLLATERAL_MARGIN = '1.2';
+
+/** Collateral for one order: amount × ratio × margin / price, rounded up to the asset's decimals. */
+export function collateralFor(profile: Profile, asset: string, amount: string): string {
+  const info = profile.assets.info[asset];
+  if (!info) throw new Error(`profile.assets.info: no price for collateral ${asset}`);
+  const need = new Decimal(amount).mul(profile.amounts.minCollateralRatio).mul(COLLATERAL_MARGIN).div(info.oraclePriceUsd);
+  return need.toDecimalPlaces(Math.min(info.decimals, 8), Decimal.ROUND_UP).toFixed();
 }
 
 export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<string, string> {
   const lendable = profile.assets.borrow.filter((a) => (LEND_ASSETS as readonly string[]).includes(a));
+  // Prefer a volatile collateral (the spec's example ETH) over a stablecoin.
+  const collateral = profile.assets.collateral.find((a) => !lendable.includes(a)) ?? profile.assets.collateral[0];
   return {
     BASE_URL: i.baseUrl,
     TIER: i.tier,
@@ -32,14 +45,11 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     RATES_PATH: profile.ratesPath,
     PUBLIC_PATH: '/markets',
     ASSETS: lendable.join(','),
-    COLLATERAL: profile.assets.collateral.includes('ETH') ? 'ETH' : profile.assets.collateral[0],
-    COLLATERAL_RATIO: profile.amounts.minCollateralRatio,
-    COLLATERAL_PRICE: profile.assets.info[profile.assets.collateral.includes('ETH') ? 'ETH' : profile.assets.collateral[0]]?.oraclePriceUsd ?? '1',
+    ORDER_AMOUNT,
+    COLLATERAL: collateral,
+    COLLATERAL_AMOUNT: collateralFor(profile, collateral, ORDER_AMOUNT),
     MATURITIES: profile.markets.maturities.join(','),
     MARKET_SEPARATOR: profile.markets.idSeparator,
-    LIST_STATUSES: 'pending,active',
-    FUND: i.sandboxControls ? '1' : '0',
     RUN_ID: i.runId,
-    ...(i.receiverUrl ? { RECEIVER_URL: i.receiverUrl } : {}),
   };
 }

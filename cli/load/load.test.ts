@@ -136,7 +136,7 @@ describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${
 
   it('writes the k6 summary, JUnit and dashboard export, and k6-operator manifests without the key', () => {
     const dir = tmp();
-    const env = { ...scenarioEnv(defaultProfile, { scenario: 'rate-limit', tier: 'growth', publicMode: false, smoke: true, baseUrl: 'http://sandbox:8080/v1', runId: 'r', sandboxControls: false }), API_KEY: 'ck_test_never_in_archive' };
+    const env = { ...scenarioEnv(defaultProfile, { scenario: 'rate-limit', tier: 'growth', publicMode: false, smoke: true, baseUrl: 'http://sandbox:8080/v1', runId: 'r' }), API_KEY: 'ck_test_never_in_archive' };
     const files = emitK6Operator({ k6: (k6 as { path: string }).path, script: scenarioScript('rate-limit'), env, outs: ['experimental-prometheus-rw'], parallelism: 3, dir, name: 'lendcheck-rate-limit' });
     const testRun = JSON.parse(readFileSync(files.testRun, 'utf8'));
     expect(testRun.kind).toBe('TestRun');

@@ -28,7 +28,6 @@ export interface LoadOptions {
   segments?: number;
   allowProduction?: boolean;
   profile?: Profile;
-  receiverUrl?: string;
   /** Extra scenario env (tolerances, SUSTAIN_SECONDS, TARGET_FRACTION, …). */
   env?: Record<string, string>;
   /** Options of the embedded sandbox, e.g. plugins that give a key other limits. */
@@ -74,7 +73,14 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     target = externalTarget(opts.baseUrl);
   } else {
     // Response validation is the conformance suite's job; here it would only slow the target.
-    target = await startEmbeddedSandbox({ profile, timeScale: TIME_SCALE[opts.scenario], validateResponses: false, ...opts.sandbox });
+    target = await startEmbeddedSandbox({
+      profile,
+      timeScale: TIME_SCALE[opts.scenario],
+      validateResponses: false,
+      // Matching measures crossing orders meeting each other, not the built-in counterparty.
+      ...(opts.scenario === 'matching' ? { liquidity: { enabled: false, delaySeconds: 5 } } : {}),
+      ...opts.sandbox,
+    });
   }
   const apiKey = opts.apiKey ?? `${KEY_PREFIX.sandbox}partner_a_${tier}`;
   const secrets = [apiKey];
@@ -82,7 +88,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     const k6 = k6Binary();
     const script = scenarioScript(opts.scenario);
     const env: Record<string, string> = {
-      ...scenarioEnv(profile, { scenario: opts.scenario, tier, publicMode: !!opts.publicMode, smoke: !!opts.smoke, baseUrl: target.baseUrl, runId, receiverUrl: opts.receiverUrl, sandboxControls: target.embedded }),
+      ...scenarioEnv(profile, { scenario: opts.scenario, tier, publicMode: !!opts.publicMode, smoke: !!opts.smoke, baseUrl: target.baseUrl, runId }),
       SUSTAIN_SECONDS: opts.smoke ? '6' : '60',
       ...opts.env,
     };

@@ -29,11 +29,11 @@ export interface LoadConfig {
   assets: string[];
   maturities: string[];
   marketSeparator: string;
-  /** Whether the target has lendcheck's /sandbox controls (funding). */
-  fund: boolean;
   runId: string;
-  /** Optional chaos receiver that records delivered events (matching's time-to-match). */
-  receiverUrl: string;
+  /** Order size and the collateral that covers it (worked out exactly by the command). */
+  orderAmount: string;
+  collateralAsset: string;
+  collateralAmount: string;
 }
 
 function str(name: string, fallback: string): string {
@@ -84,9 +84,10 @@ export function loadConfig(): LoadConfig {
     assets: str('ASSETS', LEND_ASSETS.join(',')).split(','),
     maturities: str('MATURITIES', '30d,90d,180d').split(','),
     marketSeparator: str('MARKET_SEPARATOR', '-'),
-    fund: str('FUND', '0') === '1',
     runId: str('RUN_ID', 'run'),
-    receiverUrl: str('RECEIVER_URL', '').replace(/\/+$/, ''),
+    orderAmount: str('ORDER_AMOUNT', '100'),
+    collateralAsset: str('COLLATERAL', 'ETH'),
+    collateralAmount: str('COLLATERAL_AMOUNT', '0.06'),
   };
 }
 
