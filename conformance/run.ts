@@ -17,12 +17,20 @@ export interface ConformanceOptions extends TargetOptions {
   reporter?: 'default' | 'verbose' | 'dot' | 'none';
   /** Skip Vitest and run the checks in this process (used by the bench and mutant tests). */
   inProcess?: boolean;
+  /** Keys by tier (the gate passes its key list); used to learn the tiers of the keys given. */
+  tierKeys?: Partial<Record<string, string>>;
+}
+
+function tiersOf(o: ConformanceOptions): TargetOptions['keyTiers'] {
+  if (o.keyTiers || !o.tierKeys) return o.keyTiers;
+  const tierOf = (k?: string) => (k ? Object.entries(o.tierKeys!).find(([, v]) => v === k)?.[0] : undefined);
+  return { key: tierOf(o.apiKey), key2: tierOf(o.apiKey2), burstKey: tierOf(o.burstKey) };
 }
 
 const SUITE_CONFIG = fileURLToPath(new URL('./suite/vitest.config.ts', import.meta.url));
 
 export async function runConformance(opts: ConformanceOptions = {}): Promise<ConformanceResult> {
-  const target = resolveTarget(opts);
+  const target = resolveTarget({ ...opts, keyTiers: tiersOf(opts) });
   assertSafe(target);
   if (opts.inProcess) return runInProcess(target);
 
@@ -70,7 +78,7 @@ async function runInProcess(target: TargetOptions): Promise<ConformanceResult> {
       apiKey: target.apiKey ?? embedded!.apiKey,
       apiKey2: target.apiKey2 ?? embedded?.apiKey2,
       burstKey: target.burstKey ?? embedded?.burstKey,
-      keyTiers: embedded?.keyTiers,
+      keyTiers: embedded?.keyTiers ?? target.keyTiers,
       profile,
       strict: target.strict,
       readOnly: target.readOnly,

@@ -19,6 +19,8 @@ export interface TargetOptions {
   reportDir?: string;
   /** Seed of the property-based corpus, for reproducible runs. */
   seed?: number;
+  /** Known tiers of the keys (e.g. from the gate's key list), so tier limits are checked exactly. */
+  keyTiers?: { key?: string; key2?: string; burstKey?: string };
 }
 
 export const ENV = {
@@ -33,6 +35,7 @@ export const ENV = {
   only: 'LENDCHECK_ONLY',
   reportDir: 'LENDCHECK_REPORT_DIR',
   seed: 'LENDCHECK_SEED',
+  keyTiers: 'LENDCHECK_KEY_TIERS',
 } as const;
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes)$/i.test(v);
@@ -47,6 +50,14 @@ export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = pro
   };
   const only = flags.only?.length ? flags.only : (pick('only') as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
   const seed = flags.seed ?? (env[ENV.seed] ? Number(env[ENV.seed]) : undefined);
+  let keyTiers = flags.keyTiers;
+  if (!keyTiers && env[ENV.keyTiers]) {
+    try {
+      keyTiers = JSON.parse(env[ENV.keyTiers]!) as TargetOptions['keyTiers'];
+    } catch {
+      keyTiers = undefined;
+    }
+  }
   return {
     baseUrl: pick('baseUrl') as string | undefined,
     apiKey: pick('apiKey') as string | undefined,
@@ -59,15 +70,16 @@ export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = pro
     only,
     reportDir: pick('reportDir') as string | undefined,
     seed: seed !== undefined && Number.isFinite(seed) ? seed : undefined,
+    keyTiers,
   };
 }
 
 /** The environment a resolved target hands to a Vitest run of the suite. */
 export function targetEnv(t: TargetOptions): Record<string, string> {
   const out: Record<string, string> = {};
-  const put = (k: keyof typeof ENV, v: string | number | boolean | string[] | undefined) => {
+  const put = (k: keyof typeof ENV, v: string | number | boolean | string[] | object | undefined) => {
     if (v === undefined || v === false) return;
-    out[ENV[k]] = Array.isArray(v) ? v.join(',') : String(v === true ? 1 : v);
+    out[ENV[k]] = Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v === true ? 1 : v);
   };
   put('baseUrl', t.baseUrl);
   put('apiKey', t.apiKey);
@@ -80,6 +92,7 @@ export function targetEnv(t: TargetOptions): Record<string, string> {
   put('only', t.only);
   put('reportDir', t.reportDir);
   put('seed', t.seed);
+  put('keyTiers', t.keyTiers);
   return out;
 }
 

@@ -20,7 +20,7 @@ const run = await prepareRun({
   apiKey: target.apiKey ?? embedded!.apiKey,
   apiKey2: target.apiKey2 ?? (target.baseUrl ? undefined : embedded!.apiKey2),
   burstKey: target.burstKey ?? (target.baseUrl ? undefined : embedded!.burstKey),
-  keyTiers: target.baseUrl ? undefined : embedded!.keyTiers,
+  keyTiers: target.baseUrl ? target.keyTiers : embedded!.keyTiers,
   profile,
   strict: target.strict,
   readOnly: target.readOnly,
