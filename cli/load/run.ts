@@ -77,8 +77,9 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
       profile,
       timeScale: TIME_SCALE[opts.scenario],
       validateResponses: false,
-      // Matching measures crossing orders meeting each other, not the built-in counterparty.
-      ...(opts.scenario === 'matching' ? { liquidity: { enabled: false, delaySeconds: 5 } } : {}),
+      // Orders meet each other here, not the built-in counterparty: matching measures
+      // crossing orders, and the mix's resting lends must stay cancellable.
+      ...(opts.scenario !== 'rate-limit' ? { liquidity: { enabled: false, delaySeconds: 5 } } : {}),
       ...opts.sandbox,
     });
   }

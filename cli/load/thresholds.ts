@@ -50,9 +50,9 @@ export function evaluate(metric: string, expression: string, agg: Aggregate | un
   const m = /^\s*(count|rate|value|avg|min|max|med|p\(\d+(?:\.\d+)?\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(expression);
   if (!m) return { metric, expression, ok: false, message: `expected "<aggregation> <op> <number>" / received "${expression}"` };
   const [, aggregation, op, rhs] = m;
-  // A metric without samples: k6 treats counters as 0 and other aggregations as absent.
-  const observed = agg ? agg.get(aggregation) : aggregation === 'count' ? 0 : undefined;
-  if (observed === undefined) return { metric, expression, ok: false, message: `expected samples of ${metric} / received none` };
+  // A metric without samples reads as zero in every aggregation, as k6 judges it.
+  const observed = agg ? agg.get(aggregation) : 0;
+  if (observed === undefined) return { metric, expression, ok: false, message: `expected an aggregation ${agg?.type} metrics have / received "${aggregation}"` };
   const ok = OPS[op](observed, Number(rhs));
   return { metric, expression, ok, observed, message: ok ? undefined : `expected ${aggregation} ${op} ${rhs} / received ${round(observed)}` };
 }

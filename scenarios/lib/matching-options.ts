@@ -11,6 +11,8 @@ export interface MatchingPlan {
   marketCount: number;
   pollSeconds: number;
   matchTimeoutSeconds: number;
+  acceptP95: number;
+  acceptP99: number;
 }
 
 export function matchingPlan(cfg: LoadConfig): MatchingPlan {
@@ -23,6 +25,8 @@ export function matchingPlan(cfg: LoadConfig): MatchingPlan {
     marketCount: Number(__ENV.MARKETS || (cfg.smoke ? 2 : 4)),
     pollSeconds: cfg.smoke ? 0.25 : 1,
     matchTimeoutSeconds: Number(__ENV.MATCH_TIMEOUT_SECONDS || (cfg.smoke ? 8 : 60)),
+    acceptP95: Number(__ENV.ACCEPT_P95_MS || 1000),
+    acceptP99: Number(__ENV.ACCEPT_P99_MS || 2000),
   };
 }
 
@@ -42,7 +46,7 @@ export function matchingOptions(plan: MatchingPlan): Options {
     scenarios: { lenders: side('lender'), borrowers: side('borrower') },
     thresholds: {
       // Orders are taken quickly.
-      order_accept_ms: ['p(95)<1000', 'p(99)<2000'],
+      order_accept_ms: [`p(95)<${plan.acceptP95}`, `p(99)<${plan.acceptP99}`],
       // Crossing orders become active soon after their counterparty arrives.
       time_to_match_ms: [`p(95)<${plan.matchTimeoutSeconds * 1000}`],
       // Nearly every order is matched before the timeout (the last arrivals may lack a partner).

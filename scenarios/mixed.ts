@@ -1,0 +1,122 @@
+// A partner's realistic mix at a target rate inside its tier: reads, paginated lists,
+// lends, borrows, repays, cancels, withdrawals, patches, market data and public data.
+// setup() places the seed positions the read/repay/patch actions use; every action
+// iteration builds its own ids from its iteration number.
+import { check, sleep } from 'k6';
+import { Rate } from 'k6/metrics';
+import { loadConfig } from './lib/config.ts';
+import { call, expect429AsNormal, jsonOf, type Call, type Res } from './lib/http.ts';
+import { mixedOptions, mixedPlan, PUBLIC_ENDPOINTS } from './lib/mixed-options.ts';
+import { borrowBody, is2xx, iteration, lendBody, markets, positionIdOf, RESTING_LEND_RATE, userId } from './lib/orders.ts';
+
+const cfg = loadConfig();
+const plan = mixedPlan(cfg);
+export const options = mixedOptions(plan);
+const books = markets(cfg, cfg.assets.length * cfg.maturities.length);
+const mixErrors = new Rate('mix_errors');
+
+expect429AsNormal();
+
+interface Seeds {
+  user: string;
+  lendId: string;
+  borrowId?: string;
+  borrowActive: boolean;
+}
+
+function send(c: Call): Res {
+  const res = call(cfg, c);
+  const bad = !is2xx(res) && res.status !== 429;
+  mixErrors.add(bad, { endpoint: c.endpoint });
+  if (bad) console.warn(`${c.endpoint}: expected 2xx or 429 / received ${res.status} ${String(res.body).slice(0, 160)}`);
+  return res;
+}
+
+export function setup(): Seeds {
+  const m = books[0];
+  const user = userId(cfg, 'seed', 0);
+  const lend = send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m) });
+  // The seed borrow crosses the seed lend, so it is active and can be repaid bit by bit.
+  const borrow = send({ endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m) });
+  // A few more positions so the list has pages to follow.
+  for (let i = 0; i < 3; i++) send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m, RESTING_LEND_RATE) });
+  const lendId = positionIdOf(lend);
+  const borrowId = positionIdOf(borrow);
+  if (!lendId) throw new Error(`setup: expected a seed lend / received ${lend.status} ${String(lend.body).slice(0, 160)}`);
+  let active = String(jsonOf(borrow)?.status) === 'active';
+  for (let i = 0; i < 20 && borrowId && !active; i++) {
+    sleep(0.5);
+    active = String(jsonOf(send({ endpoint: 'position.get', name: '/positions/{positionId}', path: `/positions/${borrowId}` }))?.status) === 'active';
+  }
+  check(null, { 'the seed borrow became active, so it can be repaid': () => active });
+  return { user, lendId, borrowId, borrowActive: active };
+}
+
+export function readPosition(s: Seeds): void {
+  send({ endpoint: 'position.get', name: '/positions/{positionId}', path: `/positions/${iteration() % 2 && s.borrowId ? s.borrowId : s.lendId}` });
+}
+
+export function listPositions(s: Seeds): void {
+  const base = `/users/${s.user}/positions`;
+  const first = send({ endpoint: 'positions.list', name: '/users/{userId}/positions', path: `${base}?limit=2` });
+  const page = jsonOf(first);
+  check(first, { 'a list page has positions and hasMore': () => Array.isArray(page?.positions) && typeof page?.hasMore === 'boolean' });
+  if (page?.hasMore && typeof page.nextCursor === 'string') {
+    send({ endpoint: 'positions.list', name: '/users/{userId}/positions', path: `${base}?limit=2&cursor=${encodeURIComponent(page.nextCursor)}` });
+  }
+}
+
+export function lend(): void {
+  const n = iteration();
+  send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, userId(cfg, 'mix-lender', n), books[n % books.length]) });
+}
+
+export function borrow(): void {
+  const n = iteration();
+  send({ endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, userId(cfg, 'mix-borrower', n), books[n % books.length]) });
+}
+
+export function repay(s: Seeds): void {
+  if (!s.borrowActive || !s.borrowId) return; // setup's check already failed and says why
+  send({ endpoint: 'position.repay', name: '/positions/{positionId}/repay', path: `/positions/${s.borrowId}/repay`, method: 'POST', body: { amount: '0.01' } });
+}
+
+export function cancel(): void {
+  const n = iteration();
+  const placed = send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, userId(cfg, 'mix-canceller', n), books[n % books.length], RESTING_LEND_RATE) });
+  const id = positionIdOf(placed);
+  if (id) send({ endpoint: 'position.cancel', name: '/positions/{positionId}/cancel', path: `/positions/${id}/cancel`, method: 'POST' });
+}
+
+export function withdraw(s: Seeds): void {
+  send({ endpoint: 'user.withdraw', name: '/users/{userId}/withdraw', path: `/users/${s.user}/withdraw`, method: 'POST', body: { asset: books[0].asset, amount: '1', destination: '0x000000000000000000000000000000000000dEaD' } });
+}
+
+export function patch(s: Seeds): void {
+  send({ endpoint: 'position.patch', name: '/positions/{positionId}', path: `/positions/${s.lendId}`, method: 'PATCH', body: { autoRollover: iteration() % 2 === 0 } });
+}
+
+export function rates(): void {
+  send({ endpoint: 'rates.get', name: cfg.ratesPath, path: cfg.ratesPath });
+}
+
+export function orderbook(): void {
+  const m = books[iteration() % books.length];
+  send({ endpoint: 'orderbook.get', name: '/markets/{asset}/orderbook', path: `/markets/${m.asset}/orderbook?maturity=${m.maturity}` });
+}
+
+export function publicData(): void {
+  const n = iteration();
+  const m = books[n % books.length];
+  const id = `${m.asset}${cfg.marketSeparator}${m.maturity}`;
+  const paths: Record<string, [string, string]> = {
+    'public.markets': ['/markets', '/markets'],
+    'public.orderbook': ['/markets/{id}/orderbook', `/markets/${id}/orderbook`],
+    'public.rates': ['/markets/rates', '/markets/rates'],
+    'public.tvl': ['/analytics/tvl', '/analytics/tvl'],
+    'public.vaults': ['/vaults', '/vaults'],
+  };
+  const endpoint = PUBLIC_ENDPOINTS[n % PUBLIC_ENDPOINTS.length];
+  const [name, path] = paths[endpoint];
+  send({ endpoint, name, path, auth: false });
+}
