@@ -47,7 +47,7 @@ describe('the report in a real browser', () => {
         expect(await charts.nth(i).locator('path').count()).toBeGreaterThan(10);
       }
       expect(await page.locator('.load-chart svg text', { hasText: 'limit (60/min)' }).count()).toBe(1);
-      expect(await page.locator('.timeline-chart svg text', { hasText: 'evt_01J9Z3' }).count()).toBe(1);
+      expect(await page.locator('.timeline-chart svg text', { hasText: 'position.created evt_01J9Z3' }).count()).toBe(1);
 
       expect(requests.filter((u) => u !== url)).toEqual([]);
 

@@ -66,24 +66,35 @@ export function loadChart(s: LoadSeries, width = 760, height = 300): string {
   );
 }
 
+/** A short row label: the event type and the tail of its id (ids are long and alike). */
+export function eventLabel(e: TimelineEvent): string {
+  const tail = e.eventId.length > 10 ? `…${e.eventId.slice(-6)}` : e.eventId;
+  return `${e.type} ${tail}`;
+}
+
 /**
  * Expected against observed attempt times, one row per event. Retry delays span a minute
- * to a day, so the time axis is logarithmic; the first attempt (offset 0) sits at 1 s.
+ * to a day (or, time-scaled, milliseconds to seconds), so the time axis is logarithmic in
+ * a unit fitted to the data; the first attempt (offset 0) sits at one unit.
  */
 export function timelineChart(events: TimelineEvent[], width = 760, height?: number): string {
-  const ids = events.map((e) => e.eventId);
-  const h = height ?? Math.max(180, 80 + 40 * ids.length);
-  const toSec = (ms: number) => Math.max(ms / 1000, 1);
-  const pts = (pick: (e: TimelineEvent) => number[]) => events.flatMap((e) => pick(e).map((ms) => [toSec(ms), e.eventId]));
+  const labels = events.map(eventLabel);
+  const h = height ?? Math.max(180, 80 + 34 * labels.length);
+  const maxMs = Math.max(1, ...events.flatMap((e) => [...e.expectedMs, ...e.observedMs]));
+  const unit = maxMs < 60_000 ? { name: 'ms', div: 1 } : { name: 'seconds', div: 1000 };
+  const at = (ms: number) => Math.max(ms / unit.div, 1);
+  const pts = (pick: (e: TimelineEvent) => number[], keep: (e: TimelineEvent) => boolean = () => true) =>
+    events.flatMap((e, i) => (keep(e) ? pick(e).map((ms) => [at(ms), labels[i]]) : []));
   return render(
     {
       legend: { bottom: 0, itemGap: 24 },
-      grid: { left: 140, right: 24, top: 16, bottom: 64 },
-      xAxis: { type: 'log', logBase: 10, min: 1, name: 'seconds after the first attempt (log)', nameLocation: 'middle', nameGap: 24 },
-      yAxis: { type: 'category', data: ids, inverse: true },
+      grid: { left: 16, right: 32, top: 16, bottom: 64, containLabel: true },
+      xAxis: { type: 'log', logBase: 10, min: 1, name: `${unit.name} after the first attempt (log; first attempt at 1)`, nameLocation: 'middle', nameGap: 28 },
+      yAxis: { type: 'category', data: labels, inverse: true, axisLabel: { fontFamily: 'ui-monospace, monospace', fontSize: 11 } },
       series: [
         { name: 'expected', type: 'scatter', data: pts((e) => e.expectedMs), symbol: 'diamond', symbolSize: 14, itemStyle: { color: 'transparent', borderColor: COLORS.expected, borderWidth: 2 } },
-        { name: 'observed', type: 'scatter', data: pts((e) => e.observedMs), symbol: 'circle', symbolSize: 8, itemStyle: { color: COLORS.observed } },
+        { name: 'observed', type: 'scatter', data: pts((e) => e.observedMs, (e) => e.verdict === 'passed'), symbol: 'circle', symbolSize: 8, itemStyle: { color: COLORS.observed } },
+        { name: 'observed (event failed)', type: 'scatter', data: pts((e) => e.observedMs, (e) => e.verdict === 'failed'), symbol: 'circle', symbolSize: 8, itemStyle: { color: COLORS.rejected } },
       ],
     },
     width,

@@ -165,6 +165,7 @@ function load(p: PartResult): Html {
   const pct = [...new Set(series.flatMap((s) => Object.keys(s.latencyMs)))].sort(pctOrder);
   return html`${series.length ? '' : html`<p class="muted">No time series recorded.</p>`}
 ${series.map((s) => html`<h3>${s.tier ? html`Tier ${s.tier}: ` : ''}${s.name}</h3><div class="chart load-chart">${raw(loadChart(s))}</div>`)}
+${series.some((s) => s.limitPerMinute !== undefined) ? html`<p class="muted">The dashed line is the tier's sustained rate (its per-minute limit in the chart's bucket); a full bucket may admit up to the tier's burst above it.</p>` : ''}
 ${series.length && pct.length ? html`<h3>Latency percentiles (ms)</h3><table class="latency"><thead><tr><th>run</th>${pct.map((k) => html`<th>${k}</th>`)}</tr></thead><tbody>
 ${series.map((s) => html`<tr><td>${s.name}</td>${pct.map((k) => html`<td class="num">${s.latencyMs[k] === undefined ? '—' : s.latencyMs[k].toFixed(1)}</td>`)}</tr>`)}
 </tbody></table>` : ''}
@@ -181,7 +182,9 @@ type TimelineEvent = z.infer<typeof timelineEvent>;
 
 function chaos(p: PartResult): Html {
   const tl = p.timeline ?? [];
+  const scale = Number(p.figures.timeScale);
   return html`${tl.length ? html`<h3>Expected against observed attempt times</h3><div class="chart timeline-chart">${raw(timelineChart(tl))}</div>
+${scale > 1 ? html`<p class="muted">Times are as observed, on a sender clock running ${scale}× faster than real time: one real millisecond is ${scale / 1000} business seconds.</p>` : ''}
 <table class="timeline"><thead><tr><th>event</th><th>type</th><th>attempt</th><th>expected</th><th>observed</th><th>difference</th></tr></thead><tbody>
 ${tl.map(timelineRows)}
 </tbody></table>` : html`<p class="muted">No attempt timeline recorded.</p>`}

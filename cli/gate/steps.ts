@@ -7,6 +7,7 @@ import { openApiText } from '../../contract/openapi.ts';
 import type { GateTarget, TierName } from './target.ts';
 import { loadStep } from './load-step.ts';
 import { certifyStep } from './certify-step.ts';
+import { chaosStep } from './chaos-step.ts';
 
 export { importPart, PartUnavailable, REPO_ROOT } from './import-part.ts';
 
@@ -138,7 +139,7 @@ export const GATE_STEPS: GateStep[] = [
     extra: (ctx) => ({ reporter: 'none', reportDir: join(ctx.runDir, 'conformance') }),
   }),
   loadStep,
-  moduleStep({ name: 'chaos', part: 'chaos', title: 'time-scaled retry schedule', needs: ['api-key', 'sandbox-controls'], modules: ['chaos/schedule.ts', 'chaos/index.ts', 'chaos/run.ts'], exportName: 'runChaosSchedule' }),
+  chaosStep,
   certifyStep,
 ];
 
