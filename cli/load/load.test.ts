@@ -93,11 +93,13 @@ describe('threshold judging on merged samples', () => {
 describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${(k6 as { error: string }).error}` : ''}`, () => {
   let growthSingle: Awaited<ReturnType<typeof runLoad>> | undefined;
 
-  it('passes the smoke rate-limit run of every tier', async () => {
+  it('passes the smoke rate-limit run of every tier and of the public endpoints', async () => {
     // Staggered so the three bursts do not share the CPU (one sandbox process, two cores).
-    const results = await Promise.all(
-      (['starter', 'growth', 'scale'] as const).map((tier, i) => sleep(i * 4000).then(() => runLoad({ scenario: 'rate-limit', tier, smoke: true, reportDir: tmp() }))),
-    );
+    const results = await Promise.all([
+      ...(['starter', 'growth', 'scale'] as const).map((tier, i) => sleep(i * 4000).then(() => runLoad({ scenario: 'rate-limit', tier, smoke: true, reportDir: tmp() }))),
+      // The public variant: 60/min per client address, no key (a burst of 72, between the others).
+      sleep(2000).then(() => runLoad({ scenario: 'rate-limit', publicMode: true, smoke: true, reportDir: tmp() })),
+    ]);
     for (const r of results) {
       const failed = r.checks.filter((c) => c.status === 'failed').map((c) => `${c.title}: ${c.message}`);
       expect(failed, r.name).toEqual([]);
