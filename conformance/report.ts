@@ -14,8 +14,24 @@ export interface ConformanceReport {
   summary: { status: string; target?: string; profile?: string; checks: number; passed: number; failed: number; skipped: number; durationMs: number };
   checks: ConformanceResult['checks'];
   coverage: Array<{ requirement: string; section: string; text: string; checks: Array<{ id: string; status: string }>; result: string }>;
+  /** One row per profile option seen: followed when every observation agreed with the profile. */
+  profileSummary: Array<{ option: string; expected: string; followed: boolean; observations: number; received: string[] }>;
   profileChoices: ConformanceResult['profileChoices'];
   part: ConformanceResult;
+}
+
+function summarise(rows: ConformanceResult['profileChoices']): ConformanceReport['profileSummary'] {
+  const by = new Map<string, ConformanceReport['profileSummary'][number]>();
+  for (const r of rows) {
+    const cur = by.get(r.option) ?? { option: r.option, expected: r.expected, followed: true, observations: 0, received: [] };
+    cur.observations++;
+    if (!r.followed) {
+      cur.followed = false;
+      if (r.received && !cur.received.includes(r.received)) cur.received.push(r.received);
+    }
+    by.set(r.option, cur);
+  }
+  return [...by.values()].sort((a, b) => a.option.localeCompare(b.option));
 }
 
 export function buildReport(r: ConformanceResult): ConformanceReport {
@@ -36,6 +52,7 @@ export function buildReport(r: ConformanceResult): ConformanceReport {
       const q = REQUIREMENTS.find((x) => x.id === row.requirement)!;
       return { requirement: row.requirement, section: q.section, text: q.text, checks: row.checks.map((id) => ({ id, status: byId.get(id)?.status ?? 'not run' })), result: row.result };
     }),
+    profileSummary: summarise(r.profileChoices),
     profileChoices: r.profileChoices,
     part: r,
   };

@@ -84,7 +84,13 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
     runId,
     seed,
     user: (tag) => `${runId}-${tag}`,
-    api: (method, path, spec = {}) => http.request({ key: spec.key === undefined ? opts.apiKey : spec.key, ...spec, method, path }),
+    api: (method, path, spec = {}) => {
+      // The safety net of --read-only: nothing but reads leaves this process, whatever a check asks.
+      if (opts.readOnly && method !== 'GET' && method !== 'HEAD') {
+        return Promise.reject(new CheckSkip(`read-only run: this check needs ${method} ${path.split('?')[0]}, which could change state`));
+      }
+      return http.request({ key: spec.key === undefined ? opts.apiKey : spec.key, ...spec, method, path });
+    },
     pub: (method, path, spec = {}) => http.request({ ...spec, key: spec.key ?? null, method, path, base: 'public' }),
     note: (text) => run.current.notes.push(text),
     profileChoice: (o, exchange) => {

@@ -3,6 +3,11 @@ import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
 import { runConformance } from '../../conformance/run.ts';
 import { UnsafeTargetError } from '../../conformance/target.ts';
 
+/** 0 only when every applicable check passed (and at least one did); 1 otherwise. */
+export function exitCodeOf(r: { status: string; figures: Record<string, string | number> }): number {
+  return r.status === 'failed' || Number(r.figures.failed) > 0 || Number(r.figures.passed) === 0 ? 1 : 0;
+}
+
 export function registerConformance(program: Command): void {
   program
     .command('conformance')
@@ -37,7 +42,7 @@ export function registerConformance(program: Command): void {
         });
         const f = r.figures;
         console.log(`conformance: ${r.status.toUpperCase()} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
-        process.exitCode = r.status === 'failed' || Number(f.passed) === 0 ? 1 : 0;
+        process.exitCode = exitCodeOf(r);
       } catch (e) {
         if (e instanceof UnsafeTargetError) {
           console.error(`lendcheck conformance: ${e.message}`);

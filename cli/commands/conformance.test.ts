@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildProgram } from '../main.ts';
+import { exitCodeOf } from './conformance.ts';
+
+// The command as a user runs it: one child process through Vitest's Node API against the
+// embedded sandbox (two checks, to stay quick); the refusal of a production key and the
+// exit-code rule in-process.
+
+const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'lendcheck-conf-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('lendcheck conformance', () => {
+  it('refuses a ck_live_ key without --read-only, naming the flag and not the key', async () => {
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const saved = process.exitCode;
+    try {
+      await buildProgram().parseAsync(['node', 'lendcheck', 'conformance', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_do_not_print_me']);
+      expect(process.exitCode).toBe(2);
+      const printed = err.mock.calls.flat().join('\n');
+      expect(printed).toMatch(/--read-only/);
+      expect(printed).not.toContain('do_not_print_me');
+    } finally {
+      process.exitCode = saved;
+      err.mockRestore();
+    }
+  });
+
+  it('exits 0 only when every applicable check passed', () => {
+    expect(exitCodeOf({ status: 'passed', figures: { passed: 3, failed: 0 } })).toBe(0);
+    expect(exitCodeOf({ status: 'failed', figures: { passed: 3, failed: 1 } })).toBe(1);
+    expect(exitCodeOf({ status: 'skipped', figures: { passed: 0, failed: 0 } })).toBe(1);
+  });
+
+  it('runs the selected checks through Vitest against the embedded sandbox, exits 0 and writes both reports', { timeout: 120_000 }, () => {
+    const r = spawnSync(process.execPath, [bin, 'conformance', '--only', 'endpoint.rates.get,errors.position-not-found', '--report-dir', dir, '--reporter', 'dot'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, LENDCHECK_BASE_URL: '', LENDCHECK_API_KEY: '' },
+    });
+    expect(r.stdout + r.stderr).toMatch(/conformance: PASSED — 2 passed, 0 failed, 0 skipped/);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    expect(json.checks.map((c: { id: string }) => c.id)).toEqual(['endpoint.rates.get', 'errors.position-not-found']);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<testsuite');
+  });
+});

@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultProfile } from '../contract/index.ts';
+import { serveWrapped, type EmbeddedTarget } from './embedded.ts';
+import { writeReports } from './report.ts';
+import { runChecks } from './runner.ts';
+
+// The runner against the real sandbox over loopback, on a few checks: read-only safety,
+// --only, skips with reasons, and the two report files.
+
+let t: EmbeddedTarget;
+let dir: string;
+/** Every method the server received, recorded on the server side. */
+const seen: string[] = [];
+beforeAll(async () => {
+  t = await serveWrapped((req, next) => (seen.push(req.method), next(req)), { profile: defaultProfile, validateResponses: false });
+  dir = mkdtempSync(join(tmpdir(), 'lendcheck-conf-'));
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('runChecks', () => {
+  it('in read-only mode sends nothing but GET, and skips writes with a reason', async () => {
+    seen.length = 0;
+    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: defaultProfile, readOnly: true, only: ['endpoint.*', 'auth.*', 'lifecycle.cancel', 'limits.public-429'] });
+    expect(seen.length).toBeGreaterThan(5);
+    expect(new Set(seen)).toEqual(new Set(['GET']));
+    const skipped = r.checks.filter((c) => c.status === 'skipped');
+    expect(skipped.map((c) => c.id)).toEqual(expect.arrayContaining(['endpoint.lend.create', 'lifecycle.cancel', 'limits.public-429', 'auth.isolation']));
+    for (const c of skipped) expect(c.message, c.id).toMatch(/read-only|no second partner|no dedicated/);
+    expect(r.checks.find((c) => c.id === 'endpoint.public.markets')?.status).toBe('passed');
+    expect(r.checks.find((c) => c.id === 'auth.bad-credentials')?.status).toBe('passed');
+    expect(r.status).toBe('passed');
+  });
+
+  it('writes conformance.json and junit.xml with coverage and profile choices, and no key in them', async () => {
+    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: defaultProfile, only: ['endpoint.lend.create', 'errors.position-not-found', 'auth.isolation'] });
+    expect(r.checks.find((c) => c.id === 'auth.isolation')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/second partner key/) });
+    const files = writeReports(r, dir, [t.apiKey]);
+    expect(files.map((f) => f.split('/').pop())).toEqual(['conformance.json', 'junit.xml']);
+    for (const f of files) expect(existsSync(f)).toBe(true);
+    const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    expect(json.checks[0]).toMatchObject({ id: expect.any(String), title: expect.any(String), requirements: expect.any(Array), status: expect.any(String), durationMs: expect.any(Number) });
+    const row = json.coverage.find((c: { requirement: string }) => c.requirement === 'ERR-position_not_found');
+    expect(row.checks).toEqual(expect.arrayContaining([{ id: 'errors.position-not-found', status: 'passed' }]));
+    expect(json.coverage.find((c: { requirement: string }) => c.requirement === 'PAGE-cursor').result).toBe('uncovered');
+    expect(json.profileSummary.find((p: { option: string }) => p.option === 'successStatus["POST /lend"]')).toMatchObject({ followed: true });
+    const all = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(all).not.toContain(t.apiKey);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('errors.position-not-found');
+  });
+});
