@@ -60,8 +60,16 @@ export function lifecycleChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const u = await fundedUser(ctx, 'opts');
-        const date = new Date(Date.now() + 85 * 86_400_000).toISOString().slice(0, 10);
-        for (const maturity of [profile.markets.maturities[1] ?? profile.lifecycle.defaultMaturity, date]) {
+        // A date one listed maturity ahead of the target's own clock (a sandbox's test clock may
+        // run ahead of real time), so it names a market under either date-resolution choice.
+        const duration = profile.markets.maturities[1] ?? profile.lifecycle.defaultMaturity;
+        let now = Date.now();
+        if (ctx.hasControls) {
+          const clock = await ctx.api('GET', '/sandbox/clock');
+          now = Date.parse(expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').now);
+        }
+        const date = new Date(now + Number.parseInt(duration, 10) * 86_400_000).toISOString().slice(0, 10);
+        for (const maturity of [duration, date]) {
           const c = await createLend(ctx, u, { maturity });
           if (!c.body.maturity.endsWith('Z')) fail(`maturity ${maturity} comes back as a UTC timestamp`, 'an ISO 8601 UTC timestamp', show(c.body.maturity), c.reply.exchange);
         }

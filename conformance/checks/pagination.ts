@@ -67,7 +67,9 @@ async function walk(ctx: CheckContext, userId: string, query: Record<string, str
     const { r, body } = await page(ctx, userId, { ...query, cursor });
     pageRules(ctx, r, body, `page ${n} of a walk with ${show(query)}`);
     if (body.positions.length > limit) fail(`page ${n} holds at most limit=${limit} items`, `≤ ${limit}`, `${body.positions.length}`, r.exchange);
-    if (body.hasMore && body.positions.length !== limit) fail(`page ${n} (not the last) is full`, `${limit} items`, `${body.positions.length}`, r.exchange);
+    // A short page before the end is odd but not forbidden by the spec: a note, not a failure
+    // (exactly-once below still catches any item a short page loses).
+    if (body.hasMore && body.positions.length !== limit) ctx.note(`page ${n} of a walk with limit=${limit} held ${body.positions.length} items while hasMore was true`);
     for (const p of body.positions) {
       if (ids.includes(p.positionId)) fail(`the walk returns each position once`, `${p.positionId} once`, `again on page ${n}`, r.exchange);
       ids.push(p.positionId);
