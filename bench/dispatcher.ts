@@ -2,18 +2,21 @@
 // beside a baseline measured in the same run: plain undici POSTs of the same bodies at the
 // same concurrency (the HTTP ceiling of this machine, with no outbox, signing or SQLite).
 // Setup: a WAL SQLite file in a temp dir, 4 receivers (one subscription each), N events
-// in the outbox at start, each delivered to all 4; receivers run in this same process.
+// in the outbox at start, each delivered to all 4. The receivers run in a child process (as a
+// partner's server would), so they do not take the sender's CPU.
 // Run: node --import tsx bench/dispatcher.ts [events]
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { defaultProfile } from '../contract/index.ts';
 import { TestClock } from '../sandbox/clock.ts';
 import { Dispatcher } from '../sandbox/webhooks/dispatcher.ts';
 import { insertOutboxEvent } from '../sandbox/webhooks/outbox.ts';
-import { addSubscription, outboxDb, startReceiver, type Receiver } from '../sandbox/webhooks/testkit.ts';
+import { addSubscription, outboxDb } from '../sandbox/webhooks/testkit.ts';
 import { syntheticData } from '../sandbox/webhooks/trigger.ts';
 
 const EVENTS = Number(process.argv[2] ?? 5_000);
@@ -21,20 +24,53 @@ const ENDPOINTS = 4;
 const PER_ENDPOINT = 8;
 const TOTAL = EVENTS * ENDPOINTS;
 
-async function receivers(): Promise<Receiver[]> {
-  return Promise.all(Array.from({ length: ENDPOINTS }, () => startReceiver(() => ({ status: 200 }), { record: false })));
+// Plain JS so the child starts without a TypeScript loader: N servers that answer 200 and count.
+const RECEIVER_JS = `
+const http = require('node:http');
+let count = 0;
+const servers = [];
+let listening = 0;
+for (let i = 0; i < Number(process.argv[2]); i++) {
+  const s = http.createServer((req, res) => { req.resume(); req.on('end', () => { count++; res.writeHead(200).end('ok'); }); });
+  s.keepAliveTimeout = 10000;
+  servers.push(s);
+  s.listen(0, '127.0.0.1', () => { if (++listening === servers.length) process.send({ ports: servers.map((x) => x.address().port) }); });
 }
-const countOf = (rs: Receiver[]) => rs.reduce((n, r) => n + (r as unknown as { count: number }).count, 0);
+process.on('message', (m) => { if (m === 'count') process.send({ count }); if (m === 'exit') process.exit(0); });
+`;
 
-async function baseline(bodies: string[]): Promise<number> {
-  const rs = await receivers();
+interface Receivers {
+  urls: string[];
+  count(): Promise<number>;
+  close(): void;
+}
+
+async function receivers(dir: string): Promise<Receivers> {
+  const file = join(dir, 'receiver.cjs');
+  writeFileSync(file, RECEIVER_JS);
+  const child: ChildProcess = fork(file, [String(ENDPOINTS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
+  const { ports } = await next<{ ports: number[] }>();
+  return {
+    urls: ports.map((p) => `http://127.0.0.1:${p}/hook`),
+    async count() {
+      const reply = next<{ count: number }>();
+      child.send('count');
+      return (await reply).count;
+    },
+    close: () => child.send('exit'),
+  };
+}
+
+async function baseline(dir: string, bodies: string[]): Promise<number> {
+  const rs = await receivers(dir);
   const agent = new Agent({ connections: PER_ENDPOINT });
   const t0 = performance.now();
   await Promise.all(
-    rs.flatMap((r) =>
+    rs.urls.flatMap((url) =>
       Array.from({ length: PER_ENDPOINT }, async (_, w) => {
         for (let i = w; i < bodies.length; i += PER_ENDPOINT) {
-          const res = await request(r.url, { method: 'POST', body: bodies[i], headers: { 'content-type': 'application/json' }, dispatcher: agent });
+          const res = await request(url, { method: 'POST', body: bodies[i], headers: { 'content-type': 'application/json' }, dispatcher: agent });
           await res.body.dump();
         }
       }),
@@ -42,15 +78,16 @@ async function baseline(bodies: string[]): Promise<number> {
   );
   const s = (performance.now() - t0) / 1000;
   await agent.close();
-  await Promise.all(rs.map((r) => r.close()));
+  if ((await rs.count()) !== TOTAL) throw new Error('baseline receivers missed requests');
+  rs.close();
   return TOTAL / s;
 }
 
 async function dispatcher(dir: string): Promise<{ rate: number; bodies: string[] }> {
   const db = outboxDb(join(dir, 'bench.db'));
   const clock = new TestClock();
-  const rs = await receivers();
-  rs.forEach((r) => addSubscription(db, 'partner_a', r.url, ['position.matched']));
+  const rs = await receivers(dir);
+  rs.urls.forEach((url) => addSubscription(db, 'partner_a', url, ['position.matched']));
   const bodies: string[] = [];
   db.transaction(() => {
     for (let i = 0; i < EVENTS; i++) {
@@ -62,19 +99,20 @@ async function dispatcher(dir: string): Promise<{ rate: number; bodies: string[]
   d.start();
   while (d.stats().succeeded < TOTAL) await new Promise((r) => setTimeout(r, 5));
   const s = (performance.now() - t0) / 1000;
-  if (countOf(rs) !== TOTAL) throw new Error(`receivers got ${countOf(rs)} of ${TOTAL}`);
+  const got = await rs.count();
+  if (got !== TOTAL) throw new Error(`receivers got ${got} of ${TOTAL}`);
   await d.stop();
   const pending = db.prepare("SELECT COUNT(*) FROM webhook_deliveries WHERE state != 'succeeded'").pluck().get();
   if (pending !== 0) throw new Error(`${pending} deliveries not recorded as succeeded`);
   db.close();
-  await Promise.all(rs.map((r) => r.close()));
+  rs.close();
   return { rate: TOTAL / s, bodies };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-bench-dispatcher-'));
 try {
   const d = await dispatcher(dir);
-  const b = await baseline(d.bodies);
+  const b = await baseline(dir, d.bodies);
   console.log(`webhook dispatcher, ${EVENTS} events x ${ENDPOINTS} endpoints = ${TOTAL} deliveries, ${PER_ENDPOINT} connections per endpoint (node ${process.version})`);
   console.log(`baseline: plain undici POSTs      ${b.toFixed(0).padStart(7)} req/s         1.00x`);
   console.log(`dispatcher (outbox, sign, SQLite) ${d.rate.toFixed(0).padStart(7)} deliveries/s  ${(d.rate / b).toFixed(2)}x baseline`);

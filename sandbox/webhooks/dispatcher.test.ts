@@ -17,6 +17,7 @@ import { TestClock } from '../clock.ts';
 import { eventAttempts } from './attempts.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { insertOutboxEvent } from './outbox.ts';
+import { SubscriptionStore } from './subscriptions.ts';
 import { addSubscription, outboxDb, startReceiver, type Answer, type Receiver } from './testkit.ts';
 import { syntheticData } from './trigger.ts';
 
@@ -176,6 +177,22 @@ describe('webhook dispatcher', () => {
     // The slow one was never given more than its share of the slots.
     expect(slow.received.length).toBeLessThanOrEqual(2);
     expect(d.stats().inFlight).toBeLessThanOrEqual(4);
+  });
+
+  it('sends nothing more to a subscription once it is deleted, read-ahead rows included', async () => {
+    const db = outboxDb();
+    const clock = new TestClock();
+    const rx = await receiver(() => ({ status: 200, delayMs: 150 }));
+    const sub = addSubscription(db, 'partner_a', rx.url, ['position.created']);
+    for (let i = 0; i < 20; i++) insertOutboxEvent(db, 'partner_a', 'position.created', { i }, clock.now());
+    const d = dispatcher({ db, clock, maxPerEndpoint: 2 });
+    await rx.waitFor(2);
+    expect(new SubscriptionStore(db).delete('partner_a', sub.id, clock.now())).toBe(true);
+    d.forgetSubscription(sub.id);
+    await sleep(500);
+    expect(rx.received).toHaveLength(2);
+    const states = db.prepare('SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state ORDER BY state').all();
+    expect(states).toEqual([{ state: 'cancelled', n: 18 }, { state: 'succeeded', n: 2 }]);
   });
 
   it.each([

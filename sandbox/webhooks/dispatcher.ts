@@ -77,8 +77,14 @@ export class Dispatcher {
   private readonly wallNow: () => number;
   private readonly retryDelays: readonly number[];
 
+  /** Deliveries sent and not yet recorded (still pending in SQLite, so never read again). */
   private readonly inflight = new Map<number, Promise<void>>();
+  /** Of those, per subscription: how many are held (sending or awaiting the record). */
+  private readonly held = new Map<string, number>();
+  /** Attempts on the wire, overall and per subscription: the concurrency bounds apply to these. */
+  private sending = 0;
   private readonly perEndpoint = new Map<string, number>();
+  /** Due rows read ahead, per subscription. */
   private readonly ready = new Map<string, DueRow[]>();
   private completions: Completion[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -136,7 +142,8 @@ export class Dispatcher {
       addAttempt: db.prepare(
         'INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, scheduled_at_ms, sent_at_ms, status, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      succeed: db.prepare("UPDATE webhook_deliveries SET state = 'succeeded', attempts = ? WHERE id = ? AND state = 'pending'"),
+      // An attempt already on the wire when its subscription was deleted still arrived: record that.
+      succeed: db.prepare("UPDATE webhook_deliveries SET state = 'succeeded', attempts = ? WHERE id = ? AND state IN ('pending', 'cancelled')"),
       retry: db.prepare("UPDATE webhook_deliveries SET attempts = ?, next_at_ms = ? WHERE id = ? AND state = 'pending'"),
       fail: db.prepare("UPDATE webhook_deliveries SET state = 'failed', attempts = ? WHERE id = ? AND state = 'pending'"),
       dropAttempts: db.prepare('DELETE FROM webhook_attempts WHERE delivery_id = ?'),
@@ -169,7 +176,9 @@ export class Dispatcher {
     await Promise.allSettled([...this.inflight.values()]);
     this.flush();
     this.inflight.clear();
+    this.held.clear();
     this.perEndpoint.clear();
+    this.sending = 0;
     this.ready.clear();
     await this.closeSender();
   }
@@ -197,7 +206,7 @@ export class Dispatcher {
   }
 
   stats(): DispatcherStats {
-    return { inFlight: this.inflight.size, ...this.counters };
+    return { inFlight: this.sending, ...this.counters };
   }
 
   private tick(): void {
@@ -239,6 +248,7 @@ export class Dispatcher {
   }
 
   private dispatchDue(): void {
+    if (this.sending >= this.maxInFlight) return;
     const now = this.clock.now();
     // One indexed range query per subscription (not a scan of every pending delivery), starting
     // at a rotating place so that, with all slots taken, no subscription is always served last.
@@ -246,18 +256,34 @@ export class Dispatcher {
     // Queued rows of a subscription deleted or disabled since are dropped, never sent.
     for (const h of this.ready.keys()) if (!hooks.includes(h)) this.ready.delete(h);
     const start = hooks.length ? this.rotation++ % hooks.length : 0;
-    for (let k = 0; k < hooks.length && this.inflight.size < this.maxInFlight; k++) {
+    for (let k = 0; k < hooks.length && this.sending < this.maxInFlight; k++) {
       const hook = hooks[(start + k) % hooks.length];
-      let free = Math.min(this.maxPerEndpoint - (this.perEndpoint.get(hook) ?? 0), this.maxInFlight - this.inflight.size);
-      if (free <= 0) continue;
+      if (this.freeSlots(hook) <= 0) continue;
       let queue = this.ready.get(hook);
       if (!queue || queue.length === 0) {
         queue = this.fetchDue(hook, now);
         if (queue.length === 0) continue;
         this.ready.set(hook, queue);
       }
-      while (free-- > 0 && queue.length > 0) this.launch(queue.shift()!);
+      this.launchReady(hook);
     }
+  }
+
+  private freeSlots(hook: string): number {
+    return Math.min(this.maxPerEndpoint - (this.perEndpoint.get(hook) ?? 0), this.maxInFlight - this.sending);
+  }
+
+  /** Sends read-ahead rows of a subscription while it has free slots. */
+  private launchReady(hook: string): void {
+    const queue = this.ready.get(hook);
+    if (!queue) return;
+    let free = this.freeSlots(hook);
+    while (free-- > 0 && queue.length > 0) this.launch(queue.shift()!);
+  }
+
+  /** Drops read-ahead rows of a subscription that was deleted, so none of them is sent. */
+  forgetSubscription(webhookId: string): void {
+    this.ready.delete(webhookId);
   }
 
   /**
@@ -266,13 +292,16 @@ export class Dispatcher {
    * the dispatcher itself or a deletion (handled above) changes a pending row.
    */
   private fetchDue(hook: string, now: number): DueRow[] {
-    const busy = this.perEndpoint.get(hook) ?? 0;
-    const rows = this.q.dueFor.all(hook, now, PREFETCH + busy) as DueRow[];
+    const held = this.held.get(hook) ?? 0;
+    const rows = this.q.dueFor.all(hook, now, PREFETCH + held) as DueRow[];
     return rows.filter((r) => !this.inflight.has(r.id));
   }
 
   private launch(row: DueRow): void {
-    this.perEndpoint.set(row.webhook_id, (this.perEndpoint.get(row.webhook_id) ?? 0) + 1);
+    const hook = row.webhook_id;
+    this.perEndpoint.set(hook, (this.perEndpoint.get(hook) ?? 0) + 1);
+    this.held.set(hook, (this.held.get(hook) ?? 0) + 1);
+    this.sending++;
     const signal = this.abort.signal;
     const p = (async () => {
       const headers = {
@@ -292,6 +321,12 @@ export class Dispatcher {
       }
       if (signal.aborted) return; // stopping: left pending, sent again after the next start
       this.completions.push({ row, sentAt, doneAt: this.clock.now(), result });
+      // The slot is free now; the row stays held (unreadable) until its outcome is recorded.
+      this.sending--;
+      const n = (this.perEndpoint.get(hook) ?? 1) - 1;
+      if (n > 0) this.perEndpoint.set(hook, n);
+      else this.perEndpoint.delete(hook);
+      this.launchReady(hook);
       this.kickBatched();
     })();
     this.inflight.set(row.id, p);
@@ -338,15 +373,16 @@ export class Dispatcher {
             q.fail.run(attempt, row.id);
             q.disableSub.run(doneAt, row.webhook_id);
             q.cancelPendingOf.run(row.webhook_id);
+            this.forgetSubscription(row.webhook_id);
             break;
         }
       }
     })();
     for (const { row } of done) {
       this.inflight.delete(row.id);
-      const n = (this.perEndpoint.get(row.webhook_id) ?? 1) - 1;
-      if (n > 0) this.perEndpoint.set(row.webhook_id, n);
-      else this.perEndpoint.delete(row.webhook_id);
+      const n = (this.held.get(row.webhook_id) ?? 1) - 1;
+      if (n > 0) this.held.set(row.webhook_id, n);
+      else this.held.delete(row.webhook_id);
     }
   }
 }

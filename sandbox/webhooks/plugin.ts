@@ -23,7 +23,7 @@ export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin
     name: 'webhooks',
     dispatcher: () => dispatcher,
     routes(app, ctx) {
-      registerWebhookRoutes(app, ctx, () => dispatcher?.kick());
+      registerWebhookRoutes(app, ctx, () => dispatcher);
     },
     start(ctx: SandboxContext) {
       if (!dispatch || dispatcher) return;

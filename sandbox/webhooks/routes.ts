@@ -29,7 +29,13 @@ function notFound(profile: Profile, field: string, what: string): ApiError {
   return new ApiError(e.code, `${field}: ${what}`, e.status);
 }
 
-export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext, kick: () => void): void {
+/** What the routes tell the dispatcher (absent when dispatch is off). */
+export interface DispatchHooks {
+  kick(): void;
+  forgetSubscription(webhookId: string): void;
+}
+
+export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext, dispatch: () => DispatchHooks | undefined): void {
   const { profile, clock } = ctx;
   const subs = new SubscriptionStore(ctx.db);
 
@@ -44,6 +50,7 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
     app.delete('/v1/webhooks/:webhookId', (c) => {
       const webhookId = c.req.param('webhookId');
       if (!subs.delete(c.get('partner').partnerId, webhookId, clock.now())) throw notFound(profile, 'webhookId', `no subscription ${webhookId}`);
+      dispatch()?.forgetSubscription(webhookId);
       return c.json({ webhookId, deleted: true }, successStatus(profile, 'DELETE /webhooks/{webhookId}') as 200);
     });
   }
@@ -62,7 +69,7 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
       data = syntheticData(profile, type, req.userId, now);
     }
     const ev = engine ? engine.emit(partnerId, type, data, now) : insertOutboxEvent(ctx.db, partnerId, type, data, now);
-    kick();
+    dispatch()?.kick();
     return c.json({ eventId: ev.id, type }, successStatus(profile, 'POST /sandbox/trigger') as 200);
   });
 
