@@ -91,16 +91,27 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     return errorResponse(new ApiError(e.code, `path: no route ${c.req.method} ${c.req.path}`, e.status));
   });
 
-  app.use(
-    `${API_VERSION_PREFIX}/*`,
-    bodyLimit({
-      maxSize: profile.limits.maxBodyBytes,
-      onError: () => {
-        const e = profile.errors.payloadTooLarge;
-        throw new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: profile.limits.maxBodyBytes,
+    onError: () => {
+      const e = profile.errors.payloadTooLarge;
+      throw new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
+    },
+  });
+  // Hono's bodyLimit reads `c.req.raw.body` first, which makes the node adapter build a
+  // full Request and a web stream for every call — more than the rest of an order costs.
+  // So a declared Content-Length is checked here and the body is read with the same cap in
+  // readJsonBody; only bodies of unknown length (chunked) go through bodyLimit.
+  app.use(`${API_VERSION_PREFIX}/*`, (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const declared = c.req.header('content-length');
+    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return limitBody(c, next);
+    if (Number(declared) > profile.limits.maxBodyBytes) {
+      const e = profile.errors.payloadTooLarge;
+      throw new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
+    }
+    return next();
+  });
 
   for (const p of plugins) p.middleware?.(app, ctx);
 

@@ -39,6 +39,26 @@ describe('startSandboxServer', () => {
     }
   });
 
+  it('checks the streamed length of a chunked body as well as a declared one', async () => {
+    const s = await start();
+    try {
+      const chunked = (text: string) =>
+        fetch(`${s.url}/lend`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer ck_test_partner_a_growth', 'content-type': 'application/json' },
+          body: new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close(); } }),
+          duplex: 'half',
+        } as RequestInit);
+      const big = await chunked(`{"pad":"${'x'.repeat(70_000)}"}`);
+      expect(big.status).toBe(413);
+      expect(((await big.json()) as { error: { message: string } }).error.message).toMatch(/^body: larger than/);
+      const ok = await chunked(JSON.stringify({ userId: 'c', asset: 'USDC', amount: '5', rate: 0.05 }));
+      expect(ok.status).toBe(201);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('closes twice without error and frees the port', async () => {
     const s = await start();
     await s.close();

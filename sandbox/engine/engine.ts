@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Profile } from '../../contract/index.ts';
 import { decimalPlaces, LEND_ASSETS, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, isIsoDate } from '../../contract/index.ts';
 import type { Clock } from '../clock.ts';
@@ -56,7 +56,8 @@ const LIST_COLUMNS = 'id, status, type, user_id, asset, amount, rate, maturity_m
 export type ListRow = Pick<PositionRow, 'id' | 'status' | 'type' | 'user_id' | 'asset' | 'amount' | 'rate' | 'maturity_ms' | 'created_at_ms'>;
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
-const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+// randomUUID draws from a cached entropy pool; randomBytes per id was a measurable cost.
+const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 
 export class Engine {
   readonly books = new Map<string, Book>();

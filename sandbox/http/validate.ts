@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { Profile } from '../../contract/index.ts';
 import { ApiError, invalid } from '../errors.ts';
@@ -23,7 +24,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Reads a JSON body. `required`: an empty body is an error; otherwise it reads as undefined. */
 export async function readJsonBody(c: Context, profile: Profile, required: boolean): Promise<unknown> {
-  const text = await c.req.text();
+  const text = await bodyText(c, profile);
   if (text.trim() === '') {
     if (required) {
       const ct = c.req.header('content-type');
@@ -47,4 +48,29 @@ export async function readJsonBody(c: Context, profile: Profile, required: boole
 function mediaType(profile: Profile): ApiError {
   const e = profile.errors.unsupportedMediaType;
   return new ApiError(e.code, 'Content-Type: must be application/json', e.status);
+}
+
+type Incoming = IncomingMessage & { rawBody?: Buffer };
+
+/** The body as text. Under the node adapter it is read straight from the socket stream
+ *  (capped at maxBodyBytes) and left on `incoming.rawBody`, where the adapter looks first
+ *  if anything later asks for the Request body; elsewhere it comes from the Request. */
+async function bodyText(c: Context, profile: Profile): Promise<string> {
+  const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming;
+  if (incoming?.rawBody instanceof Buffer) return incoming.rawBody.toString('utf8');
+  if (!incoming || incoming.readableDidRead || incoming.readableEnded) return c.req.text();
+  const max = profile.limits.maxBodyBytes;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      const e = profile.errors.payloadTooLarge;
+      throw new ApiError(e.code, `body: larger than ${max} bytes`, e.status);
+    }
+    chunks.push(chunk);
+  }
+  const buf = Buffer.concat(chunks);
+  incoming.rawBody = buf;
+  return buf.toString('utf8');
 }
