@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { defaultProfile, SIGNATURE_HEADER, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../contract/index.ts';
 import { verifyWebhook } from './sign.ts';
 import { EMPTY_PLAN, type Plan } from './plan.ts';
@@ -54,28 +55,17 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
   });
 }
 
-function parseEnvelope(body: Buffer): { id: string | null; type: string | null; contentKey: string | null } {
+function parseEnvelope(body: Buffer): { id: string | null; type: string | null; contentKey: string | null; subject: string | null } {
   try {
     const v = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
     const id = typeof v?.id === 'string' ? v.id : null;
     const type = typeof v?.type === 'string' ? v.type : null;
-    return { id, type, contentKey: type ? sha256(canonicalJson({ type, data: v.data ?? null })) : null };
+    const data = (v?.data ?? null) as Record<string, unknown> | null;
+    const subject = data && typeof data === 'object' ? (data.positionId ?? data.withdrawalId ?? null) : null;
+    return { id, type, contentKey: type ? sha256(canonicalJson({ type, data })) : null, subject: typeof subject === 'string' ? subject : null };
   } catch {
-    return { id: null, type: null, contentKey: null };
+    return { id: null, type: null, contentKey: null, subject: null };
   }
-}
-
-/** Resolves with the time the exchange ended: response sent, or the connection gone. */
-function endedAt(res: ServerResponse): Promise<number> {
-  return new Promise((resolve) => {
-    if (res.writableFinished || res.destroyed) return resolve(realNowMs());
-    let done = false;
-    const end = () => {
-      if (!done) (done = true), resolve(realNowMs());
-    };
-    res.once('finish', end);
-    res.once('close', end);
-  });
 }
 
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
@@ -85,6 +75,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const store = new AttemptStore(opts.db ?? ':memory:');
   store.openSession({ timeScale: opts.timeScale ?? 1, scheme, plan: plan.name, startedMs: realNowMs() });
   const seen = store.attemptCounts();
+  // Timer lateness of this process: arrival times cannot be more exact than this, and when the
+  // sender shares the process (the embedded sandbox) its retry timers are late by as much.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const maxBody = opts.maxBodyBytes ?? 1_048_576;
   let recorded = 0;
 
@@ -108,7 +102,6 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const attempt = env.id ? (seen.get(env.id) ?? 0) + 1 : 1;
     if (env.id) seen.set(env.id, attempt);
     const chosen = sig.ok ? plan.choose(env.type, attempt) : null;
-    const ended = endedAt(res);
 
     let seq: number;
     try {
@@ -119,6 +112,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         arrivalMs,
         bodySha256: sha256(body),
         contentKey: env.contentKey,
+        subject: env.subject,
         bodyBytes: body.length,
         sigOk: sig.ok,
         sigReason: sig.ok ? null : sig.reason,
@@ -142,7 +136,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       res.writeHead(200, { 'content-type': 'application/json' }).end(OK_BODY);
       outcome = { status: 200, response: '200' };
     }
-    await store.finish(seq, await ended, outcome.response, outcome.status);
+    // The exchange ends, as the sender sees it, when the answer is written or the connection
+    // dropped: faults return at that moment (or earlier, when the sender hung up first).
+    await store.finish(seq, realNowMs(), outcome.response, outcome.status);
   }
 
   const inFlight = new Set<Promise<void>>();
@@ -175,7 +171,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       await new Promise<void>((r) => server.close(() => r()));
       // Exchanges cut short above still record how they ended before the store closes.
       await Promise.allSettled([...inFlight]);
-      store.closeSession(realNowMs());
+      loop.disable();
+      store.closeSession(realNowMs(), loop.max / 1e6);
       store.close();
     },
   };

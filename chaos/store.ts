@@ -16,6 +16,8 @@ export interface AttemptRow {
   endedMs: number | null;
   bodySha256: string;
   contentKey: string | null;
+  /** data.positionId or data.withdrawalId: what the event is about. */
+  subject: string | null;
   bodyBytes: number;
   sigOk: boolean;
   sigReason: string | null;
@@ -31,6 +33,8 @@ export interface SessionRow {
   timeScale: number;
   scheme: string;
   plan: string;
+  /** Worst timer lateness of the receiver's process during the session (event-loop delay), ms. */
+  loopDelayMaxMs: number | null;
 }
 
 export type NewAttempt = Omit<AttemptRow, 'seq' | 'endedMs' | 'response' | 'status' | 'session'>;
@@ -38,14 +42,14 @@ export type NewAttempt = Omit<AttemptRow, 'seq' | 'endedMs' | 'response' | 'stat
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
-  started_ms REAL NOT NULL, ended_ms REAL, time_scale REAL NOT NULL, scheme TEXT NOT NULL, plan TEXT NOT NULL
+  started_ms REAL NOT NULL, ended_ms REAL, time_scale REAL NOT NULL, scheme TEXT NOT NULL, plan TEXT NOT NULL, loop_delay_max_ms REAL
 );
 CREATE TABLE IF NOT EXISTS attempts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   session INTEGER NOT NULL,
   event_id TEXT, event_type TEXT, attempt INTEGER NOT NULL,
   arrival_ms REAL NOT NULL, ended_ms REAL,
-  body_sha256 TEXT NOT NULL, content_key TEXT, body_bytes INTEGER NOT NULL,
+  body_sha256 TEXT NOT NULL, content_key TEXT, subject TEXT, body_bytes INTEGER NOT NULL,
   sig_ok INTEGER NOT NULL, sig_reason TEXT,
   fault TEXT, response TEXT, status INTEGER
 );
@@ -72,8 +76,8 @@ export class AttemptStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
     this.insertStmt = this.db.prepare(
-      `INSERT INTO attempts (session, event_id, event_type, attempt, arrival_ms, body_sha256, content_key, body_bytes, sig_ok, sig_reason, fault)
-       VALUES (@session, @eventId, @eventType, @attempt, @arrivalMs, @bodySha256, @contentKey, @bodyBytes, @sigOk, @sigReason, @fault)`,
+      `INSERT INTO attempts (session, event_id, event_type, attempt, arrival_ms, body_sha256, content_key, subject, body_bytes, sig_ok, sig_reason, fault)
+       VALUES (@session, @eventId, @eventType, @attempt, @arrivalMs, @bodySha256, @contentKey, @subject, @bodyBytes, @sigOk, @sigReason, @fault)`,
     );
     this.finishStmt = this.db.prepare('UPDATE attempts SET ended_ms = ?, response = ?, status = ? WHERE seq = ?');
   }
@@ -84,9 +88,9 @@ export class AttemptStore {
     return this.session;
   }
 
-  closeSession(endedMs: number): void {
+  closeSession(endedMs: number, loopDelayMaxMs?: number): void {
     this.flushNow();
-    this.db.prepare('UPDATE sessions SET ended_ms = ? WHERE id = ?').run(endedMs, this.session);
+    this.db.prepare('UPDATE sessions SET ended_ms = ?, loop_delay_max_ms = ? WHERE id = ?').run(endedMs, loopDelayMaxMs ?? null, this.session);
   }
 
   /** Highest attempt number seen per event id, so numbering continues across restarts. */
@@ -150,6 +154,7 @@ export class AttemptStore {
       timeScale: r.time_scale as number,
       scheme: r.scheme as string,
       plan: r.plan as string,
+      loopDelayMaxMs: (r.loop_delay_max_ms as number | null) ?? null,
     }));
   }
 
@@ -170,6 +175,7 @@ function toAttempt(r: Record<string, unknown>): AttemptRow {
     endedMs: (r.ended_ms as number | null) ?? null,
     bodySha256: r.body_sha256 as string,
     contentKey: (r.content_key as string | null) ?? null,
+    subject: (r.subject as string | null) ?? null,
     bodyBytes: r.body_bytes as number,
     sigOk: r.sig_ok === 1,
     sigReason: (r.sig_reason as string | null) ?? null,

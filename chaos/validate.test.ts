@@ -15,10 +15,10 @@ const secret = 'whsec_validate_test';
 const matched = { positionId: 'pos_1', userId: 'u1', type: 'lend', asset: 'USDC', amount: '100.00', rate: 0.05, maturity: '2027-01-01T00:00:00.000Z', status: 'active' };
 // Fails every attempt of position.matched; other types are acknowledged at once.
 const failAll = parsePlan({ name: 'fail matched', rules: [{ events: ['position.matched'], attempts: 'all', fault: 'status', config: { status: 503 } }] });
-// Sender and receiver share one process on a shared, loaded test box, where timers run tens
-// to a couple of hundred ms late; a 300 ms floor absorbs that, and every wrong sender below
-// misses by far more (or is caught by counting, not timing).
-const TOL = { pct: 2, minMs: 300 };
+// Sender and receiver share one process on a shared 2-core box where, with the other suites
+// running, exchanges arrive up to ~600 ms late; a 1 s floor absorbs that, and every wrong
+// sender below misses by far more (or is caught by counting, not timing).
+const TOL = { pct: 2, minMs: 1000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs one sender against a fresh receiver and validates what was recorded. */
@@ -30,7 +30,7 @@ async function run(name: string, timeScale: number, sender: Partial<FakeSenderOp
   await sleep(opts.waitAfterMs ?? 0);
   await rx.close();
   const store = new AttemptStore(db);
-  const result = validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL });
+  const result = validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL, allowMeasuredNoise: true });
   store.close();
   return result;
 }
@@ -49,8 +49,8 @@ describe.concurrent('validator against senders', () => {
   });
 
   it('catches a sender that stops after 4 retries', async () => {
-    // Wait past the moment the fifth retry was due (24 h / 36000 = 2.4 s) plus the tolerance.
-    const r = await run('four-retries', 36_000, { maxRetries: 4 }, { waitAfterMs: 3_200 });
+    // Wait past the moment the fifth retry was due (24 h / 36000 = 2.4 s) plus the 1 s floor.
+    const r = await run('four-retries', 36_000, { maxRetries: 4 }, { waitAfterMs: 4_000 });
     expect(failed(r), messages(r)).toEqual(['schedule.retries-made']);
     expect(r.checks.find((c) => c.id === 'schedule.retries-made')!.message).toMatch(/expected retry 5 at \+\d+ ms \/ received none/);
   });
@@ -61,12 +61,12 @@ describe.concurrent('validator against senders', () => {
     expect(r.checks.find((c) => c.id === 'schedule.retry-count')!.message).toMatch(/expected at most 5 retries \/ received 6/);
   });
 
-  it('catches a 10-minute second delay (time scale 180: 3333 ms instead of 1667 ms)', async () => {
+  it('catches a 10-minute second delay (time scale 120: 5000 ms instead of 2500 ms)', async () => {
     const delaysMs = [60_000, 10 * 60_000, 30 * 60_000, 2 * 3_600_000, 24 * 3_600_000];
     // Two retries are enough to see the second delay; the rest of the schedule is left unjudged.
-    const r = await run('ten-minutes', 180, { delaysMs, maxRetries: 2 });
+    const r = await run('ten-minutes', 120, { delaysMs, maxRetries: 2 });
     expect(failed(r), messages(r)).toEqual(['schedule.delays']);
-    expect(r.checks.find((c) => c.id === 'schedule.delays')!.message).toMatch(/retry 2: expected a delay of 1667 ms ± 300 ms \/ received 3[3-9]\d\d ms/);
+    expect(r.checks.find((c) => c.id === 'schedule.delays')!.message).toMatch(/retry 2: expected a delay of 2500 ms ± 1000 ms \/ received \d{4,5} ms/);
   });
 
   it('catches a sender that changes the event id on retry', async () => {

@@ -40,6 +40,11 @@ export interface ValidateOptions {
   from?: 'end' | 'arrival';
   /** End of the observation window (epoch ms); defaults to the last session's end or now. */
   untilMs?: number;
+  /**
+   * Widen the floor by the worst event-loop delay the receiver measured in its process. Right
+   * when the sender shares that process (the embedded sandbox): its timers were late by as much.
+   */
+  allowMeasuredNoise?: boolean;
 }
 
 interface EventVerdict {
@@ -73,7 +78,9 @@ export function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opt
   const lastArrival = rows.reduce((m, r) => Math.max(m, r.endedMs ?? r.arrivalMs), 0);
   const untilMs = Math.max(opts.untilMs ?? last?.endedMs ?? Date.now(), lastArrival);
   const delays = WEBHOOK_RETRY_DELAYS_MS.map((d) => d / timeScale);
-  const allowance = (expected: number) => Math.max((expected * tol.pct) / 100, tol.minMs);
+  const noiseMs = opts.allowMeasuredNoise ? Math.max(0, ...sessions.map((s) => s.loopDelayMaxMs ?? 0)) : 0;
+  const floorMs = Math.max(tol.minMs, Math.ceil(noiseMs));
+  const allowance = (expected: number) => Math.max((expected * tol.pct) / 100, floorMs);
   const isSuccessStatus = (s: number | null) => s !== null && (profile.webhooks.successStatuses === '200' ? s === 200 : s >= 200 && s < 300);
   // An acknowledgement after the deadline is a failure the sender must retry (part 6, rule 1).
   const acknowledged = (a: AttemptRow) => isSuccessStatus(a.status) && a.endedMs !== null && a.endedMs - a.arrivalMs <= WEBHOOK_RESPONSE_DEADLINE_MS;
@@ -214,6 +221,8 @@ export function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opt
       timeScale,
       tolerancePct: tol.pct,
       toleranceMinMs: tol.minMs,
+      toleranceFloorAppliedMs: floorMs,
+      receiverLoopDelayMaxMs: Math.round(Math.max(0, ...sessions.map((s) => s.loopDelayMaxMs ?? 0))),
       delaysMeasuredFrom: from,
       observedForMs: Math.round(untilMs - (rows[0]?.arrivalMs ?? untilMs)),
     },

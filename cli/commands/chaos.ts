@@ -6,6 +6,7 @@ import { AttemptStore } from '../../chaos/store.ts';
 import { parseTolerance, validateAttempts } from '../../chaos/validate.ts';
 import { summarize, writeReports } from '../../chaos/report.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
+import { runChaosSchedule } from '../../chaos/schedule.ts';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../chaos/sign.ts';
 
 const num = (name: string) => (v: string) => {
@@ -98,6 +99,36 @@ export function registerChaos(program: Command): void {
       const files = writeReports(r, o.reportDir, 'chaos-certify');
       console.log(summarize(r));
       console.log(`${r.status === 'passed' ? 'CERTIFIED' : 'NOT CERTIFIED'}; reports: ${files.json}, ${files.junit}`);
+      process.exitCode = r.status === 'passed' ? 0 : 1;
+    });
+
+  chaos
+    .command('schedule')
+    .description('Active run: start the receiver, register it, cause events, fail them through the whole retry schedule, validate')
+    .option('--base-url <url>', 'target base URL ending in /v1 (default: start the embedded sandbox at time scale 3600)')
+    .option('--api-key <key>', 'target API key (or env LENDCHECK_API_KEY)')
+    .option('--allow-live', `allow a ${'ck_live_'} key (production)`, false)
+    .option('--time-scale <n>', "the target's time scale (default: its sandbox clock's, else 1; the embedded sandbox runs at 3600)", num('--time-scale'))
+    .option('--tolerance <spec>', 'allowed delay error: the larger of a percentage and a floor (default 2%,50ms against a target; 2%,1000ms against the embedded sandbox at 3600x)')
+    .option('--db <path>', 'keep the receiver observations in this SQLite file')
+    .option('--receiver-host <host>', 'address the receiver listens on (the target must reach it)', '127.0.0.1')
+    .option('--report-dir <dir>', 'write chaos-schedule.json and chaos-schedule.junit.xml here', 'lendcheck-reports')
+    .option('--profile <file>', 'profile file (JSON)')
+    .action(async (o: { baseUrl?: string; apiKey?: string; allowLive: boolean; timeScale?: number; tolerance?: string; db?: string; receiverHost: string; reportDir: string; profile?: string }) => {
+      const r = await runChaosSchedule({
+        baseUrl: o.baseUrl,
+        apiKey: o.apiKey,
+        allowLive: o.allowLive,
+        timeScale: o.timeScale,
+        tolerance: o.tolerance ? parseTolerance(o.tolerance) : undefined,
+        db: o.db,
+        receiverHost: o.receiverHost,
+        profile: loadProfile(o.profile),
+        log: (l) => console.log(l),
+      });
+      const files = writeReports(r, o.reportDir, 'chaos-schedule');
+      console.log(summarize(r));
+      console.log(`reports: ${files.json}, ${files.junit}`);
       process.exitCode = r.status === 'passed' ? 0 : 1;
     });
 }

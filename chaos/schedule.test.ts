@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { runChaosSchedule } from './schedule.ts';
+
+// The whole five-retry schedule against the embedded sandbox at time scale 3600 (≈ 27 s of
+// real time), with the embedded run's default tolerance: 2 % or 1 s. At this scale the 1 min
+// and 5 min retries are 17 ms and 83 ms of real time, and on a shared 2-core box the sandbox,
+// the receiver and the other suites make exchanges arrive up to ~600 ms late, which is the
+// harness's noise, not the sender's. Counts, ids, bodies and signatures are checked exactly.
+describe('chaos schedule (active run)', () => {
+  it('passes end to end against the time-scaled embedded sandbox, exhausting the retries of position.matched', async () => {
+    const t0 = Date.now();
+    const r = await runChaosSchedule();
+    const failed = r.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`);
+    expect(failed).toEqual([]);
+    expect(r.status).toBe('passed');
+    expect(Date.now() - t0).toBeLessThan(60_000);
+    expect(r.figures.sandboxControls).toBe('yes');
+    expect(r.figures.eventsTriggered).toBe(6);
+    expect(r.figures.toleranceMinMs).toBe(1000);
+
+    const exhausted = r.timeline!.filter((t) => t.type === 'position.matched');
+    expect(exhausted.length).toBeGreaterThanOrEqual(1);
+    for (const t of exhausted) {
+      expect(t.observedMs).toHaveLength(6);
+      // 1 + 5 + 30 + 120 + 1440 minutes ÷ 3600 = 26.6 s from the first attempt to the fifth retry.
+      expect(t.observedMs[5]).toBeGreaterThan(26_000);
+      expect(t.observedMs[5]).toBeLessThan(28_500);
+    }
+    expect(r.checks.find((c) => c.id === 'schedule.after-final-retry')!.notes.join('\n')).toMatch(/no attempt after the failed fifth retry/);
+    expect(r.checks.find((c) => c.id === 'schedule.events-delivered')!.status).toBe('passed');
+    expect(r.checks.find((c) => c.id === 'schedule.target-agrees')!.status).toBe('passed');
+  }, 90_000);
+});
