@@ -27,6 +27,7 @@ export function registerGate(program: Command): void {
     .option('--base-url <url>', 'target base URL ending in /v1 (default: start the embedded sandbox)')
     .option('--api-key <key>', 'sandbox key for conformance and chaos (or LENDCHECK_API_KEY)')
     .option('--api-key-2 <key>', "a second partner's key, for isolation checks (or LENDCHECK_API_KEY_2)")
+    .option('--burst-key <key>', 'a key conformance may exhaust to see a 429; not one of the tier keys (or LENDCHECK_BURST_KEY)')
     .option('--key-starter <key>', 'a Starter-tier key (or LENDCHECK_KEY_STARTER)')
     .option('--key-growth <key>', 'a Growth-tier key (or LENDCHECK_KEY_GROWTH)')
     .option('--key-scale <key>', 'a Scale-tier key (or LENDCHECK_KEY_SCALE)')

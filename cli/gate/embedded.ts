@@ -1,33 +1,49 @@
 import type { Profile } from '../../contract/index.ts';
-import { importPart } from './steps.ts';
+import { TIER_NAMES } from '../../contract/constants.ts';
+import { importPart, REPO_ROOT } from './import-part.ts';
 import { keysByTier, type GateTarget } from './target.ts';
+import { pathToFileURL } from 'node:url';
 
+interface KeyEntry {
+  key: string;
+  partnerId: string;
+  tier?: string;
+}
 interface SandboxServer {
   url: string;
   port: number;
   keys: unknown;
   close(): Promise<void>;
 }
-type StartSandbox = (opts: { port: number; host: string; timeScale?: number; dbPath?: string; profile?: Profile }) => Promise<SandboxServer>;
+type StartSandbox = (opts: { port: number; host: string; timeScale?: number; dbPath?: string; profile?: Profile; keys?: KeyEntry[] }) => Promise<SandboxServer>;
+
+/**
+ * Keys the gate adds to the embedded sandbox for the load step alone. Conformance spends
+ * the sandbox's own keys (and empties a Starter bucket on purpose to see a 429); the
+ * rate-limit smoke must start from a full bucket, so it gets keys nothing else touched.
+ */
+export const LOAD_KEYS: KeyEntry[] = TIER_NAMES.map((tier) => ({ key: `ck_test_gate_load_${tier}`, partnerId: 'gate_load', tier }));
 
 /** The reference sandbox in this process, on a loopback port of the system's choosing. */
 export async function embeddedTarget(opts: { profile: Profile; timeScale?: number }): Promise<GateTarget> {
   const start = await importPart<StartSandbox>(['sandbox/server.ts'], 'startSandboxServer').catch((e: Error) => {
     throw new Error(`cannot start the embedded sandbox (${e.message}); point the gate at a service with --base-url`);
   });
-  const server = await start({ port: 0, host: '127.0.0.1', timeScale: opts.timeScale, profile: opts.profile });
-  const { tierKeys, all } = keysByTier(server.keys);
+  const { DEFAULT_KEYS } = (await import(pathToFileURL(REPO_ROOT + 'sandbox/auth/keys.ts').href)) as { DEFAULT_KEYS: KeyEntry[] };
+  const server = await start({ port: 0, host: '127.0.0.1', timeScale: opts.timeScale, profile: opts.profile, keys: [...DEFAULT_KEYS, ...LOAD_KEYS] });
+  // Conformance keys: the sandbox's first partner (its roomiest key as the main one, as the
+  // suite's own embedded target picks it), its Starter key to exhaust, another partner's key.
+  const own = keysByTier(DEFAULT_KEYS);
+  const first = DEFAULT_KEYS[0]?.partnerId;
   const baseUrl = server.url.replace(/\/$/, '').replace(/(\/v1)?$/, '/v1');
-  // The main key is the roomiest one, as the conformance suite's own embedded target picks it:
-  // its checks must not run into the limiter they are not measuring.
-  const apiKey = tierKeys.scale ?? tierKeys.growth ?? all[0];
   return {
     baseUrl,
     label: `embedded sandbox (${baseUrl})`,
     embedded: true,
-    apiKey,
-    apiKey2: all.find((k) => k !== apiKey && !Object.values(tierKeys).includes(k)),
-    tierKeys,
+    apiKey: own.tierKeys.scale ?? own.tierKeys.growth ?? own.all[0],
+    apiKey2: DEFAULT_KEYS.find((k) => k.partnerId !== first)?.key,
+    burstKey: own.tierKeys.starter,
+    tierKeys: keysByTier(LOAD_KEYS).tierKeys,
     hasControls: true,
     timeScale: opts.timeScale,
     close: () => server.close(),

@@ -97,7 +97,7 @@ export function partOptions(ctx: StepContext) {
     targetLabel: t.label,
     apiKey: t.apiKey,
     apiKey2: t.apiKey2,
-    burstKey: t.tierKeys.starter,
+    burstKey: t.burstKey,
     keys: t.tierKeys,
     tierKeys: t.tierKeys,
     hasControls: t.hasControls,

@@ -13,6 +13,8 @@ export interface GateTarget {
   apiKey?: string;
   /** A second partner's key, for isolation checks. */
   apiKey2?: string;
+  /** A key conformance may exhaust to see a 429 (never one of the load step's tier keys). */
+  burstKey?: string;
   tierKeys: Partial<Record<TierName, string>>;
   hasControls: boolean;
   timeScale?: number;
@@ -23,6 +25,7 @@ export interface TargetFlags {
   baseUrl?: string;
   apiKey?: string;
   apiKey2?: string;
+  burstKey?: string;
   keyStarter?: string;
   keyGrowth?: string;
   keyScale?: string;
@@ -34,6 +37,7 @@ export const TARGET_ENV = {
   baseUrl: 'LENDCHECK_BASE_URL',
   apiKey: 'LENDCHECK_API_KEY',
   apiKey2: 'LENDCHECK_API_KEY_2',
+  burstKey: 'LENDCHECK_BURST_KEY',
   keyStarter: 'LENDCHECK_KEY_STARTER',
   keyGrowth: 'LENDCHECK_KEY_GROWTH',
   keyScale: 'LENDCHECK_KEY_SCALE',
@@ -51,9 +55,9 @@ export function flagsFromEnv(flags: TargetFlags, env: NodeJS.ProcessEnv = proces
 /** Every key the flags carry, for the redactor. */
 export function keysOf(f: TargetFlags | GateTarget): string[] {
   const t = f as GateTarget;
-  if (t.tierKeys) return [t.apiKey, t.apiKey2, ...Object.values(t.tierKeys)].filter((x): x is string => !!x);
+  if (t.tierKeys) return [t.apiKey, t.apiKey2, t.burstKey, ...Object.values(t.tierKeys)].filter((x): x is string => !!x);
   const g = f as TargetFlags;
-  return [g.apiKey, g.apiKey2, g.keyStarter, g.keyGrowth, g.keyScale].filter((x): x is string => !!x);
+  return [g.apiKey, g.apiKey2, g.burstKey, g.keyStarter, g.keyGrowth, g.keyScale].filter((x): x is string => !!x);
 }
 
 /** Safety: production keys move real money, so they need an explicit opt-in. */
@@ -93,6 +97,7 @@ export async function externalTarget(f: TargetFlags, close: () => Promise<void> 
     embedded: false,
     apiKey,
     apiKey2: f.apiKey2,
+    burstKey: f.burstKey,
     tierKeys,
     hasControls: await probeControls(baseUrl, apiKey),
     timeScale: f.timeScale,
