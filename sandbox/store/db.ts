@@ -29,7 +29,9 @@ CREATE TABLE IF NOT EXISTS positions (
   debt TEXT NOT NULL, interest_paid TEXT NOT NULL, payout TEXT,
   created_at_ms INTEGER NOT NULL, matched_at_ms INTEGER, closed_at_ms INTEGER,
   rolled_from TEXT, rolled_to TEXT);
-CREATE INDEX IF NOT EXISTS positions_by_user ON positions (partner_id, user_id, created_at_ms, id);
+-- Covers every column a list page shows, so a page is read from the index alone.
+DROP INDEX IF EXISTS positions_by_user;
+CREATE INDEX IF NOT EXISTS positions_by_user_cover ON positions (partner_id, user_id, created_at_ms, id, status, type, asset, amount, rate, maturity_ms);
 CREATE INDEX IF NOT EXISTS positions_pending ON positions (status, created_at_ms);
 CREATE INDEX IF NOT EXISTS positions_maturity ON positions (status, maturity_ms);
 CREATE TABLE IF NOT EXISTS fills (
