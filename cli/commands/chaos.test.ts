@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { registerChaos } from './chaos.ts';
+import { start as startSample } from '../../examples/receivers/sample.ts';
+import { start as startBroken } from '../../examples/receivers/broken/accepts-missing-signature.ts';
+import { startReceiver } from '../../chaos/receiver.ts';
+import { runChaosSchedule } from '../../chaos/schedule.ts';
+import { signWebhook } from '../../chaos/sign.ts';
+
+// The chaos subcommands in-process (spawning the CLI costs seconds per run on a loaded box):
+// exit codes, report files, and that the secret never reaches the output.
+const dir = mkdtempSync(join(tmpdir(), 'lendcheck-chaos-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const secret = 'whsec_cli_test_secret_value_1234';
+
+async function run(...args: string[]): Promise<{ code: number; out: string }> {
+  const program = new Command('lendcheck').exitOverride();
+  registerChaos(program);
+  const lines: string[] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(['node', 'lendcheck', 'chaos', ...args]);
+  } finally {
+    spy.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, out: lines.join('\n') };
+}
+afterEach(() => void (process.exitCode = undefined));
+
+describe('lendcheck chaos', () => {
+  it('certify exits 0 for the sample and 1 for a broken receiver, writes JSON and JUnit, never prints the secret', async () => {
+    const good = await startSample({ secret });
+    const bad = await startBroken({ secret });
+    try {
+      const ok = await run('certify', '--url', good.url, '--secret', secret, '--burst', '10', '--report-dir', join(dir, 'good'), '--source', fileURLToPath(new URL('../../examples/receivers/sample.ts', import.meta.url)));
+      expect(ok.code).toBe(0);
+      expect(ok.out).toMatch(/CERTIFIED/);
+      const notOk = await run('certify', '--url', bad.url, '--secret', secret, '--burst', '10', '--report-dir', join(dir, 'bad'));
+      expect(notOk.code).toBe(1);
+      expect(notOk.out).toMatch(/FAIL signature\.missing/);
+      const json = readFileSync(join(dir, 'bad', 'chaos-certify.json'), 'utf8');
+      expect(JSON.parse(json).checks.find((c: { id: string }) => c.id === 'signature.missing').status).toBe('failed');
+      expect(readFileSync(join(dir, 'bad', 'chaos-certify.junit.xml'), 'utf8')).toMatch(/<testcase[^>]+signature\.missing[\s\S]*?<failure/);
+      for (const text of [ok.out, notOk.out, json]) expect(text).not.toContain(secret);
+    } finally {
+      await good.close();
+      await bad.close();
+    }
+  });
+
+  it('validate exits 1 on a recording with nothing in it and 0 on a conforming one', async () => {
+    const empty = join(dir, 'empty.db');
+    await (await startReceiver({ secret, db: empty })).close();
+    expect((await run('validate', '--db', empty, '--report-dir', join(dir, 'v1'))).code).toBe(1);
+    expect(existsSync(join(dir, 'v1', 'chaos-validate.junit.xml'))).toBe(true);
+
+    const one = join(dir, 'one.db');
+    const rx = await startReceiver({ secret, db: one });
+    const body = JSON.stringify({ id: 'evt_cli', type: 'position.created', timestamp: new Date().toISOString(), data: {} });
+    expect((await fetch(rx.url, { method: 'POST', body, headers: { 'x-service-signature': signWebhook(body, secret) } })).status).toBe(200);
+    await rx.close();
+    const r = await run('validate', '--db', one, '--report-dir', join(dir, 'v2'));
+    expect(r.out).toMatch(/^PASSED chaos/);
+    expect(r.code).toBe(0);
+  });
+
+  it('refuses a secret without the whsec_ prefix, and a ck_live_ key unless allowed', async () => {
+    await expect(run('certify', '--url', 'http://127.0.0.1:9/', '--secret', 'nope')).rejects.toThrow(/--secret must start with whsec_/);
+    await expect(runChaosSchedule({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'ck_live_abc' })).rejects.toThrow(/refusing a ck_live_ key/);
+  });
+});
