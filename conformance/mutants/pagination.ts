@@ -1,4 +1,4 @@
-import { alterRequest, matches, P, rewrite, withQuery, type Mutant } from './kit.ts';
+import { alterRequest, matches, P, rewrite, withJson, withQuery, type Mutant } from './kit.ts';
 
 // Mutants of the position list (spec part 2 and 8): page sizes, cursors, hasMore, filters.
 
@@ -51,10 +51,24 @@ export const PAGINATION_MUTANTS: Mutant[] = [
   },
   {
     id: 'page.over-max-honoured',
-    breaks: 'a limit over 100 is honoured',
+    breaks: 'a limit over 100 is honoured (pages are stitched together up to it)',
     rule: 'PAGE-limit-max',
     killers: ['pagination.max-limit'],
-    make: () => alterRequest((req) => matches(req, 'GET', P.list) && Number(q(req).get('limit')) > 100, (req) => withQuery(req, (s) => s.set('limit', '100'))),
+    make: () => async (req, next) => {
+      const want = Number(q(req).get('limit'));
+      if (!(matches(req, 'GET', P.list) && want > 100)) return next(req);
+      const items: unknown[] = [];
+      let cursor: string | undefined;
+      let res: Response;
+      let body: { positions: unknown[]; hasMore: boolean; nextCursor?: string };
+      do {
+        res = await next(withQuery(req, (s) => (s.set('limit', '100'), cursor ? s.set('cursor', cursor) : s.delete('cursor'))));
+        body = (await res.clone().json()) as typeof body;
+        items.push(...body.positions);
+        cursor = body.nextCursor;
+      } while (res.status === 200 && body.hasMore && items.length < want);
+      return withJson(res, { ...body, positions: items.slice(0, want) });
+    },
   },
   {
     id: 'page.default-10',
