@@ -33,3 +33,11 @@ describe('fault plans', () => {
     expect(() => parsePlan({ rules: [{ fault: 'reset', probability: 2 }] })).toThrow(/rules\.0\.probability/);
   });
 });
+
+describe('the example plan in examples/plans', () => {
+  it('parses', async () => {
+    const { loadPlan } = await import('./plan.ts');
+    const plan = loadPlan(new URL('../examples/plans/flaky.json', import.meta.url).pathname);
+    expect(plan.choose('position.matched', 6)!.def.name).toBe('status');
+  });
+});
