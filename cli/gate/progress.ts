@@ -31,7 +31,7 @@ export class Progress {
     if (!this.live || !this.status) return;
     const elapsed = formatDuration(Date.now() - this.stepStarted);
     const text = this.redactor.text(`${this.status} · ${elapsed}${this.lastMessage ? ` · ${this.lastMessage}` : ''}`);
-    const width = Math.max(20, (this.out.columns ?? 100) - 1);
+    const width = Math.max(20, (this.out.columns || 100) - 1);
     this.out.write(`\r\x1b[K${text.length > width ? text.slice(0, width - 1) + '…' : text}`);
   }
 
