@@ -1,15 +1,15 @@
 // A webhook receiver that passes `lendcheck chaos certify`. Partners: import from 'lendcheck'
 // (`import { verifyWebhook } from 'lendcheck'`); inside this repository the path is relative.
-import { verifyWebhook } from '../../chaos/sign.ts';
+import { verifyWebhook, type SignatureScheme } from '../../chaos/sign.ts';
 import { runIfMain, serve, type ExampleOptions, type Handler } from './serve.ts';
 
-export function sampleHandler(secret: string, onEvent: (e: { id: string; type: string; data: unknown }) => void = () => {}): Handler {
+export function sampleHandler(secret: string, scheme: SignatureScheme = 't-v1-hmac-sha256', onEvent: (e: { id: string; type: string; data: unknown }) => void = () => {}): Handler {
   // Event ids already taken. In production this is a unique index in your database, written
   // in the same transaction as the effect of the event.
   const processed = new Set<string>();
   return ({ headers, rawBody }) => {
     // 1. Verify over the raw bytes, before parsing, in constant time, inside the replay window.
-    const v = verifyWebhook(rawBody, headers['x-service-signature'] as string | undefined, secret);
+    const v = verifyWebhook(rawBody, headers['x-service-signature'] as string | undefined, secret, { scheme, toleranceSeconds: 300 });
     if (!v.ok) return { status: 401, body: { error: { code: 'authentication_failed', message: `signature ${v.reason}` } } };
     let event: { id?: unknown; type?: unknown; data?: unknown };
     try {
@@ -29,5 +29,5 @@ export function sampleHandler(secret: string, onEvent: (e: { id: string; type: s
   };
 }
 
-export const start = (o: ExampleOptions) => serve(sampleHandler(o.secret), o.port);
+export const start = (o: ExampleOptions) => serve(sampleHandler(o.secret, o.scheme), o.port);
 await runIfMain(import.meta.url, start);

@@ -18,6 +18,8 @@ export type Handler = (req: Incoming) => Answer | Promise<Answer>;
 export interface ExampleOptions {
   secret: string;
   port?: number;
+  /** The signature scheme of the sender's profile (default t-v1-hmac-sha256). */
+  scheme?: 't-v1-hmac-sha256' | 'hmac-sha256-hex';
 }
 export interface Running {
   url: string;

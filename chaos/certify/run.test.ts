@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { start } from '../../examples/receivers/sample.ts';
+import { runCertify } from './run.ts';
+
+describe('runCertify', () => {
+  it('certifies under the hmac-sha256-hex scheme, skipping the timestamp probes with the reason', async () => {
+    const secret = 'whsec_hex_scheme_secret_12345678';
+    const rx = await start({ secret, scheme: 'hmac-sha256-hex' });
+    try {
+      const r = await runCertify({ url: rx.url, secret, scheme: 'hmac-sha256-hex', burst: 10 });
+      expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.message)).toEqual([]);
+      expect(r.status).toBe('passed');
+      const stale = r.checks.find((c) => c.id === 'signature.stale-timestamp')!;
+      expect(stale).toMatchObject({ status: 'skipped', message: expect.stringMatching(/carries no timestamp/) });
+      expect(r.checks.find((c) => c.id === 'source.constant-time-compare')!.message).toMatch(/no --source given/);
+      expect(r.figures).toMatchObject({ burstSize: 10, certified: 'yes' });
+      // Signatures in the recorded exchanges are shortened, never whole.
+      for (const c of r.checks) expect(c.exchange?.requestHeaders['x-service-signature'] ?? '').not.toMatch(/[0-9a-f]{64}/);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('fails every probe of an address where nothing listens, with "no answer"', async () => {
+    const r = await runCertify({ url: 'http://127.0.0.1:9/', secret: 'whsec_x_secret_value_0000', only: ['delivery.position.created', 'signature.missing'] });
+    expect(r.status).toBe('failed');
+    expect(r.checks.map((c) => c.message)).toEqual([expect.stringMatching(/^expected a 2xx within 5000 ms \/ received no answer/), expect.stringMatching(/^expected 401 within 5000 ms \/ received no answer/)]);
+  });
+});
