@@ -11,6 +11,7 @@ import { emitK6Operator } from './operator.ts';
 import { refuseLiveKey, runLoad, scenarioScript } from './run.ts';
 import { emptySet, percentile } from './samples.ts';
 import { defaultProfile } from '../../contract/index.ts';
+import { partResult } from '../../contract/results.ts';
 import { judge } from './run.ts';
 import { evaluate, parseSelector } from './thresholds.ts';
 
@@ -95,8 +96,9 @@ describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${
 
   it('passes the smoke rate-limit run of every tier and of the public endpoints', async () => {
     // Staggered so the three bursts do not share the CPU (one sandbox process, two cores).
+    const starterDir = tmp();
     const results = await Promise.all([
-      ...(['starter', 'growth', 'scale'] as const).map((tier, i) => sleep(i * 4000).then(() => runLoad({ scenario: 'rate-limit', tier, smoke: true, reportDir: tmp() }))),
+      ...(['starter', 'growth', 'scale'] as const).map((tier, i) => sleep(i * 4000).then(() => runLoad({ scenario: 'rate-limit', tier, smoke: true, reportDir: i === 0 ? starterDir : tmp() }))),
       // The public variant: 60/min per client address, no key (a burst of 72, between the others).
       sleep(2000).then(() => runLoad({ scenario: 'rate-limit', publicMode: true, smoke: true, reportDir: tmp() })),
     ]);
@@ -110,6 +112,15 @@ describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${
       expect(r.series?.[0].accepted.length).toBeGreaterThan(5);
     }
     growthSingle = results[1];
+
+    // What the run wrote: k6's summary export, JUnit, the dashboard export, and the shared results format.
+    const summary = JSON.parse(readFileSync(join(starterDir, 'k6-summary.json'), 'utf8'));
+    expect(summary.metrics['accepted{phase:sustain,window:measure}'].count).toBe(results[0].figures.sustainAdmitted);
+    expect(readFileSync(join(starterDir, 'junit.xml'), 'utf8')).toMatch(/<testsuite name="lendcheck load rate-limit \(starter\) smoke" tests="\d+" failures="0"/);
+    expect(readFileSync(join(starterDir, 'k6-dashboard.html'), 'utf8')).toMatch(/<html/i);
+    const written = partResult.parse(JSON.parse(readFileSync(join(starterDir, 'result.json'), 'utf8')));
+    expect(written.series?.[0].limitPerMinute).toBe(60);
+    for (const f of ['result.json', 'k6.log', 'junit.xml']) expect(readFileSync(join(starterDir, f), 'utf8')).not.toContain('ck_test_partner_a_starter');
   }, 90_000);
 
   let businessRuns: Promise<Awaited<ReturnType<typeof runLoad>>[]> | undefined;
@@ -162,7 +173,7 @@ describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${
     }
   }, 60_000);
 
-  it('writes the k6 summary, JUnit and dashboard export, and k6-operator manifests without the key', () => {
+  it('writes k6-operator manifests (ConfigMap with a k6 archive, TestRun with parallelism) without the key', () => {
     const dir = tmp();
     const env = { ...scenarioEnv(defaultProfile, { scenario: 'rate-limit', tier: 'growth', publicMode: false, smoke: true, baseUrl: 'http://sandbox:8080/v1', runId: 'r' }), API_KEY: 'ck_test_never_in_archive' };
     const files = emitK6Operator({ k6: (k6 as { path: string }).path, script: scenarioScript('rate-limit'), env, outs: ['experimental-prometheus-rw'], parallelism: 3, dir, name: 'lendcheck-rate-limit' });
