@@ -212,9 +212,17 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   };
 }
 
+const LIQUIDATION_SCAN_EVERY_MS = 5_000;
+const lastScan = new WeakMap<Engine, number>();
+
 function safeTick(engine: Engine): void {
   try {
-    runDueWork(engine);
+    // Interest erodes collateral slowly, so the background scan of every open borrow runs
+    // every few seconds rather than on each tick.
+    const now = Date.now();
+    const scan = now - (lastScan.get(engine) ?? 0) >= LIQUIDATION_SCAN_EVERY_MS;
+    if (scan) lastScan.set(engine, now);
+    runDueWork(engine, engine.now(), { liquidations: scan });
   } catch (e) {
     console.error(`sandbox: lifecycle run failed: ${(e as Error).message}`);
   }

@@ -128,12 +128,14 @@ export class Engine {
   /** One SQLite transaction; events it emitted reach listeners only after it commits. */
   tx<T>(fn: () => T): T {
     this.depth++;
+    const mark = this.pendingEvents.length;
     let out: T;
     try {
       out = this.db.transaction(fn)();
     } catch (e) {
       this.depth--;
-      if (this.depth === 0) this.pendingEvents = [];
+      // Rolled back (a savepoint when nested): its events never happened.
+      this.pendingEvents.length = mark;
       throw e;
     }
     this.depth--;
