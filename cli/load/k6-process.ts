@@ -31,6 +31,14 @@ export function segmentFiles(dir: string, index: number, count: number): Segment
   };
 }
 
+/** File outputs (json=…, csv=…) get one file per segment, or the processes would share one. */
+export function outForSegment(out: string, index: number, count: number): string {
+  const m = /^(json|csv)=(.+)$/.exec(out);
+  if (!m || count <= 1) return out;
+  const file = m[2].replace(/(\.[^./]+)?$/, (ext) => `-seg${index + 1}${ext}`);
+  return `${m[1]}=${file}`;
+}
+
 /** `0,1/N,…,1` and the i-th `a:b` of it. */
 export function segmentArgs(index: number, count: number): string[] {
   if (count <= 1) return [];
@@ -74,7 +82,7 @@ export function runK6(i: K6RunInput): Promise<K6Run> {
     i.files.summary,
     '--out',
     `json=${i.files.samples}`,
-    ...i.outs.flatMap((o) => ['--out', o]),
+    ...i.outs.flatMap((o) => ['--out', outForSegment(o, i.index, i.count)]),
     ...segmentArgs(i.index, i.count),
     ...(i.extraArgs ?? []),
     i.script,

@@ -6,7 +6,7 @@ import { GcraLimiter, type RateLimiter } from '../../sandbox/limiter/gcra.ts';
 import { rateLimitPlugin } from '../../sandbox/limiter/plugin.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { scenarioEnv } from './env.ts';
-import { goDurationSeconds, k6Binary, redact, segmentArgs } from './k6-process.ts';
+import { goDurationSeconds, k6Binary, outForSegment, redact, segmentArgs } from './k6-process.ts';
 import { emitK6Operator } from './operator.ts';
 import { refuseLiveKey, runLoad, scenarioScript } from './run.ts';
 import { emptySet, percentile } from './samples.ts';
@@ -76,6 +76,10 @@ describe('threshold judging on merged samples', () => {
   it('builds execution segments and their sequence', () => {
     expect(segmentArgs(0, 1)).toEqual([]);
     expect(segmentArgs(1, 3)).toEqual(['--execution-segment', '1/3:2/3', '--execution-segment-sequence', '0,1/3,2/3,1']);
+    expect(outForSegment('json=out/run.json', 1, 2)).toBe('json=out/run-seg2.json');
+    expect(outForSegment('json=run', 0, 2)).toBe('json=run-seg1');
+    expect(outForSegment('experimental-prometheus-rw', 0, 2)).toBe('experimental-prometheus-rw');
+    expect(outForSegment('json=run.json', 0, 1)).toBe('json=run.json');
     expect(goDurationSeconds('1m12s')).toBe(72);
     expect(goDurationSeconds('2h0m0.5s')).toBe(7200.5);
   });
