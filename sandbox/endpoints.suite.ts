@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { errorBody, insufficientFundsError } from '../contract/index.ts';
+import { defaultProfile, endpoints, errorBody, insufficientFundsError } from '../contract/index.ts';
 import { KEY_B, type Caller } from './test-helpers.ts';
 
 // Every endpoint's success path and each error it can give, written once against a
@@ -49,6 +49,16 @@ export function describeEndpoints(label: string, setup: () => Promise<Target>): 
           expect(JSON.stringify(r.body)).not.toContain('ck_');
         });
       }
+      it('answers 401 on every keyed endpoint without a key', async () => {
+        for (const e of endpoints(defaultProfile)) {
+          if (e.access === 'public' || e.id.startsWith('webhooks.') || e.id === 'sandbox.trigger' || e.id === 'sandbox.attempts') continue;
+          if (e.id === 'orderbook.get') continue; // shares its path with the public order book
+          const path = e.path.replace(/\{\w+\}/g, 'x');
+          const r = await call(e.method, path, { key: null, body: e.method === 'GET' ? undefined : {} });
+          expect(r.status, `${e.method} ${e.path}`).toBe(401);
+          expect(r.body.error.code).toBe('authentication_failed');
+        }
+      });
       it('guards the sandbox controls too', async () => {
         expectError(await call('GET', '/sandbox/clock', { key: null }), 401, 'authentication_failed');
       });
