@@ -24,6 +24,11 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services.k6.depends_on ?? {})).toEqual(['sandbox']);
   });
 
+  it('passes k6 only variables the scenarios read', () => {
+    const config = readFileSync(join(root, 'scenarios/lib/config.ts'), 'utf8');
+    for (const k of Object.keys(compose.services.k6.environment ?? {})) expect(config, k).toContain(`'${k}'`);
+  });
+
   it('runs a scenario that exists in ./scenarios', () => {
     const cmd = compose.services.k6.command ?? [];
     expect(cmd[0]).toBe('run');

@@ -88,7 +88,7 @@ const TITLES: Record<PartResult['part'], string> = {
 function partSection(p: PartResult): Html {
   const inner = p.status === 'skipped' && p.checks.length === 0
     ? html`<p class="skipped">Skipped: ${p.skipReason ?? 'no reason given'}</p>`
-    : html`${p.skipReason ? html`<p class="skipped">${p.skipReason}</p>` : ''}${
+    : html`${p.skipReason ? html`<p class="${p.status === 'failed' ? 'failed' : 'skipped'}">${p.skipReason}</p>` : ''}${
         p.part === 'conformance' ? conformance(p) : p.part === 'load' ? load(p) : p.part === 'chaos' ? chaos(p) : checksTable(p.checks, 'Checks')
       }${figures(p)}`;
   return html`<section class="part part-${p.part}" id="part-${p.part}-${slug(p.name)}">
