@@ -103,6 +103,15 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     if (env.id) seen.set(env.id, attempt);
     const chosen = sig.ok ? plan.choose(env.type, attempt) : null;
 
+    // Answers known in advance (200, 401, an immediate fault) are recorded complete in one row;
+    // the end time is taken just before the commit that precedes the answer, a fraction of a ms
+    // early. Held faults get their outcome recorded when they finish.
+    const known: FaultOutcome | null = !sig.ok
+      ? { status: 401, response: `401 signature ${sig.reason}` }
+      : chosen
+        ? (chosen.def.planned?.(chosen.config) ?? null)
+        : { status: 200, response: '200' };
+
     let seq: number;
     try {
       seq = await store.record({
@@ -117,6 +126,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         sigOk: sig.ok,
         sigReason: sig.ok ? null : sig.reason,
         fault: chosen ? `${chosen.def.name} (${chosen.rule})` : null,
+        ...(known ? { endedMs: realNowMs(), response: known.response, status: known.status } : {}),
       });
     } catch (e) {
       // Not recorded means not acknowledged: the sender will retry and we will see it again.
@@ -126,19 +136,16 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     }
     recorded++;
 
-    let outcome: FaultOutcome;
     if (!sig.ok) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'authentication_failed', message: `x-service-signature ${sig.reason}` } }));
-      outcome = { status: 401, response: `401 signature ${sig.reason}` };
-    } else if (chosen) {
-      outcome = await chosen.def.apply(chosen.config, { req, res, deadlineMs: opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS });
-    } else {
+    } else if (!chosen) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(OK_BODY);
-      outcome = { status: 200, response: '200' };
+    } else {
+      const outcome = await chosen.def.apply(chosen.config, { req, res, deadlineMs: opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS });
+      // The exchange ends, as the sender sees it, when the answer is written or the connection
+      // dropped: faults return at that moment (or earlier, when the sender hung up first).
+      if (!known) await store.finish(seq, realNowMs(), outcome.response, outcome.status);
     }
-    // The exchange ends, as the sender sees it, when the answer is written or the connection
-    // dropped: faults return at that moment (or earlier, when the sender hung up first).
-    await store.finish(seq, realNowMs(), outcome.response, outcome.status);
   }
 
   const inFlight = new Set<Promise<void>>();

@@ -37,7 +37,8 @@ export interface SessionRow {
   loopDelayMaxMs: number | null;
 }
 
-export type NewAttempt = Omit<AttemptRow, 'seq' | 'endedMs' | 'response' | 'status' | 'session'>;
+/** endedMs/response/status are given when the answer is known before it is sent (one row, no update). */
+export type NewAttempt = Omit<AttemptRow, 'seq' | 'endedMs' | 'response' | 'status' | 'session'> & Partial<Pick<AttemptRow, 'endedMs' | 'response' | 'status'>>;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -76,8 +77,8 @@ export class AttemptStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
     this.insertStmt = this.db.prepare(
-      `INSERT INTO attempts (session, event_id, event_type, attempt, arrival_ms, body_sha256, content_key, subject, body_bytes, sig_ok, sig_reason, fault)
-       VALUES (@session, @eventId, @eventType, @attempt, @arrivalMs, @bodySha256, @contentKey, @subject, @bodyBytes, @sigOk, @sigReason, @fault)`,
+      `INSERT INTO attempts (session, event_id, event_type, attempt, arrival_ms, body_sha256, content_key, subject, body_bytes, sig_ok, sig_reason, fault, ended_ms, response, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.finishStmt = this.db.prepare('UPDATE attempts SET ended_ms = ?, response = ?, status = ? WHERE seq = ?');
   }
@@ -105,7 +106,10 @@ export class AttemptStore {
     return new Promise((resolve, reject) => {
       let seq = 0;
       this.enqueue({
-        run: () => void (seq = Number(this.insertStmt.run({ ...a, session: this.session, sigOk: a.sigOk ? 1 : 0 }).lastInsertRowid)),
+        run: () =>
+          void (seq = Number(
+            this.insertStmt.run(this.session, a.eventId, a.eventType, a.attempt, a.arrivalMs, a.bodySha256, a.contentKey, a.subject, a.bodyBytes, a.sigOk ? 1 : 0, a.sigReason, a.fault, a.endedMs ?? null, a.response ?? null, a.status ?? null).lastInsertRowid,
+          )),
         done: (err) => (err ? reject(err) : resolve(seq)),
       });
     });

@@ -11,4 +11,5 @@ export const close = registerFault({
     ctx.req.socket.end();
     return { status: null, response: 'closed without response' };
   },
+  planned: (cfg) => (cfg.afterMs === 0 ? { status: null, response: 'closed without response' } : null),
 });

@@ -12,4 +12,5 @@ export const garbage200 = registerFault({
     ctx.res.writeHead(200, { 'content-type': 'application/json' }).end(randomBytes(cfg.bytes));
     return { status: 200, response: `200 with ${cfg.bytes} garbage bytes` };
   },
+  planned: (cfg) => ({ status: 200, response: `200 with ${cfg.bytes} garbage bytes` }),
 });

@@ -22,6 +22,11 @@ export interface FaultDef<C extends z.ZodType = z.ZodType> {
   description: string;
   config: C;
   apply(config: z.infer<C>, ctx: FaultContext): Promise<FaultOutcome>;
+  /**
+   * The outcome, when the fault answers at once and it is known before applying: the receiver
+   * then records the attempt complete in one row (one statement instead of two per delivery).
+   */
+  planned?(config: z.infer<C>): FaultOutcome | null;
 }
 
 const registry = new Map<string, FaultDef>();

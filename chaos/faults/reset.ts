@@ -13,4 +13,5 @@ export const reset = registerFault({
     else socket.destroy();
     return { status: null, response: 'connection reset' };
   },
+  planned: (cfg) => (cfg.afterMs === 0 ? { status: null, response: 'connection reset' } : null),
 });

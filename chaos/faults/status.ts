@@ -18,4 +18,5 @@ export const status = registerFault({
     ctx.res.writeHead(cfg.status, headers).end(JSON.stringify({ error: { code: 'chaos', message: `injected ${cfg.status}` } }));
     return { status: cfg.status, response: String(cfg.status) };
   },
+  planned: (cfg) => ({ status: cfg.status, response: String(cfg.status) }),
 });
