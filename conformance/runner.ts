@@ -146,15 +146,18 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
   const current = { notes: [] as string[], id: check.id };
   run.current = current;
   const t0 = performance.now();
+  const logStart = run.ctx.http.log.length;
+  // A failure that names no exchange shows the last one the check made: the one that broke the rule.
+  const lastOwn = () => (run.ctx.http.log.length > logStart ? run.ctx.http.log[run.ctx.http.log.length - 1] : undefined);
   let r: CheckResult;
   try {
     const out = await check.run(run.ctx);
     r = out
-      ? { ...base, status: 'failed', message: `${out.title}: expected ${out.expected} / received ${out.received}`, exchange: out.exchange, durationMs: 0, notes: current.notes }
+      ? { ...base, status: 'failed', message: `${out.title}: expected ${out.expected} / received ${out.received}`, exchange: out.exchange ?? lastOwn(), durationMs: 0, notes: current.notes }
       : { ...base, status: 'passed', durationMs: 0, notes: current.notes };
   } catch (e) {
     if (e instanceof CheckFailure) {
-      r = { ...base, status: 'failed', message: `${e.title}: expected ${e.expected} / received ${e.received}`, exchange: e.exchange, durationMs: 0, notes: current.notes };
+      r = { ...base, status: 'failed', message: `${e.title}: expected ${e.expected} / received ${e.received}`, exchange: e.exchange ?? lastOwn(), durationMs: 0, notes: current.notes };
     } else if (e instanceof CheckSkip) {
       r = { ...base, status: 'skipped', message: e.message, durationMs: 0, notes: current.notes };
     } else if (e instanceof TransportError) {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
+import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
 import { expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { webhookSecret } from './endpoints.ts';
@@ -33,6 +33,13 @@ async function receiver(status: number): Promise<{ url: string; got: Delivery[];
     got,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
+}
+
+/** A received delivery as an exchange record, so a failure shows what the sender sent. */
+function asExchange(d: Delivery, url: string): results.Exchange {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(d.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  return { method: d.method, url, status: 200, requestHeaders: headers, requestBody: d.raw.toString('utf8').slice(0, 4096), responseHeaders: {}, durationMs: 0 };
 }
 
 async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
@@ -75,24 +82,25 @@ export function hookChecks(profile: Profile): Check[] {
           const arrived = await waitFor(() => rx.got.some((d) => d.raw.includes(trig.eventId)), 5_000);
           if (!arrived) fail('the event is delivered in near real time', `a POST carrying event ${trig.eventId} within 5 s`, `${rx.got.length} deliveries, none with that id`);
           const d = rx.got.find((x) => x.raw.includes(trig.eventId))!;
-          if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method);
+          const dx = asExchange(d, rx.url);
+          if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
           const sig = d.headers[SIGNATURE_HEADER];
-          if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig));
+          if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
           const v = verifyWebhook(d.raw, sig as string, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
-          if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`);
+          if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
           let env: unknown;
           try {
             env = JSON.parse(d.raw.toString('utf8'));
           } catch {
-            fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)));
+            fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
           }
           const e = eventEnvelope.safeParse(env);
-          if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env));
+          if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env), dx);
           const ev = e.data!;
-          if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type));
+          if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type), dx);
           const data = positionMatchedData.safeParse(ev.data);
-          if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data));
-          if (data.data!.positionId !== own.positionId) fail('the event names the position', own.positionId, show(data.data!.positionId));
+          if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
+          if (data.data!.positionId !== own.positionId) fail('the event names the position', own.positionId, show(data.data!.positionId), dx);
           ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
         } finally {
           await unsubscribe(ctx, sub?.id);
