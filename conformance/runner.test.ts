@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultProfile } from '../contract/index.ts';
+import { defaultProfile, parseProfile } from '../contract/index.ts';
 import { serveWrapped, type EmbeddedTarget } from './embedded.ts';
 import { writeReports } from './report.ts';
 import { runChecks } from './runner.ts';
@@ -52,5 +52,21 @@ describe('runChecks', () => {
     const all = files.map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(all).not.toContain(t.apiKey);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('errors.position-not-found');
+  });
+
+  it('follows the profile where the spec is silent: a deviation is a note, and a failure under --strict', async () => {
+    // The sandbox rejects limit=101 with 400 and refuses a second cancel with 400 invalid_request;
+    // this profile says clamp and 409 invalid_state instead. Both are within the spec.
+    const other = parseProfile({ pagination: { overMax: 'clamp' }, errors: { invalidState: { code: 'invalid_state', status: 409 } } });
+    const only = ['pagination.max-limit', 'lifecycle.cancel'];
+    const lax = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: other, only });
+    expect(lax.checks.map((c) => [c.id, c.status])).toEqual([['lifecycle.cancel', 'passed'], ['pagination.max-limit', 'passed']]);
+    const notes = lax.checks.flatMap((c) => c.notes).join('\n');
+    expect(notes).toMatch(/profile pagination.overMax: expected clamp \/ received reject/);
+    expect(notes).toMatch(/profile errors.invalidState: expected 409 invalid_state \/ received 400 invalid_request/);
+    expect(lax.profileChoices.filter((c) => !c.followed).map((c) => c.option).sort()).toEqual(['errors.invalidState', 'pagination.overMax']);
+    const strict = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: other, only, strict: true });
+    expect(strict.checks.map((c) => c.status)).toEqual(['failed', 'failed']);
+    expect(strict.checks[0].message).toMatch(/--strict/);
   });
 });
