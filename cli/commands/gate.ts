@@ -41,38 +41,50 @@ export function registerGate(program: Command): void {
     .option('--allow-live', 'allow ck_live_ (production) keys; off by default', false)
     .option('--plain', 'plain progress lines even on a terminal', false)
     .action(async (opts: GateFlags) => {
-      const flags = flagsFromEnv(opts);
-      refuseLiveKeys(flags);
-      const profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
-      const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
-      const unknown = only?.filter((s) => !STEP_NAMES.includes(s)) ?? [];
-      if (unknown.length) throw new Error(`unknown step ${unknown.join(', ')}: valid steps are ${STEP_NAMES.join(', ')}`);
-      const steps = only ? GATE_STEPS.filter((s) => only.includes(s.name)) : GATE_STEPS;
-
-      let target: GateTarget;
-      if (opts.targetImage) {
-        const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath });
-        target = await externalTarget({ ...flags, baseUrl: started.baseUrl }, started.stop);
-        target.label = `${opts.targetImage} (${started.baseUrl})`;
-      } else if (flags.baseUrl) {
-        target = await externalTarget(flags);
-      } else {
-        target = await embeddedTarget({ profile, timeScale: opts.timeScale });
-      }
-
-      const secrets = [...keysOf(flags), ...keysOf(target)];
-      const redactor = createRedactor(secrets);
-      const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
-      const stop = () => {
-        void target.close().finally(() => process.exit(130));
-      };
-      process.once('SIGINT', stop);
+      // Errors end up on stderr through the CLI's top level: mask the keys in them first.
+      const early = createRedactor(keysOf(flagsFromEnv(opts)));
       try {
-        const { summary } = await runGate({ target, profile, profileFile: opts.profile, reportDir: opts.reportDir, progress, steps, secrets });
-        process.exitCode = summary.verdict === 'passed' ? 0 : 1;
-      } finally {
-        process.off('SIGINT', stop);
-        await target.close();
+        await gate(opts);
+      } catch (e) {
+        const err = e instanceof Error ? e : new Error(String(e));
+        err.message = early.text(err.message);
+        throw err;
       }
     });
+}
+
+async function gate(opts: GateFlags): Promise<void> {
+  const flags = flagsFromEnv(opts);
+  refuseLiveKeys(flags);
+  const profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
+  const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = only?.filter((s) => !STEP_NAMES.includes(s)) ?? [];
+  if (unknown.length) throw new Error(`unknown step ${unknown.join(', ')}: valid steps are ${STEP_NAMES.join(', ')}`);
+  const steps = only ? GATE_STEPS.filter((s) => only.includes(s.name)) : GATE_STEPS;
+
+  let target: GateTarget;
+  if (opts.targetImage) {
+    const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath });
+    target = await externalTarget({ ...flags, baseUrl: started.baseUrl }, started.stop);
+    target.label = `${opts.targetImage} (${started.baseUrl})`;
+  } else if (flags.baseUrl) {
+    target = await externalTarget(flags);
+  } else {
+    target = await embeddedTarget({ profile, timeScale: opts.timeScale });
+  }
+
+  const secrets = [...keysOf(flags), ...keysOf(target)];
+  const redactor = createRedactor(secrets);
+  const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
+  const stop = () => {
+    void target.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop);
+  try {
+    const { summary } = await runGate({ target, profile, profileFile: opts.profile, reportDir: opts.reportDir, progress, steps, secrets });
+    process.exitCode = summary.verdict === 'passed' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', stop);
+    await target.close();
+  }
 }
