@@ -38,6 +38,8 @@ export interface SandboxOptions {
   withdrawalDelaySeconds?: number;
   /** Real milliseconds between background lifecycle runs; 0 turns the timer off. */
   tickMs?: number;
+  /** Commits the writes of one event-loop turn together (default on); responses still wait for their commit. */
+  groupCommit?: boolean;
 }
 
 export interface Sandbox {
@@ -72,7 +74,14 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const plugins = opts.plugins ?? defaultPlugins();
   const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine };
 
+  engine.groupCommit = opts.groupCommit ?? true;
+
   const app = new Hono<SandboxEnv>();
+  // Outermost: no response leaves before the writes behind it are committed (group commit).
+  app.use('*', async (_c, next) => {
+    await next();
+    await engine.settled();
+  });
   app.onError((err) => {
     if (err instanceof ApiError) return errorResponse(err);
     console.error(`sandbox: internal error: ${err instanceof Error ? err.stack : String(err)}`);
@@ -205,6 +214,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       for (const p of plugins) await p.stop?.();
       try {
         engine.persistClock();
+        engine.commitNow();
       } finally {
         db.close();
       }

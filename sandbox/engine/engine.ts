@@ -66,6 +66,9 @@ export class Engine {
   private readonly listeners = new Set<(events: OutboxEvent[]) => void>();
   private pendingEvents: OutboxEvent[] = [];
   private depth = 0;
+  private batch: { done: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | undefined;
+  /** Batches the writes of one event-loop turn into one commit (see tx). */
+  groupCommit = false;
   private readonly cursorKey: string;
   private readonly st;
   private readonly listStmts = new Map<string, ReturnType<Db['prepare']>>();
@@ -125,8 +128,14 @@ export class Engine {
 
   // ---- transactions and the outbox -------------------------------------------------
 
-  /** One SQLite transaction; events it emitted reach listeners only after it commits. */
+  /** One SQLite transaction; events it emitted reach listeners only after it commits.
+   *  With group commit on, transactions that start in the same turn of the event loop run
+   *  as savepoints of one batch that commits at setImmediate: one WAL commit for many
+   *  writes. A failing transaction still rolls back alone (its savepoint). Callers that
+   *  acknowledge a write wait for `settled()` first, so nothing is acknowledged before it
+   *  is durable. */
   tx<T>(fn: () => T): T {
+    if (this.groupCommit && this.depth === 0 && !this.batch && !this.db.inTransaction) this.openBatch();
     this.depth++;
     const mark = this.pendingEvents.length;
     let out: T;
@@ -139,13 +148,54 @@ export class Engine {
       throw e;
     }
     this.depth--;
-    if (this.depth === 0) {
-      const events = this.pendingEvents;
-      this.pendingEvents = [];
-      if (events.length) for (const l of this.listeners) l(events);
-      this.onChange();
-    }
+    if (this.depth === 0 && !this.batch) this.afterCommit();
     return out;
+  }
+
+  /** Resolves once everything written so far is committed (at once when nothing is open). */
+  settled(): Promise<void> {
+    return this.batch ? this.batch.done : Promise.resolve();
+  }
+
+  /** Commits an open batch now (close() and tests call this). */
+  commitNow(): void {
+    const b = this.batch;
+    if (!b) return;
+    this.batch = undefined;
+    try {
+      if (this.db.inTransaction) this.db.exec('COMMIT');
+    } catch (e) {
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // the rollback error adds nothing to the commit error
+      }
+      // Memory followed rows that are now gone: rebuild it from what is stored.
+      this.pendingEvents = [];
+      this.books.clear();
+      this.restore();
+      b.reject(e);
+      return;
+    }
+    this.afterCommit();
+    b.resolve();
+  }
+
+  private openBatch(): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    done.catch(() => {}); // a failed batch is reported to each waiter, not as unhandled
+    this.batch = { done, resolve, reject };
+    setImmediate(() => this.commitNow());
+  }
+
+  private afterCommit(): void {
+    const events = this.pendingEvents;
+    this.pendingEvents = [];
+    if (events.length) for (const l of this.listeners) l(events);
+    this.onChange();
   }
 
   /** Appends an event to the outbox in the current transaction (autocommit outside one). */
@@ -154,7 +204,7 @@ export class Engine {
     const envelope = { id, type, timestamp: iso(atMs), data };
     const seq = this.st.insertEvent.pluck().get(id, partnerId, type, JSON.stringify(envelope), atMs) as number;
     const ev: OutboxEvent = { seq, id, partnerId, type, envelope };
-    if (this.depth > 0) this.pendingEvents.push(ev);
+    if (this.depth > 0 || this.batch) this.pendingEvents.push(ev);
     else for (const l of this.listeners) l([ev]);
     return ev;
   }
