@@ -116,6 +116,7 @@ describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${
       expect(r.series?.[0].accepted.length).toBeGreaterThan(5);
     }
     growthSingle = results[1];
+    console.log(results.map((r) => `${r.name}: burst ${r.figures.burstAccepted} in ${r.figures.burstSeconds} s, ${r.figures.admittedPerMinute}/min`).join('\n'));
 
     // What the run wrote: k6's summary export, JUnit, the dashboard export, and the shared results format.
     const summary = JSON.parse(readFileSync(join(starterDir, 'k6-summary.json'), 'utf8'));

@@ -239,6 +239,8 @@ function figuresOf(opts: LoadOptions, tier: string, profile: Profile, set: Sampl
     f.tierPerMinute = limits?.perMinute ?? Number(env.TIER_PER_MINUTE);
     f.tierBurst = limits?.burst ?? Number(env.TIER_BURST);
     f.burstAccepted = countOf(set, 'accepted{phase:burst}');
+    const burstSeconds = pOf(set, 'burst_seconds', 'max');
+    if (burstSeconds !== undefined) f.burstSeconds = burstSeconds;
     f.sustainAdmitted = countOf(set, 'accepted{phase:sustain,window:measure}');
     f.measureSeconds = measure;
     f.admittedPerMinute = Math.round((f.sustainAdmitted / measure) * 60 * 100) / 100;
