@@ -44,6 +44,8 @@ describe('the gate', () => {
     const { summary, files } = await runGate({ target: target(), profile: defaultProfile, reportDir: dir, steps, progress: new Progress(cap.out, createRedactor([KEY]), false), runId: 'gate-order' });
     expect(ran).toEqual(['a', 'd']);
     expect(summary.parts.map((p) => [p.part, p.status])).toEqual([['conformance', 'passed'], ['load', 'skipped'], ['chaos', 'skipped'], ['certify', 'failed']]);
+    // certify reported 5 ms; the step's wall time is at least that and is what the report shows.
+    expect(summary.parts[3].durationMs).toBeGreaterThanOrEqual(5);
     expect(summary.parts[1].skipReason).toBe('skipped: no key for tier starter, growth, scale (--key-starter or LENDCHECK_KEY_STARTER)');
     expect(summary.parts[2].skipReason).toMatch(/no sandbox controls/);
     expect(summary.verdict).toBe('failed');
@@ -72,6 +74,12 @@ describe('the gate', () => {
     expect(summary.parts[1].checks[0].message).toMatch(/^the part threw: Error: k6 exited 107/);
     expect(summary.parts[2].checks[0].message).toMatch(/outside contract\/results.ts: .*status/);
     expect(summary.verdict).toBe('failed');
+  });
+
+  it('shows a step\'s wall time when the part timed less of it', async () => {
+    const steps: GateStep[] = [{ name: 'slow', part: 'chaos', title: 'S', needs: [], run: async () => (await new Promise((r) => setTimeout(r, 120)), part('chaos', 'passed')) }];
+    const { summary } = await runGate({ target: target(), profile: defaultProfile, reportDir: dir, steps, progress: new Progress(capture().out, createRedactor(), false), runId: 'gate-wall' });
+    expect(summary.parts[0].durationMs).toBeGreaterThanOrEqual(110);
   });
 
   it('on a terminal it redraws one status line in place', async () => {

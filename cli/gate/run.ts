@@ -66,8 +66,10 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
       try {
         const raw = await step.run({ profile: o.profile, profileFile: o.profileFile, target: o.target, runDir: report.ctx.dir, log: (l) => o.progress.log(l) });
         const parsed = partResult.safeParse(raw);
+        // A part may time only its last phase (the chaos schedule reports its validation);
+        // the report's duration is the step's wall time whenever that is longer.
         result = parsed.success
-          ? parsed.data
+          ? { ...parsed.data, durationMs: Math.max(parsed.data.durationMs, Math.round(performance.now() - t0)) }
           : failedPart(step, `the part returned a result outside contract/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
       } catch (e) {
         const msg = e instanceof PartUnavailable ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
