@@ -10,10 +10,10 @@
 // those of the request path itself. Load goes to 127.0.0.1 only and is bounded in time.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -47,6 +47,8 @@ async function serve(kind: string, dbPath: string): Promise<void> {
 // ---- parent: load and figures -------------------------------------------------------------
 
 interface Figures {
+  /** Server CPU per request (user+system of its process), when /proc is there. */
+  cpuUs?: number;
   rps: number;
   p50: number;
   p99: number;
@@ -72,6 +74,16 @@ function startChild(kind: string, dbPath: string): Promise<{ child: ChildProcess
     });
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
+}
+
+/** CPU seconds used so far by a process (Linux /proc; undefined elsewhere). */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime in clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
 }
 
 async function stopChild(c: ChildProcess): Promise<void> {
@@ -154,7 +166,14 @@ async function main(): Promise<void> {
   const client = values.client ?? (hasWrk ? 'wrk' : 'undici');
   if (client === 'wrk' && !hasWrk) throw new Error('--client wrk: wrk is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'lc-bench-sandbox-'));
-  const run = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir) : withUndici(base, s, seconds, connections));
+  const load = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir) : withUndici(base, s, seconds, connections));
+  const run = async (server: { child: ChildProcess; url: string }, s: Scenario): Promise<Figures> => {
+    const c0 = cpuSeconds(server.child.pid);
+    const f = await load(server.url, s);
+    const c1 = cpuSeconds(server.child.pid);
+    if (c0 !== undefined && c1 !== undefined && f.total > 0) f.cpuUs = ((c1 - c0) / f.total) * 1e6;
+    return f;
+  };
 
   const bare = await startChild('bare', ':memory:');
   const sb = await startChild('sandbox', join(dir, 'bench.db'));
@@ -175,17 +194,18 @@ async function main(): Promise<void> {
       { label: 'POST /lend', sandbox: { name: 'lend', method: 'POST', path: '/lend', body: lendBody }, bare: { name: 'bare-post', method: 'POST', path: '/x', body: lendBody }, target: 2000 },
     ];
     console.log(`sandbox HTTP benchmark — client ${client}, ${connections} connections, ${seconds}s per run, loopback, rate limits off`);
-    console.log('endpoint                      sandbox req/s   p50 ms   p99 ms  errors | bare req/s   p50 ms   p99 ms | ratio  aim');
+    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log('endpoint                      sandbox req/s   p50 ms   p99 ms  errors  cpu µs/req | bare req/s   p50 ms   p99 ms  cpu µs/req | ratio  aim');
     const rows = [];
     for (const p of pairs) {
-      await run(sb.url, p.sandbox).catch(() => undefined); // warm-up (JIT, page cache); figures discarded
-      const b = await run(bare.url, p.bare);
-      const s = await run(sb.url, p.sandbox);
+      await run(sb, p.sandbox).catch(() => undefined); // warm-up (JIT, page cache); figures discarded
+      const b = await run(bare, p.bare);
+      const s = await run(sb, p.sandbox);
       const ratio = s.rps / b.rps;
       rows.push({ endpoint: p.label, sandbox: s, bare: b, ratio, aim: p.target });
       console.log(
-        `${p.label.padEnd(28)} ${s.rps.toFixed(0).padStart(10)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${String(s.errors).padStart(7)} |` +
-          ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= p.target ? 'met' : 'under'} ${p.target}/s`,
+        `${p.label.padEnd(28)} ${s.rps.toFixed(0).padStart(10)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${String(s.errors).padStart(7)} ${(s.cpuUs?.toFixed(0) ?? '-').padStart(11)} |` +
+          ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} ${(b.cpuUs?.toFixed(0) ?? '-').padStart(11)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= p.target ? 'met' : 'under'} ${p.target}/s`,
       );
     }
     console.log(JSON.stringify({ client, connections, seconds, rows }));
