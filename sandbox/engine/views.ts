@@ -9,8 +9,12 @@ import { iso } from './rows.ts';
 
 /** Deterministic per market, so every position of a market names the same bond token. */
 export function cbtTokenAddress(engine: Engine, asset: string, market: string): string {
-  return `0x${createHash('sha256').update(`cbt:${marketId(engine.profile, asset, market)}`).digest('hex').slice(0, 40)}`;
+  const id = marketId(engine.profile, asset, market);
+  let a = cbtCache.get(id);
+  if (!a) cbtCache.set(id, (a = `0x${createHash('sha256').update(`cbt:${id}`).digest('hex').slice(0, 40)}`));
+  return a;
 }
+const cbtCache = new Map<string, string>();
 
 export function positionView(engine: Engine, r: PositionRow, at = engine.now()): Record<string, unknown> {
   const projected = engine.projected(r);
