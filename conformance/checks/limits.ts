@@ -66,18 +66,36 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       title: 'authenticated and public answers carry X-RateLimit-Limit, -Remaining and -Reset, and Remaining falls with each request',
       requirements: ['LIMIT-headers'],
       async run(ctx) {
+        // The slowest-refilling key shows the fall best; refill during the requests is allowed for.
+        const key = ctx.burstKey ?? ctx.key;
+        const tierName = ctx.burstKey ? tiers.burstKey : tiers.key;
         const seq: Reply[] = [];
-        for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', profile.ratesPath));
+        const t0 = performance.now();
+        for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', profile.ratesPath, { key, retry429: false }));
+        const elapsed = (performance.now() - t0) / 1000;
         const hs = seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${profile.ratesPath}`));
         for (let i = 1; i < hs.length; i++) {
           if (hs[i].limit !== hs[0].limit) fail('X-RateLimit-Limit stays the same for one key', String(hs[0].limit), String(hs[i].limit), seq[i].exchange);
-          if (hs[i].remaining > hs[0].limit) fail('Remaining never exceeds Limit', `≤ ${hs[0].limit}`, String(hs[i].remaining), seq[i].exchange);
+          if (profile.limits.limitHeader === 'burst' && hs[i].remaining > hs[0].limit) fail('Remaining never exceeds Limit', `≤ ${hs[0].limit}`, String(hs[i].remaining), seq[i].exchange);
         }
-        if (!(hs[3].remaining < hs[0].remaining)) fail('X-RateLimit-Remaining falls over four quick requests', `below ${hs[0].remaining}`, String(hs[3].remaining), seq[3].exchange);
-        const p1 = limitHeaders(await ctx.pub('GET', '/markets'), 'a public answer');
-        const p2r = await ctx.pub('GET', '/markets');
+        const t = (tierName && tierName in TIERS ? tierName : tierOfLimit(hs[0].limit)) as TierName | undefined;
+        const refill = t ? (elapsed * TIERS[t].perMinute) / 60 : Infinity;
+        if (hs[3].remaining < hs[0].remaining) {
+          // fell, as it should
+        } else if (refill < 2) {
+          fail('X-RateLimit-Remaining falls over four quick requests', `below ${hs[0].remaining} (refill in ${elapsed.toFixed(2)} s: ${refill.toFixed(1)})`, String(hs[3].remaining), seq[3].exchange);
+        } else {
+          ctx.note(`Remaining did not fall over 4 requests, but the refill during them (${refill.toFixed(1)}) could explain it`);
+        }
+        const p0 = performance.now();
+        const p1 = limitHeaders(await ctx.pub('GET', '/markets', { retry429: false }), 'a public answer');
+        const p2r = await ctx.pub('GET', '/markets', { retry429: false });
         const p2 = limitHeaders(p2r, 'a second public answer');
-        if (!(p2.remaining < p1.remaining)) fail('public Remaining falls between two quick requests', `below ${p1.remaining}`, String(p2.remaining), p2r.exchange);
+        const pubRefill = ((performance.now() - p0) / 1000) * (PUBLIC_PER_MINUTE / 60);
+        if (!(p2.remaining < p1.remaining)) {
+          if (pubRefill < 1) fail('public Remaining falls between two quick requests', `below ${p1.remaining}`, String(p2.remaining), p2r.exchange);
+          else ctx.note('public Remaining did not fall, but a second passed between the requests');
+        }
       },
     },
     {
