@@ -145,11 +145,19 @@ function headerLines(h: Record<string, string>): string {
   return Object.entries(h).map(([k, v]) => `${k}: ${v}`).join('\n');
 }
 
+/** Bodies beyond this are cut in the page (summary.json keeps what the part recorded). */
+export const BODY_SHOWN = 4096;
+
+function clip(body: string | undefined): string {
+  if (!body) return '';
+  return body.length > BODY_SHOWN ? `\n${body.slice(0, BODY_SHOWN)}… (${body.length - BODY_SHOWN} more characters)` : `\n${body}`;
+}
+
 function exchangeBlock(x: Exchange): Html {
-  const req = [`${x.method} ${x.url}`, headerLines(x.requestHeaders), x.requestBody ? `\n${x.requestBody}` : ''].filter(Boolean).join('\n');
+  const req = [`${x.method} ${x.url}`, headerLines(x.requestHeaders), clip(x.requestBody)].filter(Boolean).join('\n');
   const res = x.error
     ? `no response: ${x.error}`
-    : [`HTTP ${x.status ?? '—'}  (${formatDuration(x.durationMs)})`, headerLines(x.responseHeaders), x.responseBody ? `\n${x.responseBody}` : ''].filter(Boolean).join('\n');
+    : [`HTTP ${x.status ?? '—'}  (${formatDuration(x.durationMs)})`, headerLines(x.responseHeaders), clip(x.responseBody)].filter(Boolean).join('\n');
   return html`<div class="exchange"><b>request</b><pre>${req}</pre><b>response</b><pre>${res}</pre></div>`;
 }
 

@@ -83,6 +83,17 @@ describe('report writers', () => {
     expect(xml).toContain('skipped: no key per tier');
   });
 
+  it('cuts very long bodies in the page, saying how much was left out', async () => {
+    const run = fixtureRunSummary();
+    run.runId = 'long-body';
+    run.parts[1].checks.find((c) => c.exchange)!.exchange!.requestBody = 'x'.repeat(10_000);
+    const { dir: out } = await writeReports(run, { reportDir: dir, reporters: ['html', 'json'] });
+    const page = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(page).toContain(`${'x'.repeat(4096)}… (5904 more characters)`);
+    expect(page).not.toContain('x'.repeat(4097));
+    expect(readFileSync(join(out, 'summary.json'), 'utf8')).toContain('x'.repeat(10_000));
+  });
+
   it('rejects a run id that would escape the report directory', async () => {
     const run = fixtureRunSummary();
     run.runId = '../outside';
