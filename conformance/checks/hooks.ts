@@ -118,6 +118,8 @@ export function hookChecks(profile: Profile): Check[] {
         const rx = await receiver(500);
         let sub: { id?: string; secret: string } | undefined;
         try {
+          const clock = await ctx.api('GET', '/sandbox/clock');
+          const timeScale = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').timeScale;
           sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
           const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'withdrawal.completed', userId: ctx.user('hook-retry') } });
           expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger withdrawal.completed');
@@ -142,8 +144,11 @@ export function hookChecks(profile: Profile): Check[] {
             if (!next) fail(`a failed attempt ${i + 1} is followed by retry ${i + 1}`, `attempt ${i + 2} scheduled`, `${cur.a.attempts.length} attempts (${show(cur.a.attempts.map((x) => x.outcome))})`, cur.r.exchange);
             const gap = Date.parse(next.scheduledAt) - Date.parse(sent[i].sentAt!);
             const want = WEBHOOK_RETRY_DELAYS_MS[i];
-            // Tolerance: a second or 1 %, for the dispatcher's own scheduling granularity.
-            if (Math.abs(gap - want) > Math.max(1_000, want * 0.01)) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms`, `${gap} ms`, cur.r.exchange);
+            // The delay runs from the failure, which comes a round trip after sentAt; on a fast
+            // test clock that round trip is worth timeScale times more business time. Allowed:
+            // a second or 1 % of the delay, plus one real second at the clock's scale.
+            const slack = Math.max(1_000, want * 0.01) + timeScale * 1_000;
+            if (gap < want - 1_000 || gap > want + slack) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms (up to +${slack} ms)`, `${gap} ms`, cur.r.exchange);
             const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
             expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
             cur = await sentCount(i + 2);
