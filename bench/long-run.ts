@@ -1,0 +1,90 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Long-run drill: a partner's mixed load inside its tier for N minutes against a sandbox
+// in its own process, one k6 slice per minute. Memory (RSS of the sandbox process) is
+// sampled every 5 s; latency comes from each slice's summary. Flat means the fitted
+// slope per hour is small next to the mean. Usage:
+//   node --import tsx bench/long-run.ts [--minutes 30] [--tier growth] [--json FILE]
+
+const arg = (n: string, d: string) => {
+  const i = process.argv.indexOf(`--${n}`);
+  return i > 0 ? process.argv[i + 1]! : d;
+};
+const MINUTES = Number(arg('minutes', '30'));
+const TIER = arg('tier', 'growth');
+const bin = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
+
+/** Least-squares slope of y over x. */
+export function slope(xs: number[], ys: number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+function rssMb(pid: number): number {
+  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0) / 1024;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'lc-long-'));
+  const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--db', join(dir, 'sandbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    sb.stdout!.on('data', (d) => {
+      out += String(d);
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    sb.once('exit', (c) => reject(new Error(`sandbox exited ${c}`)));
+  });
+  const t0 = Date.now();
+  const mem: Array<{ min: number; rssMb: number }> = [];
+  const sampler = setInterval(() => mem.push({ min: (Date.now() - t0) / 60_000, rssMb: rssMb(sb.pid!) }), 5_000);
+  const slices: Array<{ min: number; p50: number; p99: number; reqs: number; verdict: number }> = [];
+  try {
+    for (let m = 0; m < MINUTES; m++) {
+      const rd = join(dir, `slice-${m}`);
+      const r = spawnSync(process.execPath, [bin, 'load', '--scenario', 'mixed', '--tier', TIER, '--base-url', url, '--report-dir', rd], {
+        env: { ...process.env, MIXED_SECONDS: '55', LENDCHECK_API_KEY: `ck_test_partner_a_${TIER}` },
+        encoding: 'utf8',
+        timeout: 5 * 60_000,
+      });
+      const summaryFile = readdirSync(rd).find((f) => /summary.*\.json$/.test(f));
+      const s = summaryFile ? (JSON.parse(readFileSync(join(rd, summaryFile), 'utf8')) as { metrics: Record<string, Record<string, number>> }) : undefined;
+      const d = s?.metrics.http_req_duration ?? {};
+      slices.push({ min: (Date.now() - t0) / 60_000, p50: d.med ?? NaN, p99: d['p(99)'] ?? NaN, reqs: s?.metrics.http_reqs?.count ?? 0, verdict: r.status ?? -1 });
+      console.error(`minute ${m + 1}/${MINUTES}: p50 ${d.med?.toFixed(2)} ms p99 ${d['p(99)']?.toFixed(2)} ms, ${s?.metrics.http_reqs?.count} requests, rss ${mem.at(-1)?.rssMb.toFixed(0)} MB, k6 exit ${r.status}`);
+    }
+  } finally {
+    clearInterval(sampler);
+    sb.kill('SIGTERM');
+    await new Promise((r) => sb.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const out = {
+    minutes: MINUTES,
+    tier: TIER,
+    rss: { meanMb: +mean(mem.map((x) => x.rssMb)).toFixed(1), slopeMbPerHour: +(slope(mem.map((x) => x.min), mem.map((x) => x.rssMb)) * 60).toFixed(2) },
+    p50: { meanMs: +mean(slices.map((s) => s.p50)).toFixed(2), slopeMsPerHour: +(slope(slices.map((s) => s.min), slices.map((s) => s.p50)) * 60).toFixed(3) },
+    p99: { meanMs: +mean(slices.map((s) => s.p99)).toFixed(2), slopeMsPerHour: +(slope(slices.map((s) => s.min), slices.map((s) => s.p99)) * 60).toFixed(3) },
+    slices,
+  };
+  console.log(JSON.stringify(out, null, 2));
+  const jf = arg('json', '');
+  if (jf) writeFileSync(jf, JSON.stringify(out, null, 2));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
