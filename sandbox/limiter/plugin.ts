@@ -52,7 +52,9 @@ export function chooseBucket(ctx: SandboxContext, authorization: string | undefi
 
 export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
   const limiter = opts.limiter ?? new GcraLimiter();
-  const now = opts.now ?? (() => performance.now());
+  // Whole milliseconds: GCRA's arithmetic is exact only on integer times (see gcra.ts),
+  // and performance.now() carries fractions that once cost a request its token.
+  const now = opts.now ?? (() => Math.floor(performance.now()));
   const wallNow = opts.wallNow ?? Date.now;
   const address = opts.clientAddress ?? socketAddress;
   return {
