@@ -87,6 +87,10 @@ describe('sandbox core (in-process only)', () => {
     expect((await call('GET', '/rates', { key: 'ck_test_bad' })).status).toBe(401);
     expect(seen).toContain('mw /v1/rates');
     expect((await call('GET', '/probe')).body).toEqual({ partner: null });
+    // A body refused for its size still passes through plugin middleware (rate-limit headers).
+    const big = await call('POST', '/lend', { raw: 'x'.repeat(70_000), headers: { 'content-type': 'application/json', 'content-length': '70000' } });
+    expect(big.status).toBe(413);
+    expect(seen).toContain('mw /v1/lend');
   });
 
   it('keeps every write and the business clock across a restart on the same file', async () => {

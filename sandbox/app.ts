@@ -100,6 +100,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     return errorResponse(new ApiError(e.code, `path: no route ${c.req.method} ${c.req.path}`, e.status));
   });
 
+  for (const p of plugins) p.middleware?.(app, ctx);
+
   const limitBody = bodyLimit({
     maxSize: profile.limits.maxBodyBytes,
     onError: () => {
@@ -107,6 +109,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       throw new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
     },
   });
+  // After the plugins' middleware, so a 413 still passes through them (it carries the
+  // rate-limit headers like every other answer); before auth and any parsing.
   // Hono's bodyLimit reads `c.req.raw.body` first, which makes the node adapter build a
   // full Request and a web stream for every call — more than the rest of an order costs.
   // So a declared Content-Length is checked here and the body is read with the same cap in
@@ -121,8 +125,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     }
     return next();
   });
-
-  for (const p of plugins) p.middleware?.(app, ctx);
 
   // The authenticated and public order books share a path: a request that presents a
   // key gets the authenticated variant (profile.orderbookPath 'shared-by-auth').

@@ -55,6 +55,9 @@ interface Fill {
 const LIST_COLUMNS = 'id, status, type, user_id, asset, amount, rate, maturity_ms, created_at_ms';
 export type ListRow = Pick<PositionRow, 'id' | 'status' | 'type' | 'user_id' | 'asset' | 'amount' | 'rate' | 'maturity_ms' | 'created_at_ms'>;
 
+// Captured at load so a test's fake timers cannot stall commits.
+const nextTurn = setImmediate;
+
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 // randomUUID draws from a cached entropy pool; randomBytes per id was a measurable cost.
 const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
@@ -188,7 +191,7 @@ export class Engine {
     const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
     done.catch(() => {}); // a failed batch is reported to each waiter, not as unhandled
     this.batch = { done, resolve, reject };
-    setImmediate(() => this.commitNow());
+    nextTurn(() => this.commitNow());
   }
 
   private afterCommit(): void {
