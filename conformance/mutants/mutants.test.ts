@@ -6,19 +6,8 @@ import { MUTANTS } from './index.ts';
 import { killAll, runAgainst, type MutantOutcome } from './run.ts';
 import type { ConformanceResult } from '../runner.ts';
 
-// Self-verification: the suite runs against the unmutated sandbox (zero failures) and
-// against each mutant (at least one failure each), all over real HTTP on loopback.
-//
-// Known defects of the reference sandbox that the suite rightly reports. Each entry names
-// the check, the part of its message that identifies the defect, and why it is a defect;
-// the baseline may fail on these and on nothing else. Remove an entry once fixed.
-const KNOWN_SANDBOX_DEFECTS: Array<{ check: string; match: RegExp; why: string }> = [
-  {
-    check: 'limits.headers-everywhere',
-    match: /→ 413\)/,
-    why: 'sandbox/app.ts registers bodyLimit before the plugin middleware, so a 413 leaves without X-RateLimit-* (spec part 8: "Responses carry the headers")',
-  },
-];
+// Self-verification: the suite runs against the unmutated sandbox (zero failures, zero
+// skips) and against each mutant (at least one failure each), all over real HTTP on loopback.
 
 describe('mutants', () => {
   it('has at least 40 mutants, each naming a rule and killers that exist', () => {
@@ -37,8 +26,7 @@ describe('mutants', () => {
       killAll(MUTANTS, 3) as Promise<MutantOutcome[]>,
     ]);
     const failures = baseline.checks.filter((c) => c.status === 'failed');
-    const unexplained = failures.filter((f) => !KNOWN_SANDBOX_DEFECTS.some((d) => d.check === f.id && d.match.test(f.message ?? '')));
-    expect(unexplained.map((f) => `${f.id}: ${f.message}`)).toEqual([]);
+    expect(failures.map((f) => `${f.id}: ${f.message}`)).toEqual([]);
     const skipped = baseline.checks.filter((c) => c.status === 'skipped');
     expect(skipped.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(baseline.checks.filter((c) => c.status === 'passed').length).toBeGreaterThan(50);
@@ -48,9 +36,6 @@ describe('mutants', () => {
     console.log(`mutants: ${killed}/${outcomes.length} killed (${((100 * killed) / outcomes.length).toFixed(1)} %)`);
     for (const o of outcomes) console.log(`  ${o.killed ? 'killed' : 'ALIVE '} ${o.id} ← ${o.by ?? '-'}`);
     expect(alive).toEqual([]);
-    // A kill that rests only on a known sandbox defect proves nothing about the mutant.
-    const onDefect = outcomes.filter((o) => KNOWN_SANDBOX_DEFECTS.some((d) => d.check === o.by && d.match.test(o.message ?? ''))).map((o) => o.id);
-    expect(onDefect).toEqual([]);
   });
 
   it('lets a profile-only deviation pass without --strict and fails it with --strict', { timeout: 60_000 }, async () => {
