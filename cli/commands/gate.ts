@@ -18,6 +18,7 @@ interface GateFlags extends TargetFlags {
   only?: string;
   plain?: boolean;
   timeScale?: number;
+  stepTimeout: number;
 }
 
 export function registerGate(program: Command): void {
@@ -40,6 +41,7 @@ export function registerGate(program: Command): void {
     .option('--only <steps>', `comma-separated steps to run, from: ${STEP_NAMES.join(', ')}`)
     .option('--allow-live', 'allow ck_live_ (production) keys; off by default', false)
     .option('--plain', 'plain progress lines even on a terminal', false)
+    .addOption(new Option('--step-timeout <minutes>', 'a step still running after this fails and the gate goes on').default(20).argParser(Number))
     .action(async (opts: GateFlags) => {
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
       const early = createRedactor(keysOf(flagsFromEnv(opts)));
@@ -81,8 +83,11 @@ async function gate(opts: GateFlags): Promise<void> {
   };
   process.once('SIGINT', stop);
   try {
-    const { summary } = await runGate({ target, profile, profileFile: opts.profile, reportDir: opts.reportDir, progress, steps, secrets });
+    const { summary, timedOut } = await runGate({ target, profile, profileFile: opts.profile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000 });
     process.exitCode = summary.verdict === 'passed' ? 0 : 1;
+    // A step that timed out may still hold sockets or timers; the verdict and the report
+    // are written, so end the process rather than wait on it.
+    if (timedOut.length) setTimeout(() => process.exit(process.exitCode), 2000).unref();
   } finally {
     process.off('SIGINT', stop);
     await target.close();

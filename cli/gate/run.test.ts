@@ -82,6 +82,17 @@ describe('the gate', () => {
     expect(summary.parts[0].durationMs).toBeGreaterThanOrEqual(110);
   });
 
+  it('a step that does not finish in time fails, and the gate goes on', async () => {
+    const steps: GateStep[] = [
+      { name: 'hangs', part: 'load', title: 'H', needs: [], run: () => new Promise<PartResult>(() => {}) },
+      { name: 'after', part: 'certify', title: 'A', needs: [], run: async () => part('certify', 'passed') },
+    ];
+    const { summary, timedOut } = await runGate({ target: target(), profile: defaultProfile, reportDir: dir, steps, progress: new Progress(capture().out, createRedactor(), false), runId: 'gate-timeout', stepTimeoutMs: 100 });
+    expect(timedOut).toEqual(['hangs']);
+    expect(summary.parts.map((p) => p.status)).toEqual(['failed', 'passed']);
+    expect(summary.parts[0].checks[0].message).toBe('the hangs step did not finish within 100 ms');
+  });
+
   it('on a terminal it redraws one status line in place', async () => {
     const cap = capture();
     const steps: GateStep[] = [{ name: 'a', part: 'certify', title: 'A', needs: [], run: async (ctx) => (ctx.log('half way'), part('certify', 'passed')) }];

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Profile } from '../../contract/index.ts';
 import { partResult, type PartResult, type RunSummary } from '../../contract/results.ts';
 import { ReportRun } from '../../reports/writers.ts';
+import { formatDuration } from '../../reports/format.ts';
 import { GATE_STEPS, unmetNeeds, type GateStep } from './steps.ts';
 import { PartUnavailable } from './import-part.ts';
 import type { GateTarget } from './target.ts';
@@ -21,6 +22,21 @@ export interface GateOptions {
   /** Credentials to mask in every report file, beyond the known prefixes. */
   secrets?: string[];
   runId?: string;
+  /** A step that has not finished by then fails, and the gate goes on (default 20 min). */
+  stepTimeoutMs?: number;
+}
+
+export const DEFAULT_STEP_TIMEOUT_MS = 20 * 60_000;
+
+export class StepTimeout extends Error {}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StepTimeout(`${what} did not finish within ${formatDuration(ms)}`)), ms);
+    timer.unref();
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
 function skippedPart(step: GateStep, reason: string, target: GateTarget, profile: Profile): PartResult {
@@ -43,7 +59,8 @@ function failedPart(step: GateStep, message: string, target: GateTarget, profile
 }
 
 /** Runs the steps in order, feeding each result to the report writers as it lands. */
-export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; files: string[]; dir: string }> {
+export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; files: string[]; dir: string; timedOut: string[] }> {
+  const timedOut: string[] = [];
   const steps = o.steps ?? GATE_STEPS;
   const startedAt = new Date().toISOString();
   const report = new ReportRun(
@@ -64,7 +81,11 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
       const s = new Date().toISOString();
       const t0 = performance.now();
       try {
-        const raw = await step.run({ profile: o.profile, profileFile: o.profileFile, target: o.target, runDir: report.ctx.dir, log: (l) => o.progress.log(l) });
+        const raw = await withTimeout(
+          step.run({ profile: o.profile, profileFile: o.profileFile, target: o.target, runDir: report.ctx.dir, log: (l) => o.progress.log(l) }),
+          o.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
+          `the ${step.name} step`,
+        );
         const parsed = partResult.safeParse(raw);
         // A part may time only its last phase (the chaos schedule reports its validation);
         // the report's duration is the step's wall time whenever that is longer.
@@ -72,7 +93,8 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
           ? { ...parsed.data, durationMs: Math.max(parsed.data.durationMs, Math.round(performance.now() - t0)) }
           : failedPart(step, `the part returned a result outside contract/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
       } catch (e) {
-        const msg = e instanceof PartUnavailable ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
+        if (e instanceof StepTimeout) timedOut.push(step.name);
+        const msg = e instanceof PartUnavailable || e instanceof StepTimeout ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
         result = failedPart(step, msg, o.target, o.profile, s, Math.round(performance.now() - t0));
       }
     }
@@ -81,5 +103,5 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
   }
   const { summary, files } = await report.end();
   o.progress.end(summary, files.find((f) => f.endsWith('index.html')));
-  return { summary, files, dir: report.ctx.dir };
+  return { summary, files, dir: report.ctx.dir, timedOut };
 }
