@@ -141,10 +141,10 @@ describe('engine value conservation (property)', () => {
           void sb.close();
         }
       }),
-      { numRuns: 100 },
+      { numRuns: Number(process.env.PROP_RUNS ?? 100) },
     );
     for (const k of ['matured', 'liquidated', 'cancelled', 'active', 'rolled', 'ok:repay', 'ok:withdraw', 'ok:borrow', 'ok:lend']) {
       expect(reach.get(k) ?? 0, `runs reached ${k}`).toBeGreaterThan(0);
     }
-  });
+  }, 300_000);
 });

@@ -38,9 +38,13 @@ function liquidityRound(engine: Engine, now: number): number {
 
 function maturityRound(engine: Engine, now: number): number {
   const due = engine.db
-    .prepare("SELECT * FROM positions WHERE status IN ('pending', 'active') AND maturity_ms <= ? ORDER BY maturity_ms, seq")
-    .all(now) as PositionRow[];
-  for (const r of due) {
+    .prepare("SELECT id FROM positions WHERE status IN ('pending', 'active') AND maturity_ms <= ? ORDER BY maturity_ms, seq")
+    .pluck()
+    .all(now) as string[];
+  for (const id of due) {
+    // Re-read: an earlier item of this round (a rollover that matched) may have changed it.
+    const r = engine.row(id);
+    if (!r || (r.status !== 'pending' && r.status !== 'active')) continue;
     if (r.status === 'pending') expire(engine, r);
     else if (r.type === 'lend') matureLend(engine, r);
     else matureBorrow(engine, r);
@@ -162,7 +166,9 @@ export function liquidationRound(engine: Engine, now: number): number {
   const rows = engine.db.prepare("SELECT * FROM positions WHERE type = 'borrow' AND status = 'active'").all() as PositionRow[];
   const threshold = new D(engine.profile.amounts.liquidationRatio);
   let n = 0;
-  for (const r of rows) {
+  for (const stale of rows) {
+    const r = engine.row(stale.id);
+    if (!r || r.status !== 'active') continue;
     const owedValue = engine.outstanding(r, now).mul(engine.price(r.asset));
     if (owedValue.isZero()) continue;
     const collValue = new D(r.collateral_amount ?? '0').mul(engine.price(r.collateral_asset!));
