@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { REQUIREMENTS } from '../contract/index.ts';
 import { createRedactor } from '../reports/redact.ts';
 import { JunitReporter, type ReportContext } from '../reports/writers.ts';
+import { RECEIVER_SIDE, RECEIVER_SIDE_NOTE } from './receiver-side.ts';
 import type { ConformanceResult } from './runner.ts';
 
 // The two files of a conformance run, written straight into the report dir: JUnit XML
@@ -13,7 +14,7 @@ import type { ConformanceResult } from './runner.ts';
 export interface ConformanceReport {
   summary: { status: string; target?: string; profile?: string; checks: number; passed: number; failed: number; skipped: number; durationMs: number };
   checks: ConformanceResult['checks'];
-  coverage: Array<{ requirement: string; section: string; text: string; checks: Array<{ id: string; status: string }>; result: string }>;
+  coverage: Array<{ requirement: string; section: string; text: string; checks: Array<{ id: string; status: string }>; result: string; note?: string }>;
   /** One row per profile option seen: followed when every observation agreed with the profile. */
   profileSummary: Array<{ option: string; expected: string; followed: boolean; observations: number; received: string[] }>;
   profileChoices: ConformanceResult['profileChoices'];
@@ -50,7 +51,8 @@ export function buildReport(r: ConformanceResult): ConformanceReport {
     checks: r.checks,
     coverage: (r.coverage ?? []).map((row) => {
       const q = REQUIREMENTS.find((x) => x.id === row.requirement)!;
-      return { requirement: row.requirement, section: q.section, text: q.text, checks: row.checks.map((id) => ({ id, status: byId.get(id)?.status ?? 'not run' })), result: row.result };
+      const note = (RECEIVER_SIDE as readonly string[]).includes(row.requirement) ? { note: RECEIVER_SIDE_NOTE } : {};
+      return { requirement: row.requirement, section: q.section, text: q.text, checks: row.checks.map((id) => ({ id, status: byId.get(id)?.status ?? 'not run' })), result: row.result, ...note };
     }),
     profileSummary: summarise(r.profileChoices),
     profileChoices: r.profileChoices,
