@@ -8,7 +8,7 @@ import type { GateStep, StepContext } from './steps.ts';
 // a loopback port with a fresh secret and runs the chaos certifier against it. The
 // secret lives only for this run and is masked in every report by its whsec_ prefix.
 
-type StartReceiver = (o: { secret: string; port?: number }) => Promise<{ url: string; close(): Promise<void> }>;
+type StartReceiver = (o: { secret: string; port?: number; scheme?: StepContext['profile']['signature']['scheme'] }) => Promise<{ url: string; close(): Promise<void> }>;
 type RunCertify = (o: { url: string; secret: string; profile?: StepContext['profile']; sources?: string[] }) => Promise<PartResult>;
 
 export const SAMPLE_RECEIVER = 'examples/receivers/sample.ts';
@@ -22,7 +22,8 @@ export const certifyStep: GateStep = {
     const start = await importPart<StartReceiver>([SAMPLE_RECEIVER], 'start');
     const runCertify = await importPart<RunCertify>(['chaos/certify/run.ts', 'chaos/index.ts'], 'runCertify');
     const secret = `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
-    const receiver = await start({ secret, port: 0 });
+    // The sample verifies with the profile's scheme, the one the certifier signs with.
+    const receiver = await start({ secret, port: 0, scheme: ctx.profile.signature.scheme });
     try {
       ctx.log(`sample receiver at ${receiver.url}`);
       const r = await runCertify({ url: receiver.url, secret, profile: ctx.profile, sources: [REPO_ROOT + SAMPLE_RECEIVER] });
