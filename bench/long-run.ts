@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,10 +56,13 @@ async function main() {
   try {
     for (let m = 0; m < MINUTES; m++) {
       const rd = join(dir, `slice-${m}`);
-      const r = spawnSync(process.execPath, [bin, 'load', '--scenario', 'mixed', '--tier', TIER, '--base-url', url, '--report-dir', rd], {
-        env: { ...process.env, MIXED_SECONDS: '55', LENDCHECK_API_KEY: `ck_test_partner_a_${TIER}` },
-        encoding: 'utf8',
-        timeout: 5 * 60_000,
+      // Async, not spawnSync: the memory sampler's timer must keep firing during the slice.
+      const r = await new Promise<{ status: number | null }>((resolve) => {
+        const k = spawn(process.execPath, [bin, 'load', '--scenario', 'mixed', '--tier', TIER, '--base-url', url, '--report-dir', rd], {
+          env: { ...process.env, MIXED_SECONDS: '55', LENDCHECK_API_KEY: `ck_test_partner_a_${TIER}` },
+          stdio: 'ignore',
+        });
+        k.once('exit', (status) => resolve({ status }));
       });
       const summaryFile = readdirSync(rd).find((f) => /summary.*\.json$/.test(f));
       const s = summaryFile ? (JSON.parse(readFileSync(join(rd, summaryFile), 'utf8')) as { metrics: Record<string, Record<string, number>> }) : undefined;
