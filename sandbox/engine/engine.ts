@@ -137,6 +137,9 @@ export class Engine {
    *  writes. A failing transaction still rolls back alone (its savepoint). Callers that
    *  acknowledge a write wait for `settled()` first, so nothing is acknowledged before it
    *  is durable. */
+  /** Failed batches rolled back so far; read models keyed on write counts include it. */
+  rollbacks = 0;
+
   tx<T>(fn: () => T): T {
     if (this.groupCommit && this.depth === 0 && !this.batch && !this.db.inTransaction) this.openBatch();
     this.depth++;
@@ -174,6 +177,7 @@ export class Engine {
         // the rollback error adds nothing to the commit error
       }
       // Memory followed rows that are now gone: rebuild it from what is stored.
+      this.rollbacks++;
       this.pendingEvents = [];
       this.books.clear();
       this.restore();
