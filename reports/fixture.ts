@@ -9,8 +9,8 @@ import type { RunSummary, PartResult, CheckResult } from '../contract/results.ts
 export const FIXTURE_KEYS = {
   starter: 'ck_test_partner_a_starter',
   growth: 'ck_test_partner_a_growth',
-  live: 'ck_live_9f8e7d6c5b4a39281706',
-  secret: 'whsec_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5',
+  live: 'ck_live_fake_fixture_9f8e7d6c5b4a',
+  secret: 'whsec_fake_fixture_Zm9vYmFyYmF6',
 };
 
 function bucketRun(tier: keyof typeof TIERS, rps: number, seconds: number) {
