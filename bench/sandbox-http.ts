@@ -11,8 +11,6 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,16 +24,8 @@ const SELF = fileURLToPath(import.meta.url);
 
 async function serve(kind: string, dbPath: string): Promise<void> {
   if (kind === 'bare') {
-    const body = JSON.stringify({ ok: true });
-    const server = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    console.log(`URL http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+    const { startBare } = await import('./lib/peers.ts');
+    console.log(`URL ${(await startBare()).base}/v1`);
   } else {
     const { startSandboxServer } = await import('../sandbox/server.ts');
     const s = await startSandboxServer({ port: 0, dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
