@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSandbox } from '../sandbox/spawn.ts';
 
 // Long-run drill: a partner's mixed load inside its tier for N minutes against a sandbox
 // in its own process, one k6 slice per minute. Memory (RSS of the sandbox process) is
@@ -39,16 +40,7 @@ function rssMb(pid: number): number {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'lc-long-'));
-  const sb = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--db', join(dir, 'sandbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    sb.stdout!.on('data', (d) => {
-      out += String(d);
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    sb.once('exit', (c) => reject(new Error(`sandbox exited ${c}`)));
-  });
+  const { child: sb, url, exited } = await spawnSandbox(['--port', '0', '--db', join(dir, 'sandbox.db')]);
   const t0 = Date.now();
   const mem: Array<{ min: number; rssMb: number }> = [];
   const sampler = setInterval(() => mem.push({ min: (Date.now() - t0) / 60_000, rssMb: rssMb(sb.pid!) }), 5_000);
@@ -73,7 +65,7 @@ async function main() {
   } finally {
     clearInterval(sampler);
     sb.kill('SIGTERM');
-    await new Promise((r) => sb.once('exit', r));
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

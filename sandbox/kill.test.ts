@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSandbox } from './spawn.ts';
 import { KEY_A } from './test-helpers.ts';
 
 // Durability: SIGKILL the `lendcheck sandbox` process in the middle of a write load,
 // start it again on the same file, and find every write it acknowledged.
 
-const BIN = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-kill-'));
 const dbPath = join(dir, 'sandbox.db');
 const children: ChildProcess[] = [];
@@ -19,28 +18,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function startChild(): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', dbPath, '--no-rate-limits', '--no-liquidity'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}${err}`)), 60_000);
-    child.stderr!.on('data', (d) => (err += d));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1], exited });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${err}`)));
-  });
-}
+const startChild = () => spawnSandbox(['--port', '0', '--db', dbPath, '--no-rate-limits', '--no-liquidity'], { track: children });
 
 const post = (url: string, body: unknown) =>
   fetch(`${url}/lend`, {

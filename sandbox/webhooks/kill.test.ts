@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSandbox } from '../spawn.ts';
 import { caller } from '../test-helpers.ts';
 import { startReceiver } from './testkit.ts';
 
@@ -11,7 +11,6 @@ import { startReceiver } from './testkit.ts';
 // failed and waiting for a retry, some not yet sent), then started again on the same file.
 // Every event must still reach the receiver, with its original id.
 
-const BIN = fileURLToPath(new URL('../../cli/bin.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-webhook-kill-'));
 const dbPath = join(dir, 'sandbox.db');
 const children: ChildProcess[] = [];
@@ -21,28 +20,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function startChild(): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--db', dbPath, '--time-scale', '3600', '--no-liquidity'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start: ${out}${err}`)), 60_000);
-    child.stderr!.on('data', (d) => (err += d));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1], exited });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${err}`)));
-  });
-}
+const startChild = () => spawnSandbox(['--port', '0', '--db', dbPath, '--time-scale', '3600', '--no-liquidity'], { track: children });
 
 describe('webhook delivery across SIGKILL', () => {
   it('delivers every event after the sandbox is killed with deliveries pending and restarted', async () => {
