@@ -5,6 +5,8 @@ import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/app
 import type { KeyEntry } from '../sandbox/auth/keys.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
 import type { KeyTiers } from './checks/limits.ts';
+import type { RunOptions } from './runner.ts';
+import type { TargetOptions } from './target.ts';
 
 // The target when no --base-url is given: the reference sandbox on a loopback port. The
 // suite gets three keys of partner A (main, and a Starter key it may exhaust) and one of
@@ -64,5 +66,25 @@ export async function serveWrapped(wrap: FetchWrapper, opts: SandboxOptions = {}
       });
       await sandbox.close();
     },
+  };
+}
+
+/** Run options for a target: what the flags name, and the embedded sandbox's URL and keys
+ *  when there is no base URL. `lendcheck conformance` in-process and the Vitest suite share it. */
+export function runOptionsFor(target: TargetOptions, profile: Profile, embedded?: EmbeddedTarget): RunOptions {
+  if (!target.baseUrl && !embedded) throw new Error('no base URL and no embedded sandbox');
+  return {
+    baseUrl: target.baseUrl ?? embedded!.url,
+    publicBaseUrl: target.publicBaseUrl,
+    apiKey: target.apiKey ?? embedded!.apiKey,
+    apiKey2: target.apiKey2 ?? embedded?.apiKey2,
+    burstKey: target.burstKey ?? embedded?.burstKey,
+    keyTiers: embedded?.keyTiers ?? target.keyTiers,
+    profile,
+    strict: target.strict,
+    readOnly: target.readOnly,
+    only: target.only,
+    seed: target.seed,
+    targetLabel: target.baseUrl ?? `embedded sandbox (${embedded!.url})`,
   };
 }

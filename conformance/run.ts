@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile } from '../contract/index.ts';
-import { startEmbedded } from './embedded.ts';
+import { runOptionsFor, startEmbedded } from './embedded.ts';
 import { writeReports } from './report.ts';
 import { runChecks, type ConformanceResult } from './runner.ts';
 import { assertSafe, resolveTarget, targetEnv, type TargetOptions } from './target.ts';
@@ -72,20 +72,7 @@ async function runInProcess(target: TargetOptions): Promise<ConformanceResult> {
   const profile = loadProfile(target.profileFile);
   const embedded = target.baseUrl ? undefined : await startEmbedded(profile);
   try {
-    const result = await runChecks({
-      baseUrl: target.baseUrl ?? embedded!.url,
-      publicBaseUrl: target.publicBaseUrl,
-      apiKey: target.apiKey ?? embedded!.apiKey,
-      apiKey2: target.apiKey2 ?? embedded?.apiKey2,
-      burstKey: target.burstKey ?? embedded?.burstKey,
-      keyTiers: embedded?.keyTiers ?? target.keyTiers,
-      profile,
-      strict: target.strict,
-      readOnly: target.readOnly,
-      only: target.only,
-      seed: target.seed,
-      targetLabel: target.baseUrl ?? `embedded sandbox (${embedded!.url})`,
-    });
+    const result = await runChecks(runOptionsFor(target, profile, embedded));
     if (target.reportDir) writeReports(result, target.reportDir, [target.apiKey ?? '', target.apiKey2 ?? '', target.burstKey ?? '']);
     return result;
   } finally {

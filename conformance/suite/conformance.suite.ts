@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, it } from 'vitest';
 import { loadProfile } from '../../contract/index.ts';
-import { startEmbedded, type EmbeddedTarget } from '../embedded.ts';
+import { runOptionsFor, startEmbedded, type EmbeddedTarget } from '../embedded.ts';
 import { writeReports } from '../report.ts';
 import { executeCheck, finishRun, prepareRun } from '../runner.ts';
 import { assertSafe, resolveTarget } from '../target.ts';
@@ -14,20 +14,7 @@ const target = resolveTarget({});
 assertSafe(target);
 const profile = loadProfile(target.profileFile);
 const embedded: EmbeddedTarget | undefined = target.baseUrl ? undefined : await startEmbedded(profile);
-const run = await prepareRun({
-  baseUrl: target.baseUrl ?? embedded!.url,
-  publicBaseUrl: target.publicBaseUrl,
-  apiKey: target.apiKey ?? embedded!.apiKey,
-  apiKey2: target.apiKey2 ?? (target.baseUrl ? undefined : embedded!.apiKey2),
-  burstKey: target.burstKey ?? (target.baseUrl ? undefined : embedded!.burstKey),
-  keyTiers: target.baseUrl ? target.keyTiers : embedded!.keyTiers,
-  profile,
-  strict: target.strict,
-  readOnly: target.readOnly,
-  only: target.only,
-  seed: target.seed,
-  targetLabel: target.baseUrl ?? `embedded sandbox (${embedded!.url})`,
-});
+const run = await prepareRun(runOptionsFor(target, profile, embedded));
 
 describe(`conformance of ${run.opts.targetLabel}`, () => {
   for (const item of run.plan) {
