@@ -4,10 +4,11 @@ import { registerOpenapi } from './openapi.ts';
 import { registerK6 } from './k6.ts';
 import { registerGate } from './gate.ts';
 import { registerSandbox } from './sandbox.ts';
+import { registerSandboxCheck } from './sandbox-check.ts';
 import { registerChaos } from './chaos.ts';
 import { registerLoad } from './load.ts';
 import { registerReport } from './report.ts';
 import { registerConformance } from './conformance.ts';
 
 /** Each part of lendcheck adds its subcommand here; the order is the order of --help. */
-export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerSandbox, registerProfile, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport, registerConformance];
+export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerSandbox, registerSandboxCheck, registerProfile, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport, registerConformance];

@@ -114,6 +114,7 @@ export class Engine {
         `INSERT INTO withdrawals (id, partner_id, user_id, asset, amount, destination, status, created_at_ms, due_ms)
          VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       ),
+      insertExternal: db.prepare('INSERT INTO ledger_external (ts_ms, partner_id, user_id, asset, amount, kind) VALUES (?, ?, ?, ?, ?, ?)'),
       putOracle: db.prepare('INSERT INTO oracle (asset, price_usd) VALUES (?, ?) ON CONFLICT(asset) DO UPDATE SET price_usd = excluded.price_usd'),
     };
     let key = getMeta(db, 'cursor_key');
@@ -246,8 +247,14 @@ export class Engine {
     if (this.st.userExists.get(partnerId, userId)) return;
     this.st.insertUser.run(partnerId, userId, this.now());
     for (const [asset, amount] of Object.entries(this.config.startingFunds)) {
-      if (new D(amount).gt(0)) this.credit(partnerId, userId, asset, new D(amount));
+      if (new D(amount).gt(0)) this.creditExternal(partnerId, userId, asset, new D(amount), 'starting_funds');
     }
+  }
+
+  /** A credit from outside the ledger, journalled with it so conservation can be checked from the file. */
+  private creditExternal(partnerId: string, userId: string, asset: string, amount: Dec, kind: 'starting_funds' | 'fund'): void {
+    this.credit(partnerId, userId, asset, amount);
+    this.st.insertExternal.run(this.now(), partnerId, userId, asset, str(amount), kind);
   }
 
   bal(partnerId: string, userId: string, asset: string): { available: Dec; locked: Dec } {
@@ -292,7 +299,7 @@ export class Engine {
     this.checkPrecision('amount', amount, asset);
     this.tx(() => {
       this.ensureUser(partnerId, userId);
-      this.credit(partnerId, userId, asset, new D(amount));
+      this.creditExternal(partnerId, userId, asset, new D(amount), 'fund');
     });
     return this.balances(partnerId, userId);
   }

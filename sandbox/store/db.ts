@@ -43,6 +43,12 @@ CREATE TABLE IF NOT EXISTS withdrawals (
   amount TEXT NOT NULL, destination TEXT NOT NULL, status TEXT NOT NULL,
   created_at_ms INTEGER NOT NULL, due_ms INTEGER NOT NULL, completed_at_ms INTEGER);
 CREATE INDEX IF NOT EXISTS withdrawals_due ON withdrawals (status, due_ms);
+-- Every credit that brings value in from outside (starting funds, the fund control), written
+-- in the same transaction as the credit, so the ledger can be checked from the file alone
+-- (sandbox/store/check.ts): what is held equals Σ external − Σ withdrawals.
+CREATE TABLE IF NOT EXISTS ledger_external (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, ts_ms INTEGER NOT NULL, partner_id TEXT NOT NULL, user_id TEXT NOT NULL,
+  asset TEXT NOT NULL, amount TEXT NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS oracle (asset TEXT PRIMARY KEY, price_usd TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS market_snapshots (
