@@ -59,4 +59,31 @@ export interface OutboxEvent {
 export const OPEN_STATUSES = ['pending', 'active'] as const;
 export const isOpen = (status: string) => status === 'pending' || status === 'active';
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+// V8's Date#toISOString costs about 1.5 µs, and a list page formats two per row (a third of
+// the list's CPU in the profile). The date part changes once a day, so it comes from
+// toISOString itself (the calendar stays V8's) and is kept per day; the time of day is
+// plain arithmetic. No library fits: date libraries format through Date as well.
+const DAY = 86_400_000;
+const MAX_MS = 253_402_300_800_000; // 10000-01-01: beyond it the year needs a sign and six digits
+const dayPrefix = new Map<number, string>();
+const p2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const p3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/** Same string as `new Date(ms).toISOString()`, faster. */
+export function iso(ms: number): string {
+  if (!Number.isInteger(ms) || ms < 0 || ms >= MAX_MS) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY);
+  let prefix = dayPrefix.get(day);
+  if (prefix === undefined) {
+    prefix = new Date(day * DAY).toISOString().slice(0, 11);
+    if (dayPrefix.size >= 4096) dayPrefix.clear(); // bounded: a working set is a few hundred days
+    dayPrefix.set(day, prefix);
+  }
+  let rem = ms - day * DAY;
+  const h = Math.floor(rem / 3_600_000);
+  rem -= h * 3_600_000;
+  const m = Math.floor(rem / 60_000);
+  rem -= m * 60_000;
+  const s = Math.floor(rem / 1000);
+  return `${prefix}${p2(h)}:${p2(m)}:${p2(s)}.${p3(rem - s * 1000)}Z`;
+}

@@ -1,14 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { z } from 'zod';
 import type { controls } from '../../contract/index.ts';
+import { iso } from '../engine/rows.ts';
 
 // The control view of one event's deliveries (GET /v1/sandbox/events/{eventId}/attempts):
 // every recorded attempt, plus the next scheduled one of each delivery still pending.
 
 type AttemptsResponse = z.infer<typeof controls.attemptsResponse>;
 type Attempt = AttemptsResponse['attempts'][number];
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function eventAttempts(db: BetterSqlite3.Database, partnerId: string, eventId: string): AttemptsResponse | undefined {
   const ev = db.prepare('SELECT seq, type FROM outbox_events WHERE id = ? AND partner_id = ?').get(eventId, partnerId) as

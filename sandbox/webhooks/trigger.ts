@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EventType, Profile } from '../../contract/index.ts';
 import { invalid } from '../errors.ts';
+import { iso } from '../engine/rows.ts';
 
 // Event data for POST /v1/sandbox/trigger, in the manner of `stripe trigger`: a real
 // position's data when positionId names one, otherwise a synthetic record marked as such.
 
 const rid = (prefix: string) => `${prefix}_synthetic_${randomBytes(6).toString('hex')}`;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 const STATUS_AFTER: Record<Exclude<EventType, 'withdrawal.completed'>, (p: Profile) => string> = {
   'position.created': () => 'pending',
