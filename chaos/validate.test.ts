@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_RETRY_DELAYS_MS } from '../contract/index.ts';
+import { parseProfile, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
 import { parsePlan } from './plan.ts';
 import { startReceiver } from './receiver.ts';
-import { AttemptStore } from './store.ts';
+import { AttemptStore, type AttemptRow, type SessionRow } from './store.ts';
 import { envelope, sendWithRetries, type FakeSenderOptions } from './testing/fake-sender.ts';
 import { parseTolerance, validateAttempts } from './validate.ts';
 
@@ -114,5 +114,29 @@ describe('validator details', () => {
     expect(parseTolerance('5%,10ms')).toEqual({ pct: 5, minMs: 10 });
     expect(parseTolerance('1s')).toEqual({ pct: 2, minMs: 1000 });
     expect(() => parseTolerance('lots')).toThrow(/invalid --tolerance/);
+  });
+});
+
+describe('retry delay reference point (profile webhooks.retryDelayFrom)', () => {
+  // One event whose attempts each take 30 s to fail; the sender counts its delays from each
+  // attempt's start. Real time (scale 1), built as rows so the timing is exact.
+  const rows = (): AttemptRow[] => {
+    const out: AttemptRow[] = [];
+    let start = 1_000_000;
+    for (let k = 0; k <= WEBHOOK_RETRY_DELAYS_MS.length; k++) {
+      out.push({
+        seq: k + 1, session: 1, eventId: 'evt_slow', eventType: 'position.matched', attempt: k + 1, arrivalMs: start, endedMs: start + 30_000,
+        bodySha256: 'a'.repeat(64), contentKey: 'k', subject: 'pos_1', bodyBytes: 100, sigOk: true, sigReason: null, fault: 'status', response: null, status: 503,
+      });
+      start += WEBHOOK_RETRY_DELAYS_MS[k] ?? 0;
+    }
+    return out;
+  };
+  const sessions: SessionRow[] = [{ id: 1, startedMs: 0, endedMs: 1_000_000 + 200_000_000, timeScale: 1, scheme: 't-v1-hmac-sha256', plan: '{}', loopDelayMaxMs: 0 }];
+  const delaysFailed = (profile?: Profile) => validateAttempts(rows(), sessions, { profile }).checks.find((c) => c.id === 'schedule.delays')!.status;
+
+  it('judges a start-to-start sender wrong under the default (from the end) and right under attempt-start', () => {
+    expect(delaysFailed()).toBe('failed');
+    expect(delaysFailed(parseProfile({ webhooks: { retryDelayFrom: 'attempt-start' } }))).toBe('passed');
   });
 });

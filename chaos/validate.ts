@@ -34,8 +34,9 @@ export interface ValidateOptions {
   profile?: Profile;
   /**
    * Where a retry delay is measured from. The spec says "retried … after these delays" without
-   * saying after what; 'end' (default) measures from when the failed attempt ended as the
-   * receiver saw it (response sent, or connection dropped by either side), 'arrival' from its start.
+   * saying after what; 'end' measures from when the failed attempt ended as the receiver saw it
+   * (response sent, or connection dropped by either side), 'arrival' from its start. Defaults to
+   * the profile's webhooks.retryDelayFrom.
    */
   from?: 'end' | 'arrival';
   /** End of the observation window (epoch ms); defaults to the last session's end or now. */
@@ -74,7 +75,7 @@ export function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opt
   const tol = opts.tolerance ?? DEFAULT_TOLERANCE;
   const last = sessions.at(-1);
   const timeScale = opts.timeScale ?? last?.timeScale ?? 1;
-  const from = opts.from ?? 'end';
+  const from = opts.from ?? (profile.webhooks.retryDelayFrom === 'attempt-start' ? 'arrival' : 'end');
   const lastArrival = rows.reduce((m, r) => Math.max(m, r.endedMs ?? r.arrivalMs), 0);
   const untilMs = Math.max(opts.untilMs ?? last?.endedMs ?? Date.now(), lastArrival);
   const delays = WEBHOOK_RETRY_DELAYS_MS.map((d) => d / timeScale);

@@ -85,6 +85,10 @@ export const profileSchema = z.object({
         spec: 'Part 6, rule 4: "What happens after the fifth retry fails: not shown."',
         reason: 'The event is kept, marked failed and visible through a control endpoint; nothing is sent after it.',
       }),
+      retryDelayFrom: doc(z.enum(['attempt-end', 'attempt-start']).default('attempt-end'), {
+        spec: 'Part 6, rule 3: "retried up to five times, after these delays: 1 minute, 5 minutes, …"; after what point (the failed attempt\'s start or its end): not shown.',
+        reason: 'From the end of the failed attempt (its answer, error or 5 s timeout), so a slow receiver never shortens the pause it asked for.',
+      }),
       successStatuses: doc(z.enum(['2xx', '200']).default('2xx'), {
         spec: 'Part 6: the receiver "answers with status 200"; what the sender counts as success: not shown.',
         reason: 'Any 2xx counts, as every major sender does.',

@@ -60,13 +60,13 @@ export function registerChaos(program: Command): void {
     .requiredOption('--db <path>', 'SQLite file written by `chaos receive`')
     .option('--time-scale <n>', "the sender's time scale (default: the one the receiver recorded)", num('--time-scale'))
     .option('--tolerance <spec>', 'allowed delay error: the larger of a percentage and a floor, e.g. 2%,50ms', '2%,50ms')
-    .option('--from <point>', 'measure retry delays from the failed attempt\'s end or its arrival', 'end')
+    .option('--from <point>', 'measure retry delays from the failed attempt\'s end or its arrival (default: the profile\'s webhooks.retryDelayFrom)')
     .option('--report-dir <dir>', 'write chaos-validate.json and chaos-validate.junit.xml here', 'lendcheck-reports')
     .option('--profile <file>', 'profile file (JSON)')
-    .action((o: { db: string; timeScale?: number; tolerance: string; from: string; reportDir: string; profile?: string }) => {
-      if (o.from !== 'end' && o.from !== 'arrival') throw new Error('--from must be end or arrival');
+    .action((o: { db: string; timeScale?: number; tolerance: string; from?: string; reportDir: string; profile?: string }) => {
+      if (o.from !== undefined && o.from !== 'end' && o.from !== 'arrival') throw new Error('--from must be end or arrival');
       const store = new AttemptStore(o.db);
-      const r = validateAttempts(store.attempts(), store.sessions(), { timeScale: o.timeScale, tolerance: parseTolerance(o.tolerance), from: o.from, profile: loadProfile(o.profile) });
+      const r = validateAttempts(store.attempts(), store.sessions(), { timeScale: o.timeScale, tolerance: parseTolerance(o.tolerance), from: o.from as 'end' | 'arrival' | undefined, profile: loadProfile(o.profile) });
       store.close();
       const files = writeReports(r, o.reportDir, 'chaos-validate');
       console.log(summarize(r));

@@ -113,6 +113,23 @@ describe('webhook dispatcher', () => {
     expect(eventAttempts(db, 'partner_a', ev.id)).toMatchObject({ state: 'delivered' });
   });
 
+  it('measures a retry delay from the failed attempt\'s end, or from its start under that profile', async () => {
+    for (const [from, expected] of [['attempt-end', 700], ['attempt-start', 400]] as const) {
+      const db = outboxDb();
+      const clock = new TestClock();
+      // The first attempt takes 300 ms to fail; the retry comes 400 ms after its end or its start.
+      const rx = await receiver((_, n) => ({ status: n === 1 ? 503 : 200, delayMs: n === 1 ? 300 : 0 }));
+      addSubscription(db, 'partner_a', rx.url, ['position.created']);
+      const ev = insertOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
+      dispatcher({ db, clock, profile: parseProfile({ webhooks: { retryDelayFrom: from } }), retryDelaysMs: [400, 400, 400, 400, 400] });
+      await rx.waitFor(2);
+      const [first, second] = eventAttempts(db, 'partner_a', ev.id)!.attempts;
+      const gap = Date.parse(second!.scheduledAt) - Date.parse(first!.sentAt!);
+      expect(gap, from).toBeGreaterThanOrEqual(expected);
+      expect(gap, from).toBeLessThan(expected + 150);
+    }
+  });
+
   it('counts only 2xx as success (or only 200 under that profile), and a redirect as a failure', async () => {
     for (const [profile, status, ok] of [
       [defaultProfile, 204, true],

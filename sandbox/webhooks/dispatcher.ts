@@ -360,7 +360,8 @@ export class Dispatcher {
         this.counters.failedAttempts++;
         // attempt 1 is the first delivery; attempts 2..6 are the 1st..5th retries.
         if (attempt <= this.retryDelays.length) {
-          q.retry.run(attempt, doneAt + this.retryDelays[attempt - 1], row.id);
+          const from = this.profile.webhooks.retryDelayFrom === 'attempt-start' ? sentAt : doneAt;
+          q.retry.run(attempt, from + this.retryDelays[attempt - 1], row.id);
           continue;
         }
         this.counters.gaveUp++;
