@@ -2,7 +2,12 @@
 // loopback for GET /positions/{id}, GET /users/{userId}/positions and POST /lend, beside a
 // bare node:http handler measured in the same run; figures are reported as ratios.
 //
-//   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici]
+//   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici] [--profile]
+//
+// --profile adds one more run per endpoint with V8's CPU profiler on inside the sandbox
+// process and prints where its busy time goes (self time by package or folder, hottest
+// functions). Those runs are slower (the profiler samples every 100 µs) and are kept out of
+// the figures above them; the .cpuprofile files stay in lendcheck-reports/bench/ for DevTools.
 //
 // Each server runs in its own child process so the load generator (wrk when installed,
 // else an undici Pool loop in this process) does not share its event loop. Rate limits
@@ -10,12 +15,14 @@
 // those of the request path itself. Load goes to 127.0.0.1 only and is bounded in time.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Session } from 'node:inspector/promises';
 import { Pool } from 'undici';
+import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
 
 const KEY = 'ck_test_partner_a_scale';
 const SELF = fileURLToPath(import.meta.url);
@@ -31,7 +38,32 @@ async function serve(kind: string, dbPath: string): Promise<void> {
     const s = await startSandboxServer({ port: 0, dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
     console.log(`URL ${s.url}`);
     process.on('SIGTERM', () => void s.close().then(() => process.exit(0)));
+    if (process.send) profileOnRequest();
   }
+}
+
+/** The parent says 'start' and 'stop' over IPC; the profile goes back as the reply to 'stop'. */
+function profileOnRequest(): void {
+  const session = new Session();
+  session.connect();
+  process.on('message', async (m: string) => {
+    if (m === 'start') {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await session.post('Profiler.start');
+      process.send!({ started: true });
+    } else if (m === 'stop') {
+      const { profile } = await session.post('Profiler.stop');
+      process.send!({ profile });
+    }
+  });
+}
+
+function ask<T>(child: ChildProcess, msg: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(msg);
+  });
 }
 
 // ---- parent: load and figures -------------------------------------------------------------
@@ -54,7 +86,7 @@ interface Scenario {
 }
 
 function startChild(kind: string, dbPath: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -146,6 +178,7 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '5' },
       connections: { type: 'string', default: '32' },
       client: { type: 'string' },
+      profile: { type: 'boolean', default: false },
     },
   });
   if (values.serve) return serve(values.serve, values.db!);
@@ -198,7 +231,20 @@ async function main(): Promise<void> {
           ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} ${(b.cpuUs?.toFixed(0) ?? '-').padStart(11)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= p.target ? 'met' : 'under'} ${p.target}/s`,
       );
     }
-    console.log(JSON.stringify({ client, connections, seconds, rows }));
+    const profiles: Record<string, ReturnType<typeof breakdown>> = {};
+    if (values.profile) {
+      const outDir = join(process.cwd(), 'lendcheck-reports', 'bench');
+      mkdirSync(outDir, { recursive: true });
+      for (const p of pairs) {
+        await ask(sb.child, 'start');
+        const f = await run(sb, p.sandbox);
+        const { profile } = await ask<{ profile: CpuProfile }>(sb.child, 'stop');
+        writeFileSync(join(outDir, `sandbox-${p.sandbox.name}.cpuprofile`), JSON.stringify(profile));
+        profiles[p.label] = breakdown(profile);
+        console.log(`\n${formatBreakdown(profiles[p.label]!, `${p.label} under the profiler (${f.rps.toFixed(0)} req/s, ${f.cpuUs?.toFixed(0) ?? '-'} µs CPU per request)`)}`);
+      }
+    }
+    console.log(JSON.stringify({ client, connections, seconds, rows, profiles }));
   } finally {
     await stopChild(sb.child);
     await stopChild(bare.child);
