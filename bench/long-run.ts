@@ -3,12 +3,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { spawnSandbox } from '../sandbox/spawn.ts';
+import { awaitSnapshot, liveHeapBytes } from './lib/heap.ts';
 
 // Long-run drill: a partner's mixed load inside its tier for N minutes against a sandbox
 // in its own process, one k6 slice per minute. Memory (RSS of the sandbox process) is
 // sampled every 5 s; latency comes from each slice's summary. Flat means the fitted
-// slope per hour is small next to the mean. Usage:
+// slope per hour is small next to the mean. RSS alone cannot tell a leak from state or
+// from SQLite's page cache filling to its bound, so the live heap after a full GC is taken
+// from heap snapshots after the first, middle and last slice (between slices, with the load
+// paused), beside the state the database holds then. Usage:
 //   node --import tsx bench/long-run.ts [--minutes 30] [--tier growth] [--json FILE]
 
 const arg = (n: string, d: string) => {
@@ -33,6 +38,27 @@ export function slope(xs: number[], ys: number[]): number {
   return den === 0 ? 0 : num / den;
 }
 
+interface State {
+  positions: number;
+  resting: number;
+  events: number;
+}
+
+/** What the sandbox holds, read from its file (WAL readers do not block the writer). */
+function state(dbFile: string): State {
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    const one = (sql: string) => db.prepare(sql).pluck().get() as number;
+    return {
+      positions: one('SELECT count(*) FROM positions'),
+      resting: one("SELECT count(*) FROM positions WHERE status = 'pending'"),
+      events: one('SELECT count(*) FROM outbox_events'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
 function rssMb(pid: number): number {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0) / 1024;
@@ -40,8 +66,15 @@ function rssMb(pid: number): number {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'lc-long-'));
-  const { child: sb, url, exited } = await spawnSandbox(['--port', '0', '--db', join(dir, 'sandbox.db')]);
+  const dbFile = join(dir, 'sandbox.db');
+  const { child: sb, url, exited } = await spawnSandbox(['--port', '0', '--db', dbFile], {
+    cwd: dir,
+    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2`.trim() },
+  });
   const t0 = Date.now();
+  const seen = new Set<string>();
+  const heaps: Array<{ min: number; liveHeapMb: number } & State> = [];
+  const snapshotAt = new Set([0, Math.floor((MINUTES - 1) / 2), MINUTES - 1]);
   const mem: Array<{ min: number; rssMb: number }> = [];
   const sampler = setInterval(() => mem.push({ min: (Date.now() - t0) / 60_000, rssMb: rssMb(sb.pid!) }), 5_000);
   const slices: Array<{ min: number; p50: number; p99: number; reqs: number; verdict: number }> = [];
@@ -60,6 +93,13 @@ async function main() {
       const s = summaryFile ? (JSON.parse(readFileSync(join(rd, summaryFile), 'utf8')) as { metrics: Record<string, Record<string, number>> }) : undefined;
       const d = s?.metrics.http_req_duration ?? {};
       slices.push({ min: (Date.now() - t0) / 60_000, p50: d.med ?? NaN, p99: d['p(99)'] ?? NaN, reqs: s?.metrics.http_reqs?.count ?? 0, verdict: r.status ?? -1 });
+      if (snapshotAt.has(m)) {
+        sb.kill('SIGUSR2');
+        const file = await awaitSnapshot(dir, seen);
+        heaps.push({ min: (Date.now() - t0) / 60_000, liveHeapMb: +(liveHeapBytes(file) / 2 ** 20).toFixed(2), ...state(dbFile) });
+        rmSync(file);
+        console.error(`  live heap after GC ${heaps.at(-1)!.liveHeapMb} MB with ${JSON.stringify(state(dbFile))}`);
+      }
       console.error(`minute ${m + 1}/${MINUTES}: p50 ${d.med?.toFixed(2)} ms p99 ${d['p(99)']?.toFixed(2)} ms, ${s?.metrics.http_reqs?.count} requests, rss ${mem.at(-1)?.rssMb.toFixed(0)} MB, k6 exit ${r.status}`);
     }
   } finally {
@@ -75,6 +115,9 @@ async function main() {
     rss: { meanMb: +mean(mem.map((x) => x.rssMb)).toFixed(1), slopeMbPerHour: +(slope(mem.map((x) => x.min), mem.map((x) => x.rssMb)) * 60).toFixed(2) },
     p50: { meanMs: +mean(slices.map((s) => s.p50)).toFixed(2), slopeMsPerHour: +(slope(slices.map((s) => s.min), slices.map((s) => s.p50)) * 60).toFixed(3) },
     p99: { meanMs: +mean(slices.map((s) => s.p99)).toFixed(2), slopeMsPerHour: +(slope(slices.map((s) => s.min), slices.map((s) => s.p99)) * 60).toFixed(3) },
+    // Live heap growth per position stored: small and steady means state, not a leak.
+    liveHeap: heaps,
+    liveHeapGrowthMb: heaps.length > 1 ? +(heaps.at(-1)!.liveHeapMb - heaps[0]!.liveHeapMb).toFixed(2) : null,
     slices,
   };
   console.log(JSON.stringify(out, null, 2));

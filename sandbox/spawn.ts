@@ -15,8 +15,11 @@ export interface SandboxProcess {
 }
 
 /** `args` are the command's flags after `sandbox`, e.g. ['--port', '0', '--db', file]. */
-export function spawnSandbox(args: string[], opts: { track?: ChildProcess[]; startTimeoutMs?: number } = {}): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnSandbox(
+  args: string[],
+  opts: { track?: ChildProcess[]; startTimeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env, cwd: opts.cwd });
   opts.track?.push(child);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return new Promise((resolve, reject) => {
