@@ -84,6 +84,7 @@ export class Engine {
     readonly clock: Clock,
     readonly config: SandboxConfig,
   ) {
+    this.runInTx = db.transaction((fn: () => unknown) => fn());
     this.st = {
       userExists: db.prepare('SELECT 1 FROM users WHERE partner_id = ? AND user_id = ?').pluck(),
       insertUser: db.prepare('INSERT INTO users (partner_id, user_id, created_at_ms) VALUES (?, ?, ?)'),
@@ -141,13 +142,16 @@ export class Engine {
   /** Failed batches rolled back so far; read models keyed on write counts include it. */
   rollbacks = 0;
 
+  // One wrapper for every call: db.transaction(fn) builds a new one each time (3 % of an order's CPU).
+  private readonly runInTx: (fn: () => unknown) => unknown;
+
   tx<T>(fn: () => T): T {
     if (this.groupCommit && this.depth === 0 && !this.batch && !this.db.inTransaction) this.openBatch();
     this.depth++;
     const mark = this.pendingEvents.length;
     let out: T;
     try {
-      out = this.db.transaction(fn)();
+      out = this.runInTx(fn) as T;
     } catch (e) {
       this.depth--;
       // Rolled back (a savepoint when nested): its events never happened.
