@@ -27,6 +27,7 @@ const STEPS: Step[] = [
   { name: 'conformance', script: 'conformance.ts', args: ['3'], what: 'conformance suite wall time vs plain sequential requests' },
   { name: 'k6-ceiling', script: 'k6-ceiling.ts', args: [], what: "k6's req/s vs wrk on one endpoint" },
   { name: 'sandbox-kill', script: 'drills/sandbox-kill.ts', args: ['--cycles', '10', '--json', 'sandbox-kill.json'], what: 'SIGKILL the sandbox mid mixed load with webhook retries pending, 10 cycles: lost, duplicated, redelivered, checker violations' },
+  { name: 'receiver-restart', script: 'drills/receiver-restart.ts', args: ['--restarts', '5', '--json', 'receiver-restart.json'], what: 'restart the chaos receiver 5 times (SIGKILL/SIGTERM) mid-stream at 300 events/s: lost, invented, undelivered, drain time' },
   { name: 'long-run', script: 'long-run.ts', args: ['--minutes', '30', '--json', 'long-run.json'], what: 'mixed load for 30 minutes: memory and latency slopes' },
 ];
 
