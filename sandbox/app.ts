@@ -21,6 +21,7 @@ import { ApiError, errorResponse, internalErrorResponse } from './errors.ts';
 import { RESOLVERS } from './http/handlers.ts';
 import { parseWith, readJsonBody } from './http/validate.ts';
 import { defaultPlugins, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugins.ts';
+import { startCheckpointer } from './store/checkpointer.ts';
 import { getMeta, openDb, type Db } from './store/db.ts';
 
 export interface SandboxOptions {
@@ -40,6 +41,8 @@ export interface SandboxOptions {
   tickMs?: number;
   /** Commits the writes of one event-loop turn together (default on); responses still wait for their commit. */
   groupCommit?: boolean;
+  /** WAL checkpoints on a worker thread instead of inside commits (default on for a file). */
+  backgroundCheckpoints?: boolean;
 }
 
 export interface Sandbox {
@@ -60,6 +63,8 @@ const honoPath = (p: string) => API_VERSION_PREFIX + p.replace(/\{(\w+)\}/g, ':$
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const profile = opts.profile ?? defaultProfile;
   const db = openDb(opts.dbPath ?? ':memory:');
+  const onFile = opts.dbPath !== undefined && opts.dbPath !== ':memory:';
+  const checkpointer = onFile && opts.backgroundCheckpoints !== false ? startCheckpointer(db, opts.dbPath!) : undefined;
   const clock = opts.clock ?? restoreClock(db, opts.timeScale);
   const base = defaultConfig(profile);
   const config: SandboxConfig = {
@@ -218,6 +223,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
         engine.persistClock();
         engine.commitNow();
       } finally {
+        await checkpointer?.stop();
         db.close();
       }
     },
