@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { spawnSandbox } from '../sandbox/spawn.ts';
-import { awaitSnapshot, liveHeapBytes } from './lib/heap.ts';
+import { connectInspector, inspectorUrl } from './lib/inspector.ts';
 
 // Long-run drill: a partner's mixed load inside its tier for N minutes against a sandbox
 // in its own process, one k6 slice per minute. Memory (RSS of the sandbox process) is
 // sampled every 5 s; latency comes from each slice's summary. Flat means the fitted
 // slope per hour is small next to the mean. RSS alone cannot tell a leak from state or
-// from SQLite's page cache filling to its bound, so the live heap after a full GC is taken
-// from heap snapshots after the first, middle and last slice (between slices, with the load
-// paused), beside the state the database holds then. Usage:
+// from SQLite's page cache filling to its bound, so after every slice (load paused) the
+// sandbox's heap is read after a full GC through its inspector (loopback, random port),
+// beside the state its database holds then. Usage:
 //   node --import tsx bench/long-run.ts [--minutes 30] [--tier growth] [--json FILE]
 
 const arg = (n: string, d: string) => {
@@ -67,14 +67,15 @@ function rssMb(pid: number): number {
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'lc-long-'));
   const dbFile = join(dir, 'sandbox.db');
-  const { child: sb, url, exited } = await spawnSandbox(['--port', '0', '--db', dbFile], {
-    cwd: dir,
-    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2`.trim() },
+  const proc = await spawnSandbox(['--port', '0', '--db', dbFile], {
+    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`.trim() },
   });
+  const { child: sb, url, exited } = proc;
+  const wsUrl = inspectorUrl(proc.stderr());
+  if (!wsUrl) throw new Error(`the sandbox printed no inspector URL: ${proc.stderr()}`);
+  const inspector = await connectInspector(wsUrl);
   const t0 = Date.now();
-  const seen = new Set<string>();
   const heaps: Array<{ min: number; liveHeapMb: number } & State> = [];
-  const snapshotAt = new Set([0, Math.floor((MINUTES - 1) / 2), MINUTES - 1]);
   const mem: Array<{ min: number; rssMb: number }> = [];
   const sampler = setInterval(() => mem.push({ min: (Date.now() - t0) / 60_000, rssMb: rssMb(sb.pid!) }), 5_000);
   const slices: Array<{ min: number; p50: number; p99: number; reqs: number; verdict: number }> = [];
@@ -93,17 +94,13 @@ async function main() {
       const s = summaryFile ? (JSON.parse(readFileSync(join(rd, summaryFile), 'utf8')) as { metrics: Record<string, Record<string, number>> }) : undefined;
       const d = s?.metrics.http_req_duration ?? {};
       slices.push({ min: (Date.now() - t0) / 60_000, p50: d.med ?? NaN, p99: d['p(99)'] ?? NaN, reqs: s?.metrics.http_reqs?.count ?? 0, verdict: r.status ?? -1 });
-      if (snapshotAt.has(m)) {
-        sb.kill('SIGUSR2');
-        const file = await awaitSnapshot(dir, seen);
-        heaps.push({ min: (Date.now() - t0) / 60_000, liveHeapMb: +(liveHeapBytes(file) / 2 ** 20).toFixed(2), ...state(dbFile) });
-        rmSync(file);
-        console.error(`  live heap after GC ${heaps.at(-1)!.liveHeapMb} MB with ${JSON.stringify(state(dbFile))}`);
-      }
-      console.error(`minute ${m + 1}/${MINUTES}: p50 ${d.med?.toFixed(2)} ms p99 ${d['p(99)']?.toFixed(2)} ms, ${s?.metrics.http_reqs?.count} requests, rss ${mem.at(-1)?.rssMb.toFixed(0)} MB, k6 exit ${r.status}`);
+      const heap = await inspector.heapAfterGc();
+      heaps.push({ min: (Date.now() - t0) / 60_000, liveHeapMb: +(heap.heapUsed / 2 ** 20).toFixed(2), ...state(dbFile) });
+      console.error(`minute ${m + 1}/${MINUTES}: p50 ${d.med?.toFixed(2)} ms p99 ${d['p(99)']?.toFixed(2)} ms, ${s?.metrics.http_reqs?.count} requests, rss ${mem.at(-1)?.rssMb.toFixed(0)} MB, heap after GC ${heaps.at(-1)!.liveHeapMb} MB, ${heaps.at(-1)!.positions} positions, k6 exit ${r.status}`);
     }
   } finally {
     clearInterval(sampler);
+    inspector.close();
     sb.kill('SIGTERM');
     await exited;
     rmSync(dir, { recursive: true, force: true });
@@ -115,9 +112,15 @@ async function main() {
     rss: { meanMb: +mean(mem.map((x) => x.rssMb)).toFixed(1), slopeMbPerHour: +(slope(mem.map((x) => x.min), mem.map((x) => x.rssMb)) * 60).toFixed(2) },
     p50: { meanMs: +mean(slices.map((s) => s.p50)).toFixed(2), slopeMsPerHour: +(slope(slices.map((s) => s.min), slices.map((s) => s.p50)) * 60).toFixed(3) },
     p99: { meanMs: +mean(slices.map((s) => s.p99)).toFixed(2), slopeMsPerHour: +(slope(slices.map((s) => s.min), slices.map((s) => s.p99)) * 60).toFixed(3) },
-    // Live heap growth per position stored: small and steady means state, not a leak.
-    liveHeap: heaps,
-    liveHeapGrowthMb: heaps.length > 1 ? +(heaps.at(-1)!.liveHeapMb - heaps[0]!.liveHeapMb).toFixed(2) : null,
+    // Heap after GC: a slope that is small, and explained by the state stored, is no leak.
+    heapAfterGc: {
+      meanMb: +mean(heaps.map((h) => h.liveHeapMb)).toFixed(2),
+      slopeMbPerHour: +(slope(heaps.map((h) => h.min), heaps.map((h) => h.liveHeapMb)) * 60).toFixed(3),
+      kbPerPosition: heaps.length > 1 && heaps.at(-1)!.positions > heaps[0]!.positions
+        ? +(((heaps.at(-1)!.liveHeapMb - heaps[0]!.liveHeapMb) * 1024) / (heaps.at(-1)!.positions - heaps[0]!.positions)).toFixed(3)
+        : null,
+    },
+    heaps,
     slices,
   };
   console.log(JSON.stringify(out, null, 2));

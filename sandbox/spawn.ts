@@ -12,6 +12,8 @@ export interface SandboxProcess {
   url: string;
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>;
+  /** Everything the process wrote to stderr so far. */
+  stderr(): string;
 }
 
 /** `args` are the command's flags after `sandbox`, e.g. ['--port', '0', '--db', file]. */
@@ -32,7 +34,7 @@ export function spawnSandbox(
       const m = /listening on (\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1]!, exited });
+        resolve({ child, url: m[1]!, exited, stderr: () => err });
       }
     });
     child.once('exit', (code) => {
