@@ -24,14 +24,22 @@ const drill = new KillDrill({
   maxLoadMs: 30_000,
   timeScale: 60,
   failShare: 0.3,
-  drainTimeoutMs: 60_000,
+  drainTimeoutMs: 120_000,
   log: (l) => console.log(l),
 });
 
 const results: CycleResult[] = [];
 try {
   await drill.start();
-  for (let c = 1; c <= cycles; c++) results.push(await drill.cycle(c));
+  for (let c = 1; c <= cycles; c++) {
+    try {
+      results.push(await drill.cycle(c));
+    } catch (e) {
+      // A cycle that cannot finish (e.g. the sandbox does not come back) is a failure of the drill, reported, not a crash.
+      console.log(`cycle ${c} failed: ${(e as Error).message}`);
+      break;
+    }
+  }
   const exit = await drill.stop();
   if (exit !== 0) console.log(`final SIGTERM exit code ${exit}`);
 } finally {

@@ -203,6 +203,8 @@ export class KillDrill {
         const userId = USERS[(w * 7 + i) % USERS.length]!;
         const s = ++this.seq;
         const r = (s * 2654435761) % 100;
+        // Rollover is rare: a rolling lend rolls at every clock jump for ever, so over many
+        // cycles a common one would make the outbox (and each drain) grow without bound.
         const op: Op =
           w === 0 && i % 25 === 0 ? 'advance'
           : r < 24 ? 'lend' : r < 40 ? 'borrow' : r < 50 ? 'cancel' : r < 60 ? 'repay' : r < 67 ? 'withdraw' : r < 72 ? 'fund' : r < 80 ? 'patch' : 'read';
@@ -213,7 +215,7 @@ export class KillDrill {
         let req: [string, string, unknown?] | undefined;
         switch (op) {
           case 'lend':
-            req = ['POST', '/lend', { userId, asset, amount: `${1 + (s % 900)}.${pad6(s)}`, rate: [0.03, 0.05, 0.07][s % 3], maturity: ['30d', '90d'][s % 2], autoRollover: s % 3 === 0 }];
+            req = ['POST', '/lend', { userId, asset, amount: `${1 + (s % 900)}.${pad6(s)}`, rate: [0.03, 0.05, 0.07][s % 3], maturity: ['30d', '90d'][s % 2], autoRollover: s % 8 === 0 }];
             break;
           case 'borrow':
             req = ['POST', '/borrow', { userId, collateral: { asset: 'ETH', amount: `1.${pad6(s)}` }, borrowAsset: asset, borrowAmount: `${1 + (s % 1500)}.${pad6(s)}`, rate: [0.04, 0.06, 0.08][s % 3], maturity: '30d', autoRefinance: s % 2 === 0 }];
@@ -231,7 +233,7 @@ export class KillDrill {
             req = ['POST', '/sandbox/fund', { userId, asset: s % 3 === 0 ? 'ETH' : asset, amount: `${100 + (s % 5000)}.${pad6(s)}` }];
             break;
           case 'patch':
-            if (target) req = ['PATCH', `/positions/${target.id}`, target.type === 'lend' ? { autoRollover: s % 2 === 0 } : { autoRefinance: s % 2 === 0 }];
+            if (target) req = ['PATCH', `/positions/${target.id}`, target.type === 'lend' ? { autoRollover: s % 4 === 0 } : { autoRefinance: s % 2 === 0 }];
             break;
           case 'read':
             req = ['GET', [target ? `/positions/${target.id}` : `/users/${userId}/positions`, `/users/${userId}/positions?limit=5`, `/sandbox/users/${userId}/balances`][s % 3]!];
