@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 // `npm run bench`: every benchmark and drill, one after another (never in parallel: they
 // would measure each other), each one's whole output kept in lendcheck-reports/bench/.
 // Every script measures its own baseline in the same run and prints ratios.
-//   npm run bench                  the standard set (about 15 minutes on 2 cores)
+//   npm run bench                  the standard set (about 25 minutes on 2 cores)
 //   npm run bench -- --long        adds the 30-minute long run
 //   npm run bench -- --only a,b    just these steps
 
@@ -19,7 +19,7 @@ interface Step {
 
 const STEPS: Step[] = [
   { name: 'peers', script: 'peers.ts', args: ['--rate', '3000', '--duration', '10s', '--json', 'peers.json'], what: 'sandbox vs bare node:http vs Prism, k6 constant arrival rate per endpoint' },
-  { name: 'sandbox-http', script: 'sandbox-http.ts', args: ['--seconds', '5'], what: 'sandbox req/s and p50/p99 vs a bare handler (closed-loop client)' },
+  { name: 'sandbox-http', script: 'sandbox-http.ts', args: ['--seconds', '5', '--profile'], what: 'sandbox req/s and p50/p99 vs a bare handler (closed-loop client), then where its CPU goes (V8 profile)' },
   { name: 'matching', script: 'matching.ts', args: ['--json', 'matching.json'], what: 'matching cost at depth 1k vs 100k (book and engine)' },
   { name: 'limiter', script: 'limiter.ts', args: [], what: 'ns per rate-limit check vs a Map get+set' },
   { name: 'dispatcher', script: 'dispatcher.ts', args: [], what: 'webhook deliveries/s vs plain undici POSTs' },
