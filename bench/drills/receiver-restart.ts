@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { drillFigures, runRestartDrill, type StopSignal } from '../../chaos/testing/restart-drill.ts';
 import { spawnSandbox } from '../../sandbox/spawn.ts';
+import { killChildrenOnSignal } from '../../sandbox/testing/signal-cleanup.ts';
 
 // Long receiver-restart drill (the short one is chaos/restart.test.ts): the sandbox as its own
 // process delivers a heavier stream of events to the chaos receiver (its own process, fixed
@@ -34,6 +35,7 @@ const stops: StopSignal[] = Array.from({ length: restarts }, (_, i) => (i % 2 ==
 
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-receiver-restart-'));
 const children: ChildProcess[] = [];
+killChildrenOnSignal(children, () => rmSync(dir, { recursive: true, force: true }));
 let exitCode = 1;
 try {
   const sandbox = await spawnSandbox(['--port', '0', '--db', join(dir, 'sandbox.db'), '--time-scale', String(timeScale), '--no-liquidity', '--no-rate-limits'], { track: children });

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { KillDrill, type CycleResult } from '../../sandbox/testing/kill-drill.ts';
+import { killChildrenOnSignal } from '../../sandbox/testing/signal-cleanup.ts';
 
 // The long sandbox-kill drill: N kill/restart cycles on one database file under a heavier
 // mixed load than sandbox/kill-mixed.test.ts (same drill module). Each cycle SIGKILLs the
@@ -27,6 +28,7 @@ const drill = new KillDrill({
   drainTimeoutMs: 120_000,
   log: (l) => console.log(l),
 });
+killChildrenOnSignal(drill.children, () => rmSync(dir, { recursive: true, force: true }));
 
 const results: CycleResult[] = [];
 try {
