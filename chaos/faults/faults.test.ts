@@ -1,9 +1,10 @@
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlan } from '../plan.ts';
 import { startReceiver, type Receiver } from '../receiver.ts';
 import { signWebhook } from '../sign.ts';
-import { faultNames } from './index.ts';
+import { faultNames, getFault } from './index.ts';
 
 // Each fault seen from the sender's side of a real socket. The deadline is shortened to
 // 150 ms so that "after the deadline" faults take a fraction of a second.
@@ -89,4 +90,29 @@ describe('faults', () => {
     expect(rows.find((a) => a.attempt === 7)).toMatchObject({ status: null, response: 'connection reset' });
     expect(rows.find((a) => a.attempt === 9)).toMatchObject({ status: 200, response: expect.stringMatching(/late/) });
   });
+});
+
+describe('held faults write their answer ahead', () => {
+  // A crash between a held answer leaving and the fault returning must not lose the status
+  // the sender saw, so each held fault hands it to `answering` before the status line goes out.
+  for (const [name, config] of [['slow-headers', { delayMs: 50, status: 202 }], ['late-200', { lateByMs: 10 }], ['slow-body', { totalMs: 40, chunks: 2, status: 201 }]] as const) {
+    it(`${name} calls answering before any byte of its answer`, async () => {
+      const calls: Array<{ status: number | null; headersSent: boolean }> = [];
+      const server = createServer((req, res) => {
+        void getFault(name)!.apply(getFault(name)!.config.parse(config), {
+          req, res, deadlineMs: 50,
+          answering: async (o) => void calls.push({ status: o.status, headersSent: res.headersSent }),
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST', body: '{}' });
+        await r.text();
+        expect(calls).toEqual([{ status: r.status, headersSent: false }]);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+  }
 });

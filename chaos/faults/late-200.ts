@@ -10,7 +10,9 @@ export const late200 = registerFault({
   async apply(cfg, ctx) {
     const ms = ctx.deadlineMs + cfg.lateByMs;
     if ((await hold(ctx, ms)) === 'peer-closed') return { status: null, response: `late-200: sender gave up before ${ms} ms` };
+    const outcome = { status: 200, response: `200 after ${ms} ms (late)` };
+    await ctx.answering?.(outcome);
     ctx.res.writeHead(200, { 'content-type': 'application/json' }).end(OK_BODY);
-    return { status: 200, response: `200 after ${ms} ms (late)` };
+    return outcome;
   },
 });

@@ -9,6 +9,12 @@ export interface FaultContext {
   res: ServerResponse;
   /** The delivery deadline the spec gives the receiver (part 6, rule 1), in ms. */
   deadlineMs: number;
+  /**
+   * Called just before a held fault writes its status line: the receiver commits the answer
+   * first, as it does for answers known in advance, so a crash between the answer leaving and
+   * the fault returning cannot lose a status the sender saw.
+   */
+  answering?(outcome: FaultOutcome): Promise<void>;
 }
 
 /** What the receiver did, as recorded: an HTTP status, or null when no response was sent. */

@@ -13,6 +13,7 @@ export const slowBody = registerFault({
     })
     .prefault({}),
   async apply(cfg, ctx) {
+    await ctx.answering?.({ status: cfg.status, response: `${cfg.status}, body still being sent` });
     ctx.res.writeHead(cfg.status, { 'content-type': 'application/json' });
     ctx.res.flushHeaders();
     const body = Buffer.from(JSON.stringify({ received: true, pad: 'x'.repeat(cfg.chunks * 4) }));

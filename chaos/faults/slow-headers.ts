@@ -8,7 +8,9 @@ export const slowHeaders = registerFault({
   config: z.object({ delayMs: z.number().int().min(0).max(600_000).default(4_000), status: z.number().int().min(100).max(599).default(200) }).prefault({}),
   async apply(cfg, ctx) {
     if ((await hold(ctx, cfg.delayMs)) === 'peer-closed') return { status: null, response: `slow-headers: sender gave up before ${cfg.delayMs} ms` };
+    const outcome = { status: cfg.status, response: `${cfg.status} after ${cfg.delayMs} ms header delay` };
+    await ctx.answering?.(outcome);
     ctx.res.writeHead(cfg.status, { 'content-type': 'application/json' }).end(OK_BODY);
-    return { status: cfg.status, response: `${cfg.status} after ${cfg.delayMs} ms header delay` };
+    return outcome;
   },
 });
