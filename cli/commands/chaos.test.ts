@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { registerChaos } from './chaos.ts';
 import { start as startSample } from '../../examples/receivers/sample.ts';
 import { start as startBroken } from '../../examples/receivers/broken/accepts-missing-signature.ts';
 import { startReceiver } from '../../chaos/receiver.ts';
 import { runChaosSchedule } from '../../chaos/schedule.ts';
 import { signWebhook } from '../../chaos/sign.ts';
+import { runInProcess } from './run-in-process.ts';
 
 // The chaos subcommands in-process (spawning the CLI costs seconds per run on a loaded box):
 // exit codes, report files, and that the secret never reaches the output.
@@ -17,21 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lendcheck-chaos-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const secret = 'whsec_cli_test_secret_value_1234';
 
-async function run(...args: string[]): Promise<{ code: number; out: string }> {
-  const program = new Command('lendcheck').exitOverride();
-  registerChaos(program);
-  const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
-  process.exitCode = undefined;
-  try {
-    await program.parseAsync(['node', 'lendcheck', 'chaos', ...args]);
-  } finally {
-    spy.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, out: lines.join('\n') };
-}
+const run = (...args: string[]) => runInProcess(registerChaos, ['chaos', ...args]);
 afterEach(() => void (process.exitCode = undefined));
 
 describe('lendcheck chaos', () => {

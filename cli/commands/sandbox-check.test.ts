@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { Command } from 'commander';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { testSandbox } from '../../sandbox/test-helpers.ts';
 import { registerSandboxCheck } from './sandbox-check.ts';
+import { runInProcess } from './run-in-process.ts';
 
 // In-process (spawning the CLI costs seconds on a loaded box): exit codes and output of
 // the checker command on a clean file and on a copy with one balance edited.
@@ -13,21 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lendcheck-sandbox-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => void (process.exitCode = undefined));
 
-async function run(...args: string[]): Promise<{ code: number; out: string }> {
-  const program = new Command('lendcheck').exitOverride();
-  registerSandboxCheck(program);
-  const lines: string[] = [];
-  const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
-  process.exitCode = undefined;
-  try {
-    await program.parseAsync(['node', 'lendcheck', 'sandbox-check', ...args]);
-  } finally {
-    spy.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, out: lines.join('\n') };
-}
+const run = (...args: string[]) => runInProcess(registerSandboxCheck, ['sandbox-check', ...args]);
 
 describe('lendcheck sandbox-check', () => {
   it('exits 0 on a clean file and 1 naming the rule on a corrupted copy, in text and JSON', async () => {
