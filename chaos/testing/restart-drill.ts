@@ -5,6 +5,7 @@ import { caller, KEY_A } from '../../sandbox/test-helpers.ts';
 import { freePort, spawnReceiver } from './restart-receiver.ts';
 import { judgeReceiverDb, type DrillResult, type RestartRecord, type StopSignal } from './restart-result.ts';
 import { drainSender, startStream } from './restart-sender.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // Receiver-restart drill: a real sender (the sandbox's dispatcher) delivers a continuous stream
 // of triggered events to a receiver running as its own process on a fixed port with a file
@@ -51,7 +52,6 @@ export interface DrillOptions {
   log?: (line: string) => void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runRestartDrill(o: DrillOptions): Promise<DrillResult> {
   const log = o.log ?? (() => {});

@@ -1,13 +1,13 @@
 import { EVENT_TYPES } from '../../contract/index.ts';
 import type { caller } from '../../sandbox/test-helpers.ts';
 import type { SenderEvent } from './restart-reconcile.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // The sender side of the restart drill: the stream of triggered events, and the drain that
 // reads each event's attempt log back from the sandbox once the stream has stopped.
 
 type Call = ReturnType<typeof caller>;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Sends triggers at a fixed rate until stopped; records when each event was emitted. */
 export function startStream(call: Call, key: string, ratePerSec: number) {

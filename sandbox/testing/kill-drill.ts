@@ -9,6 +9,7 @@ import { PARTNERS, sandboxCaller } from './kill-client.ts';
 import { MixedLoad, OPS, type Op } from './kill-load.ts';
 import { emptyRecorded, recordingAnswer, type Recorded } from './kill-record.ts';
 import { verifyAgainstFile, type Verification } from './kill-verify.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // The sandbox-kill drill (bench issue "Drills"): a mixed load from concurrent workers over
 // two partners and several users, webhooks to a receiver that fails a share of first and
@@ -64,7 +65,6 @@ export interface CycleResult {
   drainMs: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class KillDrill {
   readonly rec = emptyRecorded();

@@ -1,6 +1,7 @@
 import { D, str } from '../engine/money.ts';
 import { PARTNERS, USERS, type Call } from './kill-client.ts';
 import type { Recorded } from './kill-record.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // The kill drill's mixed load: concurrent workers over two partners and several users, each
 // acknowledged write recorded for verification after the restart.
@@ -21,7 +22,6 @@ export interface LoadResult {
 
 const ASSETS = ['USDC', 'DAI'];
 const DEST = `0x${'d'.repeat(40)}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pad6 = (n: number) => String(n % 1_000_000).padStart(6, '0');
 
 export class MixedLoad {

@@ -3,6 +3,7 @@ import { D } from '../engine/money.ts';
 import { checkDbFile, type Violation } from '../store/check.ts';
 import { PARTNERS, USERS, type Call } from './kill-client.ts';
 import type { Recorded } from './kill-record.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // The kill drill's verdict after a restart: the database file and the API held to what the
 // clients and the receiver recorded, then the ledger invariant checker.
@@ -16,7 +17,6 @@ export interface Verification {
   checker: Violation[];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `orderWritesCut` bounds orders present but never acknowledged; `api: false` skips the balance comparison over `call`. */
 export async function verifyAgainstFile(dbPath: string, call: Call, rec: Recorded, orderWritesCut: number, opts: { api?: boolean } = {}): Promise<Verification> {
