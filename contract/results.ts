@@ -51,14 +51,16 @@ export const timelineEvent = z.object({
   /** Offsets in ms from the first attempt. */
   expectedMs: z.array(z.number()),
   observedMs: z.array(z.number()),
-  verdict: z.enum(['passed', 'failed']),
+  /** pending: the schedule was not observed to its end (the next attempt was still due). */
+  verdict: z.enum(['passed', 'failed', 'pending']),
   message: z.string().optional(),
 });
 
 export const partResult = z.object({
   part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract']),
   name: z.string(),
-  status: z.enum(['passed', 'failed', 'skipped']),
+  /** incomplete: the part ran but could not observe enough to pass (e.g. a schedule still pending). */
+  status: z.enum(['passed', 'failed', 'skipped', 'incomplete']),
   skipReason: z.string().optional(),
   target: z.string().optional(),
   profile: z.string().optional(),
@@ -74,7 +76,8 @@ export type PartResult = z.infer<typeof partResult>;
 
 export const runSummary = z.object({
   runId: z.string(),
-  verdict: z.enum(['passed', 'failed']),
+  /** incomplete: nothing failed, but a requested step skipped or could not finish observing (exit 3). */
+  verdict: z.enum(['passed', 'failed', 'incomplete']),
   target: z.string(),
   profile: z.string(),
   startedAt: z.string(),

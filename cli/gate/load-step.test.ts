@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import type { PartResult } from '../../contract/results.ts';
+import type { CheckResult, PartResult } from '../../contract/results.ts';
+type CheckStatus = CheckResult['status'];
 import { mergeLoadParts } from './load-step.ts';
 
-const run = (name: string, status: PartResult['status'], extra: Partial<PartResult> = {}): PartResult => ({
+const run = (name: string, status: CheckStatus, extra: Partial<PartResult> = {}): PartResult => ({
   part: 'load', name, status, startedAt: '2026-11-22T15:00:00.000Z', durationMs: 1000, figures: { requests: 10 },
   checks: [{ id: 'burst', title: 'burst admitted', requirements: ['LIMIT-tier-starter'], status, durationMs: 0, notes: [] }],
   series: [{ name, accepted: [{ t: 0, value: 1 }], rejected: [], latencyMs: {} }],

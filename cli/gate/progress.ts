@@ -7,7 +7,7 @@ import { formatDuration } from '../../reports/format.ts';
 // elapsed time, last message) with finished steps printed above it; elsewhere (CI logs,
 // pipes) plain lines only, since carriage returns garble log files.
 
-const MARK: Record<PartResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' };
+const MARK: Record<PartResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', incomplete: 'INCOMPLETE' };
 
 export class Progress {
   private timer: NodeJS.Timeout | undefined;

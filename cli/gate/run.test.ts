@@ -6,7 +6,8 @@ import { PassThrough } from 'node:stream';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultProfile } from '../../contract/index.ts';
-import type { PartResult } from '../../contract/results.ts';
+import type { CheckResult, PartResult } from '../../contract/results.ts';
+type CheckStatus = CheckResult['status'];
 import { createRedactor } from '../../reports/redact.ts';
 import { runGate } from './run.ts';
 import { Progress } from './progress.ts';
@@ -20,7 +21,7 @@ const KEY = 'ck_test_partner_a_growth';
 const target = (over: Partial<GateTarget> = {}): GateTarget => ({
   baseUrl: 'http://127.0.0.1:9/v1', label: 'fake target', embedded: false, apiKey: KEY, tierKeys: {}, hasControls: false, close: async () => {}, ...over,
 });
-const part = (p: PartResult['part'], status: PartResult['status'], message?: string): PartResult => ({
+const part = (p: PartResult['part'], status: CheckStatus, message?: string): PartResult => ({
   part: p, name: p, status, startedAt: new Date().toISOString(), durationMs: 5, figures: {},
   checks: [{ id: `${p}-1`, title: `${p} check`, requirements: [], status, durationMs: 1, notes: [], ...(message ? { message } : {}) }],
 });
