@@ -5,6 +5,9 @@ import { SCENARIOS, scenarioEnv, type ScenarioName } from '../load/env.ts';
 import { k6Binary } from '../load/k6-process.ts';
 import { emitK6Operator } from '../load/operator.ts';
 import { refuseLiveKey, runLoad, scenarioScript } from '../load/run.ts';
+import { newRunId } from '../gate/run.ts';
+import { recordRun } from '../history/record.ts';
+import { defaultHistoryPath } from '../../reports/history/store.ts';
 
 interface LoadCliOptions {
   scenario: ScenarioName;
@@ -19,6 +22,7 @@ interface LoadCliOptions {
   emit?: 'k6-operator';
   allowProduction?: boolean;
   profile?: string;
+  history?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -39,6 +43,7 @@ export function registerLoad(program: Command): void {
     .addOption(new Option('--emit <kind>', 'write manifests instead of running').choices(['k6-operator']))
     .option('--allow-production', `allow a ck_live_ key`)
     .option('--profile <file>', 'profile file (JSON)')
+    .option('--history <file>', 'the run history this run is added to (lendcheck compare reads it)', defaultHistoryPath())
     .action(async (o: LoadCliOptions) => {
       const profile = o.profile ? loadProfile(o.profile) : defaultProfile;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
@@ -72,5 +77,9 @@ export function registerLoad(program: Command): void {
       const figures = Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join(' ');
       console.log(`${r.status === 'passed' ? 'PASS' : 'FAIL'} load ${r.name}: ${figures}`);
       process.exitCode = r.status === 'passed' ? 0 : Number(r.figures.k6ExitCode) || 1;
+      const runId = `load-${newRunId()}`;
+      if (o.history && recordRun({ runId, target: r.target ?? 'unknown', profile: profile.name, startedAt: r.startedAt, verdict: r.status === 'passed' ? 'passed' : 'failed', parts: [r] }, o.history, 'load')) {
+        console.log(`history: ${runId} added to ${o.history} (lendcheck compare ${runId})`);
+      }
     });
 }
