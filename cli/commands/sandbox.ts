@@ -18,6 +18,7 @@ interface Opts {
   liquidity: boolean;
   keyPool?: string;
   keyPoolFile: string;
+  controls: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -36,11 +37,13 @@ export function registerSandbox(program: Command): void {
     .option('--key-pool <n[,m]>', 'also mint N Scale test keys over M partners (default 4), written to --key-pool-file for `lendcheck load --keys`')
     .option('--key-pool-file <file>', 'where the minted pool goes (mode 600)', '.lendcheck/key-pool.json')
     .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
+    .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match, business time at real time')
     .action(async (o: Opts) => {
       const port = Number(o.port);
       const timeScale = Number(o.timeScale);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: must be 0..65535, got ${o.port}`);
       if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
+      if (!o.controls && timeScale !== 1) throw new Error('--time-scale: --no-controls runs business time at real time (1)');
       const profile = loadProfile(o.profile);
       const own = loadKeys(o.keys);
       const pool = o.keyPool ? mintPool(parsePoolSpec(o.keyPool).keys, parsePoolSpec(o.keyPool).partners) : [];
@@ -55,9 +58,11 @@ export function registerSandbox(program: Command): void {
         port, host: o.host, dbPath, keys, timeScale, profile,
         plugins: defaultPlugins({ rateLimits: o.rateLimits }),
         liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
+        controls: o.controls,
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
+      if (!o.controls) console.log('  no sandbox controls: users are pre-funded, crossing orders match, time runs at real time');
       if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
       // The built-in keys are public test keys (like stripe-mock's), so they are printed;
       // keys from a store the user supplied are shown by id only.
