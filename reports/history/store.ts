@@ -116,9 +116,13 @@ export class History {
   runs(filter: { target?: string; before?: number; verdict?: string; limit?: number } = {}): RunRow[] {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (filter.target !== undefined) (where.push('target = ?'), args.push(targetKey(filter.target)));
-    if (filter.before !== undefined) (where.push('seq < ?'), args.push(filter.before));
-    if (filter.verdict !== undefined) (where.push('verdict = ?'), args.push(filter.verdict));
+    const add = (clause: string, arg: unknown) => {
+      where.push(clause);
+      args.push(arg);
+    };
+    if (filter.target !== undefined) add('target = ?', targetKey(filter.target));
+    if (filter.before !== undefined) add('seq < ?', filter.before);
+    if (filter.verdict !== undefined) add('verdict = ?', filter.verdict);
     const sql = `SELECT ${RUN_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`;
     return this.db.prepare(sql).all(...args, filter.limit ?? 1000) as RunRow[];
   }
