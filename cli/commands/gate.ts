@@ -79,7 +79,8 @@ async function gate(opts: GateFlags): Promise<void> {
   const redactor = createRedactor(secrets);
   const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
   const stop = () => {
-    void target.close().finally(() => process.exit(130));
+    const exit = () => process.exit(130);
+    target.close().then(exit, exit);
   };
   process.once('SIGINT', stop);
   try {

@@ -14,6 +14,7 @@ interface Opts {
   profile?: string;
   rateLimits: boolean;
   liquidity: boolean;
+  controls: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -30,11 +31,13 @@ export function registerSandbox(program: Command): void {
     .option('--profile <file>', 'profile file (JSON) merged over the defaults')
     .option('--no-rate-limits', 'turn the rate limiter off')
     .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
+    .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match, business time at real time')
     .action(async (o: Opts) => {
       const port = Number(o.port);
       const timeScale = Number(o.timeScale);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: must be 0..65535, got ${o.port}`);
       if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
+      if (!o.controls && timeScale !== 1) throw new Error('--time-scale: --no-controls runs business time at real time (1)');
       const profile = loadProfile(o.profile);
       const keys = loadKeys(o.keys);
       const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db ?? '.lendcheck/sandbox.db');
@@ -42,9 +45,11 @@ export function registerSandbox(program: Command): void {
         port, host: o.host, dbPath, keys, timeScale, profile,
         plugins: defaultPlugins({ rateLimits: o.rateLimits }),
         liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
+        controls: o.controls,
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
+      if (!o.controls) console.log('  no sandbox controls: users are pre-funded, crossing orders match, time runs at real time');
       if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
       // The built-in keys are public test keys (like stripe-mock's), so they are printed;
       // keys from a store the user supplied are shown by id only.
