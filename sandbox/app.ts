@@ -43,6 +43,11 @@ export interface SandboxOptions {
   groupCommit?: boolean;
   /** WAL checkpoints on a worker thread instead of inside commits (default on for a file). */
   backgroundCheckpoints?: boolean;
+  /**
+   * false: no `/v1/sandbox/*` controls at all (they answer like any unknown route), as a
+   * real partner sandbox has none; users stay pre-funded and crossing orders still match.
+   */
+  controls?: boolean;
 }
 
 export interface Sandbox {
@@ -65,11 +70,13 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const db = openDb(opts.dbPath ?? ':memory:');
   const onFile = opts.dbPath !== undefined && opts.dbPath !== ':memory:';
   const checkpointer = onFile && opts.backgroundCheckpoints !== false ? startCheckpointer(db, opts.dbPath!) : undefined;
+  if (opts.controls === false && (opts.timeScale ?? 1) !== 1) throw new Error('sandbox: without controls business time runs at real time (timeScale 1)');
   const clock = opts.clock ?? restoreClock(db, opts.timeScale);
   const base = defaultConfig(profile);
   const config: SandboxConfig = {
     ...base,
-    liquidity: opts.liquidity ?? base.liquidity,
+    // Without controls nothing fills an order but a crossing one, so organic matching is what is tested.
+    liquidity: opts.liquidity ?? (opts.controls === false ? { ...base.liquidity, enabled: false } : base.liquidity),
     startingFunds: opts.startingFunds ?? base.startingFunds,
     withdrawalDelaySeconds: opts.withdrawalDelaySeconds ?? base.withdrawalDelaySeconds,
   };
@@ -93,7 +100,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     return internalErrorResponse();
   });
 
-  const all = endpoints(profile);
+  const controls = opts.controls !== false;
+  const all = endpoints(profile).filter((e) => controls || e.access !== 'sandbox');
   const patterns = all.map((e) => ({ e, re: new RegExp(`^${API_VERSION_PREFIX}${e.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
   app.notFound((c) => {
     const methods = patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.e.method);
@@ -130,6 +138,13 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     }
     return next();
   });
+
+  if (!controls) {
+    app.use(`${API_VERSION_PREFIX}/sandbox/*`, (c) => {
+      const e = profile.errors.unknownRoute;
+      throw new ApiError(e.code, `path: no route ${c.req.method} ${c.req.path}`, e.status);
+    });
+  }
 
   // The authenticated and public order books share a path: a request that presents a
   // key gets the authenticated variant (profile.orderbookPath 'shared-by-auth').
@@ -203,7 +218,13 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   timer?.unref();
   recordSnapshot(engine, clock.now(), true);
   engine.persistClock();
-  for (const p of plugins) void p.start?.(ctx);
+  // A plugin whose start rejects is reported at once; dropping the rejection would leave a sandbox
+  // that looks healthy but never dispatches.
+  for (const p of plugins) {
+    Promise.resolve()
+      .then(() => p.start?.(ctx))
+      .catch((e: unknown) => console.error(`sandbox: plugin ${p.name} failed to start: ${e instanceof Error ? e.message : String(e)}`));
+  }
 
   let closed = false;
   return {
