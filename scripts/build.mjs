@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: dist/ from the sources, with no hand-kept file lists.
-//  1. tsc (tsconfig.build.json) compiles every source folder to JS + .d.ts, rewriting the
-//     relative `.ts` imports to `.js`;
+//  1. tsc (tsconfig.build.json) compiles every source folder to JS, rewriting the relative
+//     `.ts` imports to `.js`; tsconfig.types.json adds the .d.ts of the exported entries;
 //  2. every other file in those folders (openapi.json, example plans, …) is copied as is;
 //  3. the k6 scenarios are copied as TypeScript, because k6 runs them itself, into
 //     dist/k6/ together with every file they import (followed from their relative imports),
@@ -16,8 +16,10 @@ const dist = join(root, 'dist');
 const config = JSON.parse(readFileSync(join(root, 'tsconfig.build.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''));
 
 rmSync(dist, { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+for (const project of ['tsconfig.build.json', 'tsconfig.types.json']) {
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, project)], { stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+}
 
 // Code is tsc's; tests and tsconfigs are not shipped; anything else is data the code reads.
 const skip = (name) => /\.(ts|js|mjs|cjs)$/.test(name) || /^tsconfig.*\.json$/.test(name) || name === 'node_modules';
