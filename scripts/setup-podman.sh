@@ -14,13 +14,13 @@ SOCK="${PODMAN_SOCK:-/run/podman/podman.sock}"
 CACHE="${LENDCHECK_CACHE:-$HOME/.cache/lendcheck}"
 log() { echo "setup-podman: $*" >&2; }
 
-if ! command -v podman >/dev/null || ! command -v runc >/dev/null || ! command -v debootstrap >/dev/null; then
+if ! command -v podman >/dev/null || ! command -v runc >/dev/null || ! command -v debootstrap >/dev/null || ! command -v docker-compose >/dev/null; then
   if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null; then
     log "podman is missing and cannot be installed here (needs root and apt-get)"; exit 2
   fi
-  log "installing podman, runc, debootstrap (apt)"
+  log "installing podman, runc, debootstrap, docker-compose (apt)"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap uidmap >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc debootstrap uidmap docker-compose >/dev/null
 fi
 
 # runc instead of crun; rlimits the kernel lets a container keep (raising them is refused).
