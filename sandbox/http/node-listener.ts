@@ -85,6 +85,10 @@ function lightRequest(incoming: IncomingMessage): Request {
   // The host is fixed: nothing in the sandbox reads it, and a client's Host header could
   // otherwise change how the path is split.
   r._u = `http://sandbox${incoming.url ?? '/'}`;
+  // A body of unknown length goes through Hono's bodyLimit, which wraps the request in a new
+  // Request: that needs a real one (rare; orders declare their length).
+  const m = incoming.method;
+  if (m !== 'GET' && m !== 'HEAD' && (incoming.headers['content-length'] === undefined || incoming.headers['transfer-encoding'] !== undefined)) return full(r);
   return r as unknown as Request;
 }
 
