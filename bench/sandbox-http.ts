@@ -43,7 +43,11 @@ async function serve(kind: string, dbPath: string): Promise<void> {
     const { createSandbox } = await import('../sandbox/app.ts');
     const sb = createSandbox({ dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
     const server = serve({ fetch: sb.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log(`URL http://127.0.0.1:${info.port}/v1`));
-    process.on('SIGTERM', () => server.close(() => sb.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)))));
+    process.on('SIGTERM', () => {
+      server.close(() => {
+        sb.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));
+      });
+    });
   } else {
     const { startSandboxServer } = await import('../sandbox/server.ts');
     const s = await startSandboxServer({ port: 0, dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
