@@ -57,7 +57,7 @@ export const timelineEvent = z.object({
 });
 
 export const partResult = z.object({
-  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract']),
+  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract', 'schemathesis']),
   name: z.string(),
   /** incomplete: the part ran but could not observe enough to pass (e.g. a schedule still pending). */
   status: z.enum(['passed', 'failed', 'skipped', 'incomplete']),

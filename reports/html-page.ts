@@ -83,6 +83,7 @@ const TITLES: Record<PartResult['part'], string> = {
   load: 'Load',
   chaos: 'Chaos: retry schedule',
   certify: 'Certification of the receiver',
+  schemathesis: 'Schemathesis against the OpenAPI document',
 };
 
 function partSection(p: PartResult): Html {
