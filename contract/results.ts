@@ -135,6 +135,8 @@ export const runSummary = z.object({
   runId: z.string(),
   /** incomplete: nothing failed, but a requested step skipped or could not finish observing (exit 3). */
   verdict: z.enum(['passed', 'failed', 'incomplete']),
+  /** Why the verdict is not a pass, e.g. which requested step skipped. */
+  verdictReasons: z.array(z.string()).optional(),
   target: z.string(),
   profile: z.string(),
   startedAt: z.string(),
