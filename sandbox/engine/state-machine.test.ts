@@ -35,11 +35,11 @@ CREATE TEMP TRIGGER move_on_update AFTER UPDATE OF status ON main.positions WHEN
   BEGIN INSERT INTO moves VALUES (OLD.status, NEW.status); END;`;
 
 function checkProfile(name: string, profile: Profile, mustReach: string[]): void {
-  it(`${name}: random operation sequences never produce a transition outside the profile's table`, () => {
+  it(`${name}: random operation sequences never produce a transition outside the profile's table`, async () => {
     const table = transitionTable(profile);
     const seen = new Map<string, number>();
-    fc.assert(
-      fc.property(fc.array(cmd, { minLength: 5, maxLength: 40, size: 'max' }), fc.boolean(), (cmds, liquidity) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(cmd, { minLength: 5, maxLength: 40, size: 'max' }), fc.boolean(), async (cmds, liquidity) => {
         const clock = new TestClock({ startMs: Date.parse('2026-01-01T00:00:00Z'), realNow: () => 0 });
         const sb = createSandbox({
           profile, clock, plugins: [], tickMs: 0, startingFunds: {}, groupCommit: false, validateResponses: false,
@@ -66,7 +66,7 @@ function checkProfile(name: string, profile: Profile, mustReach: string[]): void
             else expect(table[m.from_status] ?? [], `${key} is in the table`).toContain(m.to_status);
           }
         } finally {
-          void sb.close();
+          await sb.close();
         }
       }),
       { numRuns: Number(process.env.PROP_RUNS ?? 60) },
