@@ -186,11 +186,12 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const rows = store.attempts();
     const sessions = store.sessions();
     store.close();
-    const result = validateAttempts(rows, sessions, { timeScale, tolerance: opts.tolerance ?? (embedded ? EMBEDDED_TOLERANCE : DEFAULT_TOLERANCE), profile, allowMeasuredNoise: opts.allowMeasuredNoise ?? embedded });
+    const result = await validateAttempts(rows, sessions, { timeScale, tolerance: opts.tolerance ?? (embedded ? EMBEDDED_TOLERANCE : DEFAULT_TOLERANCE), profile, allowMeasuredNoise: opts.allowMeasuredNoise ?? embedded });
     result.name = 'webhook retry schedule (active run)';
     result.target = baseUrl;
     result.checks.push(...targetChecks(rows, expectedPairs, triggered, states, controls, orderNotes, timedOut));
-    result.status = result.checks.some((c) => c.status === 'failed') ? 'failed' : 'passed';
+    // A failure decides; else the schedule validation's own verdict stands (incomplete while retries were still due).
+    if (result.checks.some((c) => c.status === 'failed')) result.status = 'failed';
     result.figures = { ...result.figures, positionsCreated: positions.length, eventsTriggered: triggered.length, sandboxControls: controls ? 'yes' : 'no', runMs: Date.now() - started };
     return result;
   } finally {
