@@ -6,6 +6,9 @@ import { k6Binary } from '../load/k6-process.ts';
 import { loadPool, parsePoolSpec } from '../load/pool.ts';
 import { emitK6Operator } from '../load/operator.ts';
 import { refuseLiveKey, runLoad, scenarioScript } from '../load/run.ts';
+import { newRunId } from '../gate/run.ts';
+import { recordRun } from '../history/record.ts';
+import { defaultHistoryPath } from '../../reports/history/store.ts';
 
 interface LoadCliOptions {
   scenario: ScenarioName;
@@ -24,6 +27,7 @@ interface LoadCliOptions {
   keyPool?: string;
   matchBy: 'auto' | 'webhooks' | 'polling';
   ordersPerSecond?: string;
+  history?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -48,6 +52,7 @@ export function registerLoad(program: Command): void {
     .option('--key-pool <n[,m]>', 'matching, embedded sandbox: mint N test keys over M partners (default 4) for the run')
     .addOption(new Option('--match-by <how>', 'matching: time-to-match from signed position.matched webhooks or by polling').choices(['auto', 'webhooks', 'polling']).default('auto'))
     .option('--orders-per-second <n>', 'matching: orders per second on each side (checked against the key pool)')
+    .option('--history <file>', 'the run history this run is added to (lendcheck compare reads it)', defaultHistoryPath())
     .action(async (o: LoadCliOptions) => {
       const profile = o.profile ? loadProfile(o.profile) : defaultProfile;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
@@ -85,5 +90,9 @@ export function registerLoad(program: Command): void {
       const figures = Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join(' ');
       console.log(`${r.status === 'passed' ? 'PASS' : 'FAIL'} load ${r.name}: ${figures}`);
       process.exitCode = r.status === 'passed' ? 0 : Number(r.figures.k6ExitCode) || 1;
+      const runId = `load-${newRunId()}`;
+      if (o.history && recordRun({ runId, target: r.target ?? 'unknown', profile: profile.name, startedAt: r.startedAt, verdict: r.status === 'passed' ? 'passed' : 'failed', parts: [r] }, o.history, 'load')) {
+        console.log(`history: ${runId} added to ${o.history} (lendcheck compare ${runId})`);
+      }
     });
 }

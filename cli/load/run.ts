@@ -11,6 +11,7 @@ import type { SandboxOptions } from '../../sandbox/app.ts';
 import { scenarioEnv, SCENARIOS, type ScenarioName } from './env.ts';
 import { inspectOptions, k6Binary, plannedSeconds, redact, runK6, segmentFiles, type K6Run } from './k6-process.ts';
 import { writeJunit } from './junit.ts';
+import { latencyDistributions } from './distributions.ts';
 import { aggregate, emptySet, perSecond, readK6Json, type SampleSet } from './samples.ts';
 import { evaluate, parseSelector, type ThresholdVerdict } from './thresholds.ts';
 import { externalTarget, startEmbeddedSandbox, type Target } from './target.ts';
@@ -322,6 +323,7 @@ function seriesOf(opts: LoadOptions, tier: string, profile: Profile, set: Sample
     accepted: Number.isFinite(origin) ? perSecond(ok, origin, seconds) : [],
     rejected: Number.isFinite(origin) ? perSecond(limited, origin, seconds) : [],
     latencyMs: latency,
+    endpoints: latencyDistributions(set),
   };
 }
 
