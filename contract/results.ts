@@ -112,7 +112,7 @@ export const comparison = z.object({
 export type Comparison = z.infer<typeof comparison>;
 
 export const partResult = z.object({
-  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract', 'regression']),
+  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract', 'regression', 'schemathesis']),
   name: z.string(),
   /** incomplete: the part ran but could not observe enough to pass (e.g. a schedule still pending). */
   status: z.enum(['passed', 'failed', 'skipped', 'incomplete']),

@@ -85,6 +85,7 @@ const TITLES: Record<PartResult['part'], string> = {
   chaos: 'Chaos: retry schedule',
   certify: 'Certification of the receiver',
   regression: 'Compared with',
+  schemathesis: 'Schemathesis against the OpenAPI document',
 };
 
 function partSection(p: PartResult): Html {
