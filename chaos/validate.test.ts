@@ -30,7 +30,7 @@ async function run(name: string, timeScale: number, sender: Partial<FakeSenderOp
   await sleep(opts.waitAfterMs ?? 0);
   await rx.close();
   const store = new AttemptStore(db);
-  const result = validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL, allowMeasuredNoise: true });
+  const result = await validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL, allowMeasuredNoise: true });
   store.close();
   return result;
 }
