@@ -8,6 +8,7 @@ import { Progress } from '../gate/progress.ts';
 import { externalTarget, flagsFromEnv, keysOf, refuseLiveKeys, type GateTarget, type TargetFlags } from '../gate/target.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
+import { detectForGate } from '../../conformance/detect/cli.ts';
 
 interface GateFlags extends TargetFlags {
   profile?: string;
@@ -19,6 +20,7 @@ interface GateFlags extends TargetFlags {
   plain?: boolean;
   timeScale?: number;
   stepTimeout: number;
+  detectProfile?: boolean;
 }
 
 export function registerGate(program: Command): void {
@@ -41,6 +43,7 @@ export function registerGate(program: Command): void {
     .option('--only <steps>', `comma-separated steps to run, from: ${STEP_NAMES.join(', ')}`)
     .option('--allow-live', 'allow ck_live_ (production) keys; off by default', false)
     .option('--plain', 'plain progress lines even on a terminal', false)
+    .option('--detect-profile', 'probe the target first (lendcheck profile detect, ≤ 100 requests) and run with the profile found (written to <report-dir>/detected-profile.json)')
     .addOption(new Option('--step-timeout <minutes>', 'a step still running after this fails and the gate goes on').default(20).argParser(Number))
     .action(async (opts: GateFlags) => {
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
@@ -58,7 +61,8 @@ export function registerGate(program: Command): void {
 async function gate(opts: GateFlags): Promise<void> {
   const flags = flagsFromEnv(opts);
   refuseLiveKeys(flags);
-  const profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
+  let profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
+  let profileFile = opts.profile;
   const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.filter((s) => !STEP_NAMES.includes(s)) ?? [];
   if (unknown.length) throw new Error(`unknown step ${unknown.join(', ')}: valid steps are ${STEP_NAMES.join(', ')}`);
@@ -75,6 +79,9 @@ async function gate(opts: GateFlags): Promise<void> {
     target = await embeddedTarget({ profile, timeScale: opts.timeScale });
   }
 
+  if (opts.detectProfile && target.apiKey) {
+    ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2 }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
+  }
   const secrets = [...keysOf(flags), ...keysOf(target)];
   const redactor = createRedactor(secrets);
   const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
@@ -83,7 +90,7 @@ async function gate(opts: GateFlags): Promise<void> {
   };
   process.once('SIGINT', stop);
   try {
-    const { summary, timedOut } = await runGate({ target, profile, profileFile: opts.profile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000 });
+    const { summary, timedOut } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000 });
     process.exitCode = summary.verdict === 'passed' ? 0 : 1;
     // A step that timed out may still hold sockets or timers; the verdict and the report
     // are written, so end the process rather than wait on it.

@@ -5,7 +5,7 @@ import { assetsDetector } from './assets.ts';
 import { bodyLimitDetector } from './body-limit.ts';
 import { errorsDetector } from './errors.ts';
 import { lifecycleDetector } from './lifecycle.ts';
-import { getOption, inapplicable, profileOptions, sameValue, setOption, UNDETECTABLE } from './options.ts';
+import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE } from './options.ts';
 import { ordersDetector } from './orders.ts';
 import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './public.ts';
@@ -58,6 +58,10 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
   const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, maxRequests, runId: Date.now().toString(36), receiverHost: o.receiverHost });
   try {
     for (const d of DETECTORS) {
+      if (probe.left <= 0) {
+        for (const opt of d.options) probe.miss(opt, `the request budget (${maxRequests}) was spent before ${d.name}`);
+        continue;
+      }
       try {
         await d.run(probe);
       } catch (e) {
@@ -76,6 +80,10 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
 function assemble(probe: Probe, maxRequests: number, durationMs: number): DetectedProfile {
   const diff: Record<string, unknown> = { name: 'detected' };
   for (const [opt, f] of probe.found) if (!sameValue(f.value, getOption(defaultProfile, opt))) setOption(diff, opt, f.value);
+  // A record given in a profile replaces the default one whole, so a changed record is written whole.
+  for (const rec of RECORDS) {
+    if (diff[rec]) diff[rec] = { ...(defaultProfile as unknown as Record<string, object>)[rec], ...(diff[rec] as object) };
+  }
   const merged = parseProfile(diff);
   const options: Record<string, OptionRecord> = {};
   for (const opt of profileOptions()) {

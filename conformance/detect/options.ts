@@ -3,7 +3,7 @@ import { defaultProfile, profileSchema, type Profile } from '../../contract/inde
 // Every profile option as a dotted name (a record's entries one by one, e.g.
 // `successStatus.POST /lend`), and reading/writing one in a profile-shaped object.
 
-const RECORDS = ['successStatus', 'publicEnvelope'];
+export const RECORDS = ['successStatus', 'publicEnvelope'];
 
 type Shape = Record<string, { _zod: { def: { innerType?: { shape?: Record<string, unknown> }; type: string } } }>;
 
