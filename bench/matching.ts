@@ -31,7 +31,7 @@ function bookOps(depth: number, ops = 200_000): number {
   return Number(process.hrtime.bigint() - t0) / ops;
 }
 
-function engineOrders(depth: number, orders = 2_000) {
+async function engineOrders(depth: number, orders = 2_000) {
   const sb = createSandbox({ plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false, startingFunds: { USDC: '1000000000', ETH: '1000000' } });
   const partner = 'partner_a';
   const t0 = performance.now();
@@ -53,12 +53,13 @@ function engineOrders(depth: number, orders = 2_000) {
   const secs = (performance.now() - t1) / 1000;
   const resting = sb.engine.book('USDC', '30d').lends.size;
   if (resting !== depth) throw new Error(`book depth drifted to ${resting}; expected ${depth}`);
-  void sb.close();
+  await sb.close();
   return { depth, fillSeconds: +(fillMs / 1000).toFixed(1), ordersPerSec: Math.round(orders / secs), p50Ms: +percentile(lat, 50).toFixed(3), p99Ms: +percentile(lat, 99).toFixed(3), restingAfter: resting };
 }
 
 const book = DEPTHS.map((d) => ({ depth: d, nsPerInsertAndTakeBest: Math.round(bookOps(d)) }));
-const engine = DEPTHS.map((d) => engineOrders(d));
+const engine = [];
+for (const d of DEPTHS) engine.push(await engineOrders(d));
 const growth = (a: number, b: number) => +(b / a).toFixed(2);
 const out = {
   book,

@@ -37,7 +37,9 @@ async function serve(kind: string, dbPath: string): Promise<void> {
     const { startSandboxServer } = await import('../sandbox/server.ts');
     const s = await startSandboxServer({ port: 0, dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
     console.log(`URL ${s.url}`);
-    process.on('SIGTERM', () => void s.close().then(() => process.exit(0)));
+    process.on('SIGTERM', () => {
+      s.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));
+    });
     if (process.send) profileOnRequest();
   }
 }
@@ -46,7 +48,10 @@ async function serve(kind: string, dbPath: string): Promise<void> {
 function profileOnRequest(): void {
   const session = new Session();
   session.connect();
-  process.on('message', async (m: string) => {
+  process.on('message', (m: string) => {
+    answer(m).catch((e: unknown) => console.error(`profiler: ${String(e)}`));
+  });
+  async function answer(m: string) {
     if (m === 'start') {
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: 100 });
@@ -56,7 +61,7 @@ function profileOnRequest(): void {
       const { profile } = await session.post('Profiler.stop');
       process.send!({ profile });
     }
-  });
+  }
 }
 
 function ask<T>(child: ChildProcess, msg: string): Promise<T> {

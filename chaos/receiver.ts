@@ -81,9 +81,46 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   loop.enable();
   const maxBody = opts.maxBodyBytes ?? 1_048_576;
   let recorded = 0;
+  // Long-poll readers of GET /observed, woken when a signed event about their subject commits.
+  const waiters = new Map<string, Array<() => void>>();
+  const waitKey = (type: string, subject: string) => `${type}\n${subject}`;
+
+  /** GET /observed?subject=ID&type=T[&waitMs=N]: the first signed arrival of that event, read
+   *  from the store; waits up to waitMs (≤ 30 s) for it, so a load run learns when each order
+   *  matched without polling the target or the receiver. 404 when nothing arrived in time. */
+  async function observed(url: URL, res: ServerResponse): Promise<void> {
+    const subject = url.searchParams.get('subject');
+    const type = url.searchParams.get('type');
+    const waitMs = Math.min(30_000, Math.max(0, Number(url.searchParams.get('waitMs')) || 0));
+    if (!subject || !type) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"subject and type: both required"}}');
+      return;
+    }
+    let hit = store.firstArrival(subject, type);
+    if (!hit && waitMs > 0) {
+      const key = waitKey(type, subject);
+      await new Promise<void>((wake) => {
+        const timer = setTimeout(done, waitMs);
+        function done(): void {
+          clearTimeout(timer);
+          const list = waiters.get(key)?.filter((w) => w !== done);
+          if (list?.length) waiters.set(key, list);
+          else waiters.delete(key);
+          wake();
+        }
+        waiters.set(key, [...(waiters.get(key) ?? []), done]);
+        res.once('close', done);
+      });
+      hit = store.firstArrival(subject, type);
+    }
+    if (res.destroyed) return;
+    if (!hit) res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ subject, type, observed: false }));
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ subject, type, observed: true, ...hit }));
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrivalMs = realNowMs();
+    if (req.method === 'GET' && req.url?.startsWith('/observed')) return observed(new URL(req.url, 'http://receiver'), res);
     if (req.method !== 'POST') {
       res.writeHead(req.method === 'GET' ? 200 : 405, { 'content-type': 'application/json' }).end(JSON.stringify({ receiver: 'lendcheck chaos', recorded }));
       return;
@@ -135,6 +172,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return;
     }
     recorded++;
+    if (sig.ok && env.type && env.subject) for (const wake of waiters.get(waitKey(env.type, env.subject)) ?? []) wake();
 
     if (!sig.ok) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'authentication_failed', message: `x-service-signature ${sig.reason}` } }));

@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS attempts (
   fault TEXT, response TEXT, status INTEGER
 );
 CREATE INDEX IF NOT EXISTS attempts_event ON attempts(event_id, attempt);
+CREATE INDEX IF NOT EXISTS attempts_subject ON attempts(subject, event_type);
 `;
 
 /** Runs inside the batch transaction; settles its promise only after the batch committed (or failed). */
@@ -69,6 +70,7 @@ export class AttemptStore {
   private scheduled = false;
   private readonly insertStmt;
   private readonly finishStmt;
+  private readonly firstStmt;
   session = 0;
 
   constructor(file: string) {
@@ -85,6 +87,13 @@ export class AttemptStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.finishStmt = this.db.prepare('UPDATE attempts SET ended_ms = ?, response = ?, status = ? WHERE seq = ?');
+    this.firstStmt = this.db.prepare('SELECT event_id AS eventId, MIN(arrival_ms) AS arrivalMs FROM attempts WHERE subject = ? AND event_type = ? AND sig_ok = 1');
+  }
+
+  /** First committed arrival of a correctly signed event of `type` about `subject` (a position id). */
+  firstArrival(subject: string, type: string): { eventId: string | null; arrivalMs: number } | undefined {
+    const r = this.firstStmt.get(subject, type) as { eventId: string | null; arrivalMs: number | null };
+    return r.arrivalMs === null ? undefined : { eventId: r.eventId, arrivalMs: r.arrivalMs };
   }
 
   openSession(s: { timeScale: number; scheme: string; plan: string; startedMs: number }): number {

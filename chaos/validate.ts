@@ -48,12 +48,6 @@ export interface ValidateOptions {
   allowMeasuredNoise?: boolean;
 }
 
-interface EventVerdict {
-  failures: Map<string, string[]>;
-  notes: Map<string, string[]>;
-  timeline: TimelineEvent;
-}
-
 const CHECKS: Array<{ id: string; title: string; requirements: string[] }> = [
   { id: 'schedule.deliveries-recorded', title: 'the sender delivered events to the receiver', requirements: ['HOOK-post'] },
   { id: 'schedule.envelope', title: 'every delivery is an envelope with an id and a type', requirements: ['HOOK-envelope'] },

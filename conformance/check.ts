@@ -1,44 +1,21 @@
 import type { z } from 'zod';
 import type { Profile, results } from '../contract/index.ts';
 import type { HttpClient, Reply, RequestSpec } from './http.ts';
+import { CheckFailure, show, type Check as KernelCheck } from '../contract/check-kernel.ts';
 
 type Exchange = results.Exchange;
 
-// A check is one named unit with a stable id, a title that reads as a sentence and the
-// requirement ids it covers. It returns nothing (passed) or a Failure; helpers below
-// throw a Failure so a check can stop at the first broken rule.
+// A conformance check is a check of the one kernel (contract/check-kernel.ts) over this
+// suite's context: a stable id, a title that reads as a sentence, the requirement ids it
+// covers, and run(ctx) => Promise<Outcome>. Helpers below throw a CheckFailure so a check
+// can stop at the first broken rule; the kernel catches it.
 
-export type Need = 'controls' | 'key2' | 'burstKey' | 'write' | 'burst';
+export { CheckFailure, CheckSkip, pass, skip, type Outcome } from '../contract/check-kernel.ts';
+export type { Need } from '../contract/needs.ts';
 
-export interface Failure {
-  title: string;
-  expected: string;
-  received: string;
-  exchange?: Exchange;
-}
-
-export class CheckFailure extends Error implements Failure {
-  constructor(
-    readonly title: string,
-    readonly expected: string,
-    readonly received: string,
-    readonly exchange?: Exchange,
-  ) {
-    super(`${title}: expected ${expected} / received ${received}`);
-  }
-}
-
-/** A check decides at run time that it cannot apply (e.g. the target gave no funds). */
-export class CheckSkip extends Error {}
-
-export interface Check {
-  id: string;
-  title: string;
-  requirements: string[];
-  needs?: Need[];
+export interface Check extends KernelCheck<CheckContext> {
   /** Runs after all others: checks that read what the whole run recorded, or that exhaust a limit. */
-  phase?: 'early' | 'main' | 'late' | 'final';
-  run(ctx: CheckContext): Promise<void | Failure>;
+  readonly phase?: 'early' | 'main' | 'late' | 'final';
 }
 
 export interface ProfileObservation {
@@ -78,11 +55,7 @@ export const fail = (title: string, expected: string, received: string, exchange
   throw new CheckFailure(title, expected, received, exchange);
 };
 
-export const show = (v: unknown): string => {
-  if (v === undefined) return 'undefined';
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
-  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
-};
+export { show };
 
 export function expectStatus(r: Reply, status: number | number[], title: string): void {
   const ok = Array.isArray(status) ? status.includes(r.status) : r.status === status;
@@ -99,7 +72,8 @@ export function expectJson(r: Reply, title: string): void {
 export function issues(e: z.ZodError): string {
   return e.issues
     .slice(0, 5)
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    // zod says "received undefined" for a missing field: say "absent", so no message reads undefined.
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message.replace(/received undefined/g, 'absent').replace(/\bundefined\b/g, '(absent)')}`)
     .join('; ');
 }
 

@@ -1,4 +1,5 @@
 import type { Profile } from '../contract/index.ts';
+import { CheckRegistry } from '../contract/check-kernel.ts';
 import type { Check } from './check.ts';
 import { authChecks } from './checks/auth.ts';
 import { endpointChecks } from './checks/endpoints.ts';
@@ -23,12 +24,8 @@ export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
     ...hookChecks(profile),
     ...limitChecks(profile, tiers),
   ];
-  const seen = new Set<string>();
-  for (const c of list) {
-    if (seen.has(c.id)) throw new Error(`duplicate check id ${c.id}`);
-    seen.add(c.id);
-  }
-  return list;
+  // The registry refuses a duplicate id.
+  return new CheckRegistry<Check>(list).list();
 }
 
 export function checkById(profile: Profile): Map<string, Check> {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { REQUIREMENTS, type Profile, type results } from '../contract/index.ts';
-import { CheckFailure, CheckSkip, type Check, type CheckContext, type Need, type ProfileObservation, show } from './check.ts';
+import { CheckFailure, CheckSkip, type Check, type CheckContext, type ProfileObservation } from './check.ts';
+import { CheckRegistry, failed, failure, runCheck } from '../contract/check-kernel.ts';
+import { skipReasonFor } from '../contract/needs.ts';
 import { HttpClient, TransportError } from './http.ts';
 import { allChecks } from './registry.ts';
 import type { KeyTiers } from './checks/limits.ts';
@@ -53,8 +55,7 @@ export interface Run {
 const PHASES = ['early', 'main', 'late', 'final'] as const;
 
 export function selectChecks(all: Check[], only?: string[]): Check[] {
-  if (!only?.length) return all;
-  return all.filter((c) => only.some((o) => (o.endsWith('*') ? c.id.startsWith(o.slice(0, -1)) : c.id === o)));
+  return new CheckRegistry<Check>(all).select(only);
 }
 
 export async function prepareRun(opts: RunOptions): Promise<Run> {
@@ -109,7 +110,10 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
   const first = (opts.priority ?? []).map((id) => selected.find((c) => c.id === id)).filter((c): c is Check => !!c);
   const rest = selected.filter((c) => !first.includes(c));
   const ordered = [...first, ...PHASES.flatMap((p) => rest.filter((c) => (c.phase ?? 'main') === p))];
-  run.plan = ordered.map((check) => ({ check, skip: skipReason(check.needs ?? [], ctx) }));
+  run.plan = ordered.map((check) => ({
+    check,
+    skip: skipReasonFor(check.needs ?? [], { sandboxControls: ctx.hasControls, secondKey: !!ctx.key2, burstKey: !!ctx.burstKey, readOnly: ctx.readOnly }),
+  }));
   return run;
 }
 
@@ -124,49 +128,19 @@ async function probeControls(ctx: CheckContext): Promise<boolean> {
   }
 }
 
-function skipReason(needs: Need[], ctx: CheckContext): string | undefined {
-  for (const n of needs) {
-    if (n === 'write' && ctx.readOnly) return 'read-only run: this check sends requests that change state (POST/PATCH)';
-    if (n === 'controls' && !ctx.hasControls) return 'the target has no sandbox controls (GET /v1/sandbox/clock did not answer 200), so funds, matching and time cannot be driven';
-    if (n === 'key2' && !ctx.key2) return 'no second partner key given (--api-key-2 / LENDCHECK_API_KEY_2)';
-    if (n === 'burst' && ctx.readOnly) return 'read-only run: no bursts against a service that may be live';
-    if (n === 'burstKey' && !ctx.burstKey) return 'no dedicated key to exhaust given (--burst-key / LENDCHECK_BURST_KEY); bursting the main key would starve the other checks';
-  }
-  return undefined;
-}
-
 export async function executeCheck(run: Run, item: { check: Check; skip?: string }): Promise<CheckResult> {
   const { check } = item;
-  const base = { id: check.id, title: check.title, requirements: check.requirements };
-  if (item.skip) {
-    const r: CheckResult = { ...base, status: 'skipped', durationMs: 0, message: item.skip, notes: [] };
-    run.results.push(r);
-    return r;
-  }
   const current = { notes: [] as string[], id: check.id };
   run.current = current;
-  const t0 = performance.now();
   const logStart = run.ctx.http.log.length;
   // A failure that names no exchange shows the last one the check made: the one that broke the rule.
-  const lastOwn = () => (run.ctx.http.log.length > logStart ? run.ctx.http.log[run.ctx.http.log.length - 1] : undefined);
-  let r: CheckResult;
-  try {
-    const out = await check.run(run.ctx);
-    r = out
-      ? { ...base, status: 'failed', message: `${out.title}: expected ${out.expected} / received ${out.received}`, exchange: out.exchange ?? lastOwn(), durationMs: 0, notes: current.notes }
-      : { ...base, status: 'passed', durationMs: 0, notes: current.notes };
-  } catch (e) {
-    if (e instanceof CheckFailure) {
-      r = { ...base, status: 'failed', message: `${e.title}: expected ${e.expected} / received ${e.received}`, exchange: e.exchange ?? lastOwn(), durationMs: 0, notes: current.notes };
-    } else if (e instanceof CheckSkip) {
-      r = { ...base, status: 'skipped', message: e.message, durationMs: 0, notes: current.notes };
-    } else if (e instanceof TransportError) {
-      r = { ...base, status: 'failed', message: `transport: expected an HTTP answer / received ${e.message}`, exchange: e.exchange, durationMs: 0, notes: current.notes };
-    } else {
-      r = { ...base, status: 'failed', message: `the check itself threw: ${show((e as Error).stack ?? String(e))}`, durationMs: 0, notes: current.notes };
-    }
-  }
-  r.durationMs = Math.round((performance.now() - t0) * 10) / 10;
+  const lastExchange = () => (run.ctx.http.log.length > logStart ? run.ctx.http.log[run.ctx.http.log.length - 1] : undefined);
+  const r = await runCheck(check, run.ctx, {
+    skip: item.skip,
+    notes: current.notes,
+    lastExchange,
+    classify: (e) => (e instanceof TransportError ? failed(failure('transport', 'an HTTP answer', e.message, e.exchange)) : undefined),
+  });
   run.results.push(r);
   return r;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { openApiText } from './openapi.ts';
+import { buildOpenApi, openApiText } from './openapi.ts';
 import { endpoints } from './endpoints.ts';
-import { defaultProfile } from './profile.ts';
+import { defaultProfile, profileSchema } from './profile.ts';
 import { REQUIREMENT_IDS, REQUIREMENTS } from './requirements.ts';
 
 describe('OpenAPI export', () => {
@@ -21,9 +21,35 @@ describe('OpenAPI export', () => {
     expect(v.version).toBe('3.1');
   });
 
-  it('holds every endpoint of the table', () => {
-    const doc = JSON.parse(committed) as { paths: Record<string, Record<string, unknown>> };
-    for (const e of endpoints(defaultProfile)) expect(doc.paths[e.path]?.[e.method.toLowerCase()], e.id).toBeDefined();
+  it('holds every endpoint of the table, the shared order book once', () => {
+    const doc = JSON.parse(committed) as { paths: Record<string, Record<string, { operationId: string; 'x-operation-ids'?: string[] }>> };
+    const ops = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    for (const e of endpoints(defaultProfile)) expect(ops.some((o) => o.operationId === e.id || o['x-operation-ids']?.includes(e.id)), e.id).toBe(true);
+    const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{\w+\}/g, '{}'));
+    expect(new Set(shapes).size).toBe(shapes.length);
+    const book = doc.paths['/markets/{id}/orderbook'].get as unknown as { security: unknown[] };
+    expect(book.security).toEqual([{ bearer: [] }, {}]);
+  });
+
+  it('follows the profile: its assets, maturities and periods', () => {
+    const p = profileSchema.parse({ assets: { borrow: ['USDC', 'EURC'], info: { ...defaultProfile.assets.info, EURC: { decimals: 6, oraclePriceUsd: '1.1' } } }, markets: { maturities: ['7d', '30d'], periods: ['1d', '1y'] } });
+    const doc = buildOpenApi(p) as { paths: Record<string, Record<string, { parameters: Array<{ name: string; schema: { enum?: string[]; anyOf?: Array<{ enum: string[] }> } }>; requestBody?: { content: { 'application/json': { schema: { properties: Record<string, { enum?: string[] }> } } } } }>> };
+    expect(doc.paths['/analytics/tvl'].get.parameters.find((x) => x.name === 'period')?.schema.enum).toEqual(['1d', '1y']);
+    expect(doc.paths['/borrow'].post.requestBody?.content['application/json'].schema.properties.borrowAsset.enum).toEqual(['USDC', 'EURC']);
+    const seg = doc.paths['/markets/{id}/orderbook'].get.parameters.find((x) => x.name === 'id')?.schema.anyOf;
+    expect(seg?.[0].enum).toContain('EURC');
+    expect(seg?.[1].enum).toContain('EURC-7d');
+    expect(doc.paths['/markets/{id}/orderbook'].get.parameters.find((x) => x.name === 'maturity')?.schema.enum).toEqual(['7d', '30d']);
+  });
+
+  it('documents an error status where the sandbox answers one, and links created positions to their operations', () => {
+    const doc = buildOpenApi() as { paths: Record<string, Record<string, { responses: Record<string, { links?: Record<string, { operationId: string }> }> }>> };
+    expect(doc.paths['/webhooks/{webhookId}'].delete.responses['404']).toBeDefined();
+    expect(doc.paths['/vaults/{id}'].get.responses['404']).toBeDefined();
+    expect(doc.paths['/sandbox/trigger'].post.responses['404']).toBeDefined();
+    expect(doc.paths['/sandbox/events/{eventId}/attempts'].get.responses['404']).toBeDefined();
+    const links = Object.values(doc.paths['/lend'].post.responses['201'].links ?? {}).map((l) => l.operationId);
+    expect(links).toEqual(expect.arrayContaining(['position.get', 'position.cancel', 'position.repay', 'position.patch']));
   });
 });
 

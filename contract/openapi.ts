@@ -3,6 +3,7 @@ import { API_VERSION_PREFIX, ERROR_STATUS, RATE_LIMIT_HEADERS } from './constant
 import { endpoints, endpointSuccess, successSchema, type Endpoint } from './endpoints.ts';
 import { defaultProfile, type Profile } from './profile.ts';
 import { errorBody } from './schemas.ts';
+import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './openapi-exact.ts';
 
 // OpenAPI 3.1 generated from the endpoint table with zod's own JSON Schema export
 // (draft 2020-12 is OpenAPI 3.1's dialect, so schemas go in unchanged).
@@ -13,7 +14,7 @@ const toSchema = (t: z.ZodType, io: 'input' | 'output'): Json => {
   return rest;
 };
 
-function parameters(e: Endpoint): Json[] {
+function parameters(profile: Profile, e: Endpoint): Json[] {
   const out: Json[] = [];
   for (const [name, schema] of Object.entries(e.params?.shape ?? {})) {
     out.push({ name, in: 'path', required: true, schema: toSchema(schema as z.ZodType, 'input') });
@@ -21,50 +22,87 @@ function parameters(e: Endpoint): Json[] {
   const q = e.query ? toSchema(e.query, 'input') : undefined;
   const props = (q?.properties ?? {}) as Record<string, Json>;
   const required = new Set((q?.required as string[] | undefined) ?? []);
-  for (const [name, schema] of Object.entries(props)) out.push({ name, in: 'query', required: required.has(name), schema });
+  for (const [name, schema] of Object.entries(props)) out.push({ name, in: 'query', required: required.has(name), schema: exactQuery(profile, e, name, schema) });
   return out;
 }
 
 const rateHeaders = Object.fromEntries(
   Object.values(RATE_LIMIT_HEADERS).map((h) => [h, { schema: { type: 'integer' }, description: `${h} (unit per profile)` }]),
 );
-const errorRef = (description: string) => ({
+const errorRef = (description: string): Json => ({
   description,
   headers: rateHeaders,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-function operation(profile: Profile, e: Endpoint): Json {
+function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
+  const links = linksOf(e, ids);
   const responses: Json = {
     [String(endpointSuccess(profile, e))]: {
       description: e.responseSource === 'spec' ? 'Success (shape from the spec)' : 'Success (shape chosen by the lendcheck-v1 profile)',
       headers: rateHeaders,
       content: { 'application/json': { schema: toSchema(successSchema(profile, e), 'output') } },
+      ...(links ? { links } : {}),
     },
-    '429': errorRef('rate_limit_exceeded'),
-    '500': errorRef('internal_error'),
   };
-  if (e.access !== 'public') responses['401'] = errorRef('authentication_failed');
-  if (e.body || e.query || e.params) responses['400'] = errorRef('invalid_request or insufficient_funds');
-  if (e.path.includes('{positionId}')) responses['404'] = errorRef('position_not_found');
+  for (const [status, codes] of [...errorStatuses(profile, e)].sort(([a], [b]) => a - b)) responses[String(status)] = errorRef(codes.join(' or '));
   const op: Json = {
     operationId: e.id,
     summary: e.summary,
     tags: [e.access],
     'x-requirements': e.requirements,
     security: e.access === 'public' ? [] : [{ bearer: [] }],
-    parameters: parameters(e),
+    parameters: parameters(profile, e),
     responses,
   };
-  if (e.body) op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(e.body, 'input') } } };
+  if (e.body) op.requestBody = { required: e.id !== 'position.repay', content: { 'application/json': { schema: exactBody(profile, e, toSchema(e.body, 'input')) } } };
   return op;
+}
+
+/** Method and path with parameter names erased: /markets/{asset}/… and /markets/{id}/… are one route. */
+const shape = (e: Endpoint) => `${e.method} ${e.path.replace(/\{\w+\}/g, '{}')}`;
+
+/**
+ * The authenticated and public order books share one path (profile.orderbookPath
+ * 'shared-by-auth'). OpenAPI forbids two templates of the same shape, so they are written
+ * once: either security option, a segment that is an asset or a market id, and either body.
+ * anyOf rather than oneOf: a loose public book also matches an authenticated one's fields.
+ */
+function sharedOperation(profile: Profile, keyed: Endpoint, pub: Endpoint, ids: Set<string>): Json {
+  const k = operation(profile, keyed, ids);
+  const p = operation(profile, pub, ids);
+  const kr = k.responses as Record<string, Json>;
+  const pr = p.responses as Record<string, Json>;
+  const ok = String(endpointSuccess(profile, keyed));
+  const schemaOf = (r: Json) => ((r.content as Json)['application/json'] as Json).schema as Json;
+  const responses: Json = { ...pr, ...kr };
+  responses[ok] = {
+    ...kr[ok],
+    description: 'With a key: the authenticated book of an asset (profile shape). Without: the public book of a market (spec shape).',
+    content: { 'application/json': { schema: { anyOf: [schemaOf(kr[ok]), schemaOf(pr[String(endpointSuccess(profile, pub))])] } } },
+  };
+  const segment = { name: 'id', in: 'path', required: true, schema: orderbookSegment(profile) };
+  return {
+    ...k,
+    summary: `${keyed.summary} (with a key) or ${pub.summary.toLowerCase()} (without)`,
+    tags: [keyed.access, pub.access],
+    'x-operation-ids': [keyed.id, pub.id],
+    'x-requirements': [...keyed.requirements, ...pub.requirements],
+    security: [{ bearer: [] }, {}],
+    parameters: [segment, ...(k.parameters as Json[]).filter((x) => x.in !== 'path')],
+    responses,
+  };
 }
 
 export function buildOpenApi(profile: Profile = defaultProfile): Json {
   const paths: Record<string, Json> = {};
-  for (const e of endpoints(profile)) {
-    const p = (paths[e.path] ??= {});
-    p[e.method.toLowerCase()] = operation(profile, e);
+  const all = endpoints(profile);
+  const ids = new Set(all.map((e) => e.id));
+  for (const e of all) {
+    const twin = all.find((o) => o !== e && shape(o) === shape(e));
+    if (twin && e.access === 'public') continue;
+    const at = twin ? twin.path : e.path;
+    (paths[at] ??= {})[e.method.toLowerCase()] = twin ? sharedOperation(profile, e, twin, ids) : operation(profile, e, ids);
   }
   return {
     openapi: '3.1.0',

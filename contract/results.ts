@@ -36,6 +36,21 @@ export const coverageRow = z.object({ requirement: z.string(), checks: z.array(z
 
 /** A time series point for charts: t in seconds from the phase start. */
 export const seriesPoint = z.object({ t: z.number(), value: z.number() });
+/**
+ * Latency of the answered (2xx) requests to one endpoint: percentiles, and the samples
+ * themselves (at most 512 evenly spaced order statistics once a run has more), so a later
+ * comparison can test two distributions instead of two single numbers.
+ */
+export const latencyDistribution = z.object({
+  endpoint: z.string(),
+  count: z.number().int(),
+  p50: z.number(),
+  p95: z.number(),
+  p99: z.number(),
+  samples: z.array(z.number()),
+});
+export type LatencyDistribution = z.infer<typeof latencyDistribution>;
+
 export const loadSeries = z.object({
   name: z.string(),
   tier: z.string().optional(),
@@ -43,6 +58,7 @@ export const loadSeries = z.object({
   accepted: z.array(seriesPoint),
   rejected: z.array(seriesPoint),
   latencyMs: z.record(z.string(), z.number()).default({}),
+  endpoints: z.array(latencyDistribution).optional(),
 });
 
 export const timelineEvent = z.object({
@@ -56,8 +72,47 @@ export const timelineEvent = z.object({
   message: z.string().optional(),
 });
 
+/** One figure of a run against the same figure of a baseline run (lendcheck compare, gate --baseline). */
+export const diffRow = z.object({
+  /** What the figure belongs to: a load series ("rate-limit starter"), a part, or a check. */
+  scope: z.string(),
+  endpoint: z.string().optional(),
+  metric: z.string(),
+  baseline: z.number().nullable(),
+  current: z.number().nullable(),
+  /** current − baseline, and the same as a share of the baseline when it is not 0. */
+  delta: z.number().nullable(),
+  deltaPct: z.number().nullable(),
+  direction: z.enum(['better', 'worse', 'same', 'changed', 'new', 'gone']),
+  /** Latency: a two-sided Mann-Whitney U test on the two sample sets. Counts: exact, so any change is real. */
+  significance: z.string(),
+  pValue: z.number().optional(),
+  /** Set when a --max-regression bound is crossed: the bound, e.g. "p95=10%". */
+  regression: z.string().optional(),
+});
+export type DiffRow = z.infer<typeof diffRow>;
+
+/** Earlier values of one figure, oldest first, for the report's sparklines. */
+export const trendLine = z.object({
+  scope: z.string(),
+  endpoint: z.string().optional(),
+  metric: z.string(),
+  points: z.array(z.object({ runId: z.string(), value: z.number().nullable() })),
+});
+
+export const comparison = z.object({
+  runId: z.string(),
+  baselineRunId: z.string().nullable(),
+  /** Why this baseline (or why there is none). */
+  baselineReason: z.string(),
+  rows: z.array(diffRow),
+  newFailures: z.array(z.object({ id: z.string(), title: z.string(), part: z.string() })).default([]),
+  trends: z.array(trendLine).default([]),
+});
+export type Comparison = z.infer<typeof comparison>;
+
 export const partResult = z.object({
-  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract']),
+  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract', 'regression']),
   name: z.string(),
   /** incomplete: the part ran but could not observe enough to pass (e.g. a schedule still pending). */
   status: z.enum(['passed', 'failed', 'skipped', 'incomplete']),
@@ -71,6 +126,8 @@ export const partResult = z.object({
   series: z.array(loadSeries).optional(),
   timeline: z.array(timelineEvent).optional(),
   figures: z.record(z.string(), z.union([z.number(), z.string()])).default({}),
+  /** The regression part: this run against a baseline from the run history. */
+  comparison: comparison.optional(),
 });
 export type PartResult = z.infer<typeof partResult>;
 

@@ -83,6 +83,7 @@ const TITLES: Record<PartResult['part'], string> = {
   load: 'Load',
   chaos: 'Chaos: retry schedule',
   certify: 'Certification of the receiver',
+  regression: 'Compared with',
 };
 
 function partSection(p: PartResult): Html {

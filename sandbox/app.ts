@@ -218,7 +218,13 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   timer?.unref();
   recordSnapshot(engine, clock.now(), true);
   engine.persistClock();
-  for (const p of plugins) void p.start?.(ctx);
+  // A plugin whose start rejects is reported at once; dropping the rejection would leave a sandbox
+  // that looks healthy but never dispatches.
+  for (const p of plugins) {
+    Promise.resolve()
+      .then(() => p.start?.(ctx))
+      .catch((e: unknown) => console.error(`sandbox: plugin ${p.name} failed to start: ${e instanceof Error ? e.message : String(e)}`));
+  }
 
   let closed = false;
   return {

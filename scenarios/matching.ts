@@ -1,40 +1,89 @@
-// Lenders and borrowers place crossing orders on several markets; measures order
-// acceptance latency, time until the position is active (polled), and the error rate.
-// Env: BASE_URL, API_KEY, TIER, SMOKE, ASSETS, MATURITIES, ORDER_AMOUNT, COLLATERAL(_AMOUNT).
+// Lenders and borrowers place crossing orders on several markets, spread over a key pool
+// (lends of one partner fill borrows of another); measures order acceptance latency,
+// time-to-match and the match ratio, per market. Time-to-match runs from the order's
+// acknowledgement to the receipt of its signed position.matched event, read back from
+// lendcheck's receiver (RECEIVER_URL); without one it falls back to polling the position,
+// whose interval is then the measurement's floor.
+// Env: BASE_URL, API_KEY or POOL_KEYS/POOL_PARTNERS/POOL_SLOTS, RECEIVER_URL, TIER, SMOKE,
+// ORDERS_PER_SECOND, ASSETS, MATURITIES, ORDER_AMOUNT, COLLATERAL(_AMOUNT), TTM_P99_MS.
+import http from 'k6/http';
 import { sleep } from 'k6';
 import { loadConfig } from './lib/config.ts';
 import { call, expect429AsNormal, header, jsonOf } from './lib/http.ts';
-import { matchingOptions, matchingPlan } from './lib/matching-options.ts';
+import { marketTag, matchingOptions, matchingPlan } from './lib/matching-options.ts';
 import { matched, orderAccept, orderErrors, timeToMatch } from './lib/metrics.ts';
-import { borrowBody, is2xx, iteration, lendBody, markets, positionIdOf, userId } from './lib/orders.ts';
+import { borrowBody, is2xx, iteration, lendBody, markets, positionIdOf, userId, type Market } from './lib/orders.ts';
+import { loadPool, pairKeys } from './lib/pool.ts';
 
 const cfg = loadConfig();
-const plan = matchingPlan(cfg);
-export const options = matchingOptions(plan);
+const pool = loadPool(cfg.apiKey);
+const plan = matchingPlan(cfg, pool.keys.length);
 const books = markets(cfg, plan.marketCount);
+export const options = matchingOptions(plan, books.map(marketTag));
 
 expect429AsNormal();
+const observedStatuses = http.expectedStatuses(200, 404);
+
+export function setup(): void {
+  console.log(plan.matchBy === 'webhooks'
+    ? `time-to-match: from each order's acknowledgement to its signed position.matched event at lendcheck's receiver; ${pool.keys.length} key(s)`
+    : `time-to-match: by polling GET /positions/{id} every ${plan.pollSeconds * 1000} ms, so no figure is finer than that floor; ${pool.keys.length} key(s)`);
+}
 
 /** Waits what a 429 asks for, bounded, so polling stays inside the tier. */
 function backOff(retryAfter: string | undefined): void {
   sleep(Math.min(5, Math.max(plan.pollSeconds, Number(retryAfter) || 1)));
 }
 
+function order(side: 'lend' | 'borrow', user: string, m: Market, keyIndex: number, metricTags: Record<string, string>) {
+  const key = pool.keys[keyIndex];
+  // pool_key (an index, never the key) lets the run check each key's rate against its tier.
+  const tags = { ...metricTags, pool_key: String(keyIndex) };
+  return call(cfg, side === 'lend'
+    ? { endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m), tags, key }
+    : { endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m), tags, key });
+}
+
+/** Ms from `ackMs` to the receipt of the order's matched event, or undefined after the timeout. */
+function byWebhook(id: string, ackMs: number, tags: Record<string, string>): number | undefined {
+  const url = `${plan.receiverUrl}observed?subject=${encodeURIComponent(id)}&type=position.matched&waitMs=${plan.matchTimeoutSeconds * 1000}`;
+  const r = http.get(url, { tags: { ...tags, endpoint: 'receiver.observed', name: '/observed' }, timeout: `${plan.matchTimeoutSeconds + 5}s`, responseCallback: observedStatuses });
+  if (r.status !== 200) return undefined;
+  const at = Number(jsonOf(r)?.arrivalMs);
+  // An order that crossed on arrival can have its event recorded before k6 has read the
+  // acknowledgement: it matched no later than the ack, so that counts as zero.
+  return Number.isFinite(at) ? Math.max(0, at - ackMs) : undefined;
+}
+
+function byPolling(id: string, ackMs: number, firstStatus: string, key: string, tags: Record<string, string>): number | undefined {
+  const deadline = ackMs + plan.matchTimeoutSeconds * 1000;
+  let status = firstStatus;
+  while (status !== 'active' && Date.now() < deadline) {
+    sleep(plan.pollSeconds);
+    const r = call(cfg, { endpoint: 'position.get', name: '/positions/{positionId}', path: `/positions/${id}`, tags, key });
+    if (r.status === 429) {
+      backOff(header(r, 'Retry-After'));
+      continue;
+    }
+    status = String(jsonOf(r)?.status ?? '');
+  }
+  return status === 'active' ? Date.now() - ackMs : undefined;
+}
+
 function place(side: 'lend' | 'borrow'): void {
   const n = iteration();
   const m = books[n % books.length];
+  const keys = pairKeys(pool, n);
+  const keyIndex = side === 'lend' ? keys.lend : keys.borrow;
+  const key = pool.keys[keyIndex];
   const user = userId(cfg, side === 'lend' ? 'lender' : 'borrower', n);
-  const tags = { side };
-  const t0 = Date.now();
-  let res = call(cfg, side === 'lend'
-    ? { endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m), tags }
-    : { endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m), tags });
+  const tags = { side, market: marketTag(m) };
+  let res = order(side, user, m, keyIndex, tags);
   for (let i = 0; i < 3 && res.status === 429; i++) {
     backOff(header(res, 'Retry-After'));
-    res = call(cfg, side === 'lend'
-      ? { endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m), tags }
-      : { endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m), tags });
+    res = order(side, user, m, keyIndex, tags);
   }
+  const ackMs = Date.now();
   const id = positionIdOf(res);
   const ok = is2xx(res) && id !== undefined;
   orderErrors.add(!ok, tags);
@@ -43,20 +92,9 @@ function place(side: 'lend' | 'borrow'): void {
     return;
   }
   orderAccept.add(res.timings.duration, tags);
-  const deadline = t0 + plan.matchTimeoutSeconds * 1000;
-  let status = String(jsonOf(res)?.status ?? '');
-  while (status !== 'active' && Date.now() < deadline) {
-    sleep(plan.pollSeconds);
-    const r = call(cfg, { endpoint: 'position.get', name: '/positions/{positionId}', path: `/positions/${id}`, tags });
-    if (r.status === 429) {
-      backOff(header(r, 'Retry-After'));
-      continue;
-    }
-    status = String(jsonOf(r)?.status ?? '');
-  }
-  const isActive = status === 'active';
-  matched.add(isActive, tags);
-  if (isActive) timeToMatch.add(Date.now() - t0, tags);
+  const ttm = plan.matchBy === 'webhooks' ? byWebhook(id, ackMs, tags) : byPolling(id, ackMs, String(jsonOf(res)?.status ?? ''), key, tags);
+  matched.add(ttm !== undefined, tags);
+  if (ttm !== undefined) timeToMatch.add(ttm, tags);
 }
 
 export function lender(): void {

@@ -11,7 +11,6 @@ import { faultNames, getFault } from './index.ts';
 const secret = 'whsec_faults';
 const DEADLINE = 150;
 let rx: Receiver;
-const typeFor: Record<string, string> = {};
 const rules = [
   { name: 'timeout', fault: 'timeout', config: { holdMs: 300 } },
   { name: 'slow-headers', fault: 'slow-headers', config: { delayMs: 200 } },
@@ -99,10 +98,10 @@ describe('held faults write their answer ahead', () => {
     it(`${name} calls answering before any byte of its answer`, async () => {
       const calls: Array<{ status: number | null; headersSent: boolean }> = [];
       const server = createServer((req, res) => {
-        void getFault(name)!.apply(getFault(name)!.config.parse(config), {
+        getFault(name)!.apply(getFault(name)!.config.parse(config), {
           req, res, deadlineMs: 50,
           answering: async (o) => void calls.push({ status: o.status, headersSent: res.headersSent }),
-        });
+        }).catch((e: unknown) => res.destroy(e as Error));
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       try {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultProfile, SIGNATURE_HEADER } from '../../contract/index.ts';
 import { canonicalJson, sha256 } from '../canonical.ts';
@@ -30,11 +30,15 @@ export async function startLossyReceiver(o: LossyOptions) {
   const seen = store.attemptCounts();
   let held: NewAttempt[] = [];
   const flush = () => {
-    for (const a of held) void store.record(a);
+    // Recording failures are printed: the lossy receiver loses on purpose only what it acked before committing.
+    for (const a of held) store.record(a).catch((e: unknown) => console.error(`lossy receiver: record failed: ${String(e)}`));
     held = [];
   };
   const timer = setInterval(flush, o.flushEveryMs ?? 1000);
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
+    answer(req, res).catch((e: unknown) => res.destroy(e as Error));
+  });
+  async function answer(req: IncomingMessage, res: ServerResponse) {
     const body = await readAll(req);
     const arrivalMs = Date.now();
     const env = JSON.parse(body.toString('utf8')) as { id: string; type: string; data: unknown };
@@ -46,7 +50,7 @@ export async function startLossyReceiver(o: LossyOptions) {
       eventId: env.id, eventType: env.type, attempt, arrivalMs, bodySha256: sha256(body), contentKey: sha256(canonicalJson({ type: env.type, data: env.data })),
       subject: null, bodyBytes: body.length, sigOk: sig.ok, sigReason: sig.ok ? null : sig.reason, fault: null, endedMs: Date.now(), response: '200', status: 200,
     });
-  });
+  }
   await new Promise<void>((r) => server.listen(o.port, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {

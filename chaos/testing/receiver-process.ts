@@ -26,4 +26,6 @@ if (flags.has('--standby')) {
 const rx = await start({ secret, db, port: Number(port ?? 0), timeScale: Number(timeScale ?? 1), plan: planFile ? loadPlan(planFile) : undefined });
 console.log(`receiving on ${rx.url}`);
 // A graceful stop closes the session, so the store shows how the process ended.
-process.once('SIGTERM', () => void rx.close().then(() => process.exit(0)));
+process.once('SIGTERM', () => {
+  rx.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));
+});

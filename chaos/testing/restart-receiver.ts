@@ -56,7 +56,7 @@ export function spawnReceiver(o: ReceiverOptions, db: string, port: number, secr
         const look = () => line.test(out) && (clearTimeout(t), child.stdout!.off('data', look), resolve());
         child.stdout!.on('data', look);
         look();
-        void exited.then(() => (clearTimeout(t), reject(new Error(`receiver exited before printing ${line}: ${out}`))));
+        exited.then(() => (clearTimeout(t), reject(new Error(`receiver exited before printing ${line}: ${out}`))), reject);
       }),
   };
 }

@@ -92,12 +92,24 @@ function embed(S: SenderAttempt[], R: AttemptRow[]): { rowAttempt: Array<number 
   while (p < S.length || q < R.length) {
     const here = cost(p, q);
     const s = S[p];
-    if (p === S.length) (out.rowAttempt.push(null), out.invented.push(q), q++);
-    else if (q === R.length) (s.status !== null && out.lost.push(s.attempt), p++);
-    else if ((s.status === null ? !isRefused(s) : R[q].status === s.status) && cost(p + 1, q + 1) === here) (out.rowAttempt.push(s.attempt), p++, q++);
-    else if (s.status === null && cost(p + 1, q) === here) p++;
-    else if (s.status !== null && 1 + cost(p + 1, q) === here) (out.lost.push(s.attempt), p++);
-    else (out.rowAttempt.push(null), out.invented.push(q), q++);
+    if (p === S.length) {
+      out.rowAttempt.push(null);
+      out.invented.push(q++);
+    } else if (q === R.length) {
+      if (s.status !== null) out.lost.push(s.attempt);
+      p++;
+    } else if ((s.status === null ? !isRefused(s) : R[q].status === s.status) && cost(p + 1, q + 1) === here) {
+      out.rowAttempt.push(s.attempt);
+      p++;
+      q++;
+    } else if (s.status === null && cost(p + 1, q) === here) p++;
+    else if (s.status !== null && 1 + cost(p + 1, q) === here) {
+      out.lost.push(s.attempt);
+      p++;
+    } else {
+      out.rowAttempt.push(null);
+      out.invented.push(q++);
+    }
   }
   return out;
 }
@@ -110,7 +122,9 @@ export function reconcile(sent: SenderEvent[], rows: AttemptRow[], timeScale: nu
     notDelivered: [], notObserved: [], numberingBroken: [], bodyChanged: [], failuresNotRetried: 0, retriesEarly: 0, retryLateMaxMs: 0, retryLateP99Ms: 0, retryLateWorst: '',
     outageGaps: 0, outageGapDeviationMaxMs: 0, outageTouched: new Set(), examples: [],
   };
-  const note = (s: string) => void (r.examples.length < 20 && r.examples.push(s));
+  const note = (s: string) => {
+    if (r.examples.length < 20) r.examples.push(s);
+  };
   const rowsOf = new Map<string, AttemptRow[]>();
   for (const row of rows) {
     const list = rowsOf.get(row.eventId ?? '') ?? [];
@@ -131,8 +145,11 @@ export function reconcile(sent: SenderEvent[], rows: AttemptRow[], timeScale: nu
 
     for (const s of S) {
       if (s.status !== null) r.answered++;
-      else if (isRefused(s)) (r.unanswered++, r.refused++);
-      else (r.unanswered++, r.cut++);
+      else {
+        r.unanswered++;
+        if (isRefused(s)) r.refused++;
+        else r.cut++;
+      }
     }
     const m = embed(S, R);
     r.lost += m.lost.length;

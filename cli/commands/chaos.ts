@@ -50,8 +50,11 @@ export function registerChaos(program: Command): void {
         console.log(`stopped after ${rx.count()} deliveries`);
         process.exit(0);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const onSignal = () => {
+        stop().catch((e: unknown) => (console.error(`chaos receive: stop failed: ${String(e)}`), process.exit(1)));
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
     });
 
   chaos

@@ -9,6 +9,9 @@ import { externalTarget, flagsFromEnv, keysOf, refuseLiveKeys, type GateTarget, 
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
 import { detectForGate } from '../../conformance/detect/cli.ts';
+import { regressionStep } from '../history/regression-step.ts';
+import { recordRun } from '../history/record.ts';
+import { defaultHistoryPath } from '../../reports/history/store.ts';
 
 interface GateFlags extends TargetFlags {
   profile?: string;
@@ -21,6 +24,9 @@ interface GateFlags extends TargetFlags {
   timeScale?: number;
   stepTimeout: number;
   detectProfile?: boolean;
+  baseline?: string;
+  maxRegression?: string;
+  history?: string;
 }
 
 export function registerGate(program: Command): void {
@@ -45,6 +51,9 @@ export function registerGate(program: Command): void {
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('--detect-profile', 'probe the target first (lendcheck profile detect, ≤ 100 requests) and run with the profile found (written to <report-dir>/detected-profile.json)')
     .addOption(new Option('--step-timeout <minutes>', 'a step still running after this fails and the gate goes on').default(20).argParser(Number))
+    .option('--baseline <run>', 'compare with a run from the history: "last" (the last passing run against this target) or a run id')
+    .option('--max-regression <bounds>', 'with --baseline: fail when a figure gets worse beyond these bounds, e.g. p95=10%,burst=0')
+    .option('--history <file>', 'the run history every gate run is added to (default <report-dir>/history.db)')
     .action(async (opts: GateFlags) => {
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
       const early = createRedactor(keysOf(flagsFromEnv(opts)));
@@ -66,7 +75,9 @@ async function gate(opts: GateFlags): Promise<void> {
   const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.filter((s) => !STEP_NAMES.includes(s)) ?? [];
   if (unknown.length) throw new Error(`unknown step ${unknown.join(', ')}: valid steps are ${STEP_NAMES.join(', ')}`);
-  const steps = only ? GATE_STEPS.filter((s) => only.includes(s.name)) : GATE_STEPS;
+  const historyFile = opts.history ?? defaultHistoryPath(opts.reportDir);
+  if (opts.maxRegression && !opts.baseline) throw new Error('--max-regression needs --baseline (last or a run id)');
+  const steps = [...(only ? GATE_STEPS.filter((s) => only.includes(s.name)) : GATE_STEPS), ...(opts.baseline ? [regressionStep({ baseline: opts.baseline, maxRegression: opts.maxRegression, historyFile })] : [])];
 
   let target: GateTarget;
   if (opts.targetImage) {
@@ -86,12 +97,14 @@ async function gate(opts: GateFlags): Promise<void> {
   const redactor = createRedactor(secrets);
   const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
   const stop = () => {
-    void target.close().finally(() => process.exit(130));
+    const exit = () => process.exit(130);
+    target.close().then(exit, exit);
   };
   process.once('SIGINT', stop);
   try {
     const { summary, timedOut } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000 });
     process.exitCode = summary.verdict === 'passed' ? 0 : 1;
+    recordRun(summary, historyFile, 'gate');
     // A step that timed out may still hold sockets or timers; the verdict and the report
     // are written, so end the process rather than wait on it.
     if (timedOut.length) setTimeout(() => process.exit(process.exitCode), 2000).unref();

@@ -3,8 +3,12 @@ import { join, resolve } from 'node:path';
 import { defaultProfile, loadProfile, TIER_NAMES } from '../../contract/index.ts';
 import { SCENARIOS, scenarioEnv, type ScenarioName } from '../load/env.ts';
 import { k6Binary } from '../load/k6-process.ts';
+import { loadPool, parsePoolSpec } from '../load/pool.ts';
 import { emitK6Operator } from '../load/operator.ts';
 import { refuseLiveKey, runLoad, scenarioScript } from '../load/run.ts';
+import { newRunId } from '../gate/run.ts';
+import { recordRun } from '../history/record.ts';
+import { defaultHistoryPath } from '../../reports/history/store.ts';
 
 interface LoadCliOptions {
   scenario: ScenarioName;
@@ -19,6 +23,11 @@ interface LoadCliOptions {
   emit?: 'k6-operator';
   allowProduction?: boolean;
   profile?: string;
+  keys?: string;
+  keyPool?: string;
+  matchBy: 'auto' | 'webhooks' | 'polling';
+  ordersPerSecond?: string;
+  history?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -39,6 +48,11 @@ export function registerLoad(program: Command): void {
     .addOption(new Option('--emit <kind>', 'write manifests instead of running').choices(['k6-operator']))
     .option('--allow-production', `allow a ck_live_ key`)
     .option('--profile <file>', 'profile file (JSON)')
+    .option('--keys <file>', 'matching: a key pool, JSON array of {key, partnerId, tier?} (else env LENDCHECK_KEYS); orders are spread over it')
+    .option('--key-pool <n[,m]>', 'matching, embedded sandbox: mint N test keys over M partners (default 4) for the run')
+    .addOption(new Option('--match-by <how>', 'matching: time-to-match from signed position.matched webhooks or by polling').choices(['auto', 'webhooks', 'polling']).default('auto'))
+    .option('--orders-per-second <n>', 'matching: orders per second on each side (checked against the key pool)')
+    .option('--history <file>', 'the run history this run is added to (lendcheck compare reads it)', defaultHistoryPath())
     .action(async (o: LoadCliOptions) => {
       const profile = o.profile ? loadProfile(o.profile) : defaultProfile;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
@@ -67,10 +81,18 @@ export function registerLoad(program: Command): void {
         allowProduction: o.allowProduction,
         profile,
         echo: true,
+        pool: o.scenario === 'matching' || o.keys ? loadPool(profile, o.keys) : undefined,
+        keyPool: o.keyPool ? parsePoolSpec(o.keyPool) : undefined,
+        matchBy: o.matchBy,
+        env: o.ordersPerSecond ? { ORDERS_PER_SECOND: o.ordersPerSecond } : undefined,
       });
       for (const c of r.checks.filter((c) => c.status === 'failed')) console.log(`FAIL ${c.title}: ${c.message ?? ''}`);
       const figures = Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join(' ');
       console.log(`${r.status === 'passed' ? 'PASS' : 'FAIL'} load ${r.name}: ${figures}`);
       process.exitCode = r.status === 'passed' ? 0 : Number(r.figures.k6ExitCode) || 1;
+      const runId = `load-${newRunId()}`;
+      if (o.history && recordRun({ runId, target: r.target ?? 'unknown', profile: profile.name, startedAt: r.startedAt, verdict: r.status === 'passed' ? 'passed' : 'failed', parts: [r] }, o.history, 'load')) {
+        console.log(`history: ${runId} added to ${o.history} (lendcheck compare ${runId})`);
+      }
     });
 }

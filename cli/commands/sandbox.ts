@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { mintPool, parsePoolSpec } from '../load/pool.ts';
 import { loadProfile } from '../../contract/index.ts';
 import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
@@ -14,6 +16,8 @@ interface Opts {
   profile?: string;
   rateLimits: boolean;
   liquidity: boolean;
+  keyPool?: string;
+  keyPoolFile: string;
   controls: boolean;
 }
 
@@ -30,6 +34,8 @@ export function registerSandbox(program: Command): void {
     .option('--time-scale <n>', 'business seconds per real second', '1')
     .option('--profile <file>', 'profile file (JSON) merged over the defaults')
     .option('--no-rate-limits', 'turn the rate limiter off')
+    .option('--key-pool <n[,m]>', 'also mint N Scale test keys over M partners (default 4), written to --key-pool-file for `lendcheck load --keys`')
+    .option('--key-pool-file <file>', 'where the minted pool goes (mode 600)', '.lendcheck/key-pool.json')
     .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
     .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match, business time at real time')
     .action(async (o: Opts) => {
@@ -39,7 +45,14 @@ export function registerSandbox(program: Command): void {
       if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
       if (!o.controls && timeScale !== 1) throw new Error('--time-scale: --no-controls runs business time at real time (1)');
       const profile = loadProfile(o.profile);
-      const keys = loadKeys(o.keys);
+      const own = loadKeys(o.keys);
+      const pool = o.keyPool ? mintPool(parsePoolSpec(o.keyPool).keys, parsePoolSpec(o.keyPool).partners) : [];
+      const keys = pool.length ? [...own, ...pool] : own;
+      if (pool.length) {
+        const file = resolve(o.keyPoolFile);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, JSON.stringify(pool, null, 2) + '\n', { mode: 0o600 });
+      }
       const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db ?? '.lendcheck/sandbox.db');
       const server = await startSandboxServer({
         port, host: o.host, dbPath, keys, timeScale, profile,
@@ -54,9 +67,10 @@ export function registerSandbox(program: Command): void {
       // The built-in keys are public test keys (like stripe-mock's), so they are printed;
       // keys from a store the user supplied are shown by id only.
       const store = new KeyStore(keys, profile);
-      const builtIn = keys === DEFAULT_KEYS;
+      const builtIn = own === DEFAULT_KEYS;
       console.log(builtIn ? '  test keys (Authorization: Bearer <key>):' : '  keys from your key store (shown by id):');
-      for (const k of keys) {
+      if (pool.length) console.log(`  key pool: ${pool.length} Scale keys over ${new Set(pool.map((k) => k.partnerId)).size} partners, written to ${resolve(o.keyPoolFile)} (use: lendcheck load --scenario matching --keys FILE)`);
+      for (const k of own) {
         const info = store.lookup(k.key)!;
         console.log(`    ${builtIn ? k.key : `key ${info.keyId}`}  partner=${info.partnerId} tier=${info.tier}`);
       }

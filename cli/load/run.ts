@@ -11,9 +11,14 @@ import type { SandboxOptions } from '../../sandbox/app.ts';
 import { scenarioEnv, SCENARIOS, type ScenarioName } from './env.ts';
 import { inspectOptions, k6Binary, plannedSeconds, redact, runK6, segmentFiles, type K6Run } from './k6-process.ts';
 import { writeJunit } from './junit.ts';
-import { aggregate, emptySet, perSecond, readK6Json, select, type SampleSet } from './samples.ts';
+import { latencyDistributions } from './distributions.ts';
+import { aggregate, emptySet, perSecond, readK6Json, type SampleSet } from './samples.ts';
 import { evaluate, parseSelector, type ThresholdVerdict } from './thresholds.ts';
 import { externalTarget, startEmbeddedSandbox, type Target } from './target.ts';
+import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
+import { watchMatches, type MatchBy, type MatchWatch } from './match-watch.ts';
+import { matchingFigures } from './matching-figures.ts';
+import { checkPoolBudget, mintPool, onePerPartner, poolEnv, type PoolKey } from './pool.ts';
 
 export interface LoadOptions {
   scenario: ScenarioName;
@@ -34,6 +39,12 @@ export interface LoadOptions {
   sandbox?: SandboxOptions;
   /** Streams k6's output to stderr. */
   echo?: boolean;
+  /** matching: orders spread over these keys (--keys FILE / LENDCHECK_KEYS). */
+  pool?: PoolKey[];
+  /** matching, embedded sandbox: mint a pool of N test keys over M partners for the run. */
+  keyPool?: { keys: number; partners: number };
+  /** matching: how time-to-match is measured (default auto: webhooks when the target can reach the receiver). */
+  matchBy?: MatchBy;
 }
 
 export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -60,6 +71,10 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     throw new Error(`--tier: expected one of ${TIER_NAMES.join(', ')} / received "${tier}"`);
   }
   refuseLiveKey(opts.apiKey, opts.allowProduction);
+  for (const k of opts.pool ?? []) refuseLiveKey(k.key, opts.allowProduction);
+  if ((opts.pool || opts.keyPool) && opts.scenario !== 'matching') throw new Error(`--keys/--key-pool: a key pool is for --scenario matching / received --scenario ${opts.scenario}`);
+  if (opts.keyPool && opts.baseUrl) throw new Error('--key-pool: mints keys in the embedded sandbox only; give another target its keys with --keys FILE');
+  const pool = opts.pool ?? (opts.keyPool ? mintPool(opts.keyPool.keys, opts.keyPool.partners) : undefined);
   const segments = Math.max(1, Math.floor(opts.segments ?? 1));
   const startedAt = new Date();
   const t0 = performance.now();
@@ -81,18 +96,28 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
       // crossing orders, and the mix's resting lends must stay cancellable.
       ...(opts.scenario !== 'rate-limit' ? { liquidity: { enabled: false, delaySeconds: 5 } } : {}),
       ...opts.sandbox,
+      ...(pool ? { keys: [...(opts.sandbox?.keys ?? DEFAULT_KEYS), ...pool] } : {}),
     });
   }
-  const apiKey = opts.apiKey ?? `${KEY_PREFIX.sandbox}partner_a_${tier}`;
-  const secrets = [apiKey];
+  const apiKey = opts.apiKey ?? pool?.[0].key ?? `${KEY_PREFIX.sandbox}partner_a_${tier}`;
+  const secrets = [apiKey, ...(pool ?? []).map((k) => k.key)];
+  let watch: MatchWatch | undefined;
   try {
+    if (opts.scenario === 'matching') {
+      watch = await watchMatches({ baseUrl: target.baseUrl, partnerKeys: pool ? onePerPartner(pool).map((k) => k.key) : [apiKey], profile, matchBy: opts.matchBy ?? 'auto' });
+      if (watch.mode === 'webhooks') secrets.push(watch.secret);
+      else if (opts.echo) console.error(`lendcheck load: time-to-match by polling: ${watch.reason}`);
+    }
     const k6 = k6Binary();
     const script = scenarioScript(opts.scenario);
     const env: Record<string, string> = {
       ...scenarioEnv(profile, { scenario: opts.scenario, tier, publicMode: !!opts.publicMode, smoke: !!opts.smoke, baseUrl: target.baseUrl, runId }),
       SUSTAIN_SECONDS: opts.smoke ? '6' : '60',
+      ...(watch?.mode === 'webhooks' ? { RECEIVER_URL: watch.receiverUrl } : {}),
+      ...(pool ? poolEnv(pool) : {}),
       ...opts.env,
     };
+    if (pool && opts.scenario === 'matching') planBudget(pool, env, watch?.mode === 'webhooks');
     const inspected = inspectOptions(k6.path, script, env);
     const timeoutMs = (plannedSeconds(inspected) + 60) * 1000;
     const runs: K6Run[] = await Promise.all(
@@ -142,6 +167,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     }
 
     const figures = figuresOf(opts, tier, profile, set, env);
+    if (opts.scenario === 'matching') Object.assign(figures, matchingFigures(set, { watch, pool, env }));
     figures.k6Version = k6.version;
     figures.segments = segments;
     figures.k6ExitCode = segments === 1 ? runs[0].exitCode : thresholdsOk ? 0 : EXIT_THRESHOLDS;
@@ -150,7 +176,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     if (segments > 1) writeMergedSummary(join(reportDir, 'k6-summary.json'), verdicts, set, inspected.thresholds ?? {});
     const result: PartResult = {
       part: 'load',
-      name: `${opts.scenario}${opts.publicMode ? ' (public)' : ` (${tier})`}${opts.smoke ? ' smoke' : ''}`,
+      name: `${opts.scenario}${opts.publicMode ? ' (public)' : pool ? ` (pool of ${pool.length} keys)` : ` (${tier})`}${opts.smoke ? ' smoke' : ''}`,
       status: passed ? 'passed' : 'failed',
       target: target.embedded ? 'embedded sandbox' : target.baseUrl,
       profile: profile.name,
@@ -164,8 +190,21 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     writeFileSync(join(reportDir, 'result.json'), redact(JSON.stringify(result, null, 2), secrets) + '\n');
     return result;
   } finally {
+    await watch?.close();
     await target.close();
   }
+}
+
+/**
+ * The offered keyed requests per second, checked against the pool before k6 starts: two
+ * sides of ORDERS_PER_SECOND, and with polling at least one poll per order on top.
+ */
+function planBudget(pool: PoolKey[], env: Record<string, string>, webhooks: boolean): void {
+  if (!env.ORDERS_PER_SECOND) return; // the scenario's default takes 45 % of the pool's budget
+  const perSide = Number(env.ORDERS_PER_SECOND);
+  if (!(perSide > 0)) throw new Error(`ORDERS_PER_SECOND: expected a positive number / received "${env.ORDERS_PER_SECOND}"`);
+  const custom = env.TIER_PER_MINUTE ? { perMinute: Number(env.TIER_PER_MINUTE) } : undefined;
+  checkPoolBudget(pool, 2 * perSide * (webhooks ? 1 : 2), custom);
 }
 
 type ThresholdMap = Record<string, Array<string | { threshold: string }>>;
@@ -247,10 +286,8 @@ function figuresOf(opts: LoadOptions, tier: string, profile: Profile, set: Sampl
     f.headerViolations = countOf(set, 'header_violations');
   }
   if (opts.scenario === 'matching') {
-    for (const m of ['time_to_match_ms', 'order_accept_ms']) {
-      const v = pOf(set, m, 'p(95)');
-      if (v !== undefined) f[`${m}_p95`] = v;
-    }
+    // Reads of lendcheck's own receiver are no requests to the target.
+    f.requests = Number(f.requests) - countOf(set, 'http_reqs{endpoint:receiver.observed}');
     const e = aggregate(set, parseSelector('order_errors'))?.get('rate');
     if (e !== undefined) f.orderErrorRate = e;
   }
@@ -267,7 +304,7 @@ function figuresOf(opts: LoadOptions, tier: string, profile: Profile, set: Sampl
 }
 
 function seriesOf(opts: LoadOptions, tier: string, profile: Profile, set: SampleSet) {
-  const reqs = set.samples.get('http_reqs') ?? [];
+  const reqs = (set.samples.get('http_reqs') ?? []).filter((s) => s.tags.endpoint !== 'receiver.observed');
   const origin = set.firstMs;
   const seconds = (set.lastMs - set.firstMs) / 1000 + 1;
   const ok = reqs.filter((s) => /^2\d\d$/.test(s.tags.status ?? ''));
@@ -286,6 +323,7 @@ function seriesOf(opts: LoadOptions, tier: string, profile: Profile, set: Sample
     accepted: Number.isFinite(origin) ? perSecond(ok, origin, seconds) : [],
     rejected: Number.isFinite(origin) ? perSecond(limited, origin, seconds) : [],
     latencyMs: latency,
+    endpoints: latencyDistributions(set),
   };
 }
 

@@ -1,5 +1,5 @@
 import { endpoints, KEY_PREFIX, type Profile } from '../../contract/index.ts';
-import { expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { borrowBody, enc, lendBody, sharedLend, VALID_ADDRESS } from './fixtures.ts';
 
 // Part 5: every authenticated endpoint refuses a request without a valid Bearer key with
@@ -50,6 +50,7 @@ export function authChecks(profile: Profile): Check[] {
           const r = await unauthenticated(ctx, e.path === profile.ratesPath ? profile.ratesPath : e.path, e.method);
           expectError(r, 'authentication_failed', 401, `${e.method} ${e.path} without a key is refused`);
         }
+        return pass();
       },
     },
     {
@@ -72,13 +73,14 @@ export function authChecks(profile: Profile): Check[] {
           const r = await ctx.api('GET', profile.ratesPath, { key: null, headers: { authorization: value } });
           expectError(r, 'authentication_failed', 401, `a request with ${what} is refused`);
         }
+        return pass();
       },
     },
     {
       id: 'auth.isolation',
       title: "a second partner cannot read, list, cancel or change the first partner's positions, and learns nothing of them",
       requirements: ['AUTH-isolation', 'ERR-position_not_found'],
-      needs: ['key2', 'write'],
+      needs: ['second-key', 'write'],
       async run(ctx) {
         const own = await sharedLend(ctx);
         const before = await ctx.api('GET', `/positions/${enc(own.positionId)}`);
@@ -117,6 +119,7 @@ export function authChecks(profile: Profile): Check[] {
         if (still.status !== 200 || after?.status === 'cancelled' || after?.autoRollover !== flag) {
           fail("partner 1's position is untouched by partner 2's attempts", `not cancelled, autoRollover ${flag}`, `${still.status} ${show(still.json)}`, still.exchange);
         }
+        return pass();
       },
     },
   ];

@@ -1,5 +1,5 @@
 import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, type Endpoint, type Profile } from '../../contract/index.ts';
-import { CheckSkip, fail, show, type Check, type CheckContext } from '../check.ts';
+import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, createLend, enc, fundedUser, lendBody, sharedLend, VALID_ADDRESS } from './fixtures.ts';
 import { expectSuccess } from './success.ts';
@@ -103,16 +103,22 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   return v;
 }
 
+const EXTRA_REQUIREMENTS: Record<string, string[]> = {
+  'orderbook.get': ['BOOK-depth-default'],
+  'public.orderbook': ['BOOK-depth-default'],
+  'lend.create': ['STATE-create-pending', 'FIELD-lend-userId', 'FIELD-lend-asset', 'FIELD-lend-amount'],
+};
+
 function endpointCheck(e: Endpoint): Check {
   const call = CALLS[e.id];
   const write = e.method !== 'GET';
-  const needs: Check['needs'] = [];
+  const needs: Need[] = [];
   if (write) needs.push('write');
-  if (e.id === 'borrow.create' || e.id === 'position.repay') needs.push('controls');
+  if (e.id === 'borrow.create' || e.id === 'position.repay') needs.push('sandbox-controls');
   return {
     id: `endpoint.${e.id}`,
     title: `${e.method} ${e.path} answers with the success status, JSON and the contract's body`,
-    requirements: [...e.requirements, ...(e.responseSource === 'spec' ? CONV : ['EP-json']), ...(e.access === 'public' ? ['AUTH-5', 'PUB-envelope'] : ['AUTH-1'])],
+    requirements: [...e.requirements, ...(e.responseSource === 'spec' ? CONV : ['EP-json']), ...(e.access === 'public' ? ['AUTH-5', 'PUB-envelope'] : ['AUTH-1']), ...(EXTRA_REQUIREMENTS[e.id] ?? [])],
     needs,
     async run(ctx) {
       const r = await call(ctx, e);
@@ -128,6 +134,7 @@ function endpointCheck(e: Endpoint): Check {
           if (n > depth) fail('the order book holds at most the default depth of 10 levels per side', `≤ ${depth} ${side}`, `${n} ${side}`, r.exchange);
         }
       }
+      return pass();
     },
   };
 }
@@ -135,10 +142,5 @@ function endpointCheck(e: Endpoint): Check {
 export function endpointChecks(profile: Profile): Check[] {
   return endpoints(profile)
     .filter((e) => e.access !== 'sandbox')
-    .map((e) => {
-      const c = endpointCheck(e);
-      if (e.id === 'orderbook.get' || e.id === 'public.orderbook') c.requirements.push('BOOK-depth-default');
-      if (e.id === 'lend.create') c.requirements.push('STATE-create-pending', 'FIELD-lend-userId', 'FIELD-lend-asset', 'FIELD-lend-amount');
-      return c;
-    });
+    .map(endpointCheck);
 }

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { borrowRequest, errorBody, lendRequest, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { bodyCases, type BodyCase } from '../cases.ts';
-import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext } from '../check.ts';
+import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, enc, fund, fundedUser, lendBody, sharedBorrow, sharedLend, VALID_ADDRESS } from './fixtures.ts';
 
@@ -52,6 +52,7 @@ export function errorChecks(profile: Profile): Check[] {
         // A string asset outside the list is the spec's "unsupported asset", whose code the profile gives.
         const unsupported = (c: BodyCase) => c.field === 'asset' && typeof (c.body as { asset?: unknown }).asset === 'string' && (c.body as { asset: string }).asset !== '';
         await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/lend', { body }), 'POST /lend', (c) => (unsupported(c) ? { choice: profile.errors.unsupportedAsset, option: 'errors.unsupportedAsset' } : undefined));
+        return pass();
       },
     },
     {
@@ -73,6 +74,7 @@ export function errorChecks(profile: Profile): Check[] {
           const r = await ctx.api('POST', '/borrow', { body });
           expectProfileError(ctx, r, ua, 'errors.unsupportedAsset', `POST /borrow with an unsupported ${field}`);
         }
+        return pass();
       },
     },
     {
@@ -89,16 +91,18 @@ export function errorChecks(profile: Profile): Check[] {
           if (!pattern.test(bad)) cases.push({ field: 'destination', what: `destination ${JSON.stringify(bad)} (profile withdrawals.destinationPattern)`, body: { ...valid, destination: bad } });
         }
         await expectInvalid(ctx, cases, (body) => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body }), 'POST /users/{userId}/withdraw');
+        return pass();
       },
     },
     {
       id: 'errors.invalid.repay',
       title: 'POST /positions/{positionId}/repay refuses a malformed amount with 400 invalid_request',
       requirements: [...FIELD_REQ, 'EP-repay'],
-      needs: ['write', 'controls'],
+      needs: ['write', 'sandbox-controls'],
       async run(ctx) {
         const b = await sharedBorrow(ctx);
         await expectInvalid(ctx, bodyCases(repayRequest, { amount: '1' }), (body) => ctx.api('POST', `/positions/${enc(b.positionId)}/repay`, { body }), 'POST /positions/{positionId}/repay');
+        return pass();
       },
     },
     {
@@ -111,6 +115,7 @@ export function errorChecks(profile: Profile): Check[] {
         const cases = bodyCases(patchPositionRequest, { autoRollover: true, autoRefinance: false });
         cases.push({ field: 'autoRollover', what: 'an empty body', body: {} });
         await expectInvalid(ctx, cases, (body) => ctx.api('PATCH', `/positions/${enc(own.positionId)}`, { body }), 'PATCH /positions/{positionId}');
+        return pass();
       },
     },
     {
@@ -121,6 +126,7 @@ export function errorChecks(profile: Profile): Check[] {
       async run(ctx) {
         const valid = { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'] };
         await expectInvalid(ctx, bodyCases(webhookSubscription, valid), (body) => ctx.api('POST', '/webhooks', { body }), 'POST /webhooks');
+        return pass();
       },
     },
     {
@@ -147,6 +153,7 @@ export function errorChecks(profile: Profile): Check[] {
           const r = await ctx.api('GET', path, { query });
           expectError(r, 'invalid_request', 400, `GET ${path.startsWith('/users') ? '/users/{userId}/positions' : path} with ${what}`);
         }
+        return pass();
       },
     },
     {
@@ -183,6 +190,7 @@ export function errorChecks(profile: Profile): Check[] {
           if (available && !new Decimal(d!.available as string).eq(available)) fail(`${what}: details.available is the balance, exactly`, available, show(d!.available), r.exchange);
           if (!new Decimal(d!.available as string).lt(d!.required as string)) fail(`${what}: details.available is below details.required`, `< ${show(d!.required)}`, show(d!.available), r.exchange);
         }
+        return pass();
       },
     },
     {
@@ -197,6 +205,7 @@ export function errorChecks(profile: Profile): Check[] {
           const r = await ctx.api(m, p, { body });
           expectError(r, 'position_not_found', 404, `${m} ${p.replace(id, '{unknown id}')}`);
         }
+        return pass();
       },
     },
     {
@@ -219,6 +228,7 @@ export function errorChecks(profile: Profile): Check[] {
           }
         }
         ctx.note(fives.length ? `${fives.length} answers of 500 seen, each with the internal_error body` : `no 500 seen in ${ctx.http.log.length} exchanges (the shape is checked whenever one occurs)`);
+        return pass();
       },
     },
   ];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { borrowRequest, lendRequest, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
-import { expectClientError, expectProfileError, fail, show, type Check, type CheckContext } from '../check.ts';
+import { expectClientError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { enc, sharedLend } from './fixtures.ts';
 
@@ -42,6 +42,7 @@ export function fuzzChecks(profile: Profile): Check[] {
           const sample = fc.sample(jsonish, { numRuns: RUNS * 3, seed: ctx.seed }).filter((v) => !schema.safeParse(v).success).slice(0, RUNS);
           for (const body of sample) bad(await ctx.api(m, path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `${m} ${label} with body ${show(body)}`);
         }
+        return pass();
       },
     },
     {
@@ -71,6 +72,7 @@ export function fuzzChecks(profile: Profile): Check[] {
         const pl = profile.errors.payloadTooLarge;
         if (r.status >= 500) fail('an oversized body never gets a 5xx', `${pl.status} ${pl.code}`, `${r.status}`, r.exchange);
         expectProfileError(ctx, r, pl, 'errors.payloadTooLarge', `POST /lend with a ${big.length}-byte body (over limits.maxBodyBytes=${profile.limits.maxBodyBytes}) is refused`);
+        return pass();
       },
     },
     {
@@ -95,6 +97,7 @@ export function fuzzChecks(profile: Profile): Check[] {
           if (r.status >= 500) fail('GET /markets/{asset}/orderbook?depth=… never gets a 5xx', 'a 2xx or 4xx', `${r.status} for ${show(value)}`, r.exchange);
           if (r.status >= 400) bad(r, `GET /markets/USDC/orderbook?depth=${show(value)}`);
         }
+        return pass();
       },
     },
     {
@@ -118,6 +121,7 @@ export function fuzzChecks(profile: Profile): Check[] {
           if (r.status >= 500 || r.status < 400) fail(`GET /vaults/{unknown} is refused`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
           bad(r, `GET /vaults/${show(id)}`);
         }
+        return pass();
       },
     },
   ];

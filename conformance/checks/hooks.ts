@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
-import { expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
+import { expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { webhookSecret } from './endpoints.ts';
 
@@ -68,7 +68,7 @@ export function hookChecks(profile: Profile): Check[] {
       id: 'hooks.delivery',
       title: 'a triggered position.matched event is POSTed to the subscribed url as {id, type, timestamp, data} with a valid x-service-signature over the raw body',
       requirements: ['HOOK-post', 'HOOK-envelope', 'HOOK-event-types', 'HOOK-matched-data', 'HOOK-signature-header', 'HOOK-verify-raw', 'HOOK-subscription', 'HOOK-secret-prefix', 'EP-webhooks', 'CONV-timestamp-utc'],
-      needs: ['write', 'controls'],
+      needs: ['write', 'sandbox-controls'],
       async run(ctx) {
         const rx = await receiver(200);
         let sub: { id?: string; secret: string } | undefined;
@@ -106,13 +106,14 @@ export function hookChecks(profile: Profile): Check[] {
           await unsubscribe(ctx, sub?.id);
           await rx.close();
         }
+        return pass();
       },
     },
     {
       id: 'hooks.retry-schedule',
       title: 'a delivery the receiver fails is retried five times, after 1 min, 5 min, 30 min, 2 h and 24 h of test-clock time',
       requirements: ['HOOK-retry-count', 'HOOK-retry-schedule'],
-      needs: ['write', 'controls'],
+      needs: ['write', 'sandbox-controls'],
       phase: 'late',
       async run(ctx) {
         const rx = await receiver(500);
@@ -166,6 +167,7 @@ export function hookChecks(profile: Profile): Check[] {
           await unsubscribe(ctx, sub?.id);
           await rx.close();
         }
+        return pass();
       },
     },
   ];

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
-import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
+import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { createLend, enc, fundedUser, VALID_ADDRESS } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
 
@@ -51,6 +51,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         const item = list.positions.find((x) => x.positionId === c.body.positionId);
         if (!item) fail('the new lend is listed for its user', `${c.body.positionId} in positions`, show(list.positions.map((x) => x.positionId)), l.exchange);
         if (item!.type !== 'lend' || !new Decimal(item!.amount).eq('123.45')) fail('the listed item carries the terms', 'type lend, amount 123.45', show(item), l.exchange);
+        return pass();
       },
     },
     {
@@ -78,6 +79,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         ctx.profileChoice({ option: 'lifecycle.autoRolloverAdvancedDefault', expected: String(want), followed: adv.body.autoRollover === want, received: String(adv.body.autoRollover) }, adv.reply.exchange);
         const off = await createLend(ctx, u, { mode: 'easy', autoRollover: false });
         if (off.body.autoRollover !== false) fail('an explicit autoRollover false is kept', 'autoRollover false', show(off.body.autoRollover), off.reply.exchange);
+        return pass();
       },
     },
     {
@@ -99,13 +101,14 @@ export function lifecycleChecks(profile: Profile): Check[] {
         if (p.status !== 'cancelled') fail('a cancelled position reads back cancelled', 'status cancelled', show(p.status), ctx.http.log[ctx.http.log.length - 1]);
         const again = await ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
         expectProfileError(ctx, again, profile.errors.invalidState, 'errors.invalidState', 'cancelling a cancelled position is refused');
+        return pass();
       },
     },
     {
       id: 'lifecycle.match',
       title: 'a lend and a borrow that cross are matched: both become active with matchedAt, and cancel is then refused',
       requirements: ['STATE-matched-active', 'SHAPE-position-matchedAt', 'STATE-rate-may-differ', 'STATE-cancel-unmatched', 'EP-borrow'],
-      needs: ['write', 'controls'],
+      needs: ['write', 'sandbox-controls'],
       async run(ctx) {
         const pair = await matchedPair(ctx, 'life-match');
         for (const [side, id] of [['lend', pair.lendId], ['borrow', pair.borrowId]] as const) {
@@ -119,13 +122,14 @@ export function lifecycleChecks(profile: Profile): Check[] {
         expectProfileError(ctx, r, profile.errors.invalidState, 'errors.invalidState', 'cancelling a matched (active) position is refused: cancel applies to unmatched orders');
         const p = await read(ctx, pair.lendId, 'GET after the refused cancel');
         if (p.status !== 'active') fail('a refused cancel leaves the position active', 'active', show(p.status));
+        return pass();
       },
     },
     {
       id: 'lifecycle.repay',
       title: 'repay is refused on a lend as the profile says; a borrow repays in part with an amount and in full without one',
       requirements: ['EP-repay', 'STATE-status-values'],
-      needs: ['write', 'controls'],
+      needs: ['write', 'sandbox-controls'],
       async run(ctx) {
         const pair = await matchedPair(ctx, 'life-repay');
         await readUntil(ctx, pair.borrowId, (x) => x.status === 'active', 'GET of the borrow before repaying');
@@ -141,6 +145,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         const want = profile.lifecycle.statusAfterFullRepay;
         if (end.status === 'active' || end.status === 'pending') fail('a fully repaid borrow is no longer open', `status ${want}`, show(end.status));
         ctx.profileChoice({ option: 'lifecycle.statusAfterFullRepay', expected: want, followed: end.status === want, received: end.status });
+        return pass();
       },
     },
     {
@@ -157,7 +162,10 @@ export function lifecycleChecks(profile: Profile): Check[] {
           const p = await read(ctx, c.body.positionId, 'GET after PATCH');
           if (p.autoRollover !== v) fail('the PATCHed autoRollover persists', String(v), show(p.autoRollover), ctx.http.log[ctx.http.log.length - 1]);
         }
-        if (!ctx.hasControls) return ctx.note('autoRefinance on a borrow not exercised: no sandbox controls to fund collateral');
+        if (!ctx.hasControls) {
+          ctx.note('autoRefinance on a borrow not exercised: no sandbox controls to fund collateral');
+          return pass();
+        }
         const pair = await matchedPair(ctx, 'life-patch');
         const b = await read(ctx, pair.borrowId, 'GET of a borrow');
         const want = !b.autoRefinance;
@@ -165,13 +173,14 @@ export function lifecycleChecks(profile: Profile): Check[] {
         if (r.status < 200 || r.status > 299) fail(`PATCH autoRefinance ${want} succeeds`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await read(ctx, pair.borrowId, 'GET after PATCH autoRefinance');
         if (after.autoRefinance !== want) fail('the PATCHed autoRefinance persists', String(want), show(after.autoRefinance), ctx.http.log[ctx.http.log.length - 1]);
+        return pass();
       },
     },
     {
       id: 'lifecycle.withdraw',
       title: 'a withdrawal takes exactly its amount off the available balance',
       requirements: ['EP-withdraw', 'CONV-amount-decimal'],
-      needs: ['write', 'controls'],
+      needs: ['write', 'sandbox-controls'],
       async run(ctx) {
         const u = ctx.user('withdraw');
         await ctx.api('POST', '/sandbox/fund', { body: { userId: u, asset: 'USDC', amount: '100.5' } });
@@ -185,13 +194,14 @@ export function lifecycleChecks(profile: Profile): Check[] {
         if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await bal();
         if (!before.minus(after).eq('40.25')) fail('the available balance drops by the amount withdrawn', `${before.minus('40.25').toFixed()}`, after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
+        return pass();
       },
     },
     {
       id: 'lifecycle.maturity',
       title: 'when the test clock passes maturity, a matched lend becomes matured',
       requirements: ['STATE-status-values', 'STATE-matched-active'],
-      needs: ['write', 'controls'],
+      needs: ['write', 'sandbox-controls'],
       phase: 'late',
       async run(ctx) {
         const pair = await matchedPair(ctx, 'life-mature');
@@ -203,6 +213,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
         const m = await readUntil(ctx, pair.lendId, (x) => x.status === 'matured', 'GET after maturity');
         if (m.status !== 'matured') fail('a lend past its maturity is matured', 'status matured', show(m.status), ctx.http.log[ctx.http.log.length - 1]);
+        return pass();
       },
     },
   ];

@@ -1,5 +1,5 @@
 import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
-import { expectError, fail, show, type Check, type CheckContext } from '../check.ts';
+import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 
 // Part 8: X-RateLimit-* on every response, Remaining that falls as requests are made, and
@@ -103,6 +103,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         } else if (!(p3.remaining < p1.remaining)) {
           ctx.note(`public Remaining did not fall over three requests, but the refill during them (${pubRefill.toFixed(2)}) could explain it`);
         }
+        return pass();
       },
     },
     {
@@ -128,13 +129,14 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         const { limit } = limitHeaders(pr, 'a public answer');
         const want = profile.limits.limitHeader === 'burst' ? profile.limits.publicBurst : PUBLIC_PER_MINUTE;
         if (limit !== want) fail(`public answers show the public limit (60/min; profile limits.limitHeader=${profile.limits.limitHeader})`, String(want), String(limit), pr.exchange);
+        return pass();
       },
     },
     {
       id: 'limits.burst-429',
       title: 'a key sent more requests than its bucket holds gets 429 rate_limit_exceeded with X-RateLimit-* at 0 and Retry-After, and not before Remaining ran out',
       requirements: ['LIMIT-429', 'ERR-rate_limit_exceeded', 'LIMIT-headers', 'LIMIT-tier-starter', 'SHAPE-error'],
-      needs: ['burstKey', 'burst'],
+      needs: ['burst-key', 'burst'],
       phase: 'late',
       async run(ctx) {
         const send = () => ctx.api('GET', profile.ratesPath, { key: ctx.burstKey, retry429: false });
@@ -153,6 +155,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         const allowance = h.remaining + Math.ceil((elapsedS * perMinute) / 60) + 1;
         if (accepted > allowance) fail(`the bucket lets through no more than Remaining plus the refill (${perMinute}/min)`, `≤ ${allowance} accepted`, `${accepted}`, last.exchange);
         ctx.note(`burst key: ${accepted + 1} accepted, then 429 (limit ${h.limit}, tier ${tier ?? 'unknown'})`);
+        return pass();
       },
     },
     {
@@ -174,6 +177,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
           const msg = (last.json as { error: { message: string } }).error.message;
           if (!msg.toLowerCase().includes(PUBLIC_RATE_LIMIT_MESSAGE)) fail('the public 429 message reads "too many requests"', show(PUBLIC_RATE_LIMIT_MESSAGE), show(msg), last.exchange);
         }
+        return pass();
       },
     },
     {
@@ -188,6 +192,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
           if (missing.length) fail(`every answer carries the rate-limit headers (${x.method} ${new URL(x.url).pathname} → ${x.status})`, Object.values(RATE_LIMIT_HEADERS).join(', '), `missing ${missing.join(', ')}`, x);
         }
         ctx.note(`${ctx.http.log.length} answers checked`);
+        return pass();
       },
     },
   ];

@@ -1,5 +1,5 @@
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
-import { expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext } from '../check.ts';
+import { expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { createLend, enc, fundedUser } from './fixtures.ts';
 
@@ -106,6 +106,7 @@ export function paginationChecks(_profile: Profile): Check[] {
         if (body.positions.length !== LIST_LIMIT_DEFAULT) fail('the default page size is 20', `${LIST_LIMIT_DEFAULT} positions`, `${body.positions.length}`, r.exchange);
         if (!body.hasMore) fail(`hasMore is true when ${b.ids.length} positions exist and 20 were returned`, 'hasMore true', show(body.hasMore), r.exchange);
         pageRules(ctx, r, body, 'the first page');
+        return pass();
       },
     },
     {
@@ -136,6 +137,7 @@ export function paginationChecks(_profile: Profile): Check[] {
         }
         const want = ctx.profile.pagination.overMax;
         ctx.profileChoice({ option: 'pagination.overMax', expected: want, followed: seen === want, received: seen }, over.exchange);
+        return pass();
       },
     },
     {
@@ -149,6 +151,7 @@ export function paginationChecks(_profile: Profile): Check[] {
         sameSet('a full walk returns every position of the user exactly once', w.ids, b.ids);
         const expected = ctx.profile.pagination.order === 'created-desc' ? [...b.ids].reverse() : b.ids;
         ctx.profileChoice({ option: 'pagination.order', expected: ctx.profile.pagination.order, followed: w.ids.join() === expected.join(), received: 'another order' });
+        return pass();
       },
     },
     {
@@ -172,6 +175,7 @@ export function paginationChecks(_profile: Profile): Check[] {
             if (stray.length) fail(`status=${status} returns only positions of this user that are not cancelled`, 'ids among the non-cancelled positions', show(stray));
           }
         }
+        return pass();
       },
     },
     {
@@ -183,6 +187,7 @@ export function paginationChecks(_profile: Profile): Check[] {
           const r = await ctx.api('GET', `/users/${enc(ctx.user('cursor'))}/positions`, { query: { cursor } });
           expectError(r, 'invalid_request', 400, `a made-up cursor ${show(cursor.slice(0, 20))}`);
         }
+        return pass();
       },
     },
     {
@@ -202,6 +207,7 @@ export function paginationChecks(_profile: Profile): Check[] {
         sameSet('every position that existed at the start is seen exactly once', seenBefore, before);
         const unknown = w.ids.filter((id) => !before.includes(id) && !added.includes(id));
         if (unknown.length) fail('the walk returns only this user\'s positions', 'ids created for this user', show(unknown));
+        return pass();
       },
     },
   ];

@@ -30,13 +30,15 @@ export async function serve(handler: Handler, port = 0): Promise<Running> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      try {
-        const a = await handler({ headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(a.status, { 'content-type': 'application/json' }).end(JSON.stringify(a.body ?? {}));
-      } catch (e) {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(e) }));
-      }
+    req.on('end', () => {
+      Promise.resolve()
+        .then(() => handler({ headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') }))
+        .then(
+          (a) => res.writeHead(a.status, { 'content-type': 'application/json' }).end(JSON.stringify(a.body ?? {})),
+          (e: unknown) => {
+            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: String(e) }));
+          },
+        );
     });
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));

@@ -103,9 +103,9 @@ function run(engine: Engine, clock: TestClock, c: Cmd, ids: Array<[string, strin
 describe('engine value conservation (property)', () => {
   // What the random runs reached, so a generator that stops exercising a path shows.
   const reach = new Map<string, number>();
-  it('holds over random sequences of orders, matches, cancels, repays, withdrawals, clock jumps and oracle moves', () => {
-    fc.assert(
-      fc.property(fc.array(cmd, { minLength: 5, maxLength: 40, size: 'max' }), fc.boolean(), (cmds, liquidity) => {
+  it('holds over random sequences of orders, matches, cancels, repays, withdrawals, clock jumps and oracle moves', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(cmd, { minLength: 5, maxLength: 40, size: 'max' }), fc.boolean(), async (cmds, liquidity) => {
         const clock = new TestClock({ startMs: Date.parse('2026-01-01T00:00:00Z'), realNow: () => 0 });
         const sb = createSandbox({ clock, plugins: [], tickMs: 0, startingFunds: {}, liquidity: { enabled: liquidity, delaySeconds: 5 }, validateResponses: false });
         try {
@@ -138,7 +138,7 @@ describe('engine value conservation (property)', () => {
           for (const [k, n] of Object.entries(done)) reach.set(`ok:${k}`, (reach.get(`ok:${k}`) ?? 0) + n);
           reach.set('rolled', (reach.get('rolled') ?? 0) + (engine.db.prepare('SELECT COUNT(*) FROM positions WHERE rolled_to IS NOT NULL').pluck().get() as number));
         } finally {
-          void sb.close();
+          await sb.close();
         }
       }),
       { numRuns: Number(process.env.PROP_RUNS ?? 100) },

@@ -118,7 +118,7 @@ function matureBorrow(engine: Engine, r: PositionRow): void {
     const interestDue = owed.minus(r.debt);
     engine.house(r.asset, interestDue);
     const collateral = r.collateral_amount!;
-    r.status = 'matured';
+    engine.transition(r, 'matured');
     r.closed_at_ms = at;
     r.interest_paid = str(new D(r.interest_paid).plus(interestDue));
     r.debt = '0';
@@ -152,8 +152,7 @@ export function liquidate(engine: Engine, r: PositionRow, at: number): void {
     const seized = new D(r.collateral_amount ?? '0');
     engine.house(r.collateral_asset!, seized);
     engine.house(r.asset, new D(r.debt).neg());
-    // The profile names the status; the transition table need not list it.
-    r.status = engine.profile.lifecycle.statusAfterLiquidation;
+    engine.transition(r, engine.profile.lifecycle.statusAfterLiquidation);
     r.closed_at_ms = at;
     r.payout = '0';
     engine.savePosition(r);

@@ -17,7 +17,8 @@ export interface PositionRow {
   limit_rate: number;
   rate: number;
   maturity_ms: number;
-  status: string;
+  /** Readonly: only the lifecycle state machine (state-machine.ts) changes it. */
+  readonly status: string;
   mode: string | null;
   auto_rollover: number;
   auto_refinance: number;
@@ -45,14 +46,6 @@ export interface WithdrawalRow {
   created_at_ms: number;
   due_ms: number;
   completed_at_ms: number | null;
-}
-
-export interface OutboxEvent {
-  seq: number;
-  id: string;
-  partnerId: string;
-  type: string;
-  envelope: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
 }
 
 /** Statuses in which a position still holds value (funds locked, lent, or collateral). */

@@ -1,10 +1,10 @@
-import { ORDERBOOK_DEPTH_DEFAULT } from '../../contract/index.ts';
+import { ORDERBOOK_DEPTH_DEFAULT, marketId } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { runDueWork, withdrawalView } from '../engine/lifecycle.ts';
 import * as md from '../engine/market-data.ts';
 import { iso } from '../engine/rows.ts';
 import { createBorrowView, createLendView, listItemView, positionView } from '../engine/views.ts';
-import { invalid } from '../errors.ts';
+import { ApiError, invalid } from '../errors.ts';
 import type { KeyInfo } from '../plugins.ts';
 
 // One resolver per endpoint id of the contract's table. Inputs arrive parsed by the
@@ -20,6 +20,14 @@ export interface Input {
 export type Resolver = (engine: Engine, input: Input) => unknown;
 
 const pid = (i: Input) => i.partner!.partnerId;
+
+/** The market a public market id ("USDC-30d") names, if any. */
+function findMarketId(e: Engine, id: string): { asset: string; maturity: string } | undefined {
+  for (const asset of e.marketAssets()) {
+    for (const maturity of e.profile.markets.maturities) if (marketId(e.profile, asset, maturity) === id) return { asset, maturity };
+  }
+  return undefined;
+}
 
 export const RESOLVERS: Record<string, Resolver> = {
   'lend.create': (e, i) => createLendView(e.lend(pid(i), i.body)),
@@ -38,12 +46,20 @@ export const RESOLVERS: Record<string, Resolver> = {
   'user.withdraw': (e, i) => withdrawalView(e.withdraw(pid(i), i.params.userId, i.body)),
   'rates.get': (e) => ({ rates: md.rates(e), timestamp: iso(e.now()) }),
   'orderbook.get': (e, i) => {
-    const asset = i.params.asset;
+    // The path is shared with the public book, so a keyed request may name a market id
+    // there too: it reads as the asset's book at that market's maturity.
+    const market = e.marketAssets().includes(i.params.asset) ? undefined : findMarketId(e, i.params.asset);
+    const asset = market?.asset ?? i.params.asset;
     if (!e.marketAssets().includes(asset)) throw e.unsupportedAsset('asset', asset);
-    const maturity = i.query.maturity as string | undefined;
-    if (maturity !== undefined && !e.profile.markets.maturities.includes(maturity)) {
-      throw invalid('maturity', `no market for ${maturity}; markets are ${e.profile.markets.maturities.join(', ')}`);
+    const asked = i.query.maturity as string | undefined;
+    if (asked !== undefined && !e.profile.markets.maturities.includes(asked)) {
+      throw invalid('maturity', `no market for ${asked}; markets are ${e.profile.markets.maturities.join(', ')}`);
     }
+    if (market && asked !== undefined && asked !== market.maturity) {
+      const nf = e.profile.errors.unknownRoute;
+      throw new ApiError(nf.code, `maturity: market ${i.params.asset} has no ${asked} book`, nf.status);
+    }
+    const maturity = asked ?? market?.maturity;
     const depth = (i.query.depth as number | undefined) ?? ORDERBOOK_DEPTH_DEFAULT;
     const book = md.orderBook(e, asset, maturity ? [maturity] : e.profile.markets.maturities, depth);
     return { asset, ...(maturity ? { maturity } : {}), ...book, timestamp: iso(e.now()) };

@@ -31,7 +31,7 @@ function rng(seed: number) {
 
 const reached: Record<string, number> = {};
 
-beforeAll(() => {
+beforeAll(async () => {
   const clock = new TestClock({ startMs: START_MS, realNow: () => 0 });
   const sb = createSandbox({ dbPath: good, clock, plugins: [], tickMs: 0, liquidity: { enabled: true, delaySeconds: 5 }, validateResponses: false, groupCommit: false });
   const e = sb.engine;
@@ -86,7 +86,7 @@ beforeAll(() => {
   reached.refinanced = sb.db.prepare("SELECT COUNT(*) FROM positions WHERE type = 'borrow' AND rolled_from IS NOT NULL").pluck().get() as number;
   reached.partFilledExpired = sb.db.prepare("SELECT COUNT(*) FROM positions p WHERE status <> 'pending' AND (SELECT COUNT(*) FROM fills f WHERE f.lend_id = p.id OR f.borrow_id = p.id) > 1").pluck().get() as number;
   reached.bookFills = sb.db.prepare('SELECT COUNT(*) FROM fills WHERE lend_id IS NOT NULL AND borrow_id IS NOT NULL').pluck().get() as number;
-  void sb.close();
+  await sb.close();
 });
 
 /** A copy of the good file with `sql` applied. */

@@ -44,7 +44,9 @@ export function startCheckpointer(db: Db, path: string, intervalMs = 100): Check
     stats: () => ({ ...s }),
     async stop() {
       worker.postMessage('stop');
-      const t = setTimeout(() => void worker.terminate(), 2_000);
+      const t = setTimeout(() => {
+        worker.terminate().catch((e: unknown) => (s.lastError = String(e)));
+      }, 2_000);
       await exited;
       clearTimeout(t);
     },

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { OUTBOX_DDL } from './outbox.ts';
 
 export type Db = Database.Database;
 
@@ -49,7 +50,7 @@ CREATE INDEX IF NOT EXISTS withdrawals_due ON withdrawals (status, due_ms);
 CREATE TABLE IF NOT EXISTS ledger_external (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, ts_ms INTEGER NOT NULL, partner_id TEXT NOT NULL, user_id TEXT NOT NULL,
   asset TEXT NOT NULL, amount TEXT NOT NULL, kind TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL);
+${OUTBOX_DDL};
 CREATE TABLE IF NOT EXISTS oracle (asset TEXT PRIMARY KEY, price_usd TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS market_snapshots (
   ts_ms INTEGER NOT NULL, asset TEXT NOT NULL, market TEXT NOT NULL,

@@ -31,7 +31,10 @@ export async function verifyAgainstFile(dbPath: string, call: Call, rec: Recorde
     const pos = new Map((db.prepare('SELECT * FROM positions').all() as any[]).map((r) => [r.id as string, r]));
     for (const [id, a] of rec.orders) {
       const r = pos.get(id);
-      const problem = (what: string) => (lost++, problems.push(`acknowledged ${a.type} ${id}: ${what}`));
+      const problem = (what: string) => {
+        lost++;
+        problems.push(`acknowledged ${a.type} ${id}: ${what}`);
+      };
       if (!r) problem('missing');
       else if (r.partner_id !== a.partnerId || r.user_id !== a.userId || r.type !== a.type || r.asset !== a.asset || r.maturity_ms !== a.maturityMs) {
         problem(`fields differ: ${JSON.stringify({ partner: r.partner_id, user: r.user_id, type: r.type, asset: r.asset, maturity: r.maturity_ms })}`);
@@ -66,7 +69,10 @@ export async function verifyAgainstFile(dbPath: string, call: Call, rec: Recorde
 
     for (const [id, w] of rec.withdrawals) {
       const r = db.prepare('SELECT * FROM withdrawals WHERE id = ?').get(id) as any;
-      if (!r || r.amount !== w.amount || r.user_id !== w.userId || r.partner_id !== w.partnerId || r.asset !== w.asset) (lost++, problems.push(`acknowledged withdrawal ${id}: ${r ? `stored ${r.amount} ${r.asset}` : 'missing'}`));
+      if (!r || r.amount !== w.amount || r.user_id !== w.userId || r.partner_id !== w.partnerId || r.asset !== w.asset) {
+        lost++;
+        problems.push(`acknowledged withdrawal ${id}: ${r ? `stored ${r.amount} ${r.asset}` : 'missing'}`);
+      }
     }
     const journal = new Map<string, number>();
     for (const j of db.prepare("SELECT partner_id, user_id, asset, amount FROM ledger_external WHERE kind = 'fund'").all() as any[]) {
@@ -80,8 +86,14 @@ export async function verifyAgainstFile(dbPath: string, call: Call, rec: Recorde
     }
     for (const [k, n] of ackedFunds) {
       const got = journal.get(k) ?? 0;
-      if (got < n) (lost++, problems.push(`acknowledged fund ${k}: journalled ${got} of ${n}`));
-      if (got > 1) (duplicates++, problems.push(`fund ${k} journalled ${got} times`));
+      if (got < n) {
+        lost++;
+        problems.push(`acknowledged fund ${k}: journalled ${got} of ${n}`);
+      }
+      if (got > 1) {
+        duplicates++;
+        problems.push(`fund ${k} journalled ${got} times`);
+      }
     }
 
     // Events: what arrived before the kill is in the outbox unchanged; one id, one body.
@@ -93,7 +105,10 @@ export async function verifyAgainstFile(dbPath: string, call: Call, rec: Recorde
       if (payload === undefined) problems.push(`event ${id} received before the kill is not in the outbox`);
       else if (bodies && !bodies.has(payload)) problems.push(`event ${id}: received body differs from the outbox payload`);
     }
-    for (const [id, bodies] of rec.bodies) if (bodies.size > 1) (duplicates++, problems.push(`event id ${id} arrived with ${bodies.size} different bodies`));
+    for (const [id, bodies] of rec.bodies) if (bodies.size > 1) {
+      duplicates++;
+      problems.push(`event id ${id} arrived with ${bodies.size} different bodies`);
+    }
     const undelivered = [...outbox.keys()].filter((id) => !rec.delivered.has(id));
     if (undelivered.length) problems.push(`${undelivered.length} outbox events never delivered, e.g. ${undelivered[0]}`);
     const notSucceeded = db.prepare("SELECT COUNT(*) FROM webhook_deliveries WHERE state <> 'succeeded'").pluck().get() as number;

@@ -36,7 +36,11 @@ export async function startReceiver(answer: Answer = () => ({ status: 200 }), op
       const r: Received = { at: performance.now(), body: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
       count++;
       if (opts.record !== false) received.push(r);
-      for (const w of [...waiters]) if (count >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+      for (const w of [...waiters]) {
+        if (count < w.n) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
       const a = answer(r, count);
       if (a === 'hang') return;
       const reply = () => res.writeHead(a.status, { 'content-type': 'text/plain' }).end('ok');

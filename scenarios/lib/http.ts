@@ -16,6 +16,8 @@ export interface Call {
   body?: unknown;
   /** Public endpoints go without the key. */
   auth?: boolean;
+  /** A key of the pool instead of API_KEY. */
+  key?: string;
   tags?: Record<string, string>;
 }
 
@@ -26,7 +28,8 @@ export function expect429AsNormal(): void {
 
 function paramsOf(cfg: LoadConfig, c: Call): { body: string | null; params: RefinedParams<ResponseType> } {
   const headers: Record<string, string> = {};
-  if (c.auth !== false && cfg.apiKey) headers.Authorization = `Bearer ${cfg.apiKey}`;
+  const key = c.key ?? cfg.apiKey;
+  if (c.auth !== false && key) headers.Authorization = `Bearer ${key}`;
   let body: string | null = null;
   if (c.body !== undefined) {
     headers['Content-Type'] = 'application/json';

@@ -1,0 +1,196 @@
+import { LEND_ASSETS, LIST_LIMIT_MAX } from './constants.ts';
+import type { Endpoint } from './endpoints.ts';
+import { marketId, type Profile } from './profile.ts';
+
+// What zod's JSON Schema export cannot say on its own: the profile's closed lists (assets,
+// maturities, periods), one-of-several-fields rules, the error statuses each operation can
+// answer, and links from a created resource to the operations on it. Without these an
+// OpenAPI consumer (Schemathesis, Prism, a client generator) learns a looser contract than
+// the one a service under this profile enforces.
+
+type Json = Record<string, unknown>;
+
+const POSITIVE_DECIMAL = '^(?:[1-9][0-9]*(?:\\.[0-9]+)?|0\\.[0-9]*[1-9][0-9]*)$';
+const ISO_DATE = '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$';
+
+/** Assets with an order book: the lendable ones plus the profile's borrow list. */
+export const marketAssets = (p: Profile) => [...new Set<string>([...LEND_ASSETS, ...p.assets.borrow])];
+const known = (p: Profile, list: string[]) => list.filter((a) => p.assets.info[a] !== undefined);
+const assetEnum = (list: string[]) => ({ type: 'string', enum: list });
+const maturityEnum = (p: Profile) => ({ type: 'string', enum: [...p.markets.maturities] });
+
+/** A request maturity: one of the markets, or an ISO date (which must lie after the server's today). */
+const maturityInput = (p: Profile) => ({
+  anyOf: [maturityEnum(p), { type: 'string', format: 'date', pattern: ISO_DATE, description: 'ISO date after the server\'s current date; mapped to a market' }],
+});
+
+/**
+ * A positive amount with at most `decimals` places, inside [min, max] when the bounds are
+ * simple enough to say as a pattern (min 1, max a power of ten: the default profile);
+ * otherwise only the places are said and the bounds stay in the description.
+ */
+export function amountPattern(decimals: number, min?: string, max?: string): string {
+  const frac = (d: string) => (decimals > 0 ? `(?:\\.${d}{1,${decimals}})?` : '');
+  const k = max && /^10*$/.test(max) ? max.length - 1 : undefined;
+  if (min === '1' && k !== undefined && k > 0) return `^(?:[1-9][0-9]{0,${k - 1}}${frac('[0-9]')}|${max}${frac('0')})$`;
+  const small = decimals > 0 && min !== '1' ? `|0\\.(?:${Array.from({ length: decimals }, (_, i) => `${'0'.repeat(i)}[1-9][0-9]{0,${decimals - 1 - i}}`).join('|')})` : '';
+  return `^(?:[1-9][0-9]*${frac('[0-9]')}${small})$`;
+}
+
+/** allOf of "if <assetField> is X then <amountField> has X's places (and the bounds)". */
+function perAsset(p: Profile, assets: string[], assetAt: string[], amountAt: string[], bounds?: { min?: string; max?: string }): Json[] {
+  const nest = (path: string[], leaf: Json): Json => {
+    const [head, ...rest] = path;
+    return { properties: { [head]: rest.length ? nest(rest, leaf) : leaf }, ...(rest.length ? { required: [head] } : { required: [head] }) };
+  };
+  return assets.map((a) => ({
+    if: nest(assetAt, { const: a }),
+    then: nest(amountAt, { type: 'string', pattern: amountPattern(p.assets.info[a]?.decimals ?? 0, bounds?.min, bounds?.max) }),
+  }));
+}
+
+const props = (schema: Json | undefined) => (schema?.properties ?? {}) as Record<string, Json>;
+const set = (schema: Json | undefined, name: string, value: Json) => {
+  const p = props(schema);
+  if (p[name]) p[name] = { ...value, ...(p[name].description ? { description: p[name].description } : {}) };
+};
+const positive = (schema: Json | undefined, name: string) => {
+  const p = props(schema);
+  if (p[name]) p[name] = { ...p[name], pattern: POSITIVE_DECIMAL };
+};
+
+/** Narrows a request body schema to the profile's closed lists. */
+export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
+  switch (e.id) {
+    case 'lend.create':
+      set(body, 'asset', assetEnum([...LEND_ASSETS]));
+      positive(body, 'amount');
+      set(body, 'maturity', maturityInput(p));
+      return {
+        ...body,
+        allOf: [
+          // Advanced mode has no quote to fall back on, so it needs a rate.
+          { if: { properties: { mode: { const: 'advanced' } }, required: ['mode'] }, then: { required: ['rate'] } },
+          ...perAsset(p, known(p, [...LEND_ASSETS]), ['asset'], ['amount'], { min: p.amounts.minOrder, max: p.amounts.maxOrder }),
+        ],
+      };
+    case 'borrow.create':
+      set(body, 'borrowAsset', assetEnum(known(p, p.assets.borrow)));
+      set(props(body).collateral, 'asset', assetEnum(known(p, p.assets.collateral)));
+      positive(props(body).collateral, 'amount');
+      positive(body, 'borrowAmount');
+      set(body, 'maturity', maturityInput(p));
+      return {
+        ...body,
+        allOf: [
+          ...perAsset(p, known(p, p.assets.borrow), ['borrowAsset'], ['borrowAmount'], { min: p.amounts.minOrder, max: p.amounts.maxOrder }),
+          ...perAsset(p, known(p, p.assets.collateral), ['collateral', 'asset'], ['collateral', 'amount']),
+        ],
+      };
+    case 'user.withdraw':
+      set(body, 'asset', assetEnum(Object.keys(p.assets.info)));
+      set(body, 'destination', { type: 'string', pattern: p.withdrawals.destinationPattern });
+      positive(body, 'amount');
+      return { ...body, allOf: perAsset(p, Object.keys(p.assets.info), ['asset'], ['amount'], { min: p.amounts.minWithdrawal }) };
+    case 'position.repay':
+      positive(body, 'amount');
+      return body;
+    case 'position.patch':
+      // Either flag alone is a change; an empty object is not.
+      return { ...body, minProperties: 1, anyOf: [{ required: ['autoRollover'] }, { required: ['autoRefinance'] }] };
+    case 'sandbox.fund':
+      set(body, 'asset', assetEnum(Object.keys(p.assets.info)));
+      positive(body, 'amount');
+      return { ...body, allOf: perAsset(p, Object.keys(p.assets.info), ['asset'], ['amount']) };
+    case 'sandbox.oracle':
+      set(body, 'asset', assetEnum(Object.keys(p.assets.info)));
+      positive(body, 'priceUsd');
+      return body;
+    case 'sandbox.trigger':
+      // A withdrawal event is about no position.
+      return { ...body, if: { properties: { type: { const: 'withdrawal.completed' } }, required: ['type'] }, then: { not: { required: ['positionId'] } } };
+    default:
+      return body;
+  }
+}
+
+/** Narrows a query parameter's schema. */
+export function exactQuery(p: Profile, e: Endpoint, name: string, schema: Json): Json {
+  if (name === 'period') return { type: 'string', enum: [...p.markets.periods] };
+  if (name === 'maturity' && (e.id === 'orderbook.get' || e.id === 'public.rateSeries')) return maturityEnum(p);
+  if (name === 'asset' && e.id === 'public.rateSeries') return assetEnum(marketAssets(p));
+  if (name === 'limit' && p.pagination.overMax === 'reject') return { ...schema, maximum: LIST_LIMIT_MAX };
+  if (name === 'cursor') return { ...schema, description: 'Opaque: only a nextCursor this list returned (with the same filters) is valid' };
+  return schema;
+}
+
+/** The shared order-book path segment: an asset (with a key) or a market id (without). */
+export function orderbookSegment(p: Profile): Json {
+  const ids = marketAssets(p).flatMap((a) => p.markets.maturities.map((m) => marketId(p, a, m)));
+  return {
+    anyOf: [assetEnum(marketAssets(p)), { type: 'string', enum: ids }],
+    description: `With a key: an asset (${marketAssets(p).join(', ')}) or a market id. Without: a market id (asset${p.markets.idSeparator}maturity).`,
+  };
+}
+
+/** Every error status the operation can answer under the profile, with the codes behind it. */
+export function errorStatuses(p: Profile, e: Endpoint): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const add = (status: number, code: string) => out.set(status, [...new Set([...(out.get(status) ?? []), code])]);
+  const hasInput = e.body !== undefined || e.query !== undefined || e.params !== undefined;
+  if (hasInput) add(400, 'invalid_request');
+  if (['lend.create', 'borrow.create', 'user.withdraw', 'position.repay'].includes(e.id)) add(400, 'insufficient_funds');
+  if (e.body) {
+    add(p.errors.unsupportedMediaType.status, p.errors.unsupportedMediaType.code);
+    add(p.errors.payloadTooLarge.status, p.errors.payloadTooLarge.code);
+  }
+  if (e.access !== 'public') add(401, 'authentication_failed');
+  if (e.path.includes('{positionId}') || e.id === 'sandbox.trigger') add(404, 'position_not_found');
+  if (e.id === 'positions.list' && p.errors.unknownUser === 'position_not_found') add(404, 'position_not_found');
+  if (['position.repay', 'position.cancel', 'position.patch'].includes(e.id)) add(p.errors.invalidState.status, p.errors.invalidState.code);
+  if (e.id === 'position.repay') add(p.lifecycle.repayOnLend.status, p.lifecycle.repayOnLend.code);
+  if (['lend.create', 'borrow.create', 'orderbook.get', 'public.rateSeries', 'user.withdraw', 'sandbox.fund', 'sandbox.oracle'].includes(e.id)) {
+    add(p.errors.unsupportedAsset.status, p.errors.unsupportedAsset.code);
+  }
+  if (['webhooks.delete', 'public.vault', 'public.orderbook', 'orderbook.get', 'sandbox.attempts'].includes(e.id)) {
+    add(p.errors.unknownRoute.status, p.errors.unknownRoute.code);
+  }
+  add(429, 'rate_limit_exceeded');
+  add(500, 'internal_error');
+  return out;
+}
+
+const positionOps = {
+  GetPosition: 'position.get',
+  CancelPosition: 'position.cancel',
+  RepayPosition: 'position.repay',
+  PatchPosition: 'position.patch',
+};
+
+/** Links from a created resource's id to the operations that use it (Schemathesis' stateful phase follows them). */
+export function linksOf(e: Endpoint, ids: Set<string>): Json | undefined {
+  const byId = (map: Record<string, [string, Json]>) => {
+    const out: Json = {};
+    for (const [name, [operationId, parameters]] of Object.entries(map)) if (ids.has(operationId)) out[name] = { operationId, parameters };
+    return Object.keys(out).length ? out : undefined;
+  };
+  const pos = { positionId: '$response.body#/positionId' };
+  switch (e.id) {
+    case 'lend.create':
+    case 'borrow.create':
+      return byId({
+        ...Object.fromEntries(Object.entries(positionOps).map(([k, v]) => [k, [v, pos]])),
+        ListUserPositions: ['positions.list', { userId: '$response.body#/userId' }],
+      });
+    case 'positions.list':
+      return byId({ NextPage: ['positions.list', { userId: '$request.path.userId', cursor: '$response.body#/nextCursor' }] });
+    case 'webhooks.create':
+      return byId({ DeleteWebhook: ['webhooks.delete', { webhookId: '$response.body#/webhookId' }] });
+    case 'sandbox.trigger':
+      return byId({ EventAttempts: ['sandbox.attempts', { eventId: '$response.body#/eventId' }] });
+    case 'sandbox.fund':
+      return byId({ Balances: ['sandbox.balances', { userId: '$response.body#/userId' }] });
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+// Which way is worse for each figure, and the --max-regression bounds
+// ("p95=10%,burst=0"): a bound names a family of figures and how far they may get worse.
+
+export type Better = 'lower' | 'higher' | 'neither';
+
+/** Latency percentiles: compared as sample distributions when both runs kept samples. */
+export const isLatency = (metric: string) => /^p\d+$/.test(metric);
+
+/** A duration figure that is one number (a part's own percentile, a timing error): no samples to test. */
+export const isDuration = (metric: string) => /(Ms|_ms|\bms)$|_ms_p\d+$/.test(metric);
+
+export function betterWhen(metric: string): Better {
+  if (isLatency(metric)) return 'lower';
+  if (/^(burstAccepted|admittedPerMinute|sustainAdmitted|accepted|checksPassed)$/.test(metric)) return 'higher';
+  if (isDuration(metric) || /(Failed|Violations|ErrorRate)$/.test(metric) || metric === 'checksFailed') return 'lower';
+  return 'neither';
+}
+
+export interface Bound {
+  /** As written, e.g. "p95=10%". */
+  text: string;
+  name: string;
+  /** Relative (a share of the baseline) or absolute (in the figure's unit). */
+  relative: boolean;
+  limit: number;
+  metrics: (metric: string) => boolean;
+}
+
+/** Bound names and the figures each covers. */
+export const BOUND_FAMILIES: Record<string, { covers: (metric: string) => boolean; what: string }> = {
+  p50: { covers: (m) => m === 'p50', what: 'median latency per endpoint' },
+  p95: { covers: (m) => m === 'p95', what: 'p95 latency per endpoint' },
+  p99: { covers: (m) => m === 'p99', what: 'p99 latency per endpoint' },
+  burst: { covers: (m) => m === 'burstAccepted', what: 'requests a full bucket admitted at once' },
+  refill: { covers: (m) => m === 'admittedPerMinute', what: 'sustained admitted rate per minute' },
+  ttm: { covers: (m) => /^time_to_match_ms_p\d+$/.test(m), what: 'time to match (p95)' },
+  retry: { covers: (m) => m === 'retryTimingErrorMaxMs', what: 'largest retry timing error' },
+  failed: { covers: (m) => m === 'checksFailed', what: 'failed checks per part' },
+};
+
+export function parseBounds(text: string | undefined): Bound[] {
+  if (!text) return [];
+  return text.split(',').map((s) => s.trim()).filter(Boolean).map((part) => {
+    const m = /^([a-z0-9]+)=(\d+(?:\.\d+)?)(%|ms)?$/i.exec(part);
+    if (!m) throw new Error(`--max-regression: expected name=N% or name=N (e.g. p95=10%,burst=0) / received "${part}"`);
+    const family = BOUND_FAMILIES[m[1]];
+    if (!family) throw new Error(`--max-regression: unknown figure "${m[1]}": valid names are ${Object.keys(BOUND_FAMILIES).join(', ')}`);
+    return { text: part, name: m[1], relative: m[3] === '%', limit: Number(m[2]), metrics: family.covers };
+  });
+}
+
+/** How far a figure got worse, in the bound's unit (0 when it did not). */
+export function worsening(bound: Bound, metric: string, baseline: number, current: number): number {
+  const sign = betterWhen(metric) === 'higher' ? -1 : 1;
+  const by = sign * (current - baseline);
+  if (by <= 0) return 0;
+  if (!bound.relative) return by;
+  return baseline === 0 ? Infinity : (by / Math.abs(baseline)) * 100;
+}

@@ -1,0 +1,160 @@
+import type { Profile } from '../../contract/index.ts';
+import { decimalPlaces } from '../../contract/index.ts';
+import type { Clock } from '../clock.ts';
+import type { SandboxConfig } from '../config.ts';
+import { ApiError, invalid } from '../errors.ts';
+import type { Db } from '../store/db.ts';
+import { D, str, ZERO, type Dec } from './money.ts';
+
+// The ledger: users, balances (available and locked per asset), credits from outside
+// (journalled so conservation can be checked from the file), the house account, and the
+// oracle prices that value collateral. Callers open the transaction; the ledger writes.
+
+/** The account that stands on the other side of the sandbox: it pays lenders' interest,
+ *  receives borrowers' interest and seized collateral, and may go negative. */
+export const HOUSE = '__house';
+
+export interface Balance {
+  asset: string;
+  available: string;
+  locked: string;
+}
+
+export class Ledger {
+  /** Oracle prices set through the control; memory follows the committed `oracle` rows. */
+  private readonly prices = new Map<string, Dec>();
+  private readonly st;
+
+  constructor(
+    db: Db,
+    private readonly profile: Profile,
+    private readonly config: SandboxConfig,
+    private readonly clock: Clock,
+  ) {
+    this.st = {
+      userExists: db.prepare('SELECT 1 FROM users WHERE partner_id = ? AND user_id = ?').pluck(),
+      insertUser: db.prepare('INSERT INTO users (partner_id, user_id, created_at_ms) VALUES (?, ?, ?)'),
+      getBal: db.prepare('SELECT available, locked FROM balances WHERE partner_id = ? AND user_id = ? AND asset = ?'),
+      putBal: db.prepare(
+        'INSERT INTO balances (partner_id, user_id, asset, available, locked) VALUES (?, ?, ?, ?, ?) ' +
+          'ON CONFLICT(partner_id, user_id, asset) DO UPDATE SET available = excluded.available, locked = excluded.locked',
+      ),
+      listBal: db.prepare('SELECT asset, available, locked FROM balances WHERE partner_id = ? AND user_id = ? ORDER BY asset'),
+      insertExternal: db.prepare('INSERT INTO ledger_external (ts_ms, partner_id, user_id, asset, amount, kind) VALUES (?, ?, ?, ?, ?, ?)'),
+      putOracle: db.prepare('INSERT INTO oracle (asset, price_usd) VALUES (?, ?) ON CONFLICT(asset) DO UPDATE SET price_usd = excluded.price_usd'),
+      allOracle: db.prepare('SELECT asset, price_usd FROM oracle'),
+    };
+    this.reload();
+  }
+
+  /** Drops cached prices and reads the committed ones (at start and after a failed commit). */
+  reload(): void {
+    this.prices.clear();
+    for (const o of this.st.allOracle.all() as Array<{ asset: string; price_usd: string }>) this.prices.set(o.asset, new D(o.price_usd));
+  }
+
+  // ---- assets -------------------------------------------------------------------------
+
+  /** The profile's error for an asset outside its lists, naming the field. */
+  unsupportedAsset(field: string, asset: string): ApiError {
+    const e = this.profile.errors.unsupportedAsset;
+    return new ApiError(e.code, `${field}: unsupported asset ${asset}`, e.status);
+  }
+
+  assetDecimals(asset: string, field = 'asset'): number {
+    const info = this.profile.assets.info[asset];
+    if (!info) throw this.unsupportedAsset(field, asset);
+    return info.decimals;
+  }
+
+  /** Rejects amounts finer than the asset can hold: "amount: more than 6 decimal places for USDC". */
+  checkPrecision(field: string, amount: string, asset: string): void {
+    const dec = this.assetDecimals(asset, field.replace(/Amount$/, 'Asset').replace(/amount$/, 'asset'));
+    if (decimalPlaces(amount) > dec) throw invalid(field, `has more than ${dec} decimal places for ${asset}`);
+  }
+
+  // ---- users and balances -------------------------------------------------------------
+
+  userExists(partnerId: string, userId: string): boolean {
+    return this.st.userExists.get(partnerId, userId) !== undefined;
+  }
+
+  /** Creates a user on first sight, with the configured starting funds. */
+  ensureUser(partnerId: string, userId: string): void {
+    if (this.userExists(partnerId, userId)) return;
+    this.st.insertUser.run(partnerId, userId, this.clock.now());
+    for (const [asset, amount] of Object.entries(this.config.startingFunds)) {
+      if (new D(amount).gt(0)) this.creditExternal(partnerId, userId, asset, new D(amount), 'starting_funds');
+    }
+  }
+
+  /** A credit from outside the ledger, journalled with it so conservation can be checked from the file. */
+  creditExternal(partnerId: string, userId: string, asset: string, amount: Dec, kind: 'starting_funds' | 'fund'): void {
+    this.credit(partnerId, userId, asset, amount);
+    this.st.insertExternal.run(this.clock.now(), partnerId, userId, asset, str(amount), kind);
+  }
+
+  bal(partnerId: string, userId: string, asset: string): { available: Dec; locked: Dec } {
+    const r = this.st.getBal.get(partnerId, userId, asset) as { available: string; locked: string } | undefined;
+    return r ? { available: new D(r.available), locked: new D(r.locked) } : { available: ZERO, locked: ZERO };
+  }
+
+  putBal(partnerId: string, userId: string, asset: string, available: Dec, locked: Dec): void {
+    this.st.putBal.run(partnerId, userId, asset, str(available), str(locked));
+  }
+
+  /** Adds `amount` (negative to take) to available; callers check funds first. */
+  credit(partnerId: string, userId: string, asset: string, amount: Dec): void {
+    if (amount.isZero()) return;
+    const b = this.bal(partnerId, userId, asset);
+    this.putBal(partnerId, userId, asset, b.available.plus(amount), b.locked);
+  }
+
+  /** Moves `amount` from available into locked (negative: back out of locked). */
+  shiftLocked(partnerId: string, userId: string, asset: string, amount: Dec): void {
+    const b = this.bal(partnerId, userId, asset);
+    this.putBal(partnerId, userId, asset, b.available.minus(amount), b.locked.plus(amount));
+  }
+
+  /** Takes `amount` out of locked, e.g. a lend's principal as it is filled. */
+  unlock(partnerId: string, userId: string, asset: string, amount: Dec): void {
+    const b = this.bal(partnerId, userId, asset);
+    this.putBal(partnerId, userId, asset, b.available, b.locked.minus(amount));
+  }
+
+  house(asset: string, delta: Dec): void {
+    this.credit(HOUSE, HOUSE, asset, delta);
+  }
+
+  /** Takes `amount` from available (into locked when `lockIt`), or fails with insufficient_funds. */
+  lock(partnerId: string, userId: string, asset: string, amount: Dec, lockIt = true): void {
+    const b = this.bal(partnerId, userId, asset);
+    if (b.available.lt(amount)) {
+      throw new ApiError('insufficient_funds', `insufficient funds: ${asset} available ${str(b.available)}, required ${str(amount)}`, 400, {
+        required: str(amount),
+        available: str(b.available),
+      });
+    }
+    this.putBal(partnerId, userId, asset, b.available.minus(amount), lockIt ? b.locked.plus(amount) : b.locked);
+  }
+
+  balances(partnerId: string, userId: string): Balance[] {
+    return (this.st.listBal.all(partnerId, userId) as Balance[]).map((b) => ({ asset: b.asset, available: b.available, locked: b.locked }));
+  }
+
+  // ---- oracle -------------------------------------------------------------------------
+
+  price(asset: string): Dec {
+    const p = this.prices.get(asset);
+    if (p) return p;
+    const info = this.profile.assets.info[asset];
+    if (!info) throw this.unsupportedAsset('asset', asset);
+    return new D(info.oraclePriceUsd);
+  }
+
+  /** Writes a price in the caller's transaction; memory follows at once and a failed commit reloads it. */
+  putPrice(asset: string, priceUsd: string): void {
+    this.st.putOracle.run(asset, priceUsd);
+    this.prices.set(asset, new D(priceUsd));
+  }
+}

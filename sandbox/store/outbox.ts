@@ -1,0 +1,34 @@
+import { iso } from '../engine/rows.ts';
+import type { Db } from './db.ts';
+import { newId } from './ids.ts';
+
+// The transactional outbox: one table, one row type and one writer, shared by the engine
+// (which appends inside each change's transaction) and by tests and benchmarks that run
+// the webhook dispatcher without the core. The dispatcher reads the table by seq.
+
+export const OUTBOX_DDL =
+  'CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL)';
+
+export interface OutboxEvent {
+  seq: number;
+  id: string;
+  partnerId: string;
+  type: string;
+  /** The envelope bytes exactly as delivered: {id, type, timestamp, data}. */
+  payload: string;
+}
+
+const inserts = new WeakMap<Db, { get(...params: unknown[]): unknown }>();
+
+/** Appends one event; inside a transaction it commits or rolls back with it. */
+export function appendOutboxEvent(db: Db, partnerId: string, type: string, data: Record<string, unknown>, atMs: number): OutboxEvent {
+  let insert = inserts.get(db);
+  if (!insert) {
+    insert = db.prepare('INSERT INTO outbox_events (id, partner_id, type, payload, created_at_ms) VALUES (?, ?, ?, ?, ?) RETURNING seq').pluck();
+    inserts.set(db, insert);
+  }
+  const id = newId('evt');
+  const payload = JSON.stringify({ id, type, timestamp: iso(atMs), data });
+  const seq = insert.get(id, partnerId, type, payload, atMs) as number;
+  return { seq, id, partnerId, type, payload };
+}

@@ -1,0 +1,31 @@
+import { API_VERSION_PREFIX } from '../../contract/index.ts';
+import type { SandboxPlugin } from '../plugins.ts';
+import { endpointMatcher } from '../metrics/route.ts';
+
+// Test-only: makes chosen endpoints slower by a fixed number of milliseconds, so the
+// regression gate can be shown to catch a slowed endpoint (cli/history/regression.test.ts,
+// `lendcheck sandbox --test-delay rates.get=200`). The map may be changed while serving.
+
+export function parseDelays(text: string | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const part of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([\w.-]+)=(\d+)$/.exec(part);
+    if (!m) throw new Error(`--test-delay: expected endpoint=ms (e.g. rates.get=200) / received "${part}"`);
+    out.set(m[1], Number(m[2]));
+  }
+  return out;
+}
+
+export function delayPlugin(delays: Map<string, number>): SandboxPlugin {
+  return {
+    name: 'test-delay',
+    middleware(app, ctx) {
+      const endpointOf = endpointMatcher(ctx.profile);
+      app.use(`${API_VERSION_PREFIX}/*`, async (c, next) => {
+        const ms = delays.size ? delays.get(endpointOf(c.req.method, c.req.path, c.req.header('authorization') !== undefined)) : undefined;
+        if (ms) await new Promise((r) => setTimeout(r, ms));
+        await next();
+      });
+    },
+  };
+}
