@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
-import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
+import { errorText, findId, ok, type Detector } from './probe.ts';
 import { deliveryExchange, startReceiver, type Delivery, type Receiver } from './receiver.ts';
 
 // Webhooks, in two parts around the organic orders of lifecycle.ts: first lendcheck's own
