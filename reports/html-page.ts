@@ -19,7 +19,7 @@ h1{margin:0 0 8px;font-size:22px}
 h2{margin:32px 0 8px;font-size:19px;border-bottom:1px solid var(--line);padding-bottom:4px}
 h3{margin:20px 0 6px;font-size:15px}
 .verdict{display:inline-block;padding:4px 14px;border-radius:4px;color:#fff;font-weight:700;font-size:18px;letter-spacing:.05em}
-.verdict.passed{background:var(--ok);color:#fff}.verdict.failed{background:var(--bad);color:#fff}
+.verdict.passed{background:var(--ok);color:#fff}.verdict.failed{background:var(--bad);color:#fff}.verdict.incomplete{background:#b7791f;color:#fff}
 tr.row-failed{background:#fff5f5}tr.row-skipped,tr.row-uncovered{background:#f7f7f7}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:12px 0 0}
 dl.meta dt{color:#555}dl.meta dd{margin:0;font-family:ui-monospace,monospace}
@@ -51,6 +51,7 @@ export function renderReportPage(run: RunSummary): string {
 <header>
 <h1>lendcheck report</h1>
 <span class="verdict ${run.verdict}" id="verdict">${run.verdict.toUpperCase()}</span>
+${run.verdictReasons?.length ? html`<ul id="verdict-reasons">${run.verdictReasons.map((r) => html`<li>${r}</li>`)}</ul>` : ''}
 <dl class="meta">
 <dt>target</dt><dd id="target">${run.target}</dd>
 <dt>profile</dt><dd id="profile">${run.profile}</dd>
@@ -84,6 +85,7 @@ const TITLES: Record<PartResult['part'], string> = {
   chaos: 'Chaos: retry schedule',
   certify: 'Certification of the receiver',
   regression: 'Compared with',
+  schemathesis: 'Schemathesis against the OpenAPI document',
 };
 
 function partSection(p: PartResult): Html {
