@@ -78,7 +78,7 @@ export async function startPrismProxy(documentFile: string, upstream: string): P
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void (async () => {
+      (async () => {
         // Prism serves the document's paths at its root; the client sees /v1 like the target's.
         const path = (req.url ?? '/').replace(new RegExp(`^${API_VERSION_PREFIX}(?=/|$)`), '') || '/';
         const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => !HOP.has(k) && typeof v === 'string')) as Record<string, string>;
@@ -99,7 +99,7 @@ export async function startPrismProxy(documentFile: string, upstream: string): P
           res.writeHead(502, { 'content-type': 'text/plain' });
           res.end(`prism proxy: ${(e as Error).message}`);
         }
-      })();
+      })().catch(() => res.destroy());
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
