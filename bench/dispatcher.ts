@@ -15,7 +15,7 @@ import { Agent, request } from 'undici';
 import { defaultProfile } from '../contract/index.ts';
 import { TestClock } from '../sandbox/clock.ts';
 import { Dispatcher } from '../sandbox/webhooks/dispatcher.ts';
-import { insertOutboxEvent } from '../sandbox/webhooks/outbox.ts';
+import { appendOutboxEvent } from '../sandbox/store/outbox.ts';
 import { addSubscription, outboxDb } from '../sandbox/webhooks/testkit.ts';
 import { syntheticData } from '../sandbox/webhooks/trigger.ts';
 
@@ -92,7 +92,7 @@ async function dispatcher(dir: string, stubbed = false): Promise<{ rate: number 
   urls.forEach((url) => addSubscription(db, 'partner_a', url, ['position.matched']));
   db.transaction(() => {
     for (let i = 0; i < EVENTS; i++) {
-      insertOutboxEvent(db, 'partner_a', 'position.matched', syntheticData(defaultProfile, 'position.matched', `u${i}`, clock.now()), clock.now());
+      appendOutboxEvent(db, 'partner_a', 'position.matched', syntheticData(defaultProfile, 'position.matched', `u${i}`, clock.now()), clock.now());
     }
   })();
   const send = stubbed ? async () => (await new Promise((r) => setImmediate(r)), { status: 200 }) : undefined;

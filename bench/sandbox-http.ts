@@ -3,6 +3,11 @@
 // bare node:http handler measured in the same run; figures are reported as ratios.
 //
 //   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici] [--profile]
+//                                          [--rounds 3] [--before]
+//
+// --rounds N measures every endpoint N times (bare and sandbox alternately, each round its
+// own ratio). --before also serves the same sandbox through @hono/node-server's listener (the
+// adapter before sandbox/http/node-listener.ts) and measures it beside the current one.
 //
 // --profile adds one more run per endpoint with V8's CPU profiler on inside the sandbox
 // process and prints where its busy time goes (self time by package or folder, hottest
@@ -33,6 +38,16 @@ async function serve(kind: string, dbPath: string): Promise<void> {
   if (kind === 'bare') {
     const { startBare } = await import('./lib/peers.ts');
     console.log(`URL ${(await startBare()).base}/v1`);
+  } else if (kind === 'sandbox-before') {
+    const { serve } = await import('@hono/node-server');
+    const { createSandbox } = await import('../sandbox/app.ts');
+    const sb = createSandbox({ dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
+    const server = serve({ fetch: sb.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log(`URL http://127.0.0.1:${info.port}/v1`));
+    process.on('SIGTERM', () => {
+      server.close(() => {
+        sb.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));
+      });
+    });
   } else {
     const { startSandboxServer } = await import('../sandbox/server.ts');
     const s = await startSandboxServer({ port: 0, dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
@@ -184,6 +199,8 @@ async function main(): Promise<void> {
       connections: { type: 'string', default: '32' },
       client: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '1' },
+      before: { type: 'boolean', default: false },
     },
   });
   if (values.serve) return serve(values.serve, values.db!);
@@ -203,17 +220,24 @@ async function main(): Promise<void> {
     return f;
   };
 
+  const rounds = Math.max(1, Math.min(10, Number(values.rounds)));
   const bare = await startChild('bare', ':memory:');
   const sb = await startChild('sandbox', join(dir, 'bench.db'));
+  const before = values.before ? await startChild('sandbox-before', join(dir, 'before.db')) : undefined;
   try {
-    // Seed: one position to read, and a user with 50 positions to list.
+    // Seed: one position to read, and a user with 50 positions to list (in each sandbox).
     const h = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-    const lend = (userId: string) =>
-      fetch(`${sb.url}/lend`, { method: 'POST', headers: h, body: JSON.stringify({ userId, asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then(
-        (r) => r.json() as Promise<{ positionId: string }>,
-      );
-    const one = await lend('bench-reader');
-    for (let i = 0; i < 49; i++) await lend('bench-reader');
+    const seed = async (url: string) => {
+      const lend = (userId: string) =>
+        fetch(`${url}/lend`, { method: 'POST', headers: h, body: JSON.stringify({ userId, asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then(
+          (r) => r.json() as Promise<{ positionId: string }>,
+        );
+      const first = await lend('bench-reader');
+      for (let i = 0; i < 49; i++) await lend('bench-reader');
+      return first.positionId;
+    };
+    const one = { positionId: await seed(sb.url) };
+    const beforeId = before ? await seed(before.url) : undefined;
 
     const lendBody = () => JSON.stringify({ userId: 'USERID', asset: 'USDC', amount: '1.5', rate: 0.2, maturity: '90d' });
     const pairs: Array<{ label: string; sandbox: Scenario; bare: Scenario; target: number }> = [
@@ -225,16 +249,30 @@ async function main(): Promise<void> {
     console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log('endpoint                      sandbox req/s   p50 ms   p99 ms  errors  cpu µs/req | bare req/s   p50 ms   p99 ms  cpu µs/req | ratio  aim');
     const rows = [];
+    const line = (label: string, s: Figures, b: Figures, ratio: number, target: number) =>
+      console.log(
+        `${label.padEnd(28)} ${s.rps.toFixed(0).padStart(10)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${String(s.errors).padStart(7)} ${(s.cpuUs?.toFixed(0) ?? '-').padStart(11)} |` +
+          ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} ${(b.cpuUs?.toFixed(0) ?? '-').padStart(11)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= target ? 'met' : 'under'} ${target}/s`,
+      );
     for (const p of pairs) {
       await run(sb, p.sandbox).catch(() => undefined); // warm-up (JIT, page cache); figures discarded
-      const b = await run(bare, p.bare);
-      const s = await run(sb, p.sandbox);
-      const ratio = s.rps / b.rps;
-      rows.push({ endpoint: p.label, sandbox: s, bare: b, ratio, aim: p.target });
-      console.log(
-        `${p.label.padEnd(28)} ${s.rps.toFixed(0).padStart(10)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${String(s.errors).padStart(7)} ${(s.cpuUs?.toFixed(0) ?? '-').padStart(11)} |` +
-          ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} ${(b.cpuUs?.toFixed(0) ?? '-').padStart(11)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= p.target ? 'met' : 'under'} ${p.target}/s`,
-      );
+      const beforeScenario = { ...p.sandbox, path: p.sandbox.path.replace(one.positionId, beforeId ?? '') };
+      if (before) await run(before, beforeScenario).catch(() => undefined);
+      for (let round = 1; round <= rounds; round++) {
+        const b = await run(bare, p.bare);
+        const s = await run(sb, p.sandbox);
+        const ratio = s.rps / b.rps;
+        const label = rounds > 1 ? `${p.label} #${round}` : p.label;
+        const row: Record<string, unknown> = { endpoint: p.label, round, sandbox: s, bare: b, ratio, aim: p.target };
+        line(label, s, b, ratio, p.target);
+        if (before) {
+          const o = await run(before, beforeScenario);
+          row.before = o;
+          row.beforeRatio = o.rps / b.rps;
+          line(`  (before: @hono/node-server)`, o, b, o.rps / b.rps, p.target);
+        }
+        rows.push(row);
+      }
     }
     const profiles: Record<string, ReturnType<typeof breakdown>> = {};
     if (values.profile) {
@@ -253,6 +291,7 @@ async function main(): Promise<void> {
   } finally {
     await stopChild(sb.child);
     await stopChild(bare.child);
+    if (before) await stopChild(before.child);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -79,6 +79,19 @@ const check = (id: string, title: string, requirements: string[], failures: stri
   notes,
 });
 
+/**
+ * How long one event's whole schedule may take at a time scale, from its first attempt to the
+ * end of its fifth retry: every retry delay (1m, 5m, 30m, 2h, 24h) ÷ the time scale, one answer
+ * window per attempt (the first and five retries; those are real seconds at any scale), and the
+ * bound the tolerance allows on the latest retry. Judging earlier would miss a missing retry.
+ */
+export function fullScheduleMs(timeScale: number, tolerance: Tolerance): { totalMs: number; delaysMs: number; windowsMs: number; boundMs: number } {
+  const delaysMs = WEBHOOK_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / timeScale;
+  const windowsMs = (WEBHOOK_RETRY_DELAYS_MS.length + 1) * WEBHOOK_RESPONSE_DEADLINE_MS;
+  const boundMs = Math.max((delaysMs * tolerance.pct) / 100, tolerance.minMs);
+  return { totalMs: Math.ceil(delaysMs + windowsMs + boundMs), delaysMs, windowsMs, boundMs };
+}
+
 export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<PartResult> {
   const log = opts.log ?? (() => {});
   const profile = opts.profile ?? defaultProfile;
@@ -147,26 +160,29 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     }
     log(`caused events: ${positions.length} lend orders, ${triggered.length} triggers`);
 
-    // 4. Wait for the schedule to play out: every triggered event settled (controls), or the
-    //    whole schedule's worth of time (no controls); then watch a while for late attempts.
-    const scheduleMs = WEBHOOK_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / timeScale;
-    const maxWait = opts.maxWaitMs ?? scheduleMs + 8 * WEBHOOK_RESPONSE_DEADLINE_MS + 30_000;
-    const quietMs = Math.max(2_000, 3_600_000 / timeScale);
+    // 4. Wait out the whole scaled schedule of the last event caused, with or without controls:
+    //    an early success must show no further attempt, an exhausted one all five retries. With
+    //    controls, also until every triggered event has settled (up to maxWait).
+    const tolerance = opts.tolerance ?? (embedded ? EMBEDDED_TOLERANCE : DEFAULT_TOLERANCE);
+    const full = fullScheduleMs(timeScale, tolerance);
+    const causedAt = Date.now();
+    const maxWait = Math.max(opts.maxWaitMs ?? full.totalMs + 30_000, full.totalMs);
+    log(`waiting out the whole schedule: ${Math.round(full.totalMs / 1000)} s (retry delays ${Math.round(full.delaysMs)} ms + ${WEBHOOK_RETRY_DELAYS_MS.length + 1} answer windows ${full.windowsMs} ms + bound ${Math.round(full.boundMs)} ms)`);
     const states = new Map<string, { state: string; attempts: number }>();
-    while (Date.now() - started < maxWait) {
+    const settled = () => triggered.every((t) => states.has(t.eventId) && states.get(t.eventId)!.state !== 'pending');
+    while (Date.now() - causedAt < maxWait) {
       if (controls) {
         for (const t of triggered) {
           if (states.get(t.eventId)?.state && states.get(t.eventId)!.state !== 'pending') continue;
           const r = await target.call('GET', `/sandbox/events/${t.eventId}/attempts`);
           if (r.status === 200) states.set(t.eventId, { state: r.json.state, attempts: (r.json.attempts ?? []).filter((a: { outcome: string }) => a.outcome !== 'pending').length });
         }
-        if (triggered.length && triggered.every((t) => states.get(t.eventId)?.state !== 'pending' && states.has(t.eventId))) break;
-      } else if (Date.now() - started > scheduleMs + 6 * WEBHOOK_RESPONSE_DEADLINE_MS) break;
-      await sleep(Math.min(1_000, Math.max(100, scheduleMs / 100)));
+      }
+      if (Date.now() - causedAt >= full.totalMs && (!controls || settled())) break;
+      await sleep(Math.min(1_000, Math.max(100, full.delaysMs / 100)));
     }
-    const timedOut = Date.now() - started >= maxWait;
-    log(`schedule ${timedOut ? 'did not settle within the bound' : 'settled'} after ${Math.round((Date.now() - started) / 1000)} s; watching ${quietMs} ms for late attempts`);
-    await sleep(quietMs);
+    const timedOut = controls && !settled();
+    log(`schedule ${timedOut ? 'did not settle within the bound' : 'waited out'} after ${Math.round((Date.now() - causedAt) / 1000)} s`);
 
     // 5. What the target reports for the positions it created.
     const expectedPairs: Array<{ subject: string; type: string }> = [];
@@ -186,12 +202,13 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const rows = store.attempts();
     const sessions = store.sessions();
     store.close();
-    const result = validateAttempts(rows, sessions, { timeScale, tolerance: opts.tolerance ?? (embedded ? EMBEDDED_TOLERANCE : DEFAULT_TOLERANCE), profile, allowMeasuredNoise: opts.allowMeasuredNoise ?? embedded });
+    const result = await validateAttempts(rows, sessions, { timeScale, tolerance, profile, allowMeasuredNoise: opts.allowMeasuredNoise ?? embedded });
     result.name = 'webhook retry schedule (active run)';
     result.target = baseUrl;
     result.checks.push(...targetChecks(rows, expectedPairs, triggered, states, controls, orderNotes, timedOut));
-    result.status = result.checks.some((c) => c.status === 'failed') ? 'failed' : 'passed';
-    result.figures = { ...result.figures, positionsCreated: positions.length, eventsTriggered: triggered.length, sandboxControls: controls ? 'yes' : 'no', runMs: Date.now() - started };
+    // A validation that could not observe the schedule to its end stays incomplete, never passed.
+    result.status = result.checks.some((c) => c.status === 'failed') ? 'failed' : result.status === 'incomplete' ? 'incomplete' : 'passed';
+    result.figures = { ...result.figures, scheduleWaitMs: full.totalMs, waitedMs: Date.now() - causedAt, positionsCreated: positions.length, eventsTriggered: triggered.length, sandboxControls: controls ? 'yes' : 'no', runMs: Date.now() - started };
     return result;
   } finally {
     for (const c of cleanups.reverse()) await c();

@@ -112,7 +112,7 @@ export const comparison = z.object({
 export type Comparison = z.infer<typeof comparison>;
 
 export const partResult = z.object({
-  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract', 'regression']),
+  part: z.enum(['conformance', 'load', 'chaos', 'certify', 'contract', 'regression', 'schemathesis']),
   name: z.string(),
   /** incomplete: the part ran but could not observe enough to pass (e.g. a schedule still pending). */
   status: z.enum(['passed', 'failed', 'skipped', 'incomplete']),
@@ -135,6 +135,8 @@ export const runSummary = z.object({
   runId: z.string(),
   /** incomplete: nothing failed, but a requested step skipped or could not finish observing (exit 3). */
   verdict: z.enum(['passed', 'failed', 'incomplete']),
+  /** Why the verdict is not a pass, e.g. which requested step skipped. */
+  verdictReasons: z.array(z.string()).optional(),
   target: z.string(),
   profile: z.string(),
   startedAt: z.string(),

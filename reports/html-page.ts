@@ -4,6 +4,7 @@ import { REQUIREMENTS } from '../contract/requirements.ts';
 import { html, raw, type Html } from './html-escape.ts';
 import { formatDuration } from './format.ts';
 import { loadChart, timelineChart } from './charts.ts';
+import { comparedSection } from './compared.ts';
 
 // One self-contained page: inline CSS, inline SVG, no script, no external resource.
 
@@ -19,7 +20,7 @@ h1{margin:0 0 8px;font-size:22px}
 h2{margin:32px 0 8px;font-size:19px;border-bottom:1px solid var(--line);padding-bottom:4px}
 h3{margin:20px 0 6px;font-size:15px}
 .verdict{display:inline-block;padding:4px 14px;border-radius:4px;color:#fff;font-weight:700;font-size:18px;letter-spacing:.05em}
-.verdict.passed{background:var(--ok);color:#fff}.verdict.failed{background:var(--bad);color:#fff}
+.verdict.passed{background:var(--ok);color:#fff}.verdict.failed{background:var(--bad);color:#fff}.verdict.incomplete{background:#b7791f;color:#fff}
 tr.row-failed{background:#fff5f5}tr.row-skipped,tr.row-uncovered{background:#f7f7f7}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:12px 0 0}
 dl.meta dt{color:#555}dl.meta dd{margin:0;font-family:ui-monospace,monospace}
@@ -31,6 +32,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 span.st{font-weight:700;text-transform:uppercase;font-size:12px}
 pre{background:#f4f4f4;border:1px solid var(--line);padding:8px;overflow:auto;max-height:320px;font-size:12px;white-space:pre-wrap;word-break:break-all}
 .chart{margin:8px 0;border:1px solid var(--line);display:inline-block}
+td.sparkline{padding:0 4px;line-height:0}td.sparkline svg{display:block}
 .muted{color:#666}
 details>summary{cursor:pointer}
 `;
@@ -51,6 +53,7 @@ export function renderReportPage(run: RunSummary): string {
 <header>
 <h1>lendcheck report</h1>
 <span class="verdict ${run.verdict}" id="verdict">${run.verdict.toUpperCase()}</span>
+${run.verdictReasons?.length ? html`<ul id="verdict-reasons">${run.verdictReasons.map((r) => html`<li>${r}</li>`)}</ul>` : ''}
 <dl class="meta">
 <dt>target</dt><dd id="target">${run.target}</dd>
 <dt>profile</dt><dd id="profile">${run.profile}</dd>
@@ -84,13 +87,14 @@ const TITLES: Record<PartResult['part'], string> = {
   chaos: 'Chaos: retry schedule',
   certify: 'Certification of the receiver',
   regression: 'Compared with',
+  schemathesis: 'Schemathesis against the OpenAPI document',
 };
 
 function partSection(p: PartResult): Html {
   const inner = p.status === 'skipped' && p.checks.length === 0
     ? html`<p class="skipped">Skipped: ${p.skipReason ?? 'no reason given'}</p>`
     : html`${p.skipReason ? html`<p class="${p.status === 'failed' ? 'failed' : 'skipped'}">${p.skipReason}</p>` : ''}${
-        p.part === 'conformance' ? conformance(p) : p.part === 'load' ? load(p) : p.part === 'chaos' ? chaos(p) : checksTable(p.checks, 'Checks')
+        p.part === 'conformance' ? conformance(p) : p.part === 'load' ? load(p) : p.part === 'chaos' ? chaos(p) : p.part === 'regression' ? html`${comparedSection(p)}${checksTable(p.checks, 'Checks')}` : checksTable(p.checks, 'Checks')
       }${figures(p)}`;
   return html`<section class="part part-${p.part}" id="part-${p.part}-${slug(p.name)}">
 <h2>${TITLES[p.part]}: ${p.name} ${st(p.status)}</h2>

@@ -55,6 +55,7 @@ export class JunitReporter implements Reporter {
         // as its own pass/fail when it ran but recorded nothing finer.
         const tc = suite.testCase().className(p.part).name(p.name).time(p.durationMs / 1000);
         if (p.status === 'skipped') tc.skipped().standardOutput(skipText(p.skipReason));
+        else if (p.status === 'incomplete') tc.failure(`incomplete: ${p.skipReason ?? 'not observed to its end'}`, 'incomplete');
         else if (p.status === 'failed') tc.failure(p.skipReason ?? 'part failed without checks', 'part');
         continue;
       }
@@ -68,6 +69,11 @@ export class JunitReporter implements Reporter {
           tc.skipped().standardOutput(skipText(c.message));
         }
       }
+    }
+    // An INCOMPLETE run is not green in CI either: one failing case says why.
+    if (s.verdict === 'incomplete') {
+      const suite = b.testSuite().name('lendcheck verdict');
+      suite.testCase().className('verdict').name('INCOMPLETE').failure(`INCOMPLETE: ${(s.verdictReasons ?? []).join('; ') || 'a part could not finish observing'}`, 'incomplete');
     }
     return [ctx.write('junit.xml', b.build())];
   }
@@ -144,11 +150,15 @@ export class ReportRun {
     this.parts.push(parsed);
     for (const r of this.reporters) await r.onPartResult?.(parsed, this.ctx);
   }
-  /** Verdict: failed when any part failed; skipped parts do not fail a run. */
-  async end(endedAt = Date.now()): Promise<{ summary: RunSummary; files: string[] }> {
+  /**
+   * Verdict: failed when any part failed, incomplete when one could not finish observing;
+   * the caller (the gate) may judge by stricter rules and pass its verdict in.
+   */
+  async end(endedAt = Date.now(), judged?: { verdict: RunSummary['verdict']; reasons: string[] }): Promise<{ summary: RunSummary; files: string[] }> {
     const summary = runSummary.parse({
       ...this.start,
-      verdict: this.parts.some((p) => p.status === 'failed') ? 'failed' : 'passed',
+      verdict: judged?.verdict ?? (this.parts.some((p) => p.status === 'failed') ? 'failed' : this.parts.some((p) => p.status === 'incomplete') ? 'incomplete' : 'passed'),
+      ...(judged?.reasons.length ? { verdictReasons: judged.reasons } : {}),
       durationMs: Math.max(0, endedAt - Date.parse(this.start.startedAt)),
       parts: this.parts,
     });

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventEnvelope, positionMatchedData, shapes } from '../contract/index.ts';
+import { endpoints, eventEnvelope, parseProfile, positionMatchedData, shapes } from '../contract/index.ts';
 import { TestClock } from './clock.ts';
 import { describeEndpoints } from './endpoints.suite.ts';
-import type { SandboxPlugin } from './plugins.ts';
+import { RESOLVERS } from './http/handlers.ts';
+import { defaultPlugins, type SandboxPlugin } from './plugins.ts';
 import { caller, KEY_A, START_MS, testSandbox } from './test-helpers.ts';
 
 describeEndpoints('in-process', async () => {
@@ -131,5 +132,30 @@ describe('sandbox core (in-process only)', () => {
     open.push(sb);
     clock.advance(1000);
     expect((await caller(sb)('GET', '/sandbox/clock')).body.now).toBe(new Date(START_MS + 1000).toISOString());
+  });
+
+  it('serves every endpoint of the contract table once: by a core resolver or by the default plugin that declares it', () => {
+    for (const listAndDelete of [true, false]) {
+      const profile = parseProfile({ webhooks: { listAndDelete } });
+      const declared = defaultPlugins().flatMap((p) => [...(p.endpoints ?? [])]);
+      for (const e of endpoints(profile)) {
+        const servers = (e.id in RESOLVERS ? 1 : 0) + declared.filter((id) => id === e.id).length;
+        expect(servers, `${e.id} (listAndDelete ${listAndDelete})`).toBe(1);
+      }
+    }
+  });
+
+  it('leaves an endpoint a plugin declares to that plugin', async () => {
+    const claim: SandboxPlugin = {
+      name: 'claims-rates',
+      endpoints: ['public.rates'],
+      routes: (app) => app.get('/v1/markets/rates', (c) => c.json({ from: 'plugin' })),
+    };
+    const sb = testSandbox({ plugins: [claim] });
+    open.push(sb);
+    expect((await caller(sb)('GET', '/markets/rates', { key: null })).body).toEqual({ from: 'plugin' });
+    const without = testSandbox({ plugins: [{ name: 'claims-only', endpoints: ['public.rates'] }] });
+    open.push(without);
+    expect((await caller(without)('GET', '/markets/rates', { key: null })).status, 'the core left the declared route to the plugin').not.toBe(200);
   });
 });

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Profile } from '../contract/index.ts';
 import type { Clock } from './clock.ts';
+import type { Engine } from './engine/engine.ts';
 import { rateLimitPlugin } from './limiter/plugin.ts';
 import { webhooksPlugin } from './webhooks/plugin.ts';
 
@@ -29,12 +30,15 @@ export interface SandboxContext {
   profile: Profile;
   /** Constant-time lookup of a presented Bearer key; undefined when unknown or refused. */
   lookupKey(raw: string): KeyInfo | undefined;
-  /** The engine, typed loosely here so plugins do not depend on its internals. */
-  engine: unknown;
+  /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
+  engine: Engine;
 }
 
 export interface SandboxPlugin {
   name: string;
+  /** Ids of the contract's endpoints (contract/endpoints.ts) whose routes this plugin registers
+   *  in `routes`; the core registers no resolver for them. */
+  endpoints?: readonly string[];
   /** Runs before auth: registers middleware for every /v1 request. */
   middleware?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
   /** Runs after auth: registers routes; `c.get('partner')` is set on authenticated ones. */

@@ -1,5 +1,6 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeListener } from './http/node-listener.ts';
 import { API_VERSION_PREFIX } from '../contract/index.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
 import { DEFAULT_KEYS, type KeyEntry } from './auth/keys.ts';
@@ -13,16 +14,17 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-/** Serves a sandbox over HTTP. The node adapter hands the socket to the app as
+/** Serves a sandbox over HTTP. The listener hands the socket to the app as
  *  `c.env.incoming`, so the rate limiter sees the client address on public calls. */
 export async function startSandboxServer(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<SandboxServer> {
   const { port = 0, host = '127.0.0.1', ...rest } = opts;
   const sandbox = createSandbox(rest);
-  let server: ServerType;
+  let server: Server;
   try {
-    server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: sandbox.app.fetch, port, hostname: host }, () => resolve(s));
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = createServer(nodeListener(sandbox.app.fetch));
       s.once('error', reject);
+      s.listen(port, host, () => resolve(s));
     });
   } catch (e) {
     await sandbox.close();
@@ -40,8 +42,8 @@ export async function startSandboxServer(opts: SandboxOptions & { port?: number;
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
-          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-          setTimeout(() => (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.(), 1000).unref();
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 1000).unref();
         });
         await sandbox.close();
       })();

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
 import { runConformance } from '../../conformance/run.ts';
 import { UnsafeTargetError } from '../../conformance/target.ts';
+import { withSchemathesis } from '../../conformance/schemathesis-target.ts';
 
 /** 0 only when every applicable check passed (and at least one did); 1 otherwise. */
 export function exitCodeOf(r: { status: string; figures: Record<string, string | number> }): number {
@@ -24,6 +25,8 @@ export function registerConformance(program: Command): void {
     .option('--seed <n>', 'seed of the property-based corpus', (v: string) => Number.parseInt(v, 10))
     .option('--report-dir <dir>', 'where junit.xml and conformance.json go', DEFAULT_REPORT_DIR)
     .option('--reporter <name>', 'Vitest console reporter: default, verbose, dot', 'default')
+    .option('--with-schemathesis', 'also run Schemathesis (all checks, all phases) with the OpenAPI document of the profile; its result is a part of its own (schemathesis.json, schemathesis-junit.xml)')
+    .option('--schemathesis-examples <n>', 'Schemathesis examples per operation (its budget)', (v: string) => Number.parseInt(v, 10), 10)
     .action(async (o: Record<string, unknown>) => {
       try {
         const r = await runConformance({
@@ -43,6 +46,20 @@ export function registerConformance(program: Command): void {
         const f = r.figures;
         console.log(`conformance: ${r.status.toUpperCase()} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
         process.exitCode = exitCodeOf(r);
+        if (o.withSchemathesis) {
+          const st = await withSchemathesis({
+            baseUrl: o.baseUrl as string | undefined,
+            apiKey: o.apiKey as string | undefined,
+            profileFile: o.profile as string | undefined,
+            seed: o.seed as number | undefined,
+            maxExamples: o.schemathesisExamples as number,
+            reportDir: o.reportDir as string,
+          });
+          const g = st.figures;
+          const why = st.status === 'skipped' ? ` (${st.skipReason})` : '';
+          console.log(`schemathesis: ${st.status.toUpperCase()}${why} — ${g.cases ?? 0} cases over ${g.operations ?? 0} operations, ${g.failed ?? 0} failed, in ${st.durationMs} ms`);
+          if (st.status === 'failed') process.exitCode = 1;
+        }
       } catch (e) {
         if (e instanceof UnsafeTargetError) {
           console.error(`lendcheck conformance: ${e.message}`);

@@ -8,6 +8,7 @@ import { formatDuration } from '../../reports/format.ts';
 // pipes) plain lines only, since carriage returns garble log files.
 
 const MARK: Record<PartResult['status'], string> = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP', incomplete: 'INCOMPLETE' };
+const VERDICT_MARK: Record<RunSummary['verdict'], string> = { passed: 'PASS', failed: 'FAIL', incomplete: 'INCOMPLETE' };
 
 export class Progress {
   private timer: NodeJS.Timeout | undefined;
@@ -80,11 +81,14 @@ export class Progress {
     if (this.live) this.out.write('\r\x1b[K');
     const failed = summary.parts.filter((p) => p.status === 'failed').map((p) => p.part);
     const skipped = summary.parts.filter((p) => p.status === 'skipped').map((p) => p.part);
+    const incomplete = summary.parts.filter((p) => p.status === 'incomplete').map((p) => p.part);
     this.line(
-      `verdict: ${summary.verdict === 'passed' ? 'PASS' : 'FAIL'} in ${formatDuration(summary.durationMs)}` +
+      `verdict: ${VERDICT_MARK[summary.verdict]} in ${formatDuration(summary.durationMs)}` +
         (failed.length ? ` — failed: ${failed.join(', ')}` : '') +
+        (incomplete.length ? ` — incomplete: ${incomplete.join(', ')}` : '') +
         (skipped.length ? ` — skipped: ${skipped.join(', ')}` : ''),
     );
+    if (summary.verdict === 'incomplete') for (const r of summary.verdictReasons ?? []) this.line(`       ? ${r}`);
     if (reportPath) this.line(`report: ${reportPath}`);
   }
 }

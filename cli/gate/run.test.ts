@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { defaultProfile } from '../../contract/index.ts';
 import type { CheckResult, PartResult } from '../../contract/results.ts';
@@ -25,6 +27,17 @@ const part = (p: PartResult['part'], status: CheckStatus, message?: string): Par
   part: p, name: p, status, startedAt: new Date().toISOString(), durationMs: 5, figures: {},
   checks: [{ id: `${p}-1`, title: `${p} check`, requirements: [], status, durationMs: 1, notes: [], ...(message ? { message } : {}) }],
 });
+/** spawnSync would block the test's own server from answering the child. */
+function spawnAsync(cmd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 function capture() {
   const out = new PassThrough();
   let text = '';
@@ -104,6 +117,44 @@ describe('the gate', () => {
     expect(cap.text()).toMatch(/verdict: PASS/);
   });
 
+  it('a run whose steps all skipped, or where a step asked for by name skipped, is INCOMPLETE; --allow-skip accepts it', async () => {
+    const steps: GateStep[] = [
+      { name: 'conformance', part: 'conformance', title: 'C', needs: ['api-key'], run: async () => part('conformance', 'passed') },
+      { name: 'chaos', part: 'chaos', title: 'X', needs: ['sandbox-controls'], run: async () => part('chaos', 'passed') },
+    ];
+    const gate = (runId: string, over: Partial<GateTarget>, verdictRules = {}) => {
+      const cap = capture();
+      return runGate({ target: target(over), profile: defaultProfile, reportDir: dir, steps, progress: new Progress(cap.out, createRedactor(), false), runId, verdictRules }).then((r) => ({ ...r, log: cap.text() }));
+    };
+    const allSkipped = await gate('gate-all-skipped', { apiKey: undefined });
+    expect(allSkipped.summary.verdict).toBe('incomplete');
+    expect(allSkipped.summary.verdictReasons).toEqual([expect.stringMatching(/^every step skipped \(conformance, chaos\)/)]);
+    expect(allSkipped.log).toMatch(/^verdict: INCOMPLETE in .* — skipped: conformance, chaos$/m);
+    expect(readFileSync(join(dir, 'gate-all-skipped', 'index.html'), 'utf8')).toMatch(/id="verdict">INCOMPLETE</);
+    expect(readFileSync(join(dir, 'gate-all-skipped', 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*type="incomplete"/);
+    expect(JSON.parse(readFileSync(join(dir, 'gate-all-skipped', 'summary.json'), 'utf8')).verdict).toBe('incomplete');
+
+    // One ran, but chaos was asked for by name and skipped.
+    const named = await gate('gate-named-skip', {}, { named: ['conformance', 'chaos'] });
+    expect(named.summary.verdict).toBe('incomplete');
+    expect(named.summary.verdictReasons).toEqual([expect.stringMatching(/^chaos was asked for by name and skipped: skipped: the target has no sandbox controls/)]);
+    // Not named (the default list): a skip with its reason does not block a pass.
+    expect((await gate('gate-unnamed-skip', {})).summary.verdict).toBe('passed');
+    expect((await gate('gate-allow-skip', {}, { named: ['conformance', 'chaos'], allowSkip: true })).summary.verdict).toBe('passed');
+    expect((await gate('gate-allow-all-skipped', { apiKey: undefined }, { allowSkip: true })).summary.verdict).toBe('passed');
+  });
+
+  it('a part that could not finish observing makes the run INCOMPLETE, even with --allow-skip; a failure still wins', async () => {
+    const pending: PartResult = { ...part('chaos', 'passed'), status: 'incomplete', skipReason: 'evt_1 retry 5 still due at 2026-01-01T00:00:00Z' };
+    const run = (runId: string, parts: PartResult[]) =>
+      runGate({ target: target(), profile: defaultProfile, reportDir: dir, progress: new Progress(capture().out, createRedactor(), false), runId, verdictRules: { allowSkip: true },
+        steps: parts.map((p, i) => ({ name: `s${i}`, part: p.part, title: p.part, needs: [], run: async () => p })) });
+    const r = await run('gate-incomplete', [part('conformance', 'passed'), pending]);
+    expect(r.summary.verdict).toBe('incomplete');
+    expect(r.summary.verdictReasons).toEqual(['s1 is incomplete: evt_1 retry 5 still due at 2026-01-01T00:00:00Z']);
+    expect((await run('gate-incomplete-failed', [part('conformance', 'failed'), pending])).summary.verdict).toBe('failed');
+  });
+
   it('registers the four parts after the contract step, in the issue\'s order', () => {
     expect(GATE_STEPS.map((s) => s.name)).toEqual(['contract', 'conformance', 'load', 'chaos', 'certify']);
     expect(GATE_STEPS.find((s) => s.name === 'load')!.needs).toContain('tier-keys');
@@ -139,14 +190,36 @@ describe('gate targets', () => {
     expect(r.stderr + r.stdout).not.toContain('ck_live_zzzz9999');
   });
 
-  it('the command against an external target without controls runs the contract step and exits by the verdict', () => {
+  it('the command fails at once, exit 1, on a target where nothing listens, naming the address and the error', () => {
     const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
-    const r = spawnSync(process.execPath, [bin, 'gate', '--base-url', 'http://127.0.0.1:9/v1', '--only', 'contract,chaos', '--report-dir', dir], { encoding: 'utf8', timeout: 30_000 });
-    expect(r.stdout).toMatch(/PASS \[1\/2\] contract/);
-    expect(r.stdout).toMatch(/SKIP \[2\/2\] chaos .*no API key given.*no sandbox controls/);
-    expect(r.stdout).toMatch(/^verdict: PASS/m);
-    expect(r.status).toBe(0);
-    const runs = readdirSync(dir).filter((d) => /^\d{8}T\d{6}Z-/.test(d));
-    expect(runs.length).toBeGreaterThanOrEqual(1);
+    const own = mkdtempSync(join(tmpdir(), 'lendcheck-dead-'));
+    const r = spawnSync(process.execPath, [bin, 'gate', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'ck_test_x', '--only', 'contract,chaos', '--report-dir', own], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^verdict: FAIL — target unreachable: http:\/\/127\.0\.0\.1:1\/v1: ECONNREFUSED/m);
+    // Before any step: no step line, no report.
+    expect(r.stdout).not.toMatch(/\[1\/2\]/);
+    expect(readdirSync(own)).toEqual([]);
+    rmSync(own, { recursive: true, force: true });
   });
+
+  it('the command against a target that answers nothing it can check: INCOMPLETE, exit 3; --allow-skip accepts it', async () => {
+    const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+    const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{}'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const run = (...extra: string[]) => spawnAsync(process.execPath, [bin, 'gate', '--base-url', base, '--only', 'contract,chaos', '--report-dir', dir, ...extra]);
+    try {
+      const r = await run();
+      expect(r.stdout).toMatch(/SKIP \[1\/2\] contract .*nothing could be checked/);
+      expect(r.stdout).toMatch(/SKIP \[2\/2\] chaos .*no API key given.*no sandbox controls/);
+      expect(r.stdout).toMatch(/^verdict: INCOMPLETE/m);
+      expect(r.stdout).toMatch(/every step skipped/);
+      expect(r.status).toBe(3);
+      const accepted = await run('--allow-skip');
+      expect(accepted.stdout).toMatch(/^verdict: PASS/m);
+      expect(accepted.status).toBe(0);
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 });

@@ -7,6 +7,7 @@ import { GATE_STEPS, unmetNeeds, type GateStep } from './steps.ts';
 import { PartUnavailable } from './import-part.ts';
 import type { GateTarget } from './target.ts';
 import type { Progress } from './progress.ts';
+import { judgeRun, type VerdictRules } from './verdict.ts';
 
 export function newRunId(d = new Date()): string {
   return `${d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
@@ -24,6 +25,8 @@ export interface GateOptions {
   runId?: string;
   /** A step that has not finished by then fails, and the gate goes on (default 20 min). */
   stepTimeoutMs?: number;
+  /** Steps asked for by name and whether skips are accepted: see verdict.ts. */
+  verdictRules?: VerdictRules;
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 20 * 60_000;
@@ -70,6 +73,7 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
   await report.begin();
   o.progress.start(o.target.label, o.profile.name, steps.map((s) => s.name));
   let i = 0;
+  const judged: Array<{ step: string; part: PartResult }> = [];
   for (const step of steps) {
     i++;
     o.progress.stepStart(i, steps.length, step.name, step.title);
@@ -99,9 +103,10 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
       }
     }
     await report.part(result);
+    judged.push({ step: step.name, part: result });
     o.progress.stepEnd(i, steps.length, result);
   }
-  const { summary, files } = await report.end();
+  const { summary, files } = await report.end(Date.now(), judgeRun(judged, o.verdictRules));
   o.progress.end(summary, files.find((f) => f.endsWith('index.html')));
   return { summary, files, dir: report.ctx.dir, timedOut };
 }

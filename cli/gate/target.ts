@@ -83,6 +83,23 @@ export async function probeControls(baseUrl: string, apiKey: string | undefined)
   }
 }
 
+export class TargetUnreachable extends Error {}
+
+/**
+ * Any HTTP answer (whatever its status) shows something listens at the base URL; a refused
+ * connection, an unknown host or no answer in time ends the gate before any step runs.
+ */
+export async function assertReachable(baseUrl: string, timeoutMs = 10_000): Promise<void> {
+  try {
+    const r = await request(`${baseUrl}/`, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    await r.body.dump();
+  } catch (e) {
+    const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
+    const detail = [err.code ?? err.cause?.code, err.message || err.cause?.message].filter(Boolean).join(' ');
+    throw new TargetUnreachable(`target unreachable: ${baseUrl}: ${detail || String(e)}`);
+  }
+}
+
 export async function externalTarget(f: TargetFlags, close: () => Promise<void> = async () => {}): Promise<GateTarget> {
   refuseLiveKeys(f);
   const baseUrl = f.baseUrl!.replace(/\/$/, '');
@@ -91,6 +108,7 @@ export async function externalTarget(f: TargetFlags, close: () => Promise<void> 
   if (f.keyGrowth) tierKeys.growth = f.keyGrowth;
   if (f.keyScale) tierKeys.scale = f.keyScale;
   const apiKey = f.apiKey ?? tierKeys.growth ?? tierKeys.scale ?? tierKeys.starter;
+  await assertReachable(baseUrl);
   return {
     baseUrl,
     label: baseUrl,

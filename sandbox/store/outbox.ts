@@ -9,11 +9,12 @@ import { newId } from './ids.ts';
 export const OUTBOX_DDL =
   'CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL)';
 
-export interface OutboxEvent {
+/** One outbox row; `T` narrows the type when the caller knows it (an EventType). */
+export interface OutboxEvent<T extends string = string> {
   seq: number;
   id: string;
   partnerId: string;
-  type: string;
+  type: T;
   /** The envelope bytes exactly as delivered: {id, type, timestamp, data}. */
   payload: string;
 }
@@ -21,7 +22,7 @@ export interface OutboxEvent {
 const inserts = new WeakMap<Db, { get(...params: unknown[]): unknown }>();
 
 /** Appends one event; inside a transaction it commits or rolls back with it. */
-export function appendOutboxEvent(db: Db, partnerId: string, type: string, data: Record<string, unknown>, atMs: number): OutboxEvent {
+export function appendOutboxEvent<T extends string>(db: Db, partnerId: string, type: T, data: Record<string, unknown>, atMs: number): OutboxEvent<T> {
   let insert = inserts.get(db);
   if (!insert) {
     insert = db.prepare('INSERT INTO outbox_events (id, partner_id, type, payload, created_at_ms) VALUES (?, ?, ?, ?, ?) RETURNING seq').pluck();

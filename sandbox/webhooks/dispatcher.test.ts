@@ -16,7 +16,7 @@ import {
 import { TestClock } from '../clock.ts';
 import { eventAttempts } from './attempts.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
-import { insertOutboxEvent } from './outbox.ts';
+import { appendOutboxEvent } from '../store/outbox.ts';
 import { SubscriptionStore } from './subscriptions.ts';
 import { addSubscription, outboxDb, startReceiver, type Answer, type Receiver } from './testkit.ts';
 import { syntheticData } from './trigger.ts';
@@ -49,7 +49,7 @@ describe('webhook dispatcher', () => {
       const clock = new TestClock({ timeScale: 3600 });
       const rx = await receiver();
       const sub = addSubscription(db, 'partner_a', rx.url, EVENT_TYPES);
-      const sent = EVENT_TYPES.map((t) => insertOutboxEvent(db, 'partner_a', t, syntheticData(profile, t, 'u1', clock.now()), clock.now()));
+      const sent = EVENT_TYPES.map((t) => appendOutboxEvent(db, 'partner_a', t, syntheticData(profile, t, 'u1', clock.now()), clock.now()));
       dispatcher({ db, clock, profile });
       await rx.waitFor(EVENT_TYPES.length);
       await sleep(50);
@@ -76,7 +76,7 @@ describe('webhook dispatcher', () => {
     const clock = new TestClock({ timeScale: scale });
     const rx = await receiver(() => ({ status: 500 }));
     addSubscription(db, 'partner_a', rx.url, ['position.matched']);
-    const ev = insertOutboxEvent(db, 'partner_a', 'position.matched', syntheticData(defaultProfile, 'position.matched', 'u1', clock.now()), clock.now());
+    const ev = appendOutboxEvent(db, 'partner_a', 'position.matched', syntheticData(defaultProfile, 'position.matched', 'u1', clock.now()), clock.now());
     dispatcher({ db, clock });
     await rx.waitFor(6, 5_000);
     // Nothing after the 5th retry: wait well past where a 6th would be (the last gap is ~1000 ms).
@@ -105,7 +105,7 @@ describe('webhook dispatcher', () => {
     const clock = new TestClock({ timeScale: 86_400 });
     const rx = await receiver((_, n) => ({ status: n <= 2 ? 503 : 204 }));
     addSubscription(db, 'partner_a', rx.url, ['position.created']);
-    const ev = insertOutboxEvent(db, 'partner_a', 'position.created', { positionId: 'p1' }, clock.now());
+    const ev = appendOutboxEvent(db, 'partner_a', 'position.created', { positionId: 'p1' }, clock.now());
     dispatcher({ db, clock });
     await rx.waitFor(3);
     await sleep(200);
@@ -120,7 +120,7 @@ describe('webhook dispatcher', () => {
       // The first attempt takes 300 ms to fail; the retry comes 400 ms after its end or its start.
       const rx = await receiver((_, n) => ({ status: n === 1 ? 503 : 200, delayMs: n === 1 ? 300 : 0 }));
       addSubscription(db, 'partner_a', rx.url, ['position.created']);
-      const ev = insertOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
+      const ev = appendOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
       dispatcher({ db, clock, profile: parseProfile({ webhooks: { retryDelayFrom: from } }), retryDelaysMs: [400, 400, 400, 400, 400] });
       await rx.waitFor(2);
       const [first, second] = eventAttempts(db, 'partner_a', ev.id)!.attempts;
@@ -140,7 +140,7 @@ describe('webhook dispatcher', () => {
       const clock = new TestClock();
       const rx = await receiver(() => ({ status }));
       addSubscription(db, 'partner_a', rx.url, ['position.created']);
-      const ev = insertOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
+      const ev = appendOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
       dispatcher({ db, clock, profile });
       await rx.waitFor(1);
       await sleep(30);
@@ -153,7 +153,7 @@ describe('webhook dispatcher', () => {
     const clock = new TestClock();
     const rx = await receiver(() => 'hang');
     addSubscription(db, 'partner_a', rx.url, ['position.created']);
-    const ev = insertOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
+    const ev = appendOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
     dispatcher({ db, clock, timeoutMs: 150 });
     await rx.waitFor(1);
     await sleep(400);
@@ -166,11 +166,11 @@ describe('webhook dispatcher', () => {
     const db = outboxDb();
     const clock = new TestClock();
     const rx = await receiver();
-    insertOutboxEvent(db, 'partner_a', 'position.created', { n: 'before' }, clock.now());
+    appendOutboxEvent(db, 'partner_a', 'position.created', { n: 'before' }, clock.now());
     addSubscription(db, 'partner_a', rx.url, ['position.matched'], { afterSeq: 1 });
-    insertOutboxEvent(db, 'partner_a', 'position.created', { n: 'unwanted type' }, clock.now());
-    insertOutboxEvent(db, 'partner_b', 'position.matched', { n: 'other partner' }, clock.now());
-    const wanted = insertOutboxEvent(db, 'partner_a', 'position.matched', { n: 'wanted' }, clock.now());
+    appendOutboxEvent(db, 'partner_a', 'position.created', { n: 'unwanted type' }, clock.now());
+    appendOutboxEvent(db, 'partner_b', 'position.matched', { n: 'other partner' }, clock.now());
+    const wanted = appendOutboxEvent(db, 'partner_a', 'position.matched', { n: 'wanted' }, clock.now());
     const d = dispatcher({ db, clock });
     await rx.waitFor(1);
     await sleep(100);
@@ -185,8 +185,8 @@ describe('webhook dispatcher', () => {
     const fast = await receiver();
     addSubscription(db, 'partner_a', slow.url, ['position.created']);
     addSubscription(db, 'partner_b', fast.url, ['position.created']);
-    for (let i = 0; i < 20; i++) insertOutboxEvent(db, 'partner_a', 'position.created', { i }, clock.now());
-    for (let i = 0; i < 20; i++) insertOutboxEvent(db, 'partner_b', 'position.created', { i }, clock.now());
+    for (let i = 0; i < 20; i++) appendOutboxEvent(db, 'partner_a', 'position.created', { i }, clock.now());
+    for (let i = 0; i < 20; i++) appendOutboxEvent(db, 'partner_b', 'position.created', { i }, clock.now());
     const d = dispatcher({ db, clock, maxInFlight: 4, maxPerEndpoint: 2 });
     const t0 = performance.now();
     await fast.waitFor(20, 1_400);
@@ -201,7 +201,7 @@ describe('webhook dispatcher', () => {
     const clock = new TestClock();
     const rx = await receiver(() => ({ status: 200, delayMs: 150 }));
     const sub = addSubscription(db, 'partner_a', rx.url, ['position.created']);
-    for (let i = 0; i < 20; i++) insertOutboxEvent(db, 'partner_a', 'position.created', { i }, clock.now());
+    for (let i = 0; i < 20; i++) appendOutboxEvent(db, 'partner_a', 'position.created', { i }, clock.now());
     const d = dispatcher({ db, clock, maxPerEndpoint: 2 });
     await rx.waitFor(2);
     expect(new SubscriptionStore(db).delete('partner_a', sub.id, clock.now())).toBe(true);
@@ -221,7 +221,7 @@ describe('webhook dispatcher', () => {
     const clock = new TestClock();
     const rx = await receiver(() => ({ status: 500 }));
     const sub = addSubscription(db, 'partner_a', rx.url, ['position.created']);
-    const ev = insertOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
+    const ev = appendOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
     dispatcher({ db, clock, profile, retryDelaysMs: [1, 1, 1, 1, 1] });
     await rx.waitFor(6);
     await sleep(100);
@@ -239,7 +239,7 @@ describe('webhook dispatcher', () => {
     let clock = new TestClock({ timeScale: 600, startMs: 1_700_000_000_000 });
     const failing = await receiver(() => ({ status: 500 }));
     addSubscription(db, 'partner_a', failing.url, ['position.created'], { id: 'wh_1' });
-    const ev = insertOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
+    const ev = appendOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
     const first = new Dispatcher({ db, clock, profile: defaultProfile, pollMs: 5 });
     first.start();
     await failing.waitFor(1);

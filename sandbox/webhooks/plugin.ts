@@ -1,6 +1,6 @@
 import type { SandboxContext, SandboxPlugin } from '../plugins.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
-import { asEventEngine, registerWebhookRoutes } from './routes.ts';
+import { registerWebhookRoutes } from './routes.ts';
 
 // Webhooks as a sandbox plugin: subscription routes and the trigger/attempts controls,
 // plus the dispatcher that drains the outbox while the sandbox runs.
@@ -15,12 +15,16 @@ export interface WebhooksPlugin extends SandboxPlugin {
   dispatcher(): Dispatcher | undefined;
 }
 
+/** The contract endpoints whose routes registerWebhookRoutes serves. */
+export const WEBHOOK_ENDPOINTS = ['webhooks.create', 'webhooks.list', 'webhooks.delete', 'sandbox.trigger', 'sandbox.attempts'] as const;
+
 export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin {
   let dispatcher: Dispatcher | undefined;
   let unsubscribe: (() => void) | undefined;
   const { dispatch = true, ...dispatcherOpts } = opts;
   return {
     name: 'webhooks',
+    endpoints: WEBHOOK_ENDPOINTS,
     dispatcher: () => dispatcher,
     routes(app, ctx) {
       registerWebhookRoutes(app, ctx, () => dispatcher);
@@ -29,7 +33,7 @@ export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin
       if (!dispatch || dispatcher) return;
       dispatcher = new Dispatcher({ db: ctx.db, clock: ctx.clock, profile: ctx.profile, ...dispatcherOpts });
       // Committed engine events wake the dispatcher at once instead of at its next poll.
-      unsubscribe = asEventEngine(ctx.engine)?.onEvents?.(() => dispatcher?.kick());
+      unsubscribe = ctx.engine.onEvents(() => dispatcher?.kick());
       dispatcher.start();
     },
     async stop() {

@@ -4,25 +4,12 @@ import { ApiError } from '../errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import type { SandboxContext, SandboxEnv } from '../plugins.ts';
 import { eventAttempts } from './attempts.ts';
-import { insertOutboxEvent } from './outbox.ts';
 import { parseSubscription, SubscriptionStore } from './subscriptions.ts';
 import { positionData, syntheticData } from './trigger.ts';
 
 // Handlers of webhooks.create/list/delete and of the sandbox.trigger / sandbox.attempts
 // controls. They run after auth, so c.get('partner') is the caller; every lookup is
 // scoped to its partnerId, and another partner's ids read as not found.
-
-/** What the plugin needs of the core's Engine (typed here so the plugin does not import its internals). */
-export interface EventEngine {
-  emit(partnerId: string, type: string, data: Record<string, unknown>, atMs?: number): { id: string; seq: number };
-  positionForEvent(partnerId: string, positionId: string): Record<string, unknown>;
-  onEvents?(listener: (events: unknown[]) => void): () => void;
-}
-
-export function asEventEngine(engine: unknown): EventEngine | undefined {
-  const e = engine as Partial<EventEngine> | undefined;
-  return e && typeof e.emit === 'function' && typeof e.positionForEvent === 'function' ? (e as EventEngine) : undefined;
-}
 
 function notFound(profile: Profile, field: string, what: string): ApiError {
   const e = profile.errors.unknownRoute;
@@ -36,7 +23,7 @@ export interface DispatchHooks {
 }
 
 export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext, dispatch: () => DispatchHooks | undefined): void {
-  const { profile, clock } = ctx;
+  const { profile, clock, engine } = ctx;
   const subs = new SubscriptionStore(ctx.db);
 
   app.post('/v1/webhooks', async (c) => {
@@ -59,16 +46,12 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
     const req = parseWith(controls.triggerRequest, await readJsonBody(c, profile, true), 'body');
     const partnerId = c.get('partner').partnerId;
     const type = req.type as EventType;
-    const engine = asEventEngine(ctx.engine);
     const now = clock.now();
-    let data: Record<string, unknown>;
-    if (req.positionId !== undefined) {
-      if (!engine) throw new ApiError('internal_error', 'positionId: this sandbox has no engine to read positions from', 500);
-      data = positionData(profile, type, engine.positionForEvent(partnerId, req.positionId));
-    } else {
-      data = syntheticData(profile, type, req.userId, now);
-    }
-    const ev = engine ? engine.emit(partnerId, type, data, now) : insertOutboxEvent(ctx.db, partnerId, type, data, now);
+    const data =
+      req.positionId !== undefined
+        ? positionData(profile, type, engine.positionForEvent(partnerId, req.positionId))
+        : syntheticData(profile, type, req.userId, now);
+    const ev = engine.emit(partnerId, type, data, now);
     dispatch()?.kick();
     return c.json({ eventId: ev.id, type }, successStatus(profile, 'POST /sandbox/trigger') as 200);
   });

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-// The webhook tables. The outbox (outbox_events) belongs to the core, which writes it in the
+// The webhook tables. The outbox (outbox_events, store/outbox.ts) belongs to the core, which writes it in the
 // same transaction as each change; everything below is the dispatcher's own state, so a
 // restart resumes exactly where the last committed step left off.
 
@@ -42,10 +42,6 @@ CREATE TABLE IF NOT EXISTS webhook_dispatch_state (
   last_seq INTEGER NOT NULL);
 INSERT OR IGNORE INTO webhook_dispatch_state (id, last_seq) VALUES (1, 0);
 `;
-
-/** The outbox as the core creates it; only tests that run without the core create it themselves. */
-export const OUTBOX_DDL =
-  'CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL)';
 
 export function migrateWebhooks(db: BetterSqlite3.Database): void {
   db.exec(WEBHOOK_SCHEMA);

@@ -2,7 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import type { EventType } from '../../contract/index.ts';
-import { OUTBOX_DDL, migrateWebhooks } from './schema.ts';
+import { OUTBOX_DDL } from '../store/outbox.ts';
+import { migrateWebhooks } from './schema.ts';
 import { generateSecret } from './subscriptions.ts';
 
 // Shared by the webhook tests and benchmarks: a loopback receiver that records what

@@ -1,0 +1,98 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultProfile } from '../../contract/index.ts';
+import { buildOpenApi } from '../../contract/openapi.ts';
+import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
+import { defaultPlugins } from '../../sandbox/plugins.ts';
+import { runContract, safeGets } from './contract-step.ts';
+import type { GateTarget } from './target.ts';
+
+const KEY = 'ck_test_partner_a_growth';
+const target = (baseUrl: string, apiKey?: string): GateTarget => ({ baseUrl, label: baseUrl, embedded: false, apiKey, tierKeys: {}, hasControls: false, close: async () => {} });
+
+/** A target answering each path from a table (404 elsewhere). */
+async function fake(routes: Record<string, [number, unknown]>): Promise<{ base: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const [status, body] = routes[req.url ?? ''] ?? [404, { error: { code: 'NOT_FOUND' } }];
+    res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
+}
+
+describe('the contract step checks the target, not lendcheck\'s files', () => {
+  let sandbox: SandboxServer;
+  beforeAll(async () => {
+    sandbox = await startSandboxServer({ port: 0, plugins: defaultPlugins({ rateLimits: false, webhooks: false }) });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  it('passes the reference sandbox: every safe GET parses with its schema; no OpenAPI served is a stated skip', async () => {
+    const r = await runContract({ target: target(sandbox.url, KEY), profile: defaultProfile });
+    const shapes = r.checks.filter((c) => c.id.startsWith('answer-shape'));
+    expect(shapes.map((c) => c.id)).toEqual(safeGets(defaultProfile, true).map((e) => `answer-shape ${e.id}`));
+    expect(shapes.filter((c) => c.status !== 'passed')).toEqual([]);
+    expect(r.checks.find((c) => c.id === 'target-openapi')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/serves no OpenAPI JSON/) });
+    expect(r.status).toBe('passed');
+    // Without a key only the public GETs are asked.
+    const pub = await runContract({ target: target(sandbox.url), profile: defaultProfile });
+    expect(pub.checks.some((c) => c.id === 'answer-shape rates.get')).toBe(false);
+    expect(pub.status).toBe('passed');
+  });
+
+  it('fails a body outside the contract, a 5xx, and non-JSON, with expected / received', async () => {
+    const { base, server } = await fake({
+      '/v1/markets': [200, { markets: 'none' }],
+      '/v1/vaults': [500, { error: 'boom' }],
+      '/v1/markets/rates': [200, '<html>'],
+    });
+    try {
+      const r = await runContract({ target: target(base), profile: defaultProfile });
+      const by = (id: string) => r.checks.find((c) => c.id === `answer-shape ${id}`)!;
+      expect(by('public.markets')).toMatchObject({ status: 'failed', message: `expected the public.markets body of profile "${defaultProfile.name}" / received markets: Invalid input: expected array, received string` });
+      expect(by('public.markets').exchange?.status).toBe(200);
+      expect(by('public.vaults')).toMatchObject({ status: 'failed', message: 'expected 200 / received 500' });
+      expect(by('public.rates')).toMatchObject({ status: 'failed', message: expect.stringMatching(/^expected a JSON body/) });
+      expect(by('public.tvl')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^answered 404, not 200/) });
+      expect(r.status).toBe('failed');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('compares the target\'s own OpenAPI with the profile\'s endpoint table, parameter names aside', async () => {
+    const ours = buildOpenApi(defaultProfile) as { paths: Record<string, Record<string, unknown>> };
+    // Theirs: /v1 in the paths, {id} where lendcheck says {positionId}, sandbox controls absent.
+    const paths: Record<string, unknown> = {};
+    for (const [p, ops] of Object.entries(ours.paths)) if (!p.startsWith('/sandbox')) paths[`/v1${p.replace('{positionId}', '{id}')}`] = ops;
+    const complete = await fake({ '/v1/openapi.json': [200, { openapi: '3.0.3', paths }] });
+    const lacking = { ...paths };
+    delete lacking['/v1/lend'];
+    const partial = await fake({ '/openapi.json': [200, { openapi: '3.0.3', paths: lacking }] });
+    try {
+      const ok = await runContract({ target: target(complete.base), profile: defaultProfile });
+      expect(ok.checks.find((c) => c.id === 'target-openapi')!.status).toBe('passed');
+      // Nothing else answered: the OpenAPI check alone is evidence enough for a pass.
+      expect(ok.status).toBe('passed');
+      const bad = await runContract({ target: target(partial.base), profile: defaultProfile });
+      expect(bad.checks.find((c) => c.id === 'target-openapi')).toMatchObject({ status: 'failed', message: expect.stringMatching(/openapi\.json to describe \d+ operations \/ received a document without POST \/lend$/) });
+    } finally {
+      complete.server.close();
+      partial.server.close();
+    }
+  });
+
+  it('checks nothing on a target that answers nothing: skipped with the reason, never passed', async () => {
+    const { base, server } = await fake({});
+    try {
+      const r = await runContract({ target: target(base, KEY), profile: defaultProfile });
+      expect(r.status).toBe('skipped');
+      expect(r.skipReason).toMatch(/^nothing could be checked/);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import { request } from 'undici';
+import type { z } from 'zod';
+import { endpoints, endpointSuccess, successSchema, type Endpoint } from '../../contract/endpoints.ts';
+import type { Profile } from '../../contract/index.ts';
+import type { CheckResult, Exchange, PartResult } from '../../contract/results.ts';
+import type { GateTarget } from './target.ts';
+
+// The gate's contract step checks the TARGET against the contract, never lendcheck's own
+// files (those are unit-tested): (1) the target's answers on the GET endpoints it can be
+// asked safely (no path parameters, no side effects) parse with the contract's schemas under
+// the profile; (2) where the target serves its own OpenAPI document, every operation the
+// profile's endpoint table holds is in it. A check that could not be made is skipped with
+// its reason; a step where nothing could be checked is skipped, never passed.
+
+const TIMEOUT_MS = 10_000;
+
+/** Where services commonly publish their OpenAPI document, relative to the base URL and to its origin. */
+export const OPENAPI_PATHS = ['/openapi.json', '/openapi', '/swagger.json', '/docs/openapi.json', '/.well-known/openapi.json', '/api-docs'];
+
+interface Answer {
+  status: number | null;
+  body: string;
+  contentType: string;
+  durationMs: number;
+  error?: string;
+}
+
+async function get(url: string, apiKey: string | undefined): Promise<Answer> {
+  const t0 = performance.now();
+  try {
+    const r = await request(url, { method: 'GET', headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    const body = await r.body.text();
+    return { status: r.statusCode, body, contentType: String(r.headers['content-type'] ?? ''), durationMs: Math.round(performance.now() - t0) };
+  } catch (e) {
+    return { status: null, body: '', contentType: '', durationMs: Math.round(performance.now() - t0), error: (e as Error).message };
+  }
+}
+
+function exchangeOf(url: string, a: Answer): Exchange {
+  return {
+    method: 'GET',
+    url,
+    status: a.status,
+    requestHeaders: {},
+    responseHeaders: a.contentType ? { 'content-type': a.contentType } : {},
+    responseBody: a.body.slice(0, 4000),
+    durationMs: a.durationMs,
+    ...(a.error ? { error: a.error } : {}),
+  };
+}
+
+const check = (id: string, title: string, requirements: string[], status: CheckResult['status'], durationMs: number, message?: string, exchange?: Exchange): CheckResult => ({
+  id,
+  title,
+  requirements,
+  status,
+  durationMs,
+  notes: [],
+  ...(message ? { message } : {}),
+  ...(exchange ? { exchange } : {}),
+});
+
+function issuesText(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** The GETs a gate may make against any target: no path parameters, no state change. */
+export function safeGets(profile: Profile, hasKey: boolean): Endpoint[] {
+  return endpoints(profile).filter((e) => e.method === 'GET' && !e.path.includes('{') && (e.access === 'public' || (e.access === 'key' && hasKey)));
+}
+
+/** One endpoint's answer against its success schema. */
+export async function checkAnswerShape(target: GateTarget, profile: Profile, e: Endpoint): Promise<CheckResult> {
+  const url = `${target.baseUrl}${e.path}`;
+  const id = `answer-shape ${e.id}`;
+  const title = `GET ${e.path} answers with the contract's ${e.id} body`;
+  const a = await get(url, e.access === 'key' ? target.apiKey : undefined);
+  const want = endpointSuccess(profile, e);
+  if (a.status === null) return check(id, title, e.requirements, 'failed', a.durationMs, `expected an HTTP answer / received ${a.error}`, exchangeOf(url, a));
+  // A plain GET never justifies a server error; a correct service may still refuse or omit
+  // it for reasons the conformance step judges (auth, rate limit), so those are skips.
+  if (a.status >= 500) return check(id, title, e.requirements, 'failed', a.durationMs, `expected ${want} / received ${a.status}`, exchangeOf(url, a));
+  if (a.status !== want) return check(id, title, e.requirements, 'skipped', a.durationMs, `answered ${a.status}, not ${want}: no success body to check (the conformance step judges statuses)`);
+  let json: unknown;
+  try {
+    json = JSON.parse(a.body);
+  } catch {
+    return check(id, title, e.requirements, 'failed', a.durationMs, `expected a JSON body / received ${JSON.stringify(a.body.slice(0, 80))}`, exchangeOf(url, a));
+  }
+  const parsed = successSchema(profile, e).safeParse(json);
+  if (!parsed.success) return check(id, title, e.requirements, 'failed', a.durationMs, `expected the ${e.id} body of profile "${profile.name}" / received ${issuesText(parsed.error)}`, exchangeOf(url, a));
+  return check(id, title, e.requirements, 'passed', a.durationMs);
+}
+
+/** Operation keys ("GET /markets/{}/orderbook") with parameter names erased: services name them freely. */
+const opKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}').replace(/\/$/, '')}`;
+
+/** The first OpenAPI document the target serves, under its base URL or its origin. */
+export async function findOpenApi(target: GateTarget): Promise<{ url: string; doc: { paths?: Record<string, Record<string, unknown>>; servers?: Array<{ url?: string }> } } | undefined> {
+  const origin = new URL(target.baseUrl).origin;
+  const urls = [...new Set([...OPENAPI_PATHS.map((p) => `${target.baseUrl}${p}`), ...OPENAPI_PATHS.map((p) => `${origin}${p}`)])];
+  for (const url of urls) {
+    const a = await get(url, target.apiKey);
+    if (a.status !== 200) continue;
+    try {
+      const doc = JSON.parse(a.body) as Record<string, unknown>;
+      if ((typeof doc.openapi === 'string' || typeof doc.swagger === 'string') && doc.paths && typeof doc.paths === 'object') return { url, doc: doc as never };
+    } catch {
+      // Not JSON (an HTML page, YAML): not a document this step can read; try the next place.
+    }
+  }
+  return undefined;
+}
+
+/** Every operation of the profile's endpoint table (sandbox controls aside) is in the target's document. */
+export async function checkOpenApi(target: GateTarget, profile: Profile): Promise<CheckResult> {
+  const id = 'target-openapi';
+  const title = "the target's own OpenAPI document holds every operation of the profile's endpoint table";
+  const t0 = performance.now();
+  const found = await findOpenApi(target);
+  const ms = () => Math.round(performance.now() - t0);
+  if (!found) return check(id, title, [], 'skipped', ms(), `the target serves no OpenAPI JSON at ${OPENAPI_PATHS.join(', ')} (under the base URL or its origin)`);
+  // Paths in the document may carry the /v1 prefix, or leave it to servers[].url.
+  const prefix = new URL(target.baseUrl).pathname.replace(/\/$/, '');
+  const theirs = new Set<string>();
+  for (const [path, ops] of Object.entries(found.doc.paths ?? {})) {
+    for (const method of Object.keys(ops ?? {})) {
+      theirs.add(opKey(method, path));
+      if (prefix && path.startsWith(prefix)) theirs.add(opKey(method, path.slice(prefix.length)));
+    }
+  }
+  const ours = endpoints(profile).filter((e) => e.access !== 'sandbox');
+  const missing = ours.filter((e) => !theirs.has(opKey(e.method, e.path))).map((e) => `${e.method} ${e.path}`);
+  if (missing.length) {
+    return check(id, title, [], 'failed', ms(), `expected ${found.url} to describe ${ours.length} operations / received a document without ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` and ${missing.length - 8} more` : ''}`);
+  }
+  return check(id, title, [], 'passed', ms());
+}
+
+/** The contract part: every check made against the target; skipped when none could be made. */
+export async function runContract(o: { target: GateTarget; profile: Profile }): Promise<PartResult> {
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const checks: CheckResult[] = [];
+  for (const e of safeGets(o.profile, !!o.target.apiKey)) checks.push(await checkAnswerShape(o.target, o.profile, e));
+  checks.push(await checkOpenApi(o.target, o.profile));
+  const failed = checks.some((c) => c.status === 'failed');
+  const passed = checks.some((c) => c.status === 'passed');
+  return {
+    part: 'contract',
+    name: "the target's answers and OpenAPI against the contract",
+    status: failed ? 'failed' : passed ? 'passed' : 'skipped',
+    ...(!failed && !passed ? { skipReason: 'nothing could be checked: the target answered none of the safe GETs with a success body and serves no OpenAPI document' } : {}),
+    target: o.target.label,
+    profile: o.profile.name,
+    startedAt,
+    durationMs: Math.round(performance.now() - t0),
+    checks,
+    figures: { 'answers checked': checks.filter((c) => c.id.startsWith('answer-shape') && c.status !== 'skipped').length },
+  };
+}

@@ -1,0 +1,48 @@
+import { loadProfile } from '../contract/index.ts';
+import type { PartResult } from '../contract/results.ts';
+import { defaultPlugins } from '../sandbox/plugins.ts';
+import { startSandboxServer } from '../sandbox/server.ts';
+import { runSchemathesis } from './schemathesis.ts';
+import { assertSafe, resolveTarget } from './target.ts';
+
+// `lendcheck conformance --with-schemathesis`: the same target as the suite (an embedded
+// sandbox of its own when there is no --base-url, rate limits off so the stateful phase is
+// not starved), and the /sandbox controls only where the target answers them.
+
+export interface WithSchemathesisOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  profileFile?: string;
+  seed?: number;
+  maxExamples?: number;
+  reportDir?: string;
+}
+
+/** Whether the target has lendcheck's sandbox controls: GET /sandbox/clock answers 200 with the key. */
+async function hasControls(baseUrl: string, apiKey: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${baseUrl}/sandbox/clock`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(5_000) });
+    await r.body?.cancel();
+    return r.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function withSchemathesis(o: WithSchemathesisOptions): Promise<PartResult> {
+  const target = resolveTarget({ baseUrl: o.baseUrl, apiKey: o.apiKey, profileFile: o.profileFile });
+  assertSafe(target);
+  const profile = loadProfile(target.profileFile);
+  if (target.baseUrl) {
+    if (!target.apiKey) throw new Error('--with-schemathesis against --base-url needs --api-key (or LENDCHECK_API_KEY)');
+    const controls = await hasControls(target.baseUrl, target.apiKey);
+    return runSchemathesis({ baseUrl: target.baseUrl, apiKey: target.apiKey, profile, controls, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
+  }
+  const server = await startSandboxServer({ port: 0, host: '127.0.0.1', profile, plugins: defaultPlugins({ rateLimits: false }) });
+  try {
+    const key = (server.keys.find((k) => k.tier === 'scale') ?? server.keys[0]).key;
+    return await runSchemathesis({ baseUrl: server.url, apiKey: key, profile, controls: true, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
+  } finally {
+    await server.close();
+  }
+}
