@@ -6,6 +6,8 @@ import { loadProfile } from '../../contract/index.ts';
 import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
+import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
+import { delayPlugin, parseDelays } from '../../sandbox/testing/delay.ts';
 
 interface Opts {
   port: string;
@@ -19,6 +21,8 @@ interface Opts {
   keyPool?: string;
   keyPoolFile: string;
   controls: boolean;
+  metrics?: boolean;
+  testDelay?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -37,6 +41,8 @@ export function registerSandbox(program: Command): void {
     .option('--key-pool <n[,m]>', 'also mint N Scale test keys over M partners (default 4), written to --key-pool-file for `lendcheck load --keys`')
     .option('--key-pool-file <file>', 'where the minted pool goes (mode 600)', '.lendcheck/key-pool.json')
     .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
+    .option('--metrics', `serve ${METRICS_PATH} in Prometheus text format (requests and latency by endpoint, book depth, outbox backlog, deliveries)`)
+    .option('--test-delay <endpoint=ms,…>', 'test only: answer these endpoints this many ms later (e.g. rates.get=200), to see a regression gate fail')
     .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match, business time at real time')
     .action(async (o: Opts) => {
       const port = Number(o.port);
@@ -56,12 +62,15 @@ export function registerSandbox(program: Command): void {
       const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db ?? '.lendcheck/sandbox.db');
       const server = await startSandboxServer({
         port, host: o.host, dbPath, keys, timeScale, profile,
-        plugins: defaultPlugins({ rateLimits: o.rateLimits }),
+        // The metrics plugin goes first so that its timing wraps the others (429s counted too).
+        plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
         liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
         controls: o.controls,
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
+      if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
+      if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
       if (!o.controls) console.log('  no sandbox controls: users are pre-funded, crossing orders match, time runs at real time');
       if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
       // The built-in keys are public test keys (like stripe-mock's), so they are printed;

@@ -1,0 +1,98 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { API_VERSION_PREFIX } from '../../contract/index.ts';
+import type { SandboxPlugin } from '../plugins.ts';
+import { endpointMatcher } from './route.ts';
+
+// `lendcheck sandbox --metrics`: GET /metrics in Prometheus text format (prom-client).
+// Requests and latency by the contract's endpoint id, measured around everything the
+// sandbox does (limiter, auth, engine, commit), so the counts equal what a load tool sent;
+// book depth, outbox backlog and delivery outcomes read from the database at scrape time.
+// Register it before the other plugins so its middleware wraps theirs (429s counted too).
+
+export const METRICS_PATH = '/metrics';
+
+/** Rows of a query, or none when a table is absent (the webhooks plugin may be off). */
+function rows<T>(db: BetterSqlite3.Database, sql: string): T[] {
+  try {
+    return db.prepare(sql).all() as T[];
+  } catch {
+    return [];
+  }
+}
+
+export function metricsPlugin(opts: { registry?: Registry } = {}): SandboxPlugin {
+  const registry = opts.registry ?? new Registry();
+  const requests = new Counter({ name: 'lendcheck_sandbox_http_requests_total', help: 'Requests answered under /v1, by contract endpoint id, method and status', labelNames: ['endpoint', 'method', 'status'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'lendcheck_sandbox_http_request_duration_seconds',
+    help: 'Time from receiving a /v1 request to its committed answer, by contract endpoint id',
+    labelNames: ['endpoint'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  let db: BetterSqlite3.Database | undefined;
+  new Gauge({
+    name: 'lendcheck_sandbox_book_depth',
+    help: 'Open (pending) orders per market and side',
+    labelNames: ['market', 'side'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (!db) return;
+      for (const r of rows<{ market: string; type: string; n: number }>(db, "SELECT market, type, COUNT(*) AS n FROM positions WHERE status = 'pending' GROUP BY market, type")) {
+        this.set({ market: r.market, side: r.type }, r.n);
+      }
+    },
+  });
+  new Gauge({
+    name: 'lendcheck_sandbox_outbox_backlog',
+    help: 'Outbox events not yet handed to the webhook dispatcher',
+    registers: [registry],
+    collect() {
+      if (!db) return;
+      const r = rows<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM outbox_events WHERE seq > (SELECT last_seq FROM webhook_dispatch_state WHERE id = 1)');
+      this.set(r[0]?.n ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'lendcheck_sandbox_webhook_deliveries',
+    help: 'Webhook deliveries by state (pending ones are waiting for a retry)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (!db) return;
+      for (const r of rows<{ state: string; n: number }>(db, 'SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state')) this.set({ state: r.state }, r.n);
+    },
+  });
+  new Gauge({
+    name: 'lendcheck_sandbox_webhook_attempts',
+    help: 'Webhook delivery attempts made, by outcome (a gauge: read from the dispatcher state at scrape time)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (!db) return;
+      for (const r of rows<{ outcome: string; n: number }>(db, 'SELECT outcome, COUNT(*) AS n FROM webhook_attempts GROUP BY outcome')) this.set({ outcome: r.outcome }, r.n);
+    },
+  });
+
+  return {
+    name: 'metrics',
+    middleware(app, ctx) {
+      db = ctx.db;
+      const endpointOf = endpointMatcher(ctx.profile);
+      app.use(`${API_VERSION_PREFIX}/*`, async (c, next) => {
+        const t0 = performance.now();
+        await next();
+        const endpoint = endpointOf(c.req.method, c.req.path, c.req.header('authorization') !== undefined);
+        requests.inc({ endpoint, method: c.req.method, status: String(c.res.status) });
+        duration.observe({ endpoint }, (performance.now() - t0) / 1000);
+      });
+    },
+    routes(app) {
+      app.get(METRICS_PATH, async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
+    },
+  };
+}
