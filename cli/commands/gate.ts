@@ -9,6 +9,7 @@ import { externalTarget, flagsFromEnv, keysOf, refuseLiveKeys, TargetUnreachable
 import { EXIT_CODES } from '../gate/verdict.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
+import { detectForGate } from '../../conformance/detect/cli.ts';
 import { regressionStep } from '../history/regression-step.ts';
 import { recordRun } from '../history/record.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';
@@ -23,6 +24,7 @@ interface GateFlags extends TargetFlags {
   plain?: boolean;
   timeScale?: number;
   stepTimeout: number;
+  detectProfile?: boolean;
   allowSkip?: boolean;
   baseline?: string;
   maxRegression?: string;
@@ -50,6 +52,7 @@ export function registerGate(program: Command): void {
     .option('--allow-live', 'allow ck_live_ (production) keys; off by default', false)
     .option('--allow-skip', 'accept skipped steps on purpose: a run of skips, or a skipped --only step, then passes instead of INCOMPLETE (exit 3)', false)
     .option('--plain', 'plain progress lines even on a terminal', false)
+    .option('--detect-profile', 'probe the target first (lendcheck profile detect, ≤ 100 requests) and run with the profile found (written to <report-dir>/detected-profile.json)')
     .addOption(new Option('--step-timeout <minutes>', 'a step still running after this fails and the gate goes on').default(20).argParser(Number))
     .option('--baseline <run>', 'compare with a run from the history: "last" (the last passing run against this target) or a run id')
     .option('--max-regression <bounds>', 'with --baseline: fail when a figure gets worse beyond these bounds, e.g. p95=10%,burst=0')
@@ -70,7 +73,8 @@ export function registerGate(program: Command): void {
 async function gate(opts: GateFlags): Promise<void> {
   const flags = flagsFromEnv(opts);
   refuseLiveKeys(flags);
-  const profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
+  let profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
+  let profileFile = opts.profile;
   const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = only?.filter((s) => !STEP_NAMES.includes(s)) ?? [];
   if (unknown.length) throw new Error(`unknown step ${unknown.join(', ')}: valid steps are ${STEP_NAMES.join(', ')}`);
@@ -97,6 +101,9 @@ async function gate(opts: GateFlags): Promise<void> {
     target = await embeddedTarget({ profile, timeScale: opts.timeScale });
   }
 
+  if (opts.detectProfile && target.apiKey) {
+    ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2 }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
+  }
   const secrets = [...keysOf(flags), ...keysOf(target)];
   const redactor = createRedactor(secrets);
   const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
@@ -107,7 +114,7 @@ async function gate(opts: GateFlags): Promise<void> {
   process.once('SIGINT', stop);
   try {
     const verdictRules = { named: only, allowSkip: !!opts.allowSkip };
-    const { summary, timedOut } = await runGate({ target, profile, profileFile: opts.profile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000, verdictRules });
+    const { summary, timedOut } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000, verdictRules });
     process.exitCode = EXIT_CODES[summary.verdict];
     recordRun(summary, historyFile, 'gate');
     // A step that timed out may still hold sockets or timers; the verdict and the report

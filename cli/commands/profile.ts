@@ -1,8 +1,21 @@
-import type { Command } from 'commander';
-import { loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
+import { type Command, Option } from 'commander';
+import { KEY_PREFIX, loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
+import { detectToFile } from '../../conformance/detect/cli.ts';
+import { DEFAULT_MAX_REQUESTS } from '../../conformance/detect/index.ts';
+
+interface DetectFlags {
+  baseUrl?: string;
+  apiKey?: string;
+  apiKey2?: string;
+  publicBaseUrl?: string;
+  out: string;
+  maxRequests: number;
+  receiverHost?: string;
+  allowLive?: boolean;
+}
 
 export function registerProfile(program: Command): void {
-  program
+  const profile = program
     .command('profile')
     .description('Print the effective profile (defaults merged with --profile FILE), validating the file')
     .option('--profile <file>', 'profile file (JSON) to validate and merge over the defaults')
@@ -18,6 +31,31 @@ export function registerProfile(program: Command): void {
         console.log(`- spec: …${n.phrase}…`);
         for (const a of n.answers) console.log(`    ${a}${describe(schema, a)}`);
       }
+    });
+
+  profile
+    .command('detect')
+    .description('Probe a target with a bounded number of requests and write the profile it follows, each option with its evidence and a confidence')
+    .option('--base-url <url>', 'target base URL ending in /v1 (env LENDCHECK_BASE_URL)')
+    .option('--api-key <key>', 'a sandbox key of the target (env LENDCHECK_API_KEY)')
+    .option('--api-key-2 <key>', "a second partner's key (env LENDCHECK_API_KEY_2)")
+    .option('--public-base-url <url>', 'base URL of the public endpoints, when different')
+    .option('--out <file>', 'where the profile goes', 'profile.json')
+    .addOption(new Option('--max-requests <n>', 'request budget (default: a Starter key\'s burst)').default(DEFAULT_MAX_REQUESTS).argParser(Number))
+    .option('--receiver-host <host>', 'host the target reaches lendcheck\'s webhook receiver at (default 127.0.0.1)')
+    .option('--allow-live', 'allow a ck_live_ key (detection places and cancels small orders); off by default', false)
+    .action(async (o: DetectFlags) => {
+      const baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL;
+      const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
+      if (!baseUrl || !apiKey) throw new Error('profile detect needs --base-url and --api-key (or LENDCHECK_BASE_URL and LENDCHECK_API_KEY)');
+      if (apiKey.startsWith(KEY_PREFIX.production) && !o.allowLive) throw new Error(`refusing a production key (${KEY_PREFIX.production}…): detection places orders; pass --allow-live to do it anyway`);
+      if (!(o.maxRequests >= 10)) throw new Error(`--max-requests: at least 10, got ${o.maxRequests}`);
+      const { summary, file } = await detectToFile(
+        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost },
+        o.out,
+      );
+      for (const l of summary) console.log(l);
+      console.log(`profile written to ${file} (use it with --profile ${file})`);
     });
 }
 

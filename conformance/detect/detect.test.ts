@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultProfile, loadProfile } from '../../contract/index.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { detectToFile } from './cli.ts';
+import { EXAMPLE_PROFILES, exampleProfile, runCell } from './matrix.ts';
+import { findId } from './probe.ts';
+import { resetUnitOf } from './rates.ts';
+import { getOption, sameValue } from './options.ts';
+
+// Detection alone, on every example profile with and without the sandbox's controls: the
+// detected profile equals the one the sandbox ran with on every option detection answers,
+// within a Starter key's burst of requests.
+
+describe('profile detect', () => {
+  for (const name of ['default', ...EXAMPLE_PROFILES]) {
+    for (const controls of [true, false]) {
+      it(`recovers ${name} ${controls ? 'with' : 'without'} controls`, { timeout: 60_000 }, async () => {
+        const cell = await runCell(name, controls, { conform: false });
+        expect(cell.wrong).toEqual([]);
+        expect(cell.total).toBeGreaterThanOrEqual(55);
+        expect(cell.detected.requests).toBeLessThanOrEqual(100);
+      });
+    }
+  }
+
+  it('writes a loadable profile with evidence, keys and secrets redacted, and lists what it could not detect', { timeout: 60_000 }, async () => {
+    const profile = exampleProfile('fintech-rest');
+    const server = await startSandboxServer({ profile, controls: false, validateResponses: false });
+    try {
+      const out = join(mkdtempSync(join(tmpdir(), 'lc-detect-')), 'profile.json');
+      const { detected } = await detectToFile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_growth' }, out);
+      const text = readFileSync(out, 'utf8');
+      expect(text).not.toMatch(/ck_test_[A-Za-z0-9]/);
+      expect(text).not.toMatch(/whsec_[A-Za-z0-9]/);
+      const loaded = loadProfile(out);
+      expect(loaded.ratesPath).toBe('/market-rates');
+      expect(sameValue(getOption(loaded, 'publicEnvelope./analytics/tvl'), 'bare')).toBe(true);
+      expect(loaded.publicEnvelope['/markets']).toBe('data');
+      const file = JSON.parse(text) as { detection: { options: Record<string, { detected: boolean; evidence?: unknown[]; reason?: string }> } };
+      expect(file.detection.options.ratesPath!.evidence!.length).toBeGreaterThan(0);
+      expect(file.detection.options['webhooks.afterFinalRetry']).toMatchObject({ detected: false, reason: expect.stringMatching(/chaos/) });
+      expect(detected.requests).toBeLessThanOrEqual(100);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops at the request budget and keeps the rest at the defaults, saying why', { timeout: 60_000 }, async () => {
+    const server = await startSandboxServer({ profile: exampleProfile('strict-gateway'), controls: false, validateResponses: false });
+    try {
+      const out = join(mkdtempSync(join(tmpdir(), 'lc-detect-')), 'profile.json');
+      const { detected } = await detectToFile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_growth', maxRequests: 20 }, out);
+      expect(detected.requests).toBe(20);
+      const body = detected.options['limits.maxBodyBytes']!;
+      expect(body).toMatchObject({ detected: false, reason: expect.stringMatching(/budget \(20\)/) });
+      expect(body.value).toBe(defaultProfile.limits.maxBodyBytes);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('judges X-RateLimit-Reset by magnitude against the clock', () => {
+    const now = Date.parse('2026-11-23T05:00:00Z');
+    expect(resetUnitOf(12, now)).toBe('delta-seconds');
+    expect(resetUnitOf(Math.ceil(now / 1000) + 12, now)).toBe('unix-seconds');
+    expect(resetUnitOf(now + 12_000, now)).toBe('unix-ms');
+    expect(resetUnitOf(10 ** 7, now)).toBeUndefined();
+  });
+
+  it('finds an id without lendcheck’s field names, or by the profile’s name', () => {
+    expect(findId({ id: 'w1', url: 'x' })).toEqual({ field: 'id', value: 'w1' });
+    expect(findId({ subscriptionId: 's1', userId: 'u' })).toEqual({ field: 'subscriptionId', value: 's1' });
+    expect(findId({ data: { hook_id: 'h1' } })).toEqual({ field: 'hook_id', value: 'h1' });
+    expect(findId({ ref: 'r1' }, 'ref')).toEqual({ field: 'ref', value: 'r1' });
+    expect(findId({ aId: '1', bId: '2' })).toBeUndefined();
+  });
+});

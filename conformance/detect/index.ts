@@ -1,0 +1,106 @@
+import { defaultProfile, parseProfile, type Profile, type results } from '../../contract/index.ts';
+import { HttpClient } from '../http.ts';
+import { amountsDetector } from './amounts.ts';
+import { assetsDetector } from './assets.ts';
+import { bodyLimitDetector } from './body-limit.ts';
+import { errorsDetector } from './errors.ts';
+import { lifecycleDetector } from './lifecycle.ts';
+import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE } from './options.ts';
+import { ordersDetector } from './orders.ts';
+import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
+import { periodsDetector, publicDetector } from './public.ts';
+import { ratesDetector } from './rates.ts';
+import type { Receiver } from './receiver.ts';
+import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
+
+// `lendcheck profile detect`: probes a target with a bounded number of requests and writes
+// a profile of what it found, each option with its evidence and a confidence. Detectors run
+// in order of value (later ones use what earlier ones found, and the cheapest, most
+// telling probes go first), so a small budget still yields the important options.
+
+export const DETECTORS: Detector[] = [
+  ratesDetector, publicDetector, errorsDetector, assetsDetector, ordersDetector, subscribeDetector, lifecycleDetector,
+  deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
+];
+
+/** A Starter key's burst: detection never costs more than one full Starter bucket. */
+export const DEFAULT_MAX_REQUESTS = 100;
+
+export interface DetectOptions {
+  baseUrl: string;
+  apiKey: string;
+  apiKey2?: string;
+  publicBaseUrl?: string;
+  maxRequests?: number;
+  /** Host the target reaches lendcheck's receiver at (default 127.0.0.1). */
+  receiverHost?: string;
+}
+
+export type OptionRecord =
+  | { detected: true; value: unknown; default: unknown; confidence: Confidence; evidence: results.Exchange[]; note?: string }
+  | { detected: false; value: unknown; default: unknown; reason: string };
+
+export interface DetectedProfile {
+  /** Profile input: only what differs from the defaults. */
+  profile: Record<string, unknown>;
+  /** The merged profile the suites would use. */
+  merged: Profile;
+  options: Record<string, OptionRecord>;
+  requests: number;
+  maxRequests: number;
+  durationMs: number;
+}
+
+export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> {
+  const t0 = performance.now();
+  const maxRequests = o.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  const http = new HttpClient({ baseUrl: o.baseUrl, publicBaseUrl: o.publicBaseUrl, secrets: [o.apiKey, o.apiKey2 ?? ''] });
+  const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, maxRequests, runId: Date.now().toString(36), receiverHost: o.receiverHost });
+  try {
+    for (const d of DETECTORS) {
+      if (probe.left <= 0) {
+        for (const opt of d.options) probe.miss(opt, `the request budget (${maxRequests}) was spent before ${d.name}`);
+        continue;
+      }
+      try {
+        await d.run(probe);
+      } catch (e) {
+        const why = e instanceof OutOfBudget ? `${e.message} before ${d.name} finished` : `${d.name} stopped: ${(e as Error).message}`;
+        for (const opt of d.options) probe.miss(opt, why);
+      }
+      for (const opt of d.options) if (!probe.found.has(opt)) probe.miss(opt, probe.missed.get(opt) ?? `${d.name} saw nothing to read it from`);
+    }
+  } finally {
+    await probe.fact<{ receiver: Receiver }>('subscription')?.receiver.close();
+    await http.close();
+  }
+  return assemble(probe, maxRequests, performance.now() - t0);
+}
+
+function assemble(probe: Probe, maxRequests: number, durationMs: number): DetectedProfile {
+  const diff: Record<string, unknown> = { name: 'detected' };
+  for (const [opt, f] of probe.found) if (!sameValue(f.value, getOption(defaultProfile, opt))) setOption(diff, opt, f.value);
+  // A record given in a profile replaces the default one whole, so a changed record is written whole.
+  for (const rec of RECORDS) {
+    if (diff[rec]) diff[rec] = { ...(defaultProfile as unknown as Record<string, object>)[rec], ...(diff[rec] as object) };
+  }
+  const merged = parseProfile(diff);
+  const options: Record<string, OptionRecord> = {};
+  for (const opt of profileOptions()) {
+    const def = getOption(defaultProfile, opt);
+    const f = probe.found.get(opt);
+    const na = inapplicable(merged, opt);
+    if (na) options[opt] = { detected: false, value: def, default: def, reason: na };
+    else if (f) {
+      options[opt] = { detected: true, value: f.value, default: def, confidence: f.confidence, evidence: f.evidence, ...(f.note ? { note: f.note } : {}) };
+    } else {
+      options[opt] = { detected: false, value: def, default: def, reason: probe.missed.get(opt) ?? UNDETECTABLE[opt] ?? 'no detector reads it' };
+    }
+  }
+  return { profile: diff, merged, options, requests: probe.used, maxRequests, durationMs: Math.round(durationMs) };
+}
+
+/** The file `profile detect --out` writes: a loadable profile, with the detection beside it. */
+export function profileFile(d: DetectedProfile, target: string): Record<string, unknown> {
+  return { ...d.profile, detection: { target, requests: d.requests, maxRequests: d.maxRequests, durationMs: d.durationMs, options: d.options } };
+}

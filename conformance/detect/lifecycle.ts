@@ -1,0 +1,87 @@
+import { tradeAsset } from './assets.ts';
+import { errorChoiceOf, errorText, findId, ok, type Detector, type Probe } from './probe.ts';
+
+// Organic matching, as any partner would do it: a lend and a crossing borrow from two new
+// users (funded by the target, as sandboxes do). Then the borrow is read (its
+// autoRefinance default), a lend is repaid (the code for that), the borrow is repaid in
+// full (its status after), and a withdrawal is made (its status and id field).
+
+const MATCH_POLLS = 3;
+const MATCH_POLL_MS = 1_000;
+export const EVM_ADDRESS = '0x' + '5'.repeat(40);
+
+export const lifecycleDetector: Detector = {
+  name: 'organic match, repay and withdraw',
+  options: [
+    'successStatus.POST /borrow', 'successStatus.POST /positions/{positionId}/repay', 'successStatus.POST /users/{userId}/withdraw',
+    'lifecycle.autoRefinanceDefault', 'lifecycle.repayOnLend', 'lifecycle.statusAfterFullRepay', 'ids.repay', 'ids.withdrawal',
+  ],
+  async run(p) {
+    const m0 = p.fact<string[]>('maturities')?.[0] ?? '30d';
+    const asset = tradeAsset(p);
+    const lender = p.user('lender');
+    const lend = await p.call('POST', '/lend', { body: { userId: lender, asset, amount: '100', rate: 0.01, maturity: m0 } });
+    if (!ok(lend)) throw new Error(`a lend of 100 ${asset} answered ${lend.status} ${errorText(lend).slice(0, 200)}`);
+    const lendId = (lend.json as { positionId: string }).positionId;
+    const borrow = await borrowCrossing(p, asset, m0);
+    p.set('successStatus.POST /borrow', borrow.reply.status, 'high', [borrow.reply]);
+    const borrowId = findId(borrow.reply.json, 'positionId')?.value ?? findId(borrow.reply.json)?.value;
+    if (!borrowId) throw new Error('the borrow answer names no position id');
+    p.facts.set('collateralAsset', borrow.collateral);
+
+    let pos = await p.call('GET', `/positions/${encodeURIComponent(borrowId)}`);
+    for (let i = 1; i < MATCH_POLLS && ok(pos) && (pos.json as { status?: string }).status === 'pending'; i++) {
+      await new Promise((r) => setTimeout(r, MATCH_POLL_MS));
+      pos = await p.call('GET', `/positions/${encodeURIComponent(borrowId)}`);
+    }
+    const b = pos.json as { status?: string; autoRefinance?: unknown };
+    if (typeof b?.autoRefinance === 'boolean') p.set('lifecycle.autoRefinanceDefault', b.autoRefinance, 'high', [pos], 'a borrow placed without autoRefinance');
+    const matched = b?.status === 'active';
+    p.facts.set('matched', matched);
+
+    const rl = await p.call('POST', `/positions/${encodeURIComponent(lendId)}/repay`, { body: {} });
+    const rlc = errorChoiceOf(rl);
+    if (rlc) p.set('lifecycle.repayOnLend', rlc, 'high', [rl], 'repaying a lend position');
+    else p.miss('lifecycle.repayOnLend', `repaying a lend answered ${rl.status}`);
+
+    if (!matched) {
+      for (const o of ['successStatus.POST /positions/{positionId}/repay', 'lifecycle.statusAfterFullRepay', 'ids.repay']) {
+        p.miss(o, `the crossing borrow was still ${b?.status ?? pos.status} after ${MATCH_POLLS} reads ${MATCH_POLL_MS} ms apart`);
+      }
+    } else {
+      const rp = await p.call('POST', `/positions/${encodeURIComponent(borrowId)}/repay`, { body: {} });
+      if (ok(rp)) {
+        p.set('successStatus.POST /positions/{positionId}/repay', rp.status, 'high', [rp]);
+        const field = Object.entries((rp.json ?? {}) as Record<string, unknown>).find(([, v]) => v === borrowId)?.[0];
+        if (field) p.set('ids.repay', field, 'high', [rp], 'the field holding the repaid position\'s id');
+        const after = await p.call('GET', `/positions/${encodeURIComponent(borrowId)}`);
+        const st = (after.json as { status?: unknown })?.status;
+        if (ok(after) && typeof st === 'string') p.set('lifecycle.statusAfterFullRepay', st, 'high', [rp, after]);
+      } else p.miss('lifecycle.statusAfterFullRepay', `repaying the matched borrow in full answered ${rp.status} ${errorText(rp).slice(0, 160)}`);
+    }
+
+    const wd = await p.call('POST', `/users/${encodeURIComponent(lender)}/withdraw`, { body: { asset, amount: '10', destination: EVM_ADDRESS } });
+    if (ok(wd)) {
+      p.set('successStatus.POST /users/{userId}/withdraw', wd.status, 'high', [wd]);
+      const id = findId(wd.json, undefined, ['userId']);
+      if (id) p.set('ids.withdrawal', id.field, 'high', [wd], 'the one field of the withdrawal named like an id');
+    } else p.miss('successStatus.POST /users/{userId}/withdraw', `a withdrawal of 10 ${asset} answered ${wd.status} ${errorText(wd).slice(0, 160)}`);
+  },
+};
+
+/** A borrow crossing the lend above, with the first collateral the target takes. */
+async function borrowCrossing(p: Probe, asset: string, maturity: string) {
+  const amounts: Record<string, string> = { ETH: '1', WBTC: '0.1' };
+  const known = p.fact<string[]>('collateralAssets') ?? ['ETH', 'WBTC', 'USDC', 'USDT', 'DAI'];
+  const tries = known.filter((a) => a !== asset).map((a): [string, string] => [a, amounts[a] ?? '1000']);
+  let last;
+  for (const [collateral, amount] of tries) {
+    const r = await p.call('POST', '/borrow', {
+      body: { userId: p.user('borrower'), collateral: { asset: collateral, amount }, borrowAsset: asset, borrowAmount: '100', rate: 0.02, maturity },
+    });
+    if (ok(r)) return { reply: r, collateral };
+    last = r;
+    if (!/collateral/.test(errorText(r))) break;
+  }
+  throw new Error(`no crossing borrow was taken: ${last?.status} ${last ? errorText(last).slice(0, 200) : ''}`);
+}

@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { results } from '../../contract/index.ts';
+import { redactHeaders, redactText } from '../redact.ts';
+
+// lendcheck's own webhook receiver for detection: records every delivery (raw body and
+// headers, for trying the signature schemes) and answers 200 at once.
+
+export interface Delivery {
+  headers: Record<string, string>;
+  raw: Buffer;
+  receivedAt: number;
+}
+
+export interface Receiver {
+  url: string;
+  got: Delivery[];
+  /** Waits until `pred` holds or `ms` pass; the bound is the caller's to state. */
+  waitFor(pred: (got: Delivery[]) => boolean, ms: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
+  const got: Delivery[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      got.push({ headers, raw: Buffer.concat(chunks), receivedAt: Date.now() });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}/lendcheck-detect`,
+    got,
+    async waitFor(pred, ms) {
+      const until = Date.now() + ms;
+      while (!pred(got)) {
+        if (Date.now() > until) return false;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return true;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** A delivery as a redacted exchange record, the evidence for what was read from it. */
+export function deliveryExchange(d: Delivery, url: string, secrets: string[]): results.Exchange {
+  return {
+    method: 'POST',
+    url,
+    status: 200,
+    requestHeaders: redactHeaders(d.headers, secrets),
+    requestBody: redactText(d.raw.toString('utf8').slice(0, 4096), secrets),
+    responseHeaders: {},
+    durationMs: 0,
+  };
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { EVENT_TYPES, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { errorText, findId, ok, type Detector } from './probe.ts';
+import { deliveryExchange, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+
+// Webhooks, in two parts around the organic orders of lifecycle.ts: first lendcheck's own
+// receiver is subscribed (is a secret required? where is the id? is a loopback http URL
+// taken? is there a list?); afterwards the deliveries those orders caused are read (the
+// signature scheme that verifies with the secret, whether position.matched holds type),
+// and the subscription is deleted.
+
+/** How long the deliveries of the organic orders are waited for. */
+export const DELIVERY_WAIT_MS = 10_000;
+
+const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])[:/]/;
+
+interface Subscription { id?: string; idField?: string; secret?: string; receiver: Receiver }
+
+function findSecret(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.startsWith(WEBHOOK_SECRET_PREFIX) ? v : undefined;
+  if (v && typeof v === 'object') for (const x of Object.values(v)) {
+    const s = findSecret(x);
+    if (s) return s;
+  }
+  return undefined;
+}
+
+export const subscribeDetector: Detector = {
+  name: 'webhook subscription',
+  options: ['webhooks.secretRequired', 'webhooks.allowLoopbackHttp', 'webhooks.listAndDelete', 'ids.webhook', 'successStatus.POST /webhooks', 'successStatus.GET /webhooks'],
+  async run(p) {
+    const receiver = await startReceiver(p.opts.receiverHost);
+    const sub: Subscription = { receiver };
+    p.facts.set('subscription', sub);
+    const body = { url: receiver.url, events: [...EVENT_TYPES] };
+    let r = await p.call('POST', '/webhooks', { body });
+    let ours: string | undefined;
+    if (ok(r)) p.set('webhooks.secretRequired', false, 'high', [r], 'a subscription without secret was taken');
+    else if (/secret/.test(errorText(r))) {
+      const first = r;
+      ours = WEBHOOK_SECRET_PREFIX + randomBytes(24).toString('hex');
+      p.http.addSecret(ours);
+      r = await p.call('POST', '/webhooks', { body: { ...body, secret: ours } });
+      if (ok(r)) p.set('webhooks.secretRequired', true, 'high', [first, r], 'refused without secret naming it, taken with one');
+    }
+    if (!ok(r)) {
+      if (/url/.test(errorText(r)) && LOOPBACK.test(receiver.url)) p.set('webhooks.allowLoopbackHttp', false, 'medium', [r], 'an http loopback URL was refused naming url');
+      throw new Error(`POST /webhooks answered ${r.status} ${errorText(r).slice(0, 200)}`);
+    }
+    p.set('successStatus.POST /webhooks', r.status, 'high', [r]);
+    if (LOOPBACK.test(receiver.url)) p.set('webhooks.allowLoopbackHttp', true, 'high', [r], `${receiver.url} was taken`);
+    sub.secret = ours ?? findSecret(r.json);
+    if (sub.secret) p.http.addSecret(sub.secret);
+    const id = findId(r.json, undefined, ['userId']);
+    if (id) {
+      Object.assign(sub, { id: id.value, idField: id.field });
+      p.set('ids.webhook', id.field, 'high', [r], 'the one field of the registration named like an id');
+    } else p.miss('ids.webhook', 'the registration has no single field named like an id');
+    const list = await p.call('GET', '/webhooks');
+    if (ok(list)) {
+      p.set('successStatus.GET /webhooks', list.status, 'high', [list]);
+      p.set('webhooks.listAndDelete', true, 'high', [list]);
+    } else if (list.status === 404 || list.status === 405) p.set('webhooks.listAndDelete', false, 'medium', [list], 'GET /webhooks is not served');
+  },
+};
+
+export const deliveriesDetector: Detector = {
+  name: 'webhook deliveries',
+  options: ['signature.scheme', 'webhooks.matchedIncludesType', 'successStatus.DELETE /webhooks/{webhookId}'],
+  async run(p) {
+    const sub = p.fact<Subscription>('subscription');
+    if (!sub) throw new Error('no subscription was made');
+    const expectMatched = p.fact<boolean>('matched') === true;
+    const arrived = await sub.receiver.waitFor((g) => g.some((d) => typeOf(d) === (expectMatched ? 'position.matched' : 'position.created')), DELIVERY_WAIT_MS);
+    if (!arrived) p.miss('signature.scheme', `no ${expectMatched ? 'position.matched' : 'position.created'} delivery within ${DELIVERY_WAIT_MS / 1000} s`);
+    const ex = (d: Delivery) => deliveryExchange(d, sub.receiver.url, [...p.secrets, sub.secret ?? '']);
+    const signed = sub.receiver.got.find((d) => d.headers[SIGNATURE_HEADER]);
+    if (signed && sub.secret) {
+      const scheme = SIGNATURE_SCHEMES.find((s) => verifyWebhook(signed.raw, signed.headers[SIGNATURE_HEADER], sub.secret!, { scheme: s, toleranceSeconds: 3600 }).ok);
+      if (scheme) p.set('signature.scheme', scheme, 'high', [ex(signed)], `the delivery's ${SIGNATURE_HEADER} verifies under ${scheme} with the subscription secret`);
+      else p.miss('signature.scheme', `the delivery's ${SIGNATURE_HEADER} verifies under none of ${SIGNATURE_SCHEMES.join(', ')}`);
+    } else if (signed) p.miss('signature.scheme', 'the registration gave no secret to verify with');
+    const matched = sub.receiver.got.find((d) => typeOf(d) === 'position.matched');
+    if (matched) {
+      const data = (parse(matched) as { data?: Record<string, unknown> })?.data;
+      p.set('webhooks.matchedIncludesType', data !== undefined && 'type' in data, 'high', [ex(matched)]);
+    } else p.miss('webhooks.matchedIncludesType', `no position.matched delivery within ${DELIVERY_WAIT_MS / 1000} s`);
+    if (sub.id && p.found.get('webhooks.listAndDelete')?.value !== false) {
+      const del = await p.call('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
+      if (ok(del)) p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
+      else p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
+    }
+  },
+};
+
+function parse(d: Delivery): unknown {
+  try {
+    return JSON.parse(d.raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+const typeOf = (d: Delivery) => (parse(d) as { type?: unknown } | undefined)?.type;
+
