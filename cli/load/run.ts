@@ -84,7 +84,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
 
   let target: Target;
   if (opts.baseUrl) {
-    if (!opts.apiKey && !opts.publicMode) throw new Error('--api-key: a key is needed for --base-url (or run --public)');
+    if (!opts.apiKey && !opts.publicMode && !pool) throw new Error('--api-key: a key is needed for --base-url (or run --public)');
     target = externalTarget(opts.baseUrl);
   } else {
     // Response validation is the conformance suite's job; here it would only slow the target.

@@ -75,7 +75,7 @@ export function newFailures(current: CheckRow[], baseline: CheckRow[]): Comparis
 }
 
 /** Figures worth a sparkline: latency per endpoint, burst, refill, time to match, retry timing. */
-const TRENDED = /^(p95|burstAccepted|admittedPerMinute|accepted|time_to_match_ms_p95|retryTimingErrorMaxMs)$/;
+const TRENDED = /^(p95|burstAccepted|admittedPerMinute|accepted|time to match p95 ms|time_to_match_ms_p95|retryTimingErrorMaxMs)$/;
 
 /** The last `n` runs against the same target (oldest first), each trended figure's values. */
 export function trends(history: History, target: string, current: { runId: string; figures: FigureRow[] }, n = 10): Comparison['trends'] {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartResult, RunSummary } from '../../contract/results.ts';
-import { parseBounds } from './bounds.ts';
+import { parseBounds, worsening } from './bounds.ts';
 import { compareRuns, comparisonPart } from './compare.ts';
 import { History, targetKey } from './store.ts';
 import { diffTable } from './table.ts';
@@ -88,5 +88,9 @@ describe('the run history', () => {
     expect(() => parseBounds('p95=ten')).toThrow(/expected name=N%/);
     expect(() => parseBounds('p42=1%')).toThrow(/unknown figure "p42"/);
     expect(parseBounds('p95=10%,burst=0').map((b) => [b.name, b.relative, b.limit])).toEqual([['p95', true, 10], ['burst', false, 0]]);
+    const [ttm] = parseBounds('ttm=20%');
+    expect(['time to match p95 ms', 'time to match p99 ms', 'order accept p95 ms'].map(ttm.metrics)).toEqual([true, false, false]);
+    expect(worsening(ttm, 'time to match p95 ms', 200, 260)).toBe(30);
+    expect(worsening(parseBounds('refill=5%')[0], 'admittedPerMinute', 300, 330)).toBe(0); // more admitted is not worse
   });
 });

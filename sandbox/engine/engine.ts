@@ -149,8 +149,8 @@ export class Engine extends EngineStore {
   positionForEvent(partnerId: string, positionId: string): Record<string, unknown> {
     return this.eventData(this.getPosition(partnerId, positionId));
   }
-  listPositions(partnerId: string, userId: string, q: ListQuery): ListPage {
-    return this.reads.listPositions(partnerId, userId, q);
+  listPositions(partnerId: string, userId: string, q: ListQuery, shape: 'rows' | 'json' = 'rows'): ListPage {
+    return this.reads.listPositions(partnerId, userId, q, shape);
   }
 
   // ---- operations ---------------------------------------------------------------------
