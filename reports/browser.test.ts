@@ -91,7 +91,7 @@ describe('the report in a real browser', () => {
       const regressed = section.locator('table.diff tr.row-failed');
       expect(await regressed.count()).toBe(2);
       await expect(regressed.nth(0).textContent()).resolves.toMatch(/lend\.create\s*p95.*↓ worse.*significant: slower.*regression\s*p95=10%/);
-      await expect(regressed.nth(1).textContent()).resolves.toMatch(/rate-limit \(growth\) smoke\s*burstAccepted\s*500\s*497.*burst=0/);
+      await expect(regressed.nth(1).textContent()).resolves.toMatch(/rate-limit \(growth\) smoke\s*burstNet\s*500\s*497.*burst=0/);
       expect(await section.locator('table.checks tr.row-failed').count()).toBe(3); // p95, burst, and the new conformance failure
       expect(await section.locator('ul.new-failures li').count()).toBeGreaterThan(0);
 

@@ -44,7 +44,7 @@ function loadPart(fixtureLoad: PartResult, i: number, last: boolean): PartResult
     figures[`rate-limit (${tier}) smoke: burstAccepted`] = BURST[tier] - (last && tier === 'growth' ? 3 : 0);
     figures[`rate-limit (${tier}) smoke: admittedPerMinute`] = Math.round(RATE[tier] * (1 + 0.01 * Math.cos(i)));
   }
-  figures['matching (scale) smoke: time_to_match_ms_p95'] = Math.round(180 + 15 * Math.sin(i * 1.7));
+  figures['matching (scale) smoke: time to match p95 ms'] = Math.round(180 + 15 * Math.sin(i * 1.7));
   return { ...fixtureLoad, series, figures };
 }
 
