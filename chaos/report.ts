@@ -39,6 +39,11 @@ export function writeReports(r: PartResult, dir: string, base: string): { json: 
   return { json, junit: xml };
 }
 
+/** Exit code of a part's verdict: 0 passed, 3 incomplete (nothing failed, but not everything was observed), 1 otherwise. */
+export function exitCodeFor(status: PartResult['status']): number {
+  return status === 'passed' ? 0 : status === 'incomplete' ? 3 : 1;
+}
+
 /** A console summary: verdict, failed checks with their messages, figures. */
 export function summarize(r: PartResult): string {
   const lines = [`${r.status.toUpperCase()} ${r.part}: ${r.name}`];

@@ -202,7 +202,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const rows = store.attempts();
     const sessions = store.sessions();
     store.close();
-    const result = validateAttempts(rows, sessions, { timeScale, tolerance, profile, allowMeasuredNoise: opts.allowMeasuredNoise ?? embedded });
+    const result = await validateAttempts(rows, sessions, { timeScale, tolerance, profile, allowMeasuredNoise: opts.allowMeasuredNoise ?? embedded });
     result.name = 'webhook retry schedule (active run)';
     result.target = baseUrl;
     result.checks.push(...targetChecks(rows, expectedPairs, triggered, states, controls, orderNotes, timedOut));

@@ -30,7 +30,7 @@ async function run(name: string, timeScale: number, sender: Partial<FakeSenderOp
   await sleep(opts.waitAfterMs ?? 0);
   await rx.close();
   const store = new AttemptStore(db);
-  const result = validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL, allowMeasuredNoise: true });
+  const result = await validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL, allowMeasuredNoise: true });
   store.close();
   return result;
 }
@@ -90,13 +90,13 @@ describe('validator details', () => {
     expect(log.map((a) => a.status)).toEqual([500, 500, 200]);
     await sleep(20); // the outcome of the last exchange is committed with the next batch
     const store = rx.store;
-    let r = validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL });
+    let r = await validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL });
     expect(r.status).toBe('passed');
     expect(r.timeline![0].message).toBe('acknowledged on attempt 3');
     // A sender that keeps going after the acknowledgement is caught.
     await sendWithRetries(ev, { url: rx.url, secret, timeScale: 36_000, maxRetries: 0 });
     await sleep(20);
-    r = validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL });
+    r = await validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL });
     expect(r.checks.find((c) => c.id === 'schedule.no-attempt-after-success')!.status).toBe('failed');
     await rx.close();
   });
@@ -104,10 +104,10 @@ describe('validator details', () => {
   it('fails a bad signature and an empty recording', async () => {
     const rx = await startReceiver({ secret, timeScale: 1 });
     await sendWithRetries(envelope('position.created', matched), { url: rx.url, secret: 'whsec_wrong', timeScale: 1_000_000, maxRetries: 0 });
-    const r = validateAttempts(rx.store.attempts(), rx.store.sessions(), { untilMs: Date.now() });
+    const r = await validateAttempts(rx.store.attempts(), rx.store.sessions(), { untilMs: Date.now() });
     expect(r.checks.find((c) => c.id === 'schedule.signature')!.message).toMatch(/expected a valid signature \/ received mismatch/);
     await rx.close();
-    expect(validateAttempts([], []).checks.find((c) => c.id === 'schedule.deliveries-recorded')!.status).toBe('failed');
+    expect((await validateAttempts([], [])).checks.find((c) => c.id === 'schedule.deliveries-recorded')!.status).toBe('failed');
   });
 
   it('parses tolerances', () => {
@@ -133,10 +133,10 @@ describe('retry delay reference point (profile webhooks.retryDelayFrom)', () => 
     return out;
   };
   const sessions: SessionRow[] = [{ id: 1, startedMs: 0, endedMs: 1_000_000 + 200_000_000, timeScale: 1, scheme: 't-v1-hmac-sha256', plan: '{}', loopDelayMaxMs: 0 }];
-  const delaysFailed = (profile?: Profile) => validateAttempts(rows(), sessions, { profile }).checks.find((c) => c.id === 'schedule.delays')!.status;
+  const delaysFailed = async (profile?: Profile) => (await validateAttempts(rows(), sessions, { profile })).checks.find((c) => c.id === 'schedule.delays')!.status;
 
-  it('judges a start-to-start sender wrong under the default (from the end) and right under attempt-start', () => {
-    expect(delaysFailed()).toBe('failed');
-    expect(delaysFailed(parseProfile({ webhooks: { retryDelayFrom: 'attempt-start' } }))).toBe('passed');
+  it('judges a start-to-start sender wrong under the default (from the end) and right under attempt-start', async () => {
+    expect(await delaysFailed()).toBe('failed');
+    expect(await delaysFailed(parseProfile({ webhooks: { retryDelayFrom: 'attempt-start' } }))).toBe('passed');
   });
 });

@@ -1,4 +1,6 @@
-import { defaultProfile, WEBHOOK_MAX_RETRIES, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
+import { defaultProfile, isAcknowledged, WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
+import { failureMessage, runCheck } from '../contract/check-kernel.ts';
+import { EVENT_RULES, exhausted, ms, nextRetry, pendingRetry, sameContentPairs, VALIDATE_CHECKS, type ScheduleEvent, type ValidateContext } from './validate-checks.ts';
 import type { results } from '../contract/index.ts';
 import type { AttemptRow, SessionRow } from './store.ts';
 
@@ -48,22 +50,8 @@ export interface ValidateOptions {
   allowMeasuredNoise?: boolean;
 }
 
-const CHECKS: Array<{ id: string; title: string; requirements: string[] }> = [
-  { id: 'schedule.deliveries-recorded', title: 'the sender delivered events to the receiver', requirements: ['HOOK-post'] },
-  { id: 'schedule.envelope', title: 'every delivery is an envelope with an id and a type', requirements: ['HOOK-envelope'] },
-  { id: 'schedule.delays', title: 'retries follow 1 min, 5 min, 30 min, 2 h, 24 h divided by the time scale', requirements: ['HOOK-retry-schedule'] },
-  { id: 'schedule.retries-made', title: 'a failed delivery is retried when its retry is due', requirements: ['HOOK-retry-count', 'HOOK-retry-schedule'] },
-  { id: 'schedule.retry-count', title: 'no more than five retries', requirements: ['HOOK-retry-count'] },
-  { id: 'schedule.no-attempt-after-success', title: 'no attempt follows an acknowledged one', requirements: ['HOOK-retry-count'] },
-  { id: 'schedule.same-id-and-body', title: 'every attempt carries the same event id and body', requirements: ['HOOK-idempotent'] },
-  { id: 'schedule.signature', title: 'every attempt carries a valid signature', requirements: ['HOOK-signature-header', 'HOOK-verify-raw'] },
-  { id: 'schedule.duplicates', title: 'duplicate deliveries are reported (allowed by the spec)', requirements: ['HOOK-idempotent'] },
-  { id: 'schedule.after-final-retry', title: 'what the sender did after the fifth retry is reported (not shown by the spec)', requirements: ['HOOK-retry-count'] },
-];
-
-const ms = (n: number) => `${Math.round(n)} ms`;
-
-export function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opts: ValidateOptions = {}): PartResult {
+/** Runs the schedule checks over a recording (contract/check-kernel.ts: one named check per rule). */
+export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opts: ValidateOptions = {}): Promise<PartResult> {
   const started = Date.now();
   const profile = opts.profile ?? defaultProfile;
   const tol = opts.tolerance ?? DEFAULT_TOLERANCE;
@@ -72,135 +60,47 @@ export function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opt
   const from = opts.from ?? (profile.webhooks.retryDelayFrom === 'attempt-start' ? 'arrival' : 'end');
   const lastArrival = rows.reduce((m, r) => Math.max(m, r.endedMs ?? r.arrivalMs), 0);
   const untilMs = Math.max(opts.untilMs ?? last?.endedMs ?? Date.now(), lastArrival);
-  const delays = WEBHOOK_RETRY_DELAYS_MS.map((d) => d / timeScale);
   const noiseMs = opts.allowMeasuredNoise ? Math.max(0, ...sessions.map((s) => s.loopDelayMaxMs ?? 0)) : 0;
   const floorMs = Math.max(tol.minMs, Math.ceil(noiseMs));
-  const allowance = (expected: number) => Math.max((expected * tol.pct) / 100, floorMs);
-  const isSuccessStatus = (s: number | null) => s !== null && (profile.webhooks.successStatuses === '200' ? s === 200 : s >= 200 && s < 300);
   // An acknowledgement after the deadline is a failure the sender must retry (part 6, rule 1).
-  const acknowledged = (a: AttemptRow) => isSuccessStatus(a.status) && a.endedMs !== null && a.endedMs - a.arrivalMs <= WEBHOOK_RESPONSE_DEADLINE_MS;
-  const refOf = (a: AttemptRow) => (from === 'end' ? (a.endedMs ?? a.arrivalMs) : a.arrivalMs);
-
-  const failures = new Map<string, string[]>(CHECKS.map((c) => [c.id, []]));
-  const notes = new Map<string, string[]>(CHECKS.map((c) => [c.id, []]));
-  const fail = (check: string, msg: string) => failures.get(check)!.push(msg);
-  const note = (check: string, msg: string) => notes.get(check)!.push(msg);
+  const acknowledged = (a: AttemptRow) => a.endedMs !== null && isAcknowledged(profile, { status: a.status, ms: a.endedMs - a.arrivalMs });
 
   const byId = new Map<string, AttemptRow[]>();
+  const malformed: AttemptRow[] = [];
   for (const r of rows) {
-    if (!r.eventId || !r.eventType) {
-      fail('schedule.envelope', `delivery #${r.seq}: expected a JSON envelope with id and type / received ${r.bodyBytes} bytes without them`);
-      continue;
-    }
-    const list = byId.get(r.eventId) ?? [];
-    list.push(r);
-    byId.set(r.eventId, list);
+    if (!r.eventId || !r.eventType) malformed.push(r);
+    else byId.set(r.eventId, [...(byId.get(r.eventId) ?? []), r]);
   }
-  if (rows.length === 0) fail('schedule.deliveries-recorded', 'expected at least one delivery / received none');
-
-  const timeline: TimelineEvent[] = [];
-  let pending = 0;
-  let exhausted = 0;
-  for (const [id, list] of byId) {
+  const events: ScheduleEvent[] = [...byId].map(([id, list]) => {
     list.sort((a, b) => a.arrivalMs - b.arrivalMs || a.seq - b.seq);
-    const before = [...failures.values()].reduce((n, l) => n + l.length, 0);
-    const t0 = list[0].arrivalMs;
-    const expected: number[] = [0];
-    const tag = `event ${id} (${list[0].eventType})`;
-
-    if (new Set(list.map((a) => a.bodySha256)).size > 1) fail('schedule.same-id-and-body', `${tag}: expected the same body on every attempt / received ${new Set(list.map((a) => a.bodySha256)).size} different bodies`);
-    if (new Set(list.map((a) => a.eventType)).size > 1) fail('schedule.same-id-and-body', `${tag}: expected one event type / received ${[...new Set(list.map((a) => a.eventType))].join(', ')}`);
-    for (const a of list) if (!a.sigOk) fail('schedule.signature', `${tag} attempt ${a.attempt}: expected a valid signature / received ${a.sigReason}`);
-    if (list.length - 1 > WEBHOOK_MAX_RETRIES) fail('schedule.retry-count', `${tag}: expected at most ${WEBHOOK_MAX_RETRIES} retries / received ${list.length - 1}`);
-
-    const okAt = list.findIndex(acknowledged);
-    if (okAt >= 0 && okAt < list.length - 1) {
-      const extra = list.slice(okAt + 1);
-      const overlapping = extra.filter((a) => a.arrivalMs < (list[okAt].endedMs ?? list[okAt].arrivalMs));
-      if (overlapping.length) note('schedule.duplicates', `${tag}: ${overlapping.length} attempt(s) arrived while attempt ${okAt + 1} was still being answered`);
-      const later = extra.length - overlapping.length;
-      if (later > 0) fail('schedule.no-attempt-after-success', `${tag}: expected no attempt after attempt ${okAt + 1} was acknowledged at +${ms(list[okAt].endedMs! - t0)} / received ${later} more, first at +${ms(extra[overlapping.length].arrivalMs - t0)}`);
-    }
-
-    const scheduled = Math.min(okAt >= 0 ? okAt + 1 : list.length, WEBHOOK_MAX_RETRIES + 1);
-    for (let k = 1; k < scheduled; k++) {
-      const want = refOf(list[k - 1]) - t0 + delays[k - 1];
-      expected.push(want);
-      const got = list[k].arrivalMs - refOf(list[k - 1]);
-      const diff = got - delays[k - 1];
-      if (Math.abs(diff) > allowance(delays[k - 1]))
-        fail('schedule.delays', `${tag} retry ${k}: expected a delay of ${ms(delays[k - 1])} ± ${ms(allowance(delays[k - 1]))} / received ${ms(got)}`);
-    }
-    if (okAt < 0 && list.length <= WEBHOOK_MAX_RETRIES) {
-      const k = list.length; // the retry that should come next
-      const due = refOf(list[k - 1]) + delays[k - 1];
-      expected.push(due - t0);
-      if (untilMs > due + allowance(delays[k - 1])) fail('schedule.retries-made', `${tag}: expected retry ${k} at +${ms(due - t0)} / received none by +${ms(untilMs - t0)}`);
-      else {
-        pending++;
-        note('schedule.retries-made', `${tag}: observation ended before retry ${k} was due (+${ms(due - t0)}); not judged`);
-      }
-    }
-    if ((okAt < 0 && list.length >= WEBHOOK_MAX_RETRIES + 1) || okAt >= WEBHOOK_MAX_RETRIES) {
-      exhausted++;
-      const fifth = list[WEBHOOK_MAX_RETRIES];
-      const after = list.slice(WEBHOOK_MAX_RETRIES + 1);
-      if (okAt >= 0 && okAt <= WEBHOOK_MAX_RETRIES) note('schedule.after-final-retry', `${tag}: acknowledged on the fifth retry`);
-      else if (after.length === 0) note('schedule.after-final-retry', `${tag}: no attempt after the failed fifth retry in ${ms(untilMs - (fifth.endedMs ?? fifth.arrivalMs))} of further observation`);
-      else note('schedule.after-final-retry', `${tag}: ${after.length} attempt(s) after the failed fifth retry, at ${after.map((a) => `+${ms(a.arrivalMs - t0)}`).join(', ')}`);
-    }
-
-    const failedHere = [...failures.values()].reduce((n, l) => n + l.length, 0) - before;
-    timeline.push({
-      eventId: id,
-      type: list[0].eventType!,
-      expectedMs: expected.map(Math.round),
-      observedMs: list.map((a) => Math.round(a.arrivalMs - t0)),
-      verdict: failedHere ? 'failed' : 'passed',
-      message: failedHere ? undefined : okAt >= 0 ? `acknowledged on attempt ${okAt + 1}` : `${list.length} failed attempt(s)`,
-    });
-  }
-
-  // The same type and data under two ids: a retry that changed its id, or a second emission.
-  const byContent = new Map<string, string[]>();
-  for (const [id, list] of byId) if (list[0].contentKey) byContent.set(list[0].contentKey, [...(byContent.get(list[0].contentKey) ?? []), id]);
-  let duplicates = 0;
-  for (const ids of byContent.values()) {
-    if (ids.length < 2) continue;
-    ids.sort((a, b) => byId.get(a)![0].arrivalMs - byId.get(b)![0].arrivalMs);
-    for (let i = 1; i < ids.length; i++) {
-      const prev = byId.get(ids[i - 1])!;
-      const next = byId.get(ids[i])!;
-      if (!prev.some(acknowledged)) {
-        fail('schedule.same-id-and-body', `event ${ids[i - 1]} (${prev[0].eventType}): expected its retry to keep id ${ids[i - 1]} / received the same type and data under id ${ids[i]} ${ms(next[0].arrivalMs - (prev.at(-1)!.endedMs ?? prev.at(-1)!.arrivalMs))} after the failed attempt`);
-        const tl = timeline.find((t) => t.eventId === ids[i - 1]);
-        if (tl) tl.verdict = 'failed';
-      } else {
-        duplicates++;
-        note('schedule.duplicates', `events ${ids[i - 1]} and ${ids[i]} carry the same ${prev[0].eventType} data (a second emission after an acknowledgement)`);
-      }
-    }
-  }
-  for (const list of byId.values()) for (let k = 1; k < list.length; k++) if (list[k].arrivalMs < (list[k - 1].endedMs ?? Infinity) && list[k - 1].endedMs !== null) duplicates++;
-
-  const checks: CheckResult[] = CHECKS.map((c) => {
-    const f = failures.get(c.id)!;
-    const n = notes.get(c.id)!;
-    return {
-      id: c.id,
-      title: c.title,
-      requirements: c.requirements,
-      status: f.length ? 'failed' : 'passed',
-      durationMs: 0,
-      message: f.length ? f.slice(0, 20).join('\n') + (f.length > 20 ? `\n… and ${f.length - 20} more` : '') : undefined,
-      notes: n.slice(0, 50),
-    };
+    return { id, type: list[0].eventType!, attempts: list, t0: list[0].arrivalMs, tag: `event ${id} (${list[0].eventType})`, okAt: list.findIndex(acknowledged) };
   });
-  const failedEvents = timeline.filter((t) => t.verdict === 'failed').length;
+  const ctx: ValidateContext = {
+    profile,
+    rows,
+    malformed,
+    events,
+    delays: WEBHOOK_RETRY_DELAYS_MS.map((d) => d / timeScale),
+    untilMs,
+    allowance: (expected) => Math.max((expected * tol.pct) / 100, floorMs),
+    acknowledged,
+    refOf: (a) => (from === 'end' ? (a.endedMs ?? a.arrivalMs) : a.arrivalMs),
+  };
+
+  const checks: CheckResult[] = [];
+  for (const c of VALIDATE_CHECKS.list()) checks.push(await runCheck(c, ctx));
+  const timeline = events.map((e) => timelineOf(ctx, e));
+  const pending = events.map((e) => pendingRetry(ctx, e)).filter((p) => p !== undefined);
+  const nextDue = Math.min(...pending.map((p) => p.dueMs));
+  let overlapping = 0;
+  for (const e of events) for (let k = 1; k < e.attempts.length; k++) if (e.attempts[k - 1].endedMs !== null && e.attempts[k].arrivalMs < e.attempts[k - 1].endedMs!) overlapping++;
+  const emittedTwice = sameContentPairs(ctx).filter(([prev]) => prev.attempts.some(acknowledged)).length;
+  // The verdict follows the evidence: a schedule not observed to its end is not a pass.
+  const status = checks.some((c) => c.status === 'failed') ? 'failed' : pending.length ? 'incomplete' : 'passed';
   return {
     part: 'chaos',
     name: 'webhook retry schedule',
-    status: checks.some((c) => c.status === 'failed') ? 'failed' : 'passed',
+    status,
     profile: profile.name,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
@@ -208,11 +108,12 @@ export function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opt
     timeline,
     figures: {
       deliveries: rows.length,
-      events: byId.size,
-      eventsFailed: failedEvents,
-      eventsPending: pending,
-      eventsExhausted: exhausted,
-      duplicates,
+      events: events.length,
+      eventsFailed: timeline.filter((t) => t.verdict === 'failed').length,
+      eventsPending: pending.length,
+      ...(pending.length ? { nextAttemptDueAt: new Date(nextDue).toISOString() } : {}),
+      eventsExhausted: events.filter(exhausted).length,
+      duplicates: overlapping + emittedTwice,
       timeScale,
       tolerancePct: tol.pct,
       toleranceMinMs: tol.minMs,
@@ -222,4 +123,18 @@ export function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opt
       observedForMs: Math.round(untilMs - (rows[0]?.arrivalMs ?? untilMs)),
     },
   };
+}
+
+function timelineOf(ctx: ValidateContext, e: ScheduleEvent): TimelineEvent {
+  const judged = Math.min(e.okAt >= 0 ? e.okAt + 1 : e.attempts.length, WEBHOOK_MAX_RETRIES + 1);
+  const expected = [0];
+  for (let k = 1; k < judged; k++) expected.push(ctx.refOf(e.attempts[k - 1]) - e.t0 + ctx.delays[k - 1]);
+  const next = nextRetry(ctx, e);
+  if (next) expected.push(next.dueMs - e.t0);
+  const faults = EVENT_RULES.flatMap((r) => r.failures(ctx, e));
+  const pending = pendingRetry(ctx, e);
+  const base = { eventId: e.id, type: e.type, expectedMs: expected.map(Math.round), observedMs: e.attempts.map((a) => Math.round(a.arrivalMs - e.t0)) };
+  if (faults.length) return { ...base, verdict: 'failed', message: faults.map(failureMessage).join('\n') };
+  if (pending) return { ...base, verdict: 'pending', message: `retry ${pending.k} was due at ${new Date(pending.dueMs).toISOString()} (+${ms(pending.dueMs - e.t0)}), after observation ended at +${ms(ctx.untilMs - e.t0)}` };
+  return { ...base, verdict: 'passed', message: e.okAt >= 0 ? `acknowledged on attempt ${e.okAt + 1}` : `${e.attempts.length} failed attempt(s)` };
 }

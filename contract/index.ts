@@ -9,3 +9,5 @@ export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';
 export * as results from './results.ts';
 export * from './signature.ts';
+export * from './webhook-ack.ts';
+export * from './needs.ts';

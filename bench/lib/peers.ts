@@ -30,11 +30,11 @@ export async function startBare(): Promise<Peer> {
   return { name: 'bare node:http', base: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-const PRISM_VERSION = '5.14.2';
+export const PRISM_VERSION = '5.14.2';
 const prismDir = join(homedir(), '.cache', 'lendcheck', 'prism');
 
 /** Installs Prism on first use into a cache dir: it is a benchmark peer, not a dependency. */
-function prismBin(): string {
+export function prismBin(): string {
   const bin = join(prismDir, 'node_modules', '.bin', 'prism');
   if (!existsSync(bin)) {
     // 5.14.2 is the newest Prism whose engines include Node 20 (5.15+ needs Node 24).

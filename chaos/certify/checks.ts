@@ -1,8 +1,10 @@
-import type { Profile } from '../../contract/index.ts';
+import { ackExpectation, isAcknowledged, SIGNATURE_HEADER, type Profile, type results } from '../../contract/index.ts';
+import { failed, failure, pass, type Check, type Outcome } from '../../contract/check-kernel.ts';
 import type { SignatureScheme } from '../sign.ts';
 
-// Certification probes in the style of Schemathesis checks: small named functions in a
-// registry, each returning a typed outcome; failures read "expected … / received …".
+// Certification probes as checks of the one kernel (contract/check-kernel.ts): small named
+// functions (ctx) => Promise<Outcome> in a registry (run.ts builds it from the lists the probe
+// files export); failures read "expected … / received …".
 
 export interface Delivery {
   status: number | null;
@@ -33,37 +35,36 @@ export interface CertifyContext {
   figure(name: string, value: number | string): void;
 }
 
-export type CheckOutcome =
-  | { status: 'passed'; notes?: string[]; delivery?: Delivery }
-  | { status: 'failed'; expected: string; received: string; delivery?: Delivery; notes?: string[] }
-  | { status: 'skipped'; reason: string };
-
-export interface CertifyCheck {
-  id: string;
-  title: string;
-  requirements: string[];
+export interface CertifyCheck extends Check<CertifyContext> {
   /** Checks marked exclusive run alone (the burst measures latency). */
-  exclusive?: boolean;
-  run(ctx: CertifyContext): Promise<CheckOutcome>;
+  readonly exclusive?: boolean;
 }
 
-export const CERTIFY_CHECKS = new Map<string, CertifyCheck>();
-
-export function registerCheck(c: CertifyCheck): void {
-  if (CERTIFY_CHECKS.has(c.id)) throw new Error(`certify check "${c.id}" is already registered`);
-  CERTIFY_CHECKS.set(c.id, c);
+/** A delivery as the results record it; the signature header is shortened (replayable, though not the secret). */
+export function exchangeOf(ctx: Pick<CertifyContext, 'url'>, d: Delivery): results.Exchange {
+  const requestHeaders = { ...d.requestHeaders };
+  if (requestHeaders[SIGNATURE_HEADER]) requestHeaders[SIGNATURE_HEADER] = requestHeaders[SIGNATURE_HEADER].replace(/([0-9a-f]{8})[0-9a-f]{56}/g, '$1…');
+  return {
+    method: 'POST',
+    url: ctx.url,
+    status: d.status,
+    requestHeaders,
+    requestBody: d.requestBody.slice(0, 2000),
+    responseHeaders: {},
+    responseBody: d.responseBody,
+    durationMs: Math.round(d.ms),
+    ...(d.error ? { error: d.error } : {}),
+  };
 }
 
-export const passed = (delivery?: Delivery, notes?: string[]): CheckOutcome => ({ status: 'passed', delivery, notes });
-export const failed = (expected: string, received: string, delivery?: Delivery): CheckOutcome => ({ status: 'failed', expected, received, delivery });
-export const skipped = (reason: string): CheckOutcome => ({ status: 'skipped', reason });
+export const passedWith = (ctx: CertifyContext, d?: Delivery, notes?: string[]): Outcome => pass({ exchange: d && exchangeOf(ctx, d), notes });
+export const failedWith = (ctx: CertifyContext, title: string, expected: string, received: string, d?: Delivery): Outcome => failed(failure(title, expected, received, d && exchangeOf(ctx, d)));
 
 export function describeAnswer(d: Delivery, deadlineMs: number): string {
   if (d.status === null) return d.error === 'TimeoutError' ? `no answer within ${deadlineMs} ms` : `no answer (${d.error ?? 'connection failed'}) after ${Math.round(d.ms)} ms`;
   return `${d.status} after ${Math.round(d.ms)} ms`;
 }
 
-export function isAck(profile: Profile, status: number | null): boolean {
-  if (status === null) return false;
-  return profile.webhooks.successStatuses === '200' ? status === 200 : status >= 200 && status < 300;
-}
+/** The acknowledgement rule of contract/webhook-ack.ts, at this run's deadline. */
+export const acknowledged = (ctx: CertifyContext, d: Delivery): boolean => isAcknowledged(ctx.profile, d, ctx.deadlineMs);
+export const ackWanted = (ctx: CertifyContext): string => ackExpectation(ctx.profile, ctx.deadlineMs);

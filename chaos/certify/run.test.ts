@@ -24,6 +24,6 @@ describe('runCertify', () => {
   it('fails every probe of an address where nothing listens, with "no answer"', async () => {
     const r = await runCertify({ url: 'http://127.0.0.1:9/', secret: 'whsec_x_secret_value_0000', only: ['delivery.position.created', 'signature.missing'] });
     expect(r.status).toBe('failed');
-    expect(r.checks.map((c) => c.message)).toEqual([expect.stringMatching(/^expected a 2xx within 5000 ms \/ received no answer/), expect.stringMatching(/^expected 401 within 5000 ms \/ received no answer/)]);
+    expect(r.checks.map((c) => c.message)).toEqual([expect.stringMatching(/^a signed position.created delivery: expected a 2xx within 5000 ms \/ received no answer/), expect.stringMatching(/^a delivery without a signature: expected 401 within 5000 ms \/ received no answer/)]);
   });
 });

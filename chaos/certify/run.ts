@@ -1,14 +1,18 @@
 import { defaultProfile, SIGNATURE_HEADER, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile, type results } from '../../contract/index.ts';
 import { signWebhook, type SignatureScheme } from '../sign.ts';
-import { CERTIFY_CHECKS, type CertifyCheck, type CertifyContext, type CheckOutcome, type Delivery } from './checks.ts';
-import './delivery-checks.ts';
-import './signature-checks.ts';
-import './idempotency-checks.ts';
-import './burst-checks.ts';
-import './source-checks.ts';
+import { CheckRegistry, runCheck } from '../../contract/check-kernel.ts';
+import { skipReasonFor } from '../../contract/needs.ts';
+import type { CertifyCheck, CertifyContext, Delivery } from './checks.ts';
+import { burstChecks } from './burst-checks.ts';
+import { deliveryChecks } from './delivery-checks.ts';
+import { idempotencyChecks } from './idempotency-checks.ts';
+import { signatureChecks } from './signature-checks.ts';
+import { sourceChecks } from './source-checks.ts';
+
+/** Every certify probe, keyed by id (the kernel refuses a duplicate). */
+export const CERTIFY_CHECKS = new CheckRegistry<CertifyCheck>([...deliveryChecks, ...signatureChecks, ...idempotencyChecks, ...burstChecks, ...sourceChecks]);
 
 type PartResult = results.PartResult;
-type CheckResult = results.CheckResult;
 
 export interface CertifyOptions {
   url: string;
@@ -24,13 +28,6 @@ export interface CertifyOptions {
   only?: string[];
   /** The spec's 5 s; tests may not shorten it, but a profile of another service might. */
   deadlineMs?: number;
-}
-
-/** The signature header is shown shortened in reports: it is not the secret, but it is replayable. */
-function redactedHeaders(h: Record<string, string>): Record<string, string> {
-  const out = { ...h };
-  if (out[SIGNATURE_HEADER]) out[SIGNATURE_HEADER] = out[SIGNATURE_HEADER].replace(/([0-9a-f]{8})[0-9a-f]{56}/g, '$1…');
-  return out;
 }
 
 async function post(url: string, rawBody: string, headers: Record<string, string>, deadlineMs: number): Promise<Delivery> {
@@ -69,34 +66,12 @@ export async function runCertify(opts: CertifyOptions): Promise<PartResult> {
     figure: (k, v) => void (figures[k] = v),
   };
 
-  const selected = [...CERTIFY_CHECKS.values()].filter((c) => !opts.only || opts.only.includes(c.id));
-  if (opts.only) for (const id of opts.only) if (!CERTIFY_CHECKS.has(id)) throw new Error(`unknown certify check "${id}"; known: ${[...CERTIFY_CHECKS.keys()].join(', ')}`);
-
-  const runOne = async (c: CertifyCheck): Promise<CheckResult> => {
-    const t0 = performance.now();
-    let out: CheckOutcome;
-    try {
-      out = await c.run(ctx);
-    } catch (e) {
-      out = { status: 'failed', expected: 'the probe to complete', received: `probe error: ${(e as Error).message}` };
-    }
-    const base = { id: c.id, title: c.title, requirements: c.requirements, durationMs: Math.round(performance.now() - t0), notes: [] as string[] };
-    if (out.status === 'skipped') return { ...base, status: 'skipped', message: out.reason };
-    const d = out.delivery;
-    const exchange = d && {
-      method: 'POST',
-      url: opts.url,
-      status: d.status,
-      requestHeaders: redactedHeaders(d.requestHeaders),
-      requestBody: d.requestBody.slice(0, 2000),
-      responseHeaders: {},
-      responseBody: d.responseBody,
-      durationMs: Math.round(d.ms),
-      error: d.error,
-    };
-    if (out.status === 'passed') return { ...base, status: 'passed', notes: out.notes ?? [], exchange };
-    return { ...base, status: 'failed', message: `expected ${out.expected} / received ${out.received}`, exchange };
-  };
+  if (opts.only) {
+    const unknown = CERTIFY_CHECKS.unknown(opts.only);
+    if (unknown.length) throw new Error(`unknown certify check "${unknown[0]}"; known: ${CERTIFY_CHECKS.ids().join(', ')}`);
+  }
+  const selected = CERTIFY_CHECKS.select(opts.only);
+  const runOne = (c: CertifyCheck) => runCheck(c, ctx, { skip: skipReasonFor(c.needs ?? [], { receiverSource: ctx.sources.length > 0 }) });
 
   // Independent probes run together (each uses its own event ids); the burst runs alone
   // afterwards so its latencies are its own.
@@ -120,4 +95,3 @@ export async function runCertify(opts: CertifyOptions): Promise<PartResult> {
   };
 }
 
-export { CERTIFY_CHECKS };

@@ -1,74 +1,73 @@
 import { randomBytes } from 'node:crypto';
-import { describeAnswer, failed, passed, registerCheck, skipped, type CertifyContext, type CheckOutcome } from './checks.ts';
+import { skip, type Outcome } from '../../contract/check-kernel.ts';
+import { describeAnswer, failedWith, passedWith, type CertifyCheck, type CertifyContext } from './checks.ts';
 import { makeEvent } from './events.ts';
 
 const REQS = ['HOOK-invalid-401', 'HOOK-verify-raw', 'HOOK-signature-header'];
 
-async function expect401(ctx: CertifyContext, raw: string, signature: string | null): Promise<CheckOutcome> {
+async function expect401(ctx: CertifyContext, raw: string, signature: string | null, title: string): Promise<Outcome> {
   const d = await ctx.send(raw, { signature });
-  return d.status === 401 && d.ms <= ctx.deadlineMs ? passed(d) : failed(`401 within ${ctx.deadlineMs} ms`, describeAnswer(d, ctx.deadlineMs), d);
+  return d.status === 401 && d.ms <= ctx.deadlineMs ? passedWith(ctx, d) : failedWith(ctx, title, `401 within ${ctx.deadlineMs} ms`, describeAnswer(d, ctx.deadlineMs), d);
 }
 const body = () => JSON.stringify(makeEvent('position.matched'));
 const hex64 = () => randomBytes(32).toString('hex');
 
-registerCheck({
-  id: 'signature.invalid',
-  title: 'a well-formed but wrong signature gets 401',
-  requirements: REQS,
-  run: (ctx) => expect401(ctx, body(), ctx.scheme === 'hmac-sha256-hex' ? hex64() : `t=${Math.floor(Date.now() / 1000)},v1=${hex64()}`),
-});
-
-registerCheck({
-  id: 'signature.missing',
-  title: 'a delivery without x-service-signature gets 401',
-  requirements: REQS,
-  run: (ctx) => expect401(ctx, body(), null),
-});
-
-registerCheck({
-  id: 'signature.tampered-body',
-  title: 'a body changed after signing gets 401',
+const timestampCheck = (id: string, dir: -1 | 1): CertifyCheck => ({
+  id,
+  title: `a correctly signed delivery with a ${dir < 0 ? 'stale' : 'future'} timestamp beyond the tolerance gets 401`,
   requirements: REQS,
   async run(ctx) {
+    if (ctx.scheme !== 't-v1-hmac-sha256') return skip(`scheme ${ctx.scheme} carries no timestamp, so there is no replay window to test`);
     const raw = body();
-    const sig = ctx.sign(raw);
-    const ev = JSON.parse(raw) as { data: { amount: string } };
-    return expect401(ctx, raw.replace(`"amount":"${ev.data.amount}"`, `"amount":"9${ev.data.amount}"`), sig);
+    const t = Math.floor(Date.now() / 1000) + dir * (ctx.profile.signature.toleranceSeconds + 600);
+    return expect401(ctx, raw, ctx.sign(raw, { timestamp: t }), `a delivery signed with a ${dir < 0 ? 'stale' : 'future'} timestamp`);
   },
 });
 
-registerCheck({
-  id: 'signature.wrong-secret',
-  title: 'a signature made with another secret gets 401',
-  requirements: REQS,
-  async run(ctx) {
-    const raw = body();
-    return expect401(ctx, raw, ctx.sign(raw, { secret: `whsec_${randomBytes(24).toString('base64url')}` }));
+export const signatureChecks: CertifyCheck[] = [
+  {
+    id: 'signature.invalid',
+    title: 'a well-formed but wrong signature gets 401',
+    requirements: REQS,
+    run: (ctx) => expect401(ctx, body(), ctx.scheme === 'hmac-sha256-hex' ? hex64() : `t=${Math.floor(Date.now() / 1000)},v1=${hex64()}`, 'a delivery with a wrong signature'),
   },
-});
-
-registerCheck({
-  id: 'signature.reserialized',
-  title: 'a signature over re-serialized JSON instead of the raw bytes gets 401',
-  requirements: REQS,
-  async run(ctx) {
-    // The raw body is indented; the signature covers the compact re-serialization. Only a
-    // receiver that verifies over JSON.stringify(JSON.parse(raw)) finds them equal.
-    const ev = makeEvent('position.matched');
-    return expect401(ctx, JSON.stringify(ev, null, 2), ctx.sign(JSON.stringify(ev)));
+  {
+    id: 'signature.missing',
+    title: 'a delivery without x-service-signature gets 401',
+    requirements: REQS,
+    run: (ctx) => expect401(ctx, body(), null, 'a delivery without a signature'),
   },
-});
-
-for (const [id, dir] of [['signature.stale-timestamp', -1], ['signature.future-timestamp', 1]] as const) {
-  registerCheck({
-    id,
-    title: `a correctly signed delivery with a ${dir < 0 ? 'stale' : 'future'} timestamp beyond the tolerance gets 401`,
+  {
+    id: 'signature.tampered-body',
+    title: 'a body changed after signing gets 401',
     requirements: REQS,
     async run(ctx) {
-      if (ctx.scheme !== 't-v1-hmac-sha256') return skipped(`scheme ${ctx.scheme} carries no timestamp, so there is no replay window to test`);
       const raw = body();
-      const t = Math.floor(Date.now() / 1000) + dir * (ctx.profile.signature.toleranceSeconds + 600);
-      return expect401(ctx, raw, ctx.sign(raw, { timestamp: t }));
+      const sig = ctx.sign(raw);
+      const ev = JSON.parse(raw) as { data: { amount: string } };
+      return expect401(ctx, raw.replace(`"amount":"${ev.data.amount}"`, `"amount":"9${ev.data.amount}"`), sig, 'a body changed after signing');
     },
-  });
-}
+  },
+  {
+    id: 'signature.wrong-secret',
+    title: 'a signature made with another secret gets 401',
+    requirements: REQS,
+    async run(ctx) {
+      const raw = body();
+      return expect401(ctx, raw, ctx.sign(raw, { secret: `whsec_${randomBytes(24).toString('base64url')}` }), 'a delivery signed with another secret');
+    },
+  },
+  {
+    id: 'signature.reserialized',
+    title: 'a signature over re-serialized JSON instead of the raw bytes gets 401',
+    requirements: REQS,
+    async run(ctx) {
+      // The raw body is indented; the signature covers the compact re-serialization. Only a
+      // receiver that verifies over JSON.stringify(JSON.parse(raw)) finds them equal.
+      const ev = makeEvent('position.matched');
+      return expect401(ctx, JSON.stringify(ev, null, 2), ctx.sign(JSON.stringify(ev)), 'a signature over re-serialized JSON');
+    },
+  },
+  timestampCheck('signature.stale-timestamp', -1),
+  timestampCheck('signature.future-timestamp', 1),
+];

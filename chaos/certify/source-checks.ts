@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { failed, passed, registerCheck, skipped } from './checks.ts';
+import { failed, failure, pass } from '../../contract/check-kernel.ts';
+import type { CertifyCheck } from './checks.ts';
 
 // A comparison with == or === on strings is functionally right, and the time it leaks is
 // far below what can be measured over a network in a test run, so it cannot be observed
@@ -24,21 +25,24 @@ export function findLooseSignatureCompares(text: string): string[] {
   return hits;
 }
 
-registerCheck({
-  id: 'source.constant-time-compare',
-  title: 'the receiver compares signatures in constant time (source inspection)',
-  requirements: ['HOOK-verify-raw'],
-  async run(ctx) {
-    if (ctx.sources.length === 0) return skipped('no --source given: a non-constant-time compare cannot be observed over the network');
-    const problems: string[] = [];
-    for (const file of ctx.sources) {
-      const text = readFileSync(file, 'utf8');
-      const hits = findLooseSignatureCompares(text);
-      const constantTime = /timingSafeEqual|verifyWebhook|constantTimeEqual|safeCompare/.test(text);
-      if (hits.length && !constantTime) problems.push(`${file}: ${hits.join('; ')}`);
-    }
-    return problems.length === 0
-      ? passed(undefined, [`inspected ${ctx.sources.length} file(s) (heuristic)`])
-      : failed('signatures compared with a constant-time function (crypto.timingSafeEqual or verifyWebhook)', `ordinary equality on a signature (heuristic): ${problems.join(' | ')}`);
+export const sourceChecks: CertifyCheck[] = [
+  {
+    id: 'source.constant-time-compare',
+    title: 'the receiver compares signatures in constant time (source inspection)',
+    requirements: ['HOOK-verify-raw'],
+    // Without --source the kernel skips with the vocabulary's reason (contract/needs.ts).
+    needs: ['receiver-source'],
+    async run(ctx) {
+      const problems: string[] = [];
+      for (const file of ctx.sources) {
+        const text = readFileSync(file, 'utf8');
+        const hits = findLooseSignatureCompares(text);
+        const constantTime = /timingSafeEqual|verifyWebhook|constantTimeEqual|safeCompare/.test(text);
+        if (hits.length && !constantTime) problems.push(`${file}: ${hits.join('; ')}`);
+      }
+      return problems.length === 0
+        ? pass({ notes: [`inspected ${ctx.sources.length} file(s) (heuristic)`] })
+        : failed(failure('the receiver source', 'signatures compared with a constant-time function (crypto.timingSafeEqual or verifyWebhook)', `ordinary equality on a signature (heuristic): ${problems.join(' | ')}`));
+    },
   },
-});
+];

@@ -42,7 +42,7 @@ export interface DrillResult {
 type RunFigures = Pick<DrillResult, 'restarts' | 'triggerErrors' | 'streamMs' | 'drainMs'>;
 
 /** Reads the receiver's DB at `dbPath` (its processes all stopped) and sets it beside the sender's `final` log. */
-export function judgeReceiverDb(dbPath: string, final: SenderEvent[], timeScale: number, run: RunFigures): DrillResult {
+export async function judgeReceiverDb(dbPath: string, final: SenderEvent[], timeScale: number, run: RunFigures): Promise<DrillResult> {
   const store = new AttemptStore(dbPath);
   try {
     const rows = store.attempts();
@@ -52,7 +52,7 @@ export function judgeReceiverDb(dbPath: string, final: SenderEvent[], timeScale:
     for (const r of rows) if (r.eventId) sessionsOf.set(r.eventId, (sessionsOf.get(r.eventId) ?? new Set()).add(r.session));
     // The sender runs beside this drill, not inside the receiver: the embedded tolerance (1 s
     // floor) is the one for a sandbox sharing a loaded 2-core box.
-    const v = validateAttempts(rows, sessions, { tolerance: EMBEDDED_TOLERANCE });
+    const v = await validateAttempts(rows, sessions, { tolerance: EMBEDDED_TOLERANCE });
     const failedEvents = (v.timeline ?? []).filter((t) => t.verdict === 'failed').map((t) => t.eventId);
     const failedChecks = Object.fromEntries(v.checks.filter((c) => c.status === 'failed').map((c) => [c.id, (c.message ?? '').split('\n').length]));
     return {

@@ -4,7 +4,7 @@ import { loadPlan } from '../../chaos/plan.ts';
 import { startReceiver } from '../../chaos/receiver.ts';
 import { AttemptStore } from '../../chaos/store.ts';
 import { parseTolerance, validateAttempts } from '../../chaos/validate.ts';
-import { summarize, writeReports } from '../../chaos/report.ts';
+import { exitCodeFor, summarize, writeReports } from '../../chaos/report.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
 import { runChaosSchedule } from '../../chaos/schedule.ts';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../chaos/sign.ts';
@@ -66,15 +66,15 @@ export function registerChaos(program: Command): void {
     .option('--from <point>', 'measure retry delays from the failed attempt\'s end or its arrival (default: the profile\'s webhooks.retryDelayFrom)')
     .option('--report-dir <dir>', 'write chaos-validate.json and chaos-validate.junit.xml here', 'lendcheck-reports')
     .option('--profile <file>', 'profile file (JSON)')
-    .action((o: { db: string; timeScale?: number; tolerance: string; from?: string; reportDir: string; profile?: string }) => {
+    .action(async (o: { db: string; timeScale?: number; tolerance: string; from?: string; reportDir: string; profile?: string }) => {
       if (o.from !== undefined && o.from !== 'end' && o.from !== 'arrival') throw new Error('--from must be end or arrival');
       const store = new AttemptStore(o.db);
-      const r = validateAttempts(store.attempts(), store.sessions(), { timeScale: o.timeScale, tolerance: parseTolerance(o.tolerance), from: o.from as 'end' | 'arrival' | undefined, profile: loadProfile(o.profile) });
+      const r = await validateAttempts(store.attempts(), store.sessions(), { timeScale: o.timeScale, tolerance: parseTolerance(o.tolerance), from: o.from as 'end' | 'arrival' | undefined, profile: loadProfile(o.profile) });
       store.close();
       const files = writeReports(r, o.reportDir, 'chaos-validate');
       console.log(summarize(r));
       console.log(`reports: ${files.json}, ${files.junit}`);
-      process.exitCode = r.status === 'passed' ? 0 : 1;
+      process.exitCode = exitCodeFor(r.status);
     });
 
   chaos

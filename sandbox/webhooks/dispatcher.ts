@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { setMaxListeners } from 'node:events';
 import {
+  isAckStatus,
   SIGNATURE_HEADER,
   WEBHOOK_RESPONSE_DEADLINE_MS,
   WEBHOOK_RETRY_DELAYS_MS,
@@ -336,8 +337,8 @@ export class Dispatcher {
   }
 
   private succeeded(status: number | null): boolean {
-    if (status === null) return false;
-    return this.profile.webhooks.successStatuses === '200' ? status === 200 : status >= 200 && status < 300;
+    // The sender's timeout is the 5 s deadline, so an answer here came in time; the status decides.
+    return isAckStatus(this.profile, status);
   }
 
   /** Records finished attempts, all in one transaction, then frees their slots. */
