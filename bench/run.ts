@@ -19,7 +19,8 @@ interface Step {
 
 const STEPS: Step[] = [
   { name: 'peers', script: 'peers.ts', args: ['--rate', '3000', '--duration', '10s', '--json', 'peers.json'], what: 'sandbox vs bare node:http vs Prism, k6 constant arrival rate per endpoint' },
-  { name: 'sandbox-http', script: 'sandbox-http.ts', args: ['--seconds', '5', '--profile'], what: 'sandbox req/s and p50/p99 vs a bare handler (closed-loop client), then where its CPU goes (V8 profile)' },
+  { name: 'sandbox-http', script: 'sandbox-http.ts', args: ['--seconds', '5', '--rounds', '3', '--before', '--profile'], what: 'sandbox GET, list and POST /lend (file database) req/s and p50/p99 vs a bare node:http handler, 3 rounds, beside the previous adapter; then where its CPU goes (V8 profile)' },
+  { name: 'matching-load', script: 'matching-load.ts', args: ['--keys', '40', '--partners', '4', '--json', 'matching-load.json'], what: 'highest sustained order rate through a pool of 40 keys over 4 partners (rate limits on) with p99 time-to-match from webhooks < 100 ms, beside the single-key ceiling' },
   { name: 'matching', script: 'matching.ts', args: ['--json', 'matching.json'], what: 'matching cost at depth 1k vs 100k (book and engine)' },
   { name: 'limiter', script: 'limiter.ts', args: [], what: 'ns per rate-limit check vs a Map get+set' },
   { name: 'dispatcher', script: 'dispatcher.ts', args: [], what: 'webhook deliveries/s vs plain undici POSTs' },

@@ -6,12 +6,14 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { writeReports } from './writers.ts';
 import { fixtureRunSummary } from './fixture.ts';
+import { fixtureComparedRun } from './history/fixture.ts';
 
 // Debian's chromium package, driven by playwright-core; playwright never downloads a browser here.
 const CHROMIUM = process.env.LENDCHECK_CHROMIUM ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 /** Stable path, so people (and the lead) can open the last screenshot. */
 export const SCREENSHOT = resolve('lendcheck-reports/screenshots/report.png');
+export const SCREENSHOT_COMPARED = resolve('lendcheck-reports/screenshots/report-compared.png');
 
 const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-browser-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,6 +56,49 @@ describe('the report in a real browser', () => {
       mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(statSync(SCREENSHOT).size).toBeGreaterThan(50_000);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it.skipIf(!hasChromium)(`shows the "compared with" section: sparklines per tier and endpoint, the diff table, the regressions${hasChromium ? '' : ` — skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`}`, async () => {
+    const { dir } = await writeReports(fixtureComparedRun(7), { reportDir: tmp });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const requests: string[] = [];
+      context.on('request', (r) => requests.push(r.url()));
+      const page = await context.newPage();
+      const url = pathToFileURL(join(dir, 'index.html')).href;
+      await page.goto(url);
+
+      const section = page.locator('section.part-regression');
+      await expect(section.locator('h2').textContent()).resolves.toMatch(/^Compared with: against 20261121T020000Z-05ab\s+failed$/);
+      await expect(section.locator('#baseline').textContent()).resolves.toContain('Baseline 20261121T020000Z-05ab');
+      // One sparkline per trended figure: p95 of every endpoint of every tier and of matching,
+      // the burst and refill of each tier, accepted per series and time to match.
+      const sparks = section.locator('table.trends td.sparkline svg');
+      const trendRows = await section.locator('table.trends tbody tr').count();
+      expect(trendRows).toBeGreaterThanOrEqual(4 * 2 + 3 * 2 + 1);
+      expect(await sparks.count()).toBe(trendRows);
+      for (let i = 0; i < trendRows; i++) {
+        const box = await sparks.nth(i).boundingBox();
+        expect(box && box.width >= 150 && box.height >= 30, `sparkline ${i} box ${JSON.stringify(box)}`).toBe(true);
+        expect(await sparks.nth(i).locator('path').count()).toBeGreaterThan(0);
+      }
+      for (const tier of ['starter', 'growth', 'scale']) expect(await section.locator('table.trends tr', { hasText: `smoke rate limit, ${tier}` }).count()).toBeGreaterThanOrEqual(2);
+      // The regressions are named in the diff table and in the failed checks.
+      const regressed = section.locator('table.diff tr.row-failed');
+      expect(await regressed.count()).toBe(2);
+      await expect(regressed.nth(0).textContent()).resolves.toMatch(/lend\.create\s*p95.*↓ worse.*significant: slower.*regression\s*p95=10%/);
+      await expect(regressed.nth(1).textContent()).resolves.toMatch(/rate-limit \(growth\) smoke\s*burstNet\s*500\s*497.*burst=0/);
+      expect(await section.locator('table.checks tr.row-failed').count()).toBe(3); // p95, burst, and the new conformance failure
+      expect(await section.locator('ul.new-failures li').count()).toBeGreaterThan(0);
+
+      expect(requests.filter((u) => u !== url)).toEqual([]);
+      mkdirSync(resolve(SCREENSHOT_COMPARED, '..'), { recursive: true });
+      await section.screenshot({ path: SCREENSHOT_COMPARED });
+      expect(statSync(SCREENSHOT_COMPARED).size).toBeGreaterThan(30_000);
     } finally {
       await browser.close();
     }

@@ -101,3 +101,32 @@ export function timelineChart(events: TimelineEvent[], width = 760, height?: num
     h,
   );
 }
+
+/**
+ * A sparkline: one figure over the last runs, oldest on the left, the newest point marked
+ * (red when the comparison called it a regression). No axes: the table beside it gives the
+ * numbers. A run that lacked the figure leaves a gap.
+ */
+export function sparkline(values: Array<number | null>, opts: { regression?: boolean; width?: number; height?: number } = {}): string {
+  const last = values.length - 1;
+  const color = opts.regression ? COLORS.rejected : COLORS.limit;
+  return render(
+    {
+      grid: { left: 4, right: 8, top: 6, bottom: 6 },
+      xAxis: { type: 'category', show: false, data: values.map((_, i) => String(i)), boundaryGap: false },
+      yAxis: { type: 'value', show: false, scale: true },
+      series: [
+        {
+          type: 'line',
+          data: values.map((v, i) => (i === last && v !== null ? { value: v, symbol: 'circle', symbolSize: 6, itemStyle: { color } } : v)),
+          symbol: 'none',
+          connectNulls: false,
+          lineStyle: { color: '#546e7a', width: 1.5 },
+          areaStyle: { color: 'rgba(84,110,122,0.12)' },
+        },
+      ],
+    },
+    opts.width ?? 180,
+    opts.height ?? 40,
+  );
+}

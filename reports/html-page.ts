@@ -4,6 +4,8 @@ import { REQUIREMENTS } from '../contract/requirements.ts';
 import { html, raw, type Html } from './html-escape.ts';
 import { formatDuration } from './format.ts';
 import { loadChart, timelineChart } from './charts.ts';
+import { comparedSection } from './compared.ts';
+import { timeToMatchTable } from './time-to-match.ts';
 
 // One self-contained page: inline CSS, inline SVG, no script, no external resource.
 
@@ -31,6 +33,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 span.st{font-weight:700;text-transform:uppercase;font-size:12px}
 pre{background:#f4f4f4;border:1px solid var(--line);padding:8px;overflow:auto;max-height:320px;font-size:12px;white-space:pre-wrap;word-break:break-all}
 .chart{margin:8px 0;border:1px solid var(--line);display:inline-block}
+td.sparkline{padding:0 4px;line-height:0}td.sparkline svg{display:block}
 .muted{color:#666}
 details>summary{cursor:pointer}
 `;
@@ -92,7 +95,7 @@ function partSection(p: PartResult): Html {
   const inner = p.status === 'skipped' && p.checks.length === 0
     ? html`<p class="skipped">Skipped: ${p.skipReason ?? 'no reason given'}</p>`
     : html`${p.skipReason ? html`<p class="${p.status === 'failed' ? 'failed' : 'skipped'}">${p.skipReason}</p>` : ''}${
-        p.part === 'conformance' ? conformance(p) : p.part === 'load' ? load(p) : p.part === 'chaos' ? chaos(p) : checksTable(p.checks, 'Checks')
+        p.part === 'conformance' ? conformance(p) : p.part === 'load' ? load(p) : p.part === 'chaos' ? chaos(p) : p.part === 'regression' ? html`${comparedSection(p)}${checksTable(p.checks, 'Checks')}` : checksTable(p.checks, 'Checks')
       }${figures(p)}`;
   return html`<section class="part part-${p.part}" id="part-${p.part}-${slug(p.name)}">
 <h2>${TITLES[p.part]}: ${p.name} ${st(p.status)}</h2>
@@ -180,6 +183,7 @@ ${series.some((s) => s.limitPerMinute !== undefined) ? html`<p class="muted">The
 ${series.length && pct.length ? html`<h3>Latency percentiles (ms)</h3><table class="latency"><thead><tr><th>run</th>${pct.map((k) => html`<th>${k}</th>`)}</tr></thead><tbody>
 ${series.map((s) => html`<tr><td>${s.name}</td>${pct.map((k) => html`<td class="num">${s.latencyMs[k] === undefined ? '—' : s.latencyMs[k].toFixed(1)}</td>`)}</tr>`)}
 </tbody></table>` : ''}
+${timeToMatchTable(p)}
 ${checksTable(p.checks, 'Checks')}`;
 }
 

@@ -19,6 +19,7 @@ import { recordSnapshot } from './engine/market-data.ts';
 import { iso } from './engine/rows.ts';
 import { ApiError, errorResponse, internalErrorResponse } from './errors.ts';
 import { RESOLVERS } from './http/handlers.ts';
+import { RawJson } from './http/raw-json.ts';
 import { parseWith, readJsonBody } from './http/validate.ts';
 import { defaultPlugins, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugins.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
@@ -202,7 +203,14 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
         body = json === undefined && !bodyRequired ? undefined : parseWith(e.body, json ?? {}, 'body');
       }
       const out = resolve(engine, { partner: c.get('partner'), params, query, body });
-      const payload = envelope ? { data: out, timestamp: iso(engine.now()) } : out;
+      if (out instanceof RawJson && !envelope) {
+        if (validate) {
+          const r = schema.safeParse(JSON.parse(out.text));
+          if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
+        }
+        return c.body(out.text, status as 200, { 'Content-Type': 'application/json' });
+      }
+      const payload = envelope ? { data: out instanceof RawJson ? JSON.parse(out.text) : out, timestamp: iso(engine.now()) } : out;
       if (validate) {
         const r = schema.safeParse(payload);
         if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);

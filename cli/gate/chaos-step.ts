@@ -1,5 +1,4 @@
-import type { PartResult } from '../../contract/results.ts';
-import { importPart } from './import-part.ts';
+import { runChaosSchedule, type ScheduleOptions } from '../../chaos/schedule.ts';
 import type { GateStep, StepContext } from './steps.ts';
 
 // The time-scaled retry schedule (chaos/schedule.ts). Against the gate's embedded sandbox
@@ -7,13 +6,12 @@ import type { GateStep, StepContext } from './steps.ts';
 // embedded sandbox at the chaos part's fast clock instead, so the other steps keep a
 // real-time clock; with --time-scale, or against another target, it runs on the target.
 
-type RunChaosSchedule = (o: {
-  baseUrl?: string;
-  apiKey?: string;
-  timeScale?: number;
-  profile?: StepContext['profile'];
-  log?: (line: string) => void;
-}) => Promise<PartResult>;
+/** What the chaos part is given: typed against the part, so tsc catches a change on either side. */
+export function scheduleOptions(ctx: StepContext): ScheduleOptions {
+  const t = ctx.target;
+  const own = t.embedded && !t.timeScale;
+  return { ...(own ? {} : { baseUrl: t.baseUrl, apiKey: t.apiKey, timeScale: t.timeScale }), profile: ctx.profile, log: (l) => ctx.log(l) };
+}
 
 export const chaosStep: GateStep = {
   name: 'chaos',
@@ -21,15 +19,10 @@ export const chaosStep: GateStep = {
   title: 'time-scaled retry schedule',
   needs: ['api-key', 'sandbox-controls'],
   async run(ctx) {
-    const run = await importPart<RunChaosSchedule>(['chaos/schedule.ts'], 'runChaosSchedule');
-    const t = ctx.target;
-    const own = t.embedded && !t.timeScale;
+    const opts = scheduleOptions(ctx);
+    const own = opts.baseUrl === undefined;
     if (own) ctx.log('starting a sandbox with a fast test clock for the schedule');
-    const r = await run({
-      ...(own ? {} : { baseUrl: t.baseUrl, apiKey: t.apiKey, timeScale: t.timeScale }),
-      profile: ctx.profile,
-      log: ctx.log,
-    });
+    const r = await runChaosSchedule(opts);
     return own ? { ...r, target: r.target ?? 'embedded sandbox (fast test clock)' } : r;
   },
 };

@@ -1,21 +1,8 @@
 import type { Profile } from '../../contract/index.ts';
 import { TIER_NAMES } from '../../contract/constants.ts';
-import { importPart, REPO_ROOT } from './import-part.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { DEFAULT_KEYS, type KeyEntry } from '../../sandbox/auth/keys.ts';
 import { keysByTier, type GateTarget } from './target.ts';
-import { pathToFileURL } from 'node:url';
-
-interface KeyEntry {
-  key: string;
-  partnerId: string;
-  tier?: string;
-}
-interface SandboxServer {
-  url: string;
-  port: number;
-  keys: unknown;
-  close(): Promise<void>;
-}
-type StartSandbox = (opts: { port: number; host: string; timeScale?: number; dbPath?: string; profile?: Profile; keys?: KeyEntry[] }) => Promise<SandboxServer>;
 
 /**
  * Keys the gate adds to the embedded sandbox for the load step alone. Conformance spends
@@ -26,11 +13,7 @@ export const LOAD_KEYS: KeyEntry[] = TIER_NAMES.map((tier) => ({ key: `ck_test_g
 
 /** The reference sandbox in this process, on a loopback port of the system's choosing. */
 export async function embeddedTarget(opts: { profile: Profile; timeScale?: number }): Promise<GateTarget> {
-  const start = await importPart<StartSandbox>(['sandbox/server.ts'], 'startSandboxServer').catch((e: Error) => {
-    throw new Error(`cannot start the embedded sandbox (${e.message}); point the gate at a service with --base-url`);
-  });
-  const { DEFAULT_KEYS } = (await import(pathToFileURL(REPO_ROOT + 'sandbox/auth/keys.ts').href)) as { DEFAULT_KEYS: KeyEntry[] };
-  const server = await start({ port: 0, host: '127.0.0.1', timeScale: opts.timeScale, profile: opts.profile, keys: [...DEFAULT_KEYS, ...LOAD_KEYS] });
+  const server = await startSandboxServer({ port: 0, host: '127.0.0.1', timeScale: opts.timeScale, profile: opts.profile, keys: [...DEFAULT_KEYS, ...LOAD_KEYS] });
   // Conformance keys: the sandbox's first partner (its roomiest key as the main one, as the
   // suite's own embedded target picks it), its Starter key to exhaust, another partner's key.
   const own = keysByTier(DEFAULT_KEYS);

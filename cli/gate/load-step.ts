@@ -1,34 +1,20 @@
 import { join } from 'node:path';
 import type { PartResult, CheckResult } from '../../contract/results.ts';
-import type { GateStep, StepContext } from './steps.ts';
-import { importPart } from './import-part.ts';
+import type { GateStep } from './steps.ts';
+import { runLoad, type LoadOptions } from '../load/run.ts';
 import type { TierName } from './target.ts';
 
 // The gate's load step: one smoke rate-limit run per tier and the matching smoke, each a
 // runLoad() call (cli/load/run.ts), run at once where they share no key, merged into one
 // load part for the report with each run's own duration.
 
-interface RunLoadOptions {
-  keyPool?: { keys: number; partners: number };
-  scenario: 'rate-limit' | 'matching';
-  tier?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  smoke?: boolean;
-  reportDir?: string;
-  profile?: StepContext['profile'];
-  allowProduction?: boolean;
-}
-type RunLoad = (o: RunLoadOptions) => Promise<PartResult>;
-
 export const LOAD_TIERS: TierName[] = ['starter', 'growth', 'scale'];
-export const LOAD_MODULES = ['cli/load/run.ts'];
 
 export interface PlannedRun {
   name: string;
   /** Runs that spend the same key's bucket must not overlap; undefined shares nothing. */
   key?: string;
-  options: RunLoadOptions;
+  options: LoadOptions;
 }
 
 /** Seconds between the starts of independent runs, so their opening bursts do not share the CPU. */
@@ -84,13 +70,12 @@ export const loadStep: GateStep = {
   title: 'smoke rate limit per tier + matching smoke',
   needs: ['tier-keys'],
   async run(ctx) {
-    const runLoad = await importPart<RunLoad>(LOAD_MODULES, 'runLoad');
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
     const t = ctx.target;
     const common = { baseUrl: t.baseUrl, smoke: true, profile: ctx.profile };
     // One run that cannot start (k6 missing, a scenario absent) must not hide the others.
-    const attempt = async (name: string, o: RunLoadOptions): Promise<PartResult> => {
+    const attempt = async (name: string, o: LoadOptions): Promise<PartResult> => {
       ctx.log(name);
       const s = new Date().toISOString();
       const t1 = performance.now();

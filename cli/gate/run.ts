@@ -4,7 +4,6 @@ import { partResult, type PartResult, type RunSummary } from '../../contract/res
 import { ReportRun } from '../../reports/writers.ts';
 import { formatDuration } from '../../reports/format.ts';
 import { GATE_STEPS, unmetNeeds, type GateStep } from './steps.ts';
-import { PartUnavailable } from './import-part.ts';
 import type { GateTarget } from './target.ts';
 import type { Progress } from './progress.ts';
 import { judgeRun, type VerdictRules } from './verdict.ts';
@@ -98,7 +97,7 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
           : failedPart(step, `the part returned a result outside contract/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
       } catch (e) {
         if (e instanceof StepTimeout) timedOut.push(step.name);
-        const msg = e instanceof PartUnavailable || e instanceof StepTimeout ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
+        const msg = e instanceof StepTimeout ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
         result = failedPart(step, msg, o.target, o.profile, s, Math.round(performance.now() - t0));
       }
     }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { importPart } from './import-part.ts';
+import { runConformance, type ConformanceOptions } from '../../conformance/run.ts';
 import type { Profile } from '../../contract/index.ts';
 import type { PartResult } from '../../contract/results.ts';
 import { runContract } from './contract-step.ts';
@@ -8,11 +8,9 @@ import { loadStep } from './load-step.ts';
 import { certifyStep } from './certify-step.ts';
 import { chaosStep } from './chaos-step.ts';
 
-export { importPart, PartUnavailable, REPO_ROOT } from './import-part.ts';
-
 // The gate's steps, each registered with what it needs from the target. A step whose
-// needs the target lacks is skipped with the reason; a step whose module has not landed
-// fails saying so. Nothing is faked.
+// needs the target lacks is skipped with the reason. Each step imports its part statically
+// and builds the part's own options type, so tsc fails when a step and its part disagree.
 
 export type Need = 'api-key' | 'tier-keys' | 'sandbox-controls';
 
@@ -59,55 +57,34 @@ const contractStep: GateStep = {
   run: (ctx) => runContract({ target: ctx.target, profile: ctx.profile }),
 };
 
-/** Options every part receives; each takes what it uses. */
-export function partOptions(ctx: StepContext) {
+/** What the conformance part is given: typed against the part, so tsc catches a change on either side. */
+export function conformanceOptions(ctx: StepContext): ConformanceOptions {
   const t = ctx.target;
   return {
     baseUrl: t.baseUrl,
-    targetLabel: t.label,
     apiKey: t.apiKey,
     apiKey2: t.apiKey2,
     burstKey: t.burstKey,
-    keys: t.tierKeys,
     tierKeys: t.tierKeys,
-    hasControls: t.hasControls,
-    embedded: t.embedded,
-    timeScale: t.timeScale,
-    profile: ctx.profile,
     profileFile: ctx.profileFile,
-    reportDir: ctx.runDir,
-    log: ctx.log,
+    // Vitest's own console output would break the gate's progress lines; failures come back
+    // in the result and the gate prints them.
+    reporter: 'none',
+    reportDir: join(ctx.runDir, 'conformance'),
   };
 }
 
-type PartFn = (opts: ReturnType<typeof partOptions>) => Promise<PartResult>;
-
-function moduleStep(s: Omit<GateStep, 'run'> & { modules: string[]; exportName: string; extra?: (ctx: StepContext) => Record<string, unknown> }): GateStep {
-  return {
-    name: s.name,
-    part: s.part,
-    title: s.title,
-    needs: s.needs,
-    async run(ctx) {
-      const fn = await importPart<PartFn>(s.modules, s.exportName);
-      return fn({ ...partOptions(ctx), ...(s.extra?.(ctx) ?? {}) });
-    },
-  };
-}
+const conformanceStep: GateStep = {
+  name: 'conformance',
+  part: 'conformance',
+  title: 'conformance suite',
+  needs: ['api-key'],
+  run: (ctx) => runConformance(conformanceOptions(ctx)),
+};
 
 export const GATE_STEPS: GateStep[] = [
   contractStep,
-  moduleStep({
-    name: 'conformance',
-    part: 'conformance',
-    title: 'conformance suite',
-    needs: ['api-key'],
-    modules: ['conformance/run.ts'],
-    exportName: 'runConformance',
-    // Vitest's own console output would break the gate's progress lines; failures come back
-    // in the result and the gate prints them.
-    extra: (ctx) => ({ reporter: 'none', reportDir: join(ctx.runDir, 'conformance') }),
-  }),
+  conformanceStep,
   loadStep,
   chaosStep,
   certifyStep,

@@ -4,7 +4,7 @@ import { partResult, type PartResult } from '../../contract/results.ts';
 import { parseBounds } from '../../reports/history/bounds.ts';
 import { compareRuns, comparisonPart } from '../../reports/history/compare.ts';
 import { extractRun } from '../../reports/history/extract.ts';
-import { History } from '../../reports/history/store.ts';
+import { History, targetKey } from '../../reports/history/store.ts';
 import { diffTable } from '../../reports/history/table.ts';
 import type { GateStep } from '../gate/steps.ts';
 
@@ -46,12 +46,14 @@ export function regressionStep(o: RegressionOptions): GateStep {
       const history = new History(o.historyFile);
       try {
         const row = o.baseline === 'last' ? history.runs({ target, verdict: 'passed', limit: 1 })[0] : history.find(o.baseline);
+        const key = targetKey(target);
+        const earlier = history.runs({ target }).length;
         const reason = row
           ? o.baseline === 'last'
-            ? `the last passing run against ${target} (${row.startedAt}, lendcheck ${row.version}${row.commit ? `, commit ${row.commit.slice(0, 12)}` : ''})`
+            ? `the last passing run against ${key} (${row.startedAt}, lendcheck ${row.version}${row.commit ? `, commit ${row.commit.slice(0, 12)}` : ''})`
             : `run ${row.runId} as asked (${row.verdict}, ${row.startedAt})`
           : o.baseline === 'last'
-            ? `no earlier passing run against ${target} in ${o.historyFile}`
+            ? `no earlier passing run against ${key} in ${o.historyFile}${earlier ? ` (${earlier} earlier run${earlier === 1 ? '' : 's'}, none passed: name one with --baseline <run-id>)` : ''}`
             : `run ${o.baseline} is not in ${o.historyFile}`;
         const comparison = compareRuns({ runId, target, current, baseline: row ? { row, data: history.load(row) } : undefined, baselineReason: reason, bounds, history });
         for (const line of diffTable(comparison).trimEnd().split('\n')) ctx.log(line);

@@ -47,7 +47,9 @@ export interface LoadOptions {
   matchBy?: MatchBy;
 }
 
-export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+// k6 runs the scenarios as TypeScript itself. In the package they are shipped, with the
+// contract files they import, under dist/k6/ (scripts/build.mjs), out of the way of the .d.ts.
+export const SCENARIO_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../scenarios/' : '../../k6/scenarios/', import.meta.url));
 const EXIT_THRESHOLDS = 99; // k6's exit code when a threshold is crossed
 
 export function scenarioScript(name: ScenarioName): string {
@@ -84,7 +86,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
 
   let target: Target;
   if (opts.baseUrl) {
-    if (!opts.apiKey && !opts.publicMode) throw new Error('--api-key: a key is needed for --base-url (or run --public)');
+    if (!opts.apiKey && !opts.publicMode && !pool) throw new Error('--api-key: a key is needed for --base-url (or run --public)');
     target = externalTarget(opts.baseUrl);
   } else {
     // Response validation is the conformance suite's job; here it would only slow the target.

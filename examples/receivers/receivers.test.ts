@@ -17,7 +17,8 @@ const BROKEN: Record<string, string[]> = {
   'duplicate-409': ['idempotency.sequential', 'idempotency.concurrent'],
   'slow-6s': ['delivery.position.created', 'delivery.position.matched', 'delivery.position.matured', 'delivery.position.liquidated', 'delivery.position.rolled', 'delivery.withdrawal.completed', 'burst'],
   'accepts-stale-timestamp': ['signature.stale-timestamp', 'signature.future-timestamp'],
-  'unknown-type-500': ['delivery.position.liquidated', 'delivery.position.rolled', 'delivery.withdrawal.completed', 'burst'],
+  'unknown-type-500': ['delivery.position.liquidated', 'delivery.position.rolled', 'delivery.withdrawal.completed', 'delivery.unknown-type', 'burst'],
+  'rejects-unknown-type': ['delivery.unknown-type'],
   'bad-signature-200': ['signature.invalid', 'signature.tampered-body', 'signature.wrong-secret', 'signature.reserialized', 'signature.stale-timestamp', 'signature.future-timestamp'],
 };
 
@@ -45,7 +46,10 @@ describe('example receivers against the certifier', () => {
       expect({ name, failed: failedIds.filter((id) => BROKEN[name].includes(id)).sort() }).toEqual({ name, failed: [...BROKEN[name]].sort() });
       // Only the slow receiver fails beyond its own mistake (it misses every deadline).
       if (name !== 'slow-6s') expect({ name, failed: failedIds.sort() }).toEqual({ name, failed: [...BROKEN[name]].sort() });
-      for (const c of r.checks.filter((x) => x.status === 'failed')) expect(c.message).toMatch(/^expected .+ \/ received .+/s);
+      for (const c of r.checks.filter((x) => x.status === 'failed')) expect(c.message).toMatch(/^(?:[^\n]+: )?expected .+ \/ received .+/s);
     });
+    // The unknown-type probe says why a refusal matters, not only that it happened.
+    const unknown = broken[names.indexOf('rejects-unknown-type')].checks.find((c) => c.id === 'delivery.unknown-type');
+    expect(unknown?.message).toMatch(/received 500 after \d+ ms; .*retried for 26 h 36 min .*lost/s);
   });
 });

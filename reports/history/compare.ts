@@ -38,13 +38,15 @@ export function diffRows(current: Extracted, baseline: Extracted, bounds: Bound[
     if (c && b) {
       const better = betterWhen(f.metric);
       if (c.value !== b.value) row.direction = better === 'neither' ? 'changed' : (c.value < b.value) === (better === 'lower') ? 'better' : 'worse';
+      let slower = false;
       const sk = keyOf({ scope: f.scope, endpoint: f.endpoint });
       const cs = curS.get(sk);
       const bs = baseS.get(sk);
       if (isLatency(f.metric) && cs?.length && bs?.length) {
         const t = mannWhitneyU(cs, bs)!;
         row.pValue = Number(t.pValue.toPrecision(3));
-        const shift = t.effect > 0.5 ? 'slower' : 'faster';
+        slower = t.effect > 0.5;
+        const shift = slower ? 'slower' : 'faster';
         row.significance = t.pValue < ALPHA
           ? `significant: ${shift} (Mann-Whitney p=${row.pValue}, n=${cs.length}/${bs.length})`
           : `not significant (Mann-Whitney p=${row.pValue}, n=${cs.length}/${bs.length})`;
@@ -53,14 +55,14 @@ export function diffRows(current: Extracted, baseline: Extracted, bounds: Bound[
       } else if (isDuration(f.metric)) {
         row.significance = 'one value per run: not tested (per-endpoint rows carry the samples)';
       } else {
-        row.significance = c.value === b.value ? 'exact: unchanged' : 'exact count: a real change';
+        row.significance = c.value === b.value ? 'exact: unchanged' : 'exact: a real change';
       }
       for (const bound of bounds) {
         if (!bound.metrics(f.metric)) continue;
         const by = worsening(bound, f.metric, b.value, c.value);
-        // A latency figure crosses its bound only when the distributions differ too:
-        // one noisy percentile on a busy machine is not a regression.
-        const real = !isLatency(f.metric) || row.pValue === undefined || row.pValue < ALPHA;
+        // A latency figure crosses its bound only when the whole distribution moved slower
+        // too: one noisy percentile on a busy machine is not a regression.
+        const real = !isLatency(f.metric) || row.pValue === undefined || (row.pValue < ALPHA && slower);
         if (by > bound.limit && real) row.regression = bound.text;
       }
     }
@@ -75,7 +77,7 @@ export function newFailures(current: CheckRow[], baseline: CheckRow[]): Comparis
 }
 
 /** Figures worth a sparkline: latency per endpoint, burst, refill, time to match, retry timing. */
-const TRENDED = /^(p95|burstAccepted|admittedPerMinute|accepted|time_to_match_ms_p95|retryTimingErrorMaxMs)$/;
+const TRENDED = /^(p95|burstNet|admittedPerMinute|accepted|time to match p95 ms|time_to_match_ms_p95|retryTimingErrorMaxMs)$/;
 
 /** The last `n` runs against the same target (oldest first), each trended figure's values. */
 export function trends(history: History, target: string, current: { runId: string; figures: FigureRow[] }, n = 10): Comparison['trends'] {

@@ -51,6 +51,21 @@ export function extractRun(summary: Pick<RunSummary, 'parts'>): Extracted {
       const { scope, metric } = figureScope(p, k);
       fig(scope, '', metric, v);
     }
+    // The burst a bucket admitted at once, less what it refilled while the burst was in
+    // flight (burstSeconds × the tier's rate): the raw count moves with how long the burst
+    // took on a busy machine, this one only with the bucket.
+    const nums = new Map<string, Map<string, number>>();
+    for (const [k, v] of Object.entries(p.figures)) {
+      if (typeof v !== 'number') continue;
+      const { scope, metric } = figureScope(p, k);
+      if (!nums.has(scope)) nums.set(scope, new Map());
+      nums.get(scope)!.set(metric, v);
+    }
+    for (const [scope, m] of nums) {
+      const admitted = m.get('burstAccepted');
+      if (admitted === undefined) continue;
+      fig(scope, '', 'burstNet', Math.round(admitted - ((m.get('tierPerMinute') ?? 0) / 60) * (m.get('burstSeconds') ?? 0)));
+    }
     const count = (s: string) => p.checks.filter((c) => c.status === s).length;
     if (p.checks.length) {
       fig(p.name, '', 'checksPassed', count('passed'));

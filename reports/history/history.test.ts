@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartResult, RunSummary } from '../../contract/results.ts';
-import { parseBounds } from './bounds.ts';
+import { parseBounds, worsening } from './bounds.ts';
 import { compareRuns, comparisonPart } from './compare.ts';
 import { History, targetKey } from './store.ts';
 import { diffTable } from './table.ts';
@@ -50,6 +50,7 @@ describe('the run history', () => {
     expect(stored.samples.find((s) => s.endpoint === 'lend.create')?.samples).toHaveLength(40);
     expect(stored.figures).toContainEqual({ scope: 'rate-limit (starter) smoke', endpoint: '', metric: 'burstAccepted', value: 98 });
     expect(stored.figures).toContainEqual({ scope: 'mixed scale', endpoint: '', metric: 'accepted', value: 22 });
+    expect(stored.figures).toContainEqual({ scope: 'rate-limit (starter) smoke', endpoint: '', metric: 'burstNet', value: 98 });
   });
 
   it('finds no regression between two like runs, and names the slowed endpoint, the burst drop and the new failure', () => {
@@ -62,11 +63,11 @@ describe('the run history', () => {
     const reg = worse.rows.filter((r) => r.regression);
     expect(reg.map((r) => [r.endpoint ?? r.scope, r.metric, r.regression])).toEqual([
       ['lend.create', 'p95', 'p95=10%'],
-      ['rate-limit (starter) smoke', 'burstAccepted', 'burst=0'],
+      ['rate-limit (starter) smoke', 'burstNet', 'burst=0'],
     ]);
     expect(reg[0]).toMatchObject({ baseline: 14.7, current: 34.5, direction: 'worse' });
     expect(reg[0].pValue).toBeLessThan(0.001);
-    expect(reg[1]).toMatchObject({ delta: -2, direction: 'worse', significance: 'exact count: a real change' });
+    expect(reg[1]).toMatchObject({ delta: -2, direction: 'worse', significance: 'exact: a real change' });
     expect(worse.rows.find((r) => r.endpoint === 'rates.get' && r.metric === 'p95')).toMatchObject({ direction: 'same', pValue: 1 });
     expect(worse.newFailures).toEqual([{ id: 'auth.missing', title: 'a request without a key gets 401', part: 'conformance' }]);
     expect(worse.trends.find((t) => t.endpoint === 'lend.create' && t.metric === 'p95')?.points.map((p) => p.value)).toEqual([14.5, 14.7, 34.5]);
@@ -88,5 +89,9 @@ describe('the run history', () => {
     expect(() => parseBounds('p95=ten')).toThrow(/expected name=N%/);
     expect(() => parseBounds('p42=1%')).toThrow(/unknown figure "p42"/);
     expect(parseBounds('p95=10%,burst=0').map((b) => [b.name, b.relative, b.limit])).toEqual([['p95', true, 10], ['burst', false, 0]]);
+    const [ttm] = parseBounds('ttm=20%');
+    expect(['time to match p95 ms', 'time to match p99 ms', 'order accept p95 ms'].map(ttm.metrics)).toEqual([true, false, false]);
+    expect(worsening(ttm, 'time to match p95 ms', 200, 260)).toBe(30);
+    expect(worsening(parseBounds('refill=5%')[0], 'admittedPerMinute', 300, 330)).toBe(0); // more admitted is not worse
   });
 });

@@ -58,24 +58,6 @@ export class Engine extends EngineStore {
   unsupportedAsset(field: string, asset: string) {
     return this.ledger.unsupportedAsset(field, asset);
   }
-  assetDecimals(asset: string, field = 'asset'): number {
-    return this.ledger.assetDecimals(asset, field);
-  }
-  checkPrecision(field: string, amount: string, asset: string): void {
-    this.ledger.checkPrecision(field, amount, asset);
-  }
-  bal(partnerId: string, userId: string, asset: string): { available: Dec; locked: Dec } {
-    return this.ledger.bal(partnerId, userId, asset);
-  }
-  credit(partnerId: string, userId: string, asset: string, amount: Dec): void {
-    this.ledger.credit(partnerId, userId, asset, amount);
-  }
-  shiftLocked(partnerId: string, userId: string, asset: string, amount: Dec): void {
-    this.ledger.shiftLocked(partnerId, userId, asset, amount);
-  }
-  house(asset: string, delta: Dec): void {
-    this.ledger.house(asset, delta);
-  }
 
   fund(partnerId: string, userId: string, asset: string, amount: string): Balance[] {
     this.ledger.checkPrecision('amount', amount, asset);
@@ -103,9 +85,6 @@ export class Engine extends EngineStore {
 
   // ---- books, quotes and orders -------------------------------------------------------
 
-  get books(): Map<string, Book> {
-    return this.markets.books;
-  }
   marketAssets(): string[] {
     return this.markets.marketAssets();
   }
@@ -114,9 +93,6 @@ export class Engine extends EngineStore {
   }
   quote(asset: string, market: string) {
     return this.markets.quote(asset, market);
-  }
-  resolveMarket(maturity: string | undefined, now: number): string {
-    return orders.resolveMarket(this, maturity, now);
   }
   lend(partnerId: string, req: orders.LendInput): PositionRow {
     return orders.lend(this, partnerId, req);
@@ -173,8 +149,8 @@ export class Engine extends EngineStore {
   positionForEvent(partnerId: string, positionId: string): Record<string, unknown> {
     return this.eventData(this.getPosition(partnerId, positionId));
   }
-  listPositions(partnerId: string, userId: string, q: ListQuery): ListPage {
-    return this.reads.listPositions(partnerId, userId, q);
+  listPositions(partnerId: string, userId: string, q: ListQuery, shape: 'rows' | 'json' = 'rows'): ListPage {
+    return this.reads.listPositions(partnerId, userId, q, shape);
   }
 
   // ---- operations ---------------------------------------------------------------------

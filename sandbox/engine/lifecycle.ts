@@ -62,7 +62,7 @@ function expire(engine: Engine, r: PositionRow): void {
   engine.tx(() => {
     const rest = new D(r.amount).minus(r.filled);
     if (r.type === 'lend') {
-      engine.shiftLocked(r.partner_id, r.user_id, r.asset, rest.neg());
+      engine.ledger.shiftLocked(r.partner_id, r.user_id, r.asset, rest.neg());
     }
     r.amount = r.filled;
     engine.removeFromBook(r);
@@ -78,15 +78,15 @@ function matureLend(engine: Engine, r: PositionRow): void {
   const earned = engine.accrued(r, at);
   const payout = new D(r.filled).plus(earned);
   engine.tx(() => {
-    engine.house(r.asset, earned.neg());
+    engine.ledger.house(r.asset, earned.neg());
     engine.transition(r, 'matured');
     r.closed_at_ms = at;
     r.payout = str(payout);
-    engine.credit(r.partner_id, r.user_id, r.asset, payout);
+    engine.ledger.credit(r.partner_id, r.user_id, r.asset, payout);
     let next: PositionRow | undefined;
     if (r.auto_rollover) {
       // The payout rolls into a fresh order in the same market at the market rate.
-      engine.shiftLocked(r.partner_id, r.user_id, r.asset, payout);
+      engine.ledger.shiftLocked(r.partner_id, r.user_id, r.asset, payout);
       next = engine.insertPosition({
         partner_id: r.partner_id, user_id: r.user_id, type: 'lend', asset: r.asset, market: r.market, amount: str(payout),
         limit_rate: engine.quote(r.asset, r.market).lendRate, mode: r.mode, auto_rollover: true, auto_refinance: false,
@@ -116,7 +116,7 @@ function matureBorrow(engine: Engine, r: PositionRow): void {
   // Refinance: the debt, interest included, becomes a new active loan on the same collateral.
   engine.tx(() => {
     const interestDue = owed.minus(r.debt);
-    engine.house(r.asset, interestDue);
+    engine.ledger.house(r.asset, interestDue);
     const collateral = r.collateral_amount!;
     engine.transition(r, 'matured');
     r.closed_at_ms = at;
@@ -150,8 +150,8 @@ function matureBorrow(engine: Engine, r: PositionRow): void {
 export function liquidate(engine: Engine, r: PositionRow, at: number): void {
   engine.tx(() => {
     const seized = new D(r.collateral_amount ?? '0');
-    engine.house(r.collateral_asset!, seized);
-    engine.house(r.asset, new D(r.debt).neg());
+    engine.ledger.house(r.collateral_asset!, seized);
+    engine.ledger.house(r.asset, new D(r.debt).neg());
     engine.transition(r, engine.profile.lifecycle.statusAfterLiquidation);
     r.closed_at_ms = at;
     r.payout = '0';

@@ -19,8 +19,17 @@ export interface ListQuery {
 const LIST_COLUMNS = 'id, status, type, user_id, asset, amount, rate, maturity_ms, created_at_ms';
 export type ListRow = Pick<PositionRow, 'id' | 'status' | 'type' | 'user_id' | 'asset' | 'amount' | 'rate' | 'maturity_ms' | 'created_at_ms'>;
 
+/** An ISO 8601 UTC text of an integer ms column, as Date#toISOString writes it (integer arithmetic, no float rounding). */
+const isoSql = (col: string) => `strftime('%Y-%m-%dT%H:%M:%S', ${col} / 1000, 'unixepoch') || printf('.%03dZ', ${col} % 1000)`;
+/** One list item as JSON text built by SQLite: the page is assembled from one string per row
+ *  instead of nine column values and an object per row (listItemView's shape and key order). */
+const LIST_ITEM_JSON = `json_object('positionId', id, 'status', status, 'type', type, 'userId', user_id, 'asset', asset, 'amount', amount, 'rate', rate, 'maturity', ${isoSql('maturity_ms')}, 'createdAt', ${isoSql('created_at_ms')})`;
+
 export interface ListPage {
+  /** Row objects (shape 'rows'); empty under shape 'json'. */
   rows: ListRow[];
+  /** Each item's JSON text (shape 'json'). */
+  items?: string[];
   nextCursor?: string;
   hasMore: boolean;
 }
@@ -84,7 +93,7 @@ export class Reads {
     return data;
   }
 
-  listPositions(partnerId: string, userId: string, q: ListQuery): ListPage {
+  listPositions(partnerId: string, userId: string, q: ListQuery, shape: 'rows' | 'json' = 'rows'): ListPage {
     let limit = q.limit ?? LIST_LIMIT_DEFAULT;
     if (limit > LIST_LIMIT_MAX) {
       if (this.profile.pagination.overMax === 'reject') throw invalid('limit', `must be at most ${LIST_LIMIT_MAX}`);
@@ -97,25 +106,36 @@ export class Reads {
     const scope = `${partnerId}\u0000${userId}\u0000${q.status ?? ''}\u0000${q.type ?? ''}`;
     let after: { c: number; i: string } | undefined;
     if (q.cursor !== undefined) after = this.decodeCursor(q.cursor, scope);
-    const key = `${q.status ? 's' : ''}${q.type ? 't' : ''}${after ? 'c' : ''}`;
+    const json = shape === 'json';
+    const key = `${q.status ? 's' : ''}${q.type ? 't' : ''}${after ? 'c' : ''}${json ? 'j' : ''}`;
     let stmt = this.listStmts.get(key);
     if (!stmt) {
       const cmp = desc ? '<' : '>';
       const dir = desc ? 'DESC' : 'ASC';
       stmt = this.db.prepare(
         // Only the list's columns: materialising all 27 per row dominated the list's cost.
-        `SELECT ${LIST_COLUMNS} FROM positions WHERE partner_id = @p AND user_id = @u` +
+        `SELECT ${json ? `${LIST_ITEM_JSON}, created_at_ms, id` : LIST_COLUMNS} FROM positions WHERE partner_id = @p AND user_id = @u` +
           (q.status ? ' AND status = @s' : '') +
           (q.type ? ' AND type = @t' : '') +
           (after ? ` AND (created_at_ms ${cmp} @c OR (created_at_ms = @c AND id ${cmp} @i))` : '') +
           ` ORDER BY created_at_ms ${dir}, id ${dir} LIMIT @n`,
       );
+      if (json) stmt.raw(true);
       this.listStmts.set(key, stmt);
     }
     const params: Record<string, unknown> = { p: partnerId, u: userId, n: limit + 1 };
     if (q.status) params.s = q.status;
     if (q.type) params.t = q.type;
     if (after) Object.assign(params, after);
+    if (json) {
+      const raw = stmt.all(params) as Array<[string, number, string]>;
+      const hasMore = raw.length > limit;
+      if (hasMore) raw.length = limit;
+      const items = new Array<string>(raw.length);
+      for (let i = 0; i < raw.length; i++) items[i] = raw[i][0];
+      const end = raw[raw.length - 1];
+      return { rows: [], items, hasMore, nextCursor: hasMore ? this.encodeCursor({ c: end[1], i: end[2] }, scope) : undefined };
+    }
     const rows = stmt.all(params) as ListRow[];
     const hasMore = rows.length > limit;
     if (hasMore) rows.length = limit;

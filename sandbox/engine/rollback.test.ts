@@ -9,7 +9,7 @@ import type { Engine } from './engine.ts';
 
 /** Everything the engine keeps in memory, in a comparable form. */
 function caches(engine: Engine) {
-  const books = [...engine.books].map(([k, b]) => [
+  const books = [...engine.markets.books].map(([k, b]) => [
     k,
     [...b.lends.inOrder()].map((o) => `${o.positionId}@${o.rate}:${o.remaining.toFixed()}`),
     [...b.borrows.inOrder()].map((o) => `${o.positionId}@${o.rate}:${o.remaining.toFixed()}`),

@@ -16,14 +16,48 @@ export function cbtTokenAddress(engine: Engine, asset: string, market: string): 
 }
 const cbtCache = new Map<string, string>();
 
+/** A position's exact money figures, kept while the inputs they were computed from hold. */
+interface Figures {
+  /** Every row field the figures read; a write that changes any of them misses the cache. */
+  sig: string;
+  projected: string;
+  cbtAmount: string;
+  /** The accrual end (ms) the accrued figure is for: reused only for that same instant. */
+  accruedEnd: number;
+  accrued: string;
+}
+// Decimal arithmetic was an eighth of a GET's CPU (BENCHMARKS.md); a position read again
+// before any write to it gets its figures from here, exactly as computed before. Bounded:
+// cleared when it grows past the working set of a run.
+const figuresCache = new WeakMap<Engine, Map<string, Figures>>();
+const FIGURES_MAX = 50_000;
+
+function figuresOf(engine: Engine, r: PositionRow, at: number): Figures {
+  let cache = figuresCache.get(engine);
+  if (!cache) figuresCache.set(engine, (cache = new Map()));
+  const sig = `${r.status}|${r.amount}|${r.filled}|${r.rate}|${r.matched_at_ms}|${r.created_at_ms}|${r.maturity_ms}|${r.closed_at_ms}|${r.asset}`;
+  const end = r.matched_at_ms === null ? 0 : Math.min(at, r.maturity_ms, r.closed_at_ms ?? Number.POSITIVE_INFINITY);
+  let f = cache.get(r.id);
+  if (!f || f.sig !== sig) {
+    const projected = engine.projected(r);
+    const cbtAmount = engine.profile.cbt.amountBasis === 'principal' ? new D(r.amount) : new D(r.amount).plus(projected);
+    if (cache.size >= FIGURES_MAX) cache.clear();
+    f = { sig, projected: str(projected), cbtAmount: str(cbtAmount), accruedEnd: end, accrued: str(engine.accrued(r, at)) };
+    cache.set(r.id, f);
+  } else if (f.accruedEnd !== end) {
+    f.accruedEnd = end;
+    f.accrued = str(engine.accrued(r, at));
+  }
+  return f;
+}
+
 export function positionView(engine: Engine, r: PositionRow, at = engine.now()): Record<string, unknown> {
-  const projected = engine.projected(r);
-  const cbtAmount = engine.profile.cbt.amountBasis === 'principal' ? new D(r.amount) : new D(r.amount).plus(projected);
+  const f = figuresOf(engine, r, at);
   const v: Record<string, unknown> = {
     positionId: r.id, status: r.status, type: r.type, userId: r.user_id, asset: r.asset, amount: r.amount, rate: r.rate,
     maturity: iso(r.maturity_ms),
-    cbt: { amount: str(cbtAmount), tokenAddress: cbtTokenAddress(engine, r.asset, r.market) },
-    projectedReturn: str(projected), accruedInterest: str(engine.accrued(r, at)),
+    cbt: { amount: f.cbtAmount, tokenAddress: cbtTokenAddress(engine, r.asset, r.market) },
+    projectedReturn: f.projected, accruedInterest: f.accrued,
     autoRollover: r.auto_rollover === 1, autoRefinance: r.auto_refinance === 1,
     createdAt: iso(r.created_at_ms), filled: r.filled, market: r.market,
   };

@@ -3,7 +3,8 @@ import type { Engine } from '../engine/engine.ts';
 import { runDueWork, withdrawalView } from '../engine/lifecycle.ts';
 import * as md from '../engine/market-data.ts';
 import { iso } from '../engine/rows.ts';
-import { createBorrowView, createLendView, listItemView, positionView } from '../engine/views.ts';
+import { createBorrowView, createLendView, positionView } from '../engine/views.ts';
+import { RawJson } from './raw-json.ts';
 import { ApiError, invalid } from '../errors.ts';
 import type { KeyInfo } from '../plugins.ts';
 
@@ -34,11 +35,12 @@ export const RESOLVERS: Record<string, Resolver> = {
   'borrow.create': (e, i) => createBorrowView(e.borrow(pid(i), i.body)),
   'position.get': (e, i) => positionView(e, e.getPosition(pid(i), i.params.positionId)),
   'positions.list': (e, i) => {
-    const page = e.listPositions(pid(i), i.params.userId, i.query);
-    const out: Record<string, unknown> = { positions: page.rows.map(listItemView), hasMore: page.hasMore };
-    if (page.nextCursor) out.nextCursor = page.nextCursor;
-    else if (e.profile.pagination.lastPageCursor === 'null') out.nextCursor = null;
-    return out;
+    // Items come as JSON text from SQLite (listItemView's shape); the page is joined around them.
+    const page = e.listPositions(pid(i), i.params.userId, i.query, 'json');
+    let tail = '';
+    if (page.nextCursor) tail = `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
+    else if (e.profile.pagination.lastPageCursor === 'null') tail = ',"nextCursor":null';
+    return new RawJson(`{"positions":[${page.items!.join(',')}],"hasMore":${page.hasMore}${tail}}`);
   },
   'position.repay': (e, i) => e.repay(pid(i), i.params.positionId, i.body?.amount),
   'position.cancel': (e, i) => e.cancel(pid(i), i.params.positionId),
