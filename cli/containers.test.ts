@@ -3,23 +3,26 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-// No container engine runs on the build machines, so the compose file and the Dockerfile
-// are checked for what can be checked without one: that they parse, wire the three
+// What can be checked of the container files without an engine: they parse, wire the three
 // services, publish on loopback only, and name files and commands that exist.
 
 const root = join(import.meta.dirname, '..');
-type Service = { image?: string; build?: unknown; command?: string[]; ports?: string[]; volumes?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown> };
+type Service = { image?: string; build?: unknown; command?: string[]; ports?: string[]; volumes?: string[]; environment?: Record<string, string>; depends_on?: Record<string, unknown>; network_mode?: string };
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 
+const IMAGE = 'lendcheck-sandbox:local';
+
 describe('docker-compose.yml', () => {
-  it('wires the sandbox, the chaos receiver and k6 from the official image', () => {
+  it('wires the sandbox, the chaos receiver and k6 built from the pinned k6', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['k6', 'receiver', 'sandbox']);
     expect(compose.services.sandbox.build).toBe('.');
+    expect(compose.services.sandbox.image).toBe(IMAGE);
     expect(compose.services.sandbox.command?.[0]).toBe('sandbox');
     expect(compose.services.receiver.command?.slice(0, 2)).toEqual(['chaos', 'receive']);
-    expect((compose.services.receiver as { network_mode?: string }).network_mode).toBe('service:sandbox');
-    expect(compose.services.k6.image).toMatch(/^grafana\/k6(:|$)/);
+    expect(compose.services.receiver.network_mode).toBe('service:sandbox');
+    expect(compose.services.k6.image).toBe('lendcheck-k6:local');
+    expect(existsSync(join(root, 'scripts/k6-image/build.sh'))).toBe(true);
     expect(compose.services.k6.environment?.BASE_URL).toBe('http://sandbox:8080/v1');
     expect(Object.keys(compose.services.k6.depends_on ?? {})).toEqual(['sandbox']);
   });
@@ -39,7 +42,7 @@ describe('docker-compose.yml', () => {
   it('publishes every port on 127.0.0.1 only', () => {
     const ports = Object.values(compose.services).flatMap((s) => s.ports ?? []);
     expect(ports.length).toBeGreaterThanOrEqual(1);
-    for (const p of ports) expect(p).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    for (const p of ports) expect(p).toMatch(/^127\.0\.0\.1:(\d+|\$\{\w+:-\d+\}):\d+$/);
   });
 });
 
@@ -62,10 +65,11 @@ describe('the commands the containers run', () => {
 });
 
 describe('Dockerfile', () => {
-  it('builds from a Node 20 image, installs with the lockfile and runs the lendcheck CLI', () => {
-    expect(dockerfile).toMatch(/^FROM node:20[-.\w]*$/m);
+  it('compiles in a build stage and runs the compiled CLI with runtime dependencies only', () => {
+    expect(dockerfile).toMatch(/^FROM node:20[-.\w]* AS build$/m);
+    expect(dockerfile).toMatch(/npm run build/);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "cli\/bin.js"\]$/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "dist\/cli\/bin.js"\]$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(existsSync(join(root, '.dockerignore'))).toBe(true);
   });

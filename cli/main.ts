@@ -1,8 +1,9 @@
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { COMMANDS } from './commands/index.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string; description: string };
+// By the package's own name, so it resolves from the sources and from dist/ alike.
+const pkg = createRequire(import.meta.url)('lendcheck/package.json') as { version: string; description: string };
 
 export function buildProgram(): Command {
   const program = new Command('lendcheck')

@@ -27,7 +27,8 @@ function tiersOf(o: ConformanceOptions): TargetOptions['keyTiers'] {
   return { key: tierOf(o.apiKey), key2: tierOf(o.apiKey2), burstKey: tierOf(o.burstKey) };
 }
 
-const SUITE_CONFIG = fileURLToPath(new URL('./suite/vitest.config.ts', import.meta.url));
+// From the sources the suite is TypeScript; in the package (dist/) tsc compiled it to JS.
+const SUITE_CONFIG = fileURLToPath(new URL(`./suite/vitest.config.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 
 export async function runConformance(opts: ConformanceOptions = {}): Promise<ConformanceResult> {
   const target = resolveTarget({ ...opts, keyTiers: tiersOf(opts) });

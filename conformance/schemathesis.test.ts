@@ -3,7 +3,6 @@ import { defaultProfile } from '../contract/index.ts';
 import { defaultPlugins } from '../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../sandbox/server.ts';
 import { checksFromJunit, figuresFromOutput, runSchemathesis } from './schemathesis.ts';
-// @ts-expect-error plain ESM script without types
 import { ensureSchemathesis } from '../scripts/ensure-schemathesis.mjs';
 
 const FAILING = `<?xml version="1.0" encoding="utf-8"?>

@@ -8,7 +8,6 @@ import { openApiText } from '../contract/openapi.ts';
 import type { Profile } from '../contract/profile.ts';
 import type { CheckResult, PartResult } from '../contract/results.ts';
 import { createRedactor } from '../reports/redact.ts';
-// @ts-expect-error plain ESM script without types; .ci/run calls it before anything is installed
 import { ensureSchemathesis as ensureUntyped } from '../scripts/ensure-schemathesis.mjs';
 
 const ensureSchemathesis = ensureUntyped as () => string;

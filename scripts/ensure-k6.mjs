@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Finds or builds the pinned k6 and records where it is. Plain Node with no packages,
-// because it runs as a postinstall step before anything else can be trusted.
+// Finds or builds the pinned k6 and records where it is. Plain Node with no packages, so
+// CI and a checkout's `npm ci` (prepare) can run it before anything is built; the CLI
+// calls it on first use of `lendcheck load` and from `lendcheck k6 install`.
 //
 //   node scripts/ensure-k6.mjs            ensure, exit non-zero when impossible
-//   node scripts/ensure-k6.mjs --soft     ensure, but never fail (postinstall)
+//   node scripts/ensure-k6.mjs --soft     ensure, but never fail (prepare)
 //   node scripts/ensure-k6.mjs --print-path
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -96,7 +97,7 @@ export function ensureK6() {
   throw new Error(
     `no k6 ${K6_WANTED} found (K6_BIN, PATH, ${binDir}). ${notes.join('; ')}.\n` +
       `Install k6 ${K6_WANTED} from https://grafana.com/docs/k6/latest/set-up/install-k6/ and put it on PATH or in K6_BIN, ` +
-      `or install Go 1.26+ and run: node scripts/ensure-k6.mjs`,
+      `or install Go 1.26+ and run: npx lendcheck k6 install`,
   );
 }
 

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// @ts-expect-error plain ESM script without types
 import { ensureK6 } from '../../scripts/ensure-k6.mjs';
 
 export interface K6Figures {

@@ -4,12 +4,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-// @ts-expect-error plain ESM script without types; it must stay dependency-free for postinstall
 import { ensureK6, readK6State } from '../../scripts/ensure-k6.mjs';
 
 export function k6Binary(): { path: string; version: string } {
   const s = readK6State() as { path?: string; version?: string } | undefined;
   if (s?.path && existsSync(s.path)) return { path: s.path, version: s.version ?? 'unknown' };
+  // First use: there is no postinstall, so k6 is found or built now (minutes, once).
+  console.error('lendcheck: k6 is not set up yet; finding or building the pinned k6 once (`lendcheck k6 install` does this ahead of time)...');
   const e = ensureK6() as { path: string; version: string };
   return { path: e.path, version: e.version };
 }

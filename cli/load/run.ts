@@ -47,7 +47,9 @@ export interface LoadOptions {
   matchBy?: MatchBy;
 }
 
-export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+// k6 runs the scenarios as TypeScript itself. In the package they are shipped, with the
+// contract files they import, under dist/k6/ (scripts/build.mjs), out of the way of the .d.ts.
+export const SCENARIO_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../scenarios/' : '../../k6/scenarios/', import.meta.url));
 const EXIT_THRESHOLDS = 99; // k6's exit code when a threshold is crossed
 
 export function scenarioScript(name: ScenarioName): string {

@@ -9,7 +9,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
     name: 'conformance',
-    include: ['conformance/suite/conformance.suite.ts'],
+    include: ['conformance/suite/conformance.suite.{ts,js}'], // .js in the compiled package
     pool: 'forks',
     maxWorkers: 1,
     fileParallelism: false,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { RunKey } from './store.ts';
 
 // What a history entry is keyed by besides target and profile: the lendcheck version and
@@ -7,7 +7,8 @@ import type { RunKey } from './store.ts';
 // or found (git in the working directory).
 
 export function lendcheckVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  // By the package's own name, so it resolves from the sources and from dist/ alike.
+  const pkg = createRequire(import.meta.url)('lendcheck/package.json') as { version: string };
   return pkg.version;
 }
 

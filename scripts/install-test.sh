@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The install test: what a consumer gets from the registry. Packs the package, installs the
+# tarball with --omit=dev into an empty directory outside the repository, and there runs
+# the CLI (version, sandbox, conformance, chaos certify of the sample receiver) and the
+# library from plain Node. Exits non-zero on the first failure; .ci/run calls it.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/lendcheck-install-XXXXXX")"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+step() { echo "== install test: $*"; }
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+wait_http() { # url, seconds
+  for _ in $(seq 1 $(($2 * 5))); do curl -fsS -o /dev/null "$1" 2>/dev/null && return 0; sleep 0.2; done
+  echo "no answer from $1 within $2 s" >&2; return 1
+}
+
+step "npm pack (builds dist/ through prepack)"
+tgz="$(cd "$repo" && npm pack --silent --pack-destination "$work" | tail -1)"
+mkdir "$work/app"
+cd "$work/app"
+# The machine's npm config (nodedir) is what lets better-sqlite3 build its native module
+# without downloading headers; an empty project inherits it like any consumer would.
+npm init -y >/dev/null
+step "npm install --omit=dev $tgz (in $work/app)"
+npm install --omit=dev --no-audit --no-fund "$work/$tgz" >/dev/null
+test ! -e node_modules/tsx || { echo "tsx was installed as a runtime dependency" >&2; exit 1; }
+test ! -e node_modules/typescript || { echo "typescript was installed as a runtime dependency" >&2; exit 1; }
+
+step "npx lendcheck --version"
+v="$(npx --no-install lendcheck --version)"
+want="$(node -p "require('$repo/package.json').version")"
+[ "$v" = "$want" ] || { echo "version: expected $want, received $v" >&2; exit 1; }
+
+step "npx lendcheck sandbox answers GET /v1/markets"
+port="$(free_port)"
+npx --no-install lendcheck sandbox --port "$port" --db ":memory:" >"$work/sandbox.log" 2>&1 &
+pids+=($!)
+wait_http "http://127.0.0.1:$port/v1/markets" 60
+curl -fsS "http://127.0.0.1:$port/v1/markets" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);if(!Array.isArray(j.markets)||!j.markets.length){console.error('markets: expected a non-empty markets list, received '+s.slice(0,200));process.exit(1)}})"
+
+step "npx lendcheck conformance against it"
+npx --no-install lendcheck conformance --base-url "http://127.0.0.1:$port/v1" --api-key ck_test_partner_a_growth \
+  --api-key-2 ck_test_partner_b_growth --burst-key ck_test_partner_a_starter --reporter dot --report-dir "$work/reports"
+
+step "npx lendcheck chaos certify of the sample receiver"
+rport="$(free_port)"
+secret="whsec_install_test_$RANDOM$RANDOM"
+sample=node_modules/lendcheck/dist/examples/receivers/sample.js
+WEBHOOK_SECRET="$secret" PORT="$rport" node "$sample" >"$work/receiver.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 50); do grep -q listening "$work/receiver.log" && break; sleep 0.2; done
+LENDCHECK_WEBHOOK_SECRET="$secret" npx --no-install lendcheck chaos certify --url "http://127.0.0.1:$rport/webhooks" \
+  --burst 10 --source "$sample" --report-dir "$work/reports"
+
+step "plain node imports verifyWebhook from 'lendcheck'"
+node --input-type=module -e "
+import { signWebhook, verifyWebhook } from 'lendcheck';
+const body = '{\"id\":\"evt_1\",\"type\":\"position.created\"}';
+const header = signWebhook(body, 'whsec_x', { timestamp: 1800000000 });
+const ok = verifyWebhook(body, header, 'whsec_x', { now: 1800000010 });
+const bad = verifyWebhook(body.replace('1', '2'), header, 'whsec_x', { now: 1800000010 });
+if (!ok.ok || bad.ok) { console.error('verifyWebhook: expected ok then mismatch, received', ok, bad); process.exit(1); }
+console.log('verifyWebhook from the installed package:', JSON.stringify(ok), JSON.stringify(bad));
+"
+node -e "import('lendcheck').then(m => { if (typeof m.verifyWebhook !== 'function') process.exit(1) })"
+step "passed"
