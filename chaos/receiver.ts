@@ -118,9 +118,52 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ subject, type, observed: true, ...hit }));
   }
 
+  // Orders a load run has placed and waits to see matched: k6 posts each acknowledgement here
+  // (POST /expect) and reads every time-to-match back at the end (GET /expectations), so no
+  // virtual user is held while its order waits for a counterparty.
+  const expected: Array<{ subject: string; type: string; ackMs: number; tag: string }> = [];
+
+  async function expect(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req, 64 * 1024);
+    let e: { subject?: unknown; type?: unknown; ackMs?: unknown; tag?: unknown } = {};
+    try {
+      e = JSON.parse(body?.toString('utf8') ?? '') as typeof e;
+    } catch {
+      // answered below
+    }
+    if (typeof e.subject !== 'string' || typeof e.type !== 'string' || typeof e.ackMs !== 'number') {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"code":"invalid_request","message":"body: expected {subject, type, ackMs, tag?}"}}');
+      return;
+    }
+    expected.push({ subject: e.subject, type: e.type, ackMs: e.ackMs, tag: typeof e.tag === 'string' ? e.tag : '' });
+    res.writeHead(204).end();
+  }
+
+  /** GET /expectations?waitMs=N: each expected event's time from acknowledgement to its first
+   *  signed arrival in the store (ms, at least 0), or null; waits up to N ms for the missing. */
+  async function expectations(url: URL, res: ServerResponse): Promise<void> {
+    const deadline = Date.now() + Math.min(60_000, Math.max(0, Number(url.searchParams.get('waitMs')) || 0));
+    const found = new Map<number, number>();
+    for (;;) {
+      for (let i = 0; i < expected.length; i++) {
+        if (found.has(i)) continue;
+        const hit = store.firstArrival(expected[i].subject, expected[i].type);
+        if (hit) found.set(i, hit.arrivalMs);
+      }
+      if (found.size === expected.length || Date.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // An order that crossed on arrival can have its event recorded before the client read
+    // its acknowledgement: it matched no later than the ack, so that counts as zero.
+    const out = expected.map((e, i) => ({ tag: e.tag, ms: found.has(i) ? Math.max(0, found.get(i)! - e.ackMs) : null }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrivalMs = realNowMs();
     if (req.method === 'GET' && req.url?.startsWith('/observed')) return observed(new URL(req.url, 'http://receiver'), res);
+    if (req.method === 'POST' && req.url === '/expect') return expect(req, res);
+    if (req.method === 'GET' && req.url?.startsWith('/expectations')) return expectations(new URL(req.url, 'http://receiver'), res);
     if (req.method !== 'POST') {
       res.writeHead(req.method === 'GET' ? 200 : 405, { 'content-type': 'application/json' }).end(JSON.stringify({ receiver: 'lendcheck chaos', recorded }));
       return;

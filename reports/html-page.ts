@@ -5,6 +5,7 @@ import { html, raw, type Html } from './html-escape.ts';
 import { formatDuration } from './format.ts';
 import { loadChart, timelineChart } from './charts.ts';
 import { comparedSection } from './compared.ts';
+import { timeToMatchTable } from './time-to-match.ts';
 
 // One self-contained page: inline CSS, inline SVG, no script, no external resource.
 
@@ -182,6 +183,7 @@ ${series.some((s) => s.limitPerMinute !== undefined) ? html`<p class="muted">The
 ${series.length && pct.length ? html`<h3>Latency percentiles (ms)</h3><table class="latency"><thead><tr><th>run</th>${pct.map((k) => html`<th>${k}</th>`)}</tr></thead><tbody>
 ${series.map((s) => html`<tr><td>${s.name}</td>${pct.map((k) => html`<td class="num">${s.latencyMs[k] === undefined ? '—' : s.latencyMs[k].toFixed(1)}</td>`)}</tr>`)}
 </tbody></table>` : ''}
+${timeToMatchTable(p)}
 ${checksTable(p.checks, 'Checks')}`;
 }
 

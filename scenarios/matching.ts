@@ -22,7 +22,7 @@ const books = markets(cfg, plan.marketCount);
 export const options = matchingOptions(plan, books.map(marketTag));
 
 expect429AsNormal();
-const observedStatuses = http.expectedStatuses(200, 404);
+const observedStatuses = http.expectedStatuses(200, 204, 404);
 
 export function setup(): void {
   console.log(plan.matchBy === 'webhooks'
@@ -44,15 +44,32 @@ function order(side: 'lend' | 'borrow', user: string, m: Market, keyIndex: numbe
     : { endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m), tags, key });
 }
 
-/** Ms from `ackMs` to the receipt of the order's matched event, or undefined after the timeout. */
-function byWebhook(id: string, ackMs: number, tags: Record<string, string>): number | undefined {
-  const url = `${plan.receiverUrl}observed?subject=${encodeURIComponent(id)}&type=position.matched&waitMs=${plan.matchTimeoutSeconds * 1000}`;
-  const r = http.get(url, { tags: { ...tags, endpoint: 'receiver.observed', name: '/observed' }, timeout: `${plan.matchTimeoutSeconds + 5}s`, responseCallback: observedStatuses });
-  if (r.status !== 200) return undefined;
-  const at = Number(jsonOf(r)?.arrivalMs);
-  // An order that crossed on arrival can have its event recorded before k6 has read the
-  // acknowledgement: it matched no later than the ack, so that counts as zero.
-  return Number.isFinite(at) ? Math.max(0, at - ackMs) : undefined;
+/** Tells the receiver this order's acknowledgement time; its matched event is joined to it there. */
+function expectMatch(id: string, ackMs: number, tags: Record<string, string>): void {
+  const r = http.post(`${plan.receiverUrl}expect`, JSON.stringify({ subject: id, type: 'position.matched', ackMs, tag: tags.market }), {
+    headers: { 'content-type': 'application/json' }, tags: { ...tags, endpoint: 'receiver.observed', name: '/expect' }, responseCallback: observedStatuses,
+  });
+  if (r.status !== 204) console.warn(`receiver: expected 204 for /expect / received ${r.status}`);
+}
+
+/** Webhooks: every order's time-to-match, read back from the receiver once the arrivals are in. */
+export function teardown(): void {
+  if (plan.matchBy !== 'webhooks') return;
+  const r = http.get(`${plan.receiverUrl}expectations?waitMs=${plan.matchTimeoutSeconds * 1000}`, {
+    tags: { endpoint: 'receiver.observed', name: '/expectations' }, timeout: `${plan.matchTimeoutSeconds + 10}s`, responseCallback: observedStatuses,
+  });
+  const list = (() => {
+    try {
+      return JSON.parse(String(r.body)) as Array<{ tag: string; ms: number | null }>;
+    } catch {
+      return [];
+    }
+  })();
+  for (const e of list) {
+    const tags = { market: e.tag };
+    matched.add(e.ms !== null, tags);
+    if (e.ms !== null) timeToMatch.add(e.ms, tags);
+  }
 }
 
 function byPolling(id: string, ackMs: number, firstStatus: string, key: string, tags: Record<string, string>): number | undefined {
@@ -92,7 +109,8 @@ function place(side: 'lend' | 'borrow'): void {
     return;
   }
   orderAccept.add(res.timings.duration, tags);
-  const ttm = plan.matchBy === 'webhooks' ? byWebhook(id, ackMs, tags) : byPolling(id, ackMs, String(jsonOf(res)?.status ?? ''), key, tags);
+  if (plan.matchBy === 'webhooks') return expectMatch(id, ackMs, tags);
+  const ttm = byPolling(id, ackMs, String(jsonOf(res)?.status ?? ''), key, tags);
   matched.add(ttm !== undefined, tags);
   if (ttm !== undefined) timeToMatch.add(ttm, tags);
 }

@@ -10,7 +10,9 @@ import type { GateStep, StepContext } from './steps.ts';
 export function scheduleOptions(ctx: StepContext): ScheduleOptions {
   const t = ctx.target;
   const own = t.embedded && !t.timeScale;
-  return { ...(own ? {} : { baseUrl: t.baseUrl, apiKey: t.apiKey, timeScale: t.timeScale }), profile: ctx.profile, log: (l) => ctx.log(l) };
+  const log = (l: string) => ctx.log(l);
+  // Plain literals, no spreads: tsc checks every property name against the part's type.
+  return own ? { profile: ctx.profile, log } : { baseUrl: t.baseUrl, apiKey: t.apiKey, timeScale: t.timeScale, profile: ctx.profile, log };
 }
 
 export const chaosStep: GateStep = {

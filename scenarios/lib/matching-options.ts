@@ -50,10 +50,11 @@ export function marketTag(m: { asset: string; maturity: string }): string {
 }
 
 export function matchingOptions(plan: MatchingPlan, marketTags: string[]): Options {
-  // With webhooks a VU waits only for its own order's event (milliseconds); polling holds it
-  // for the whole time-to-match. Unmatched tail orders wait out the timeout.
-  const busySeconds = plan.matchBy === 'webhooks' ? 0.5 : plan.matchTimeoutSeconds + 2;
-  const maxVUs = Math.min(3000, Math.ceil(plan.perSide * (plan.matchTimeoutSeconds + 2)) * 2);
+  // With webhooks a VU is busy for its order and one call to the receiver (the matched event
+  // is joined to the acknowledgement there, read at teardown); polling holds it for the whole
+  // time-to-match.
+  const busySeconds = plan.matchBy === 'webhooks' ? 0.25 : plan.matchTimeoutSeconds + 2;
+  const maxVUs = plan.matchBy === 'webhooks' ? Math.ceil(plan.perSide * 2) + 20 : Math.min(3000, Math.ceil(plan.perSide * (plan.matchTimeoutSeconds + 2)) * 2);
   const side = (exec: string) => ({
     executor: 'constant-arrival-rate' as const,
     // Integer arrivals per minute: k6 wants an integer rate.
@@ -62,7 +63,7 @@ export function matchingOptions(plan: MatchingPlan, marketTags: string[]): Optio
     duration: `${plan.seconds}s`,
     preAllocatedVUs: Math.min(maxVUs, Math.ceil(plan.perSide * busySeconds) + 10),
     maxVUs,
-    gracefulStop: `${plan.matchTimeoutSeconds + 5}s`,
+    gracefulStop: plan.matchBy === 'webhooks' ? '10s' : `${plan.matchTimeoutSeconds + 5}s`,
     exec,
   });
   const perMarket: Record<string, string[]> = {};
@@ -84,5 +85,7 @@ export function matchingOptions(plan: MatchingPlan, marketTags: string[]): Optio
       http_req_failed: ['rate<0.01'],
     },
     summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)'],
+    // Teardown waits for the last matched events to arrive (at most the match timeout).
+    teardownTimeout: `${plan.matchTimeoutSeconds + 20}s`,
   };
 }
