@@ -6,4 +6,4 @@ export { parsePlan, loadPlan, planSchema, type Plan, type PlanInput } from './pl
 export { faultNames, getFault, registerFault, type FaultDef } from './faults/index.ts';
 export { validateAttempts, parseTolerance, DEFAULT_TOLERANCE, type ValidateOptions, type Tolerance } from './validate.ts';
 export { runCertify, CERTIFY_CHECKS, type CertifyOptions } from './certify/run.ts';
-export { writeReports, junitXml, summarize } from './report.ts';
+export { writeReports, summarize } from './report.ts';

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import type { results } from '../contract/index.ts';
-import { redactHeaders, redactText } from './redact.ts';
+import { createRedactor, type Redactor } from '../reports/redact.ts';
 
 type Exchange = results.Exchange;
 
@@ -59,6 +59,7 @@ export class HttpClient {
   readonly publicBaseUrl: URL;
   readonly log: Exchange[] = [];
   private readonly secrets: string[];
+  private redactor: Redactor;
   private readonly timeoutMs: number;
   private listeners: Array<(r: Reply) => void> = [];
 
@@ -66,12 +67,15 @@ export class HttpClient {
     this.baseUrl = new URL(opts.baseUrl.replace(/\/+$/, ''));
     this.publicBaseUrl = new URL((opts.publicBaseUrl ?? opts.baseUrl).replace(/\/+$/, ''));
     this.secrets = (opts.secrets ?? []).filter(Boolean);
+    this.redactor = createRedactor(this.secrets);
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.agent = new Agent({ connections: opts.connections ?? 16, keepAliveTimeout: 4_000 });
   }
 
   addSecret(s: string): void {
-    if (s) this.secrets.push(s);
+    if (!s) return;
+    this.secrets.push(s);
+    this.redactor = createRedactor(this.secrets);
   }
 
   onReply(fn: (r: Reply) => void): () => void {
@@ -109,9 +113,9 @@ export class HttpClient {
     const t0 = performance.now();
     const base: Omit<Exchange, 'status' | 'durationMs'> = {
       method: spec.method,
-      url: redactText(origin + path, this.secrets),
-      requestHeaders: redactHeaders(headers, this.secrets),
-      requestBody: body === undefined ? undefined : this.clip(redactText(body, this.secrets)),
+      url: this.redactor.text(origin + path),
+      requestHeaders: this.redactor.value(headers),
+      requestBody: body === undefined ? undefined : this.clip(this.redactor.text(body)),
       responseHeaders: {},
     };
     const timeout = spec.timeoutMs ?? this.timeoutMs;
@@ -138,8 +142,8 @@ export class HttpClient {
       const exchange: Exchange = {
         ...base,
         status: res.statusCode,
-        responseHeaders: redactHeaders(resHeaders, this.secrets),
-        responseBody: this.clip(redactText(text, this.secrets)),
+        responseHeaders: this.redactor.value(resHeaders),
+        responseBody: this.clip(this.redactor.text(text)),
         durationMs: round(performance.now() - t0),
       };
       this.log.push(exchange);

@@ -1,8 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { REQUIREMENTS } from '../contract/index.ts';
-import { createRedactor } from '../reports/redact.ts';
-import { JunitReporter, type ReportContext } from '../reports/writers.ts';
+import { dirContext, JunitReporter } from '../reports/writers.ts';
 import { RECEIVER_SIDE, RECEIVER_SIDE_NOTE } from './receiver-side.ts';
 import type { ConformanceResult } from './runner.ts';
 
@@ -61,19 +59,8 @@ export function buildReport(r: ConformanceResult): ConformanceReport {
 }
 
 export function writeReports(r: ConformanceResult, dir: string, secrets: string[] = []): string[] {
-  const abs = resolve(dir);
-  mkdirSync(abs, { recursive: true });
-  const redactor = createRedactor(secrets.filter(Boolean));
-  const ctx: ReportContext = {
-    dir: abs,
-    redactor,
-    write(name, text) {
-      const file = join(abs, name);
-      writeFileSync(file, redactor.text(text));
-      return file;
-    },
-  };
-  const json = ctx.write('conformance.json', JSON.stringify(redactor.value(buildReport(r)), null, 2) + '\n');
+  const ctx = dirContext(resolve(dir), secrets.filter(Boolean));
+  const json = ctx.write('conformance.json', JSON.stringify(ctx.redactor.value(buildReport(r)), null, 2) + '\n');
   const summary = {
     runId: 'conformance',
     verdict: r.status === 'failed' ? ('failed' as const) : ('passed' as const),

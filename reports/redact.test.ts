@@ -9,7 +9,8 @@ describe('redact', () => {
 
   it('masks Bearer values whatever the token looks like', () => {
     expect(redact.text('Authorization: Bearer s3cr3t-token.value')).toBe('Authorization: Bearer ***');
-    expect(redact.text('"authorization":"Bearer ck_test_x"')).toBe('"authorization":"Bearer ***"');
+    expect(redact.text('"authorization":"Bearer ck_test_x"')).toBe('"authorization":"Bearer ck_test_***"');
+    expect(redact.value({ Authorization: 'Bearer ck_live_abc' })).toEqual({ Authorization: 'Bearer ck_live_***' });
   });
 
   it('masks webhook secrets and unprefixed JSON secret members', () => {
@@ -27,6 +28,11 @@ describe('redact', () => {
   it('masks literal credentials given to it, even without a known prefix', () => {
     const r = createRedactor(['partner-key-7781']);
     expect(r.text('sent partner-key-7781 twice: partner-key-7781')).toBe('sent *** twice: ***');
+  });
+
+  it('shortens the webhook signature header to its first 8 hex digits (replayable, though not a secret)', () => {
+    const sig = `t=1700000000,v1=${'0123456789abcdef'.repeat(4)}`;
+    expect(redact.value({ 'x-service-signature': sig })).toEqual({ 'x-service-signature': 't=1700000000,v1=01234567…' });
   });
 
   it('leaves ordinary text alone', () => {

@@ -10,13 +10,17 @@ const MASK = '***';
 const PATTERNS: Array<[RegExp, string]> = [
   [/\b(ck_(?:live|test)_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
   [/\b(whsec_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
-  [/\b(Bearer|Basic)(\s+|%20)[^\s"'<>,;\\]+/gi, `$1$2${MASK}`],
+  // The key's environment prefix stays: "Bearer ck_test_***" tells which environment was used.
+  [/\b(Bearer|Basic)(\s+|%20)(ck_(?:live|test)_)?[^\s"'<>,;\\]+/gi, `$1$2$3${MASK}`],
   // A JSON "secret"/"apiKey" member whose value has no recognisable prefix.
   [/("(?:secret|apiKey|api_key|password|token)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi, `$1${MASK}$3`],
 ];
 
 /** Header and property names whose values are credentials whatever their form. */
 const SECRET_NAMES = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|secret|password|token|cookie|set-cookie)$/i;
+/** The webhook signature header: not a secret, but replayable, so only its first 8 hex digits show. */
+const SIGNATURE_NAMES = /^x-service-signature$/i;
+const shortenSignature = (x: string): string => x.replace(/([0-9a-f]{8})[0-9a-f]{56}/gi, '$1…');
 
 export interface Redactor {
   /** Masks keys and secrets inside a string. */
@@ -50,18 +54,21 @@ export function createRedactor(extraSecrets: Iterable<string> = []): Redactor {
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-        out[text(k)] = SECRET_NAMES.test(k) && typeof x === 'string' ? maskNamed(x) : value(x);
+        if (typeof x === 'string' && SECRET_NAMES.test(k)) out[text(k)] = maskNamed(x);
+        else if (typeof x === 'string' && SIGNATURE_NAMES.test(k)) out[text(k)] = text(shortenSignature(x));
+        else out[text(k)] = value(x);
       }
       return out as T;
     }
     return v;
   };
 
-  // Keep the scheme word of an Authorization value: "Bearer ***" still tells a reader
-  // which scheme was sent, which matters when a check is about authentication.
+  // Keep the scheme word of an Authorization value, and the key's environment prefix:
+  // "Bearer ck_test_***" still tells a reader which scheme and environment were used, which
+  // matters when a check is about authentication.
   const maskNamed = (x: string): string => {
-    const m = /^(\w+)\s+\S/.exec(x);
-    return m ? `${m[1]} ${MASK}` : x === '' ? '' : MASK;
+    const m = /^(\w+)\s+(ck_(?:live|test)_)?\S/.exec(x);
+    return m ? `${m[1]} ${m[2] ?? ''}${MASK}` : x === '' ? '' : MASK;
   };
 
   return { text, value };

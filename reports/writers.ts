@@ -43,39 +43,52 @@ export class HtmlReporter implements Reporter {
   }
 }
 
+/**
+ * The one JUnit writer: a suite per part, a case per check (and per timeline event, so a CI
+ * shows which event broke or is still pending), and a failing case for an INCOMPLETE verdict.
+ */
+export function junitXml(s: RunSummary): string {
+  const b = junitRoot.newBuilder().name(`lendcheck ${s.runId}`);
+  for (const p of s.parts) {
+    const suite = b.testSuite().name(`${p.part}: ${p.name}`).timestamp(p.startedAt).time(p.durationMs / 1000);
+    suite.property('target', p.target ?? s.target).property('profile', p.profile ?? s.profile);
+    if (p.checks.length === 0) {
+      // A part with no checks still shows in CI: as a skipped case with its reason, or
+      // as its own pass/fail when it ran but recorded nothing finer.
+      const tc = suite.testCase().className(p.part).name(p.name).time(p.durationMs / 1000);
+      if (p.status === 'skipped') tc.skipped().standardOutput(skipText(p.skipReason));
+      else if (p.status === 'incomplete') tc.failure(`incomplete: ${p.skipReason ?? 'not observed to its end'}`, 'incomplete');
+      else if (p.status === 'failed') tc.failure(p.skipReason ?? 'part failed without checks', 'part');
+    }
+    for (const c of p.checks) {
+      const tc = suite.testCase().className(`${p.part}.${c.id}`).name(c.title).time(c.durationMs / 1000);
+      if (c.requirements.length) tc.property('requirements', c.requirements.join(','));
+      if (c.status === 'failed') {
+        tc.failure(c.message ?? 'failed', 'check');
+        if (c.exchange) tc.standardOutput(JSON.stringify(c.exchange, null, 2));
+      } else if (c.status === 'skipped') {
+        tc.skipped().standardOutput(skipText(c.message));
+      } else if (c.notes.length) tc.standardOutput(c.notes.join('\n'));
+    }
+    for (const t of p.timeline ?? []) {
+      const tc = suite.testCase().className(`${p.part}.timeline`).name(`${t.type} ${t.eventId}`);
+      const offsets = `expected offsets (ms): ${t.expectedMs.join(', ')}\nobserved offsets (ms): ${t.observedMs.join(', ')}`;
+      if (t.verdict === 'failed') tc.failure(t.message ?? 'see the failed checks', 'timeline').standardOutput(offsets);
+      else if (t.verdict === 'pending') tc.skipped().standardOutput(`pending: ${t.message ?? 'the schedule was not observed to its end'}\n${offsets}`);
+      else tc.standardOutput(`${offsets}${t.message ? `\n${t.message}` : ''}`);
+    }
+  }
+  // An INCOMPLETE run is not green in CI either: one failing case says why.
+  if (s.verdict === 'incomplete') {
+    const suite = b.testSuite().name('lendcheck verdict');
+    suite.testCase().className('verdict').name('INCOMPLETE').failure(`INCOMPLETE: ${(s.verdictReasons ?? []).join('; ') || 'a part could not finish observing'}`, 'incomplete');
+  }
+  return b.build();
+}
+
 export class JunitReporter implements Reporter {
   onRunEnd(summary: RunSummary, ctx: ReportContext): string[] {
-    const s = ctx.redactor.value(summary);
-    const b = junitRoot.newBuilder().name(`lendcheck ${s.runId}`);
-    for (const p of s.parts) {
-      const suite = b.testSuite().name(`${p.part}: ${p.name}`).timestamp(p.startedAt).time(p.durationMs / 1000);
-      suite.property('target', p.target ?? s.target).property('profile', p.profile ?? s.profile);
-      if (p.checks.length === 0) {
-        // A part with no checks still shows in CI: as a skipped case with its reason, or
-        // as its own pass/fail when it ran but recorded nothing finer.
-        const tc = suite.testCase().className(p.part).name(p.name).time(p.durationMs / 1000);
-        if (p.status === 'skipped') tc.skipped().standardOutput(skipText(p.skipReason));
-        else if (p.status === 'incomplete') tc.failure(`incomplete: ${p.skipReason ?? 'not observed to its end'}`, 'incomplete');
-        else if (p.status === 'failed') tc.failure(p.skipReason ?? 'part failed without checks', 'part');
-        continue;
-      }
-      for (const c of p.checks) {
-        const tc = suite.testCase().className(`${p.part}.${c.id}`).name(c.title).time(c.durationMs / 1000);
-        if (c.requirements.length) tc.property('requirements', c.requirements.join(','));
-        if (c.status === 'failed') {
-          tc.failure(c.message ?? 'failed', 'check');
-          if (c.exchange) tc.standardOutput(JSON.stringify(c.exchange, null, 2));
-        } else if (c.status === 'skipped') {
-          tc.skipped().standardOutput(skipText(c.message));
-        }
-      }
-    }
-    // An INCOMPLETE run is not green in CI either: one failing case says why.
-    if (s.verdict === 'incomplete') {
-      const suite = b.testSuite().name('lendcheck verdict');
-      suite.testCase().className('verdict').name('INCOMPLETE').failure(`INCOMPLETE: ${(s.verdictReasons ?? []).join('; ') || 'a part could not finish observing'}`, 'incomplete');
-    }
-    return [ctx.write('junit.xml', b.build())];
+    return [ctx.write('junit.xml', junitXml(ctx.redactor.value(summary)))];
   }
 }
 
@@ -116,7 +129,11 @@ export const DEFAULT_REPORT_DIR = 'lendcheck-reports';
 
 export function createContext(reportDir: string, runId: string, secrets: Iterable<string> = []): ReportContext {
   if (!/^[A-Za-z0-9._-]+$/.test(runId) || runId.startsWith('.')) throw new Error(`invalid run id "${runId}": letters, digits, '.', '_' and '-' only`);
-  const dir = resolve(reportDir, runId);
+  return dirContext(resolve(reportDir, runId), secrets);
+}
+
+/** A sink for one directory: every file written through it passes the one redactor. */
+export function dirContext(dir: string, secrets: Iterable<string> = []): ReportContext {
   mkdirSync(dir, { recursive: true });
   const redactor = createRedactor(secrets);
   return {
@@ -193,4 +210,17 @@ export function parseRunSummary(input: unknown): RunSummary {
 
 export function readRunSummary(file: string): RunSummary {
   return parseRunSummary(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+/**
+ * The two files of one part written by a subcommand on its own (chaos validate/certify/schedule,
+ * load): the results JSON and its JUnit XML, both through the one redactor and the one writer.
+ */
+export function writePartFiles(part: PartResult, dir: string, names: { json: string; junit: string }, secrets: Iterable<string> = []): { json: string; junit: string } {
+  const parsed = partResult.parse(part);
+  const ctx = dirContext(resolve(dir), [...secrets].filter(Boolean));
+  const clean = ctx.redactor.value(parsed);
+  const verdict = clean.status === 'incomplete' ? 'incomplete' : clean.status === 'failed' ? 'failed' : 'passed';
+  const summary: RunSummary = { runId: clean.part, verdict, target: clean.target ?? '', profile: clean.profile ?? '', startedAt: clean.startedAt, durationMs: clean.durationMs, parts: [clean] };
+  return { json: ctx.write(names.json, JSON.stringify(clean, null, 2) + '\n'), junit: ctx.write(names.junit, junitXml(summary)) };
 }

@@ -1,4 +1,4 @@
-import { ackExpectation, isAcknowledged, SIGNATURE_HEADER, type Profile, type results } from '../../contract/index.ts';
+import { ackExpectation, isAcknowledged, type Profile, type results } from '../../contract/index.ts';
 import { failed, failure, pass, type Check, type Outcome } from '../../contract/check-kernel.ts';
 import type { SignatureScheme } from '../sign.ts';
 
@@ -40,10 +40,9 @@ export interface CertifyCheck extends Check<CertifyContext> {
   readonly exclusive?: boolean;
 }
 
-/** A delivery as the results record it; the signature header is shortened (replayable, though not the secret). */
+/** A delivery as the results record it (runCertify passes the result through the one redactor). */
 export function exchangeOf(ctx: Pick<CertifyContext, 'url'>, d: Delivery): results.Exchange {
   const requestHeaders = { ...d.requestHeaders };
-  if (requestHeaders[SIGNATURE_HEADER]) requestHeaders[SIGNATURE_HEADER] = requestHeaders[SIGNATURE_HEADER].replace(/([0-9a-f]{8})[0-9a-f]{56}/g, '$1…');
   return {
     method: 'POST',
     url: ctx.url,

@@ -1,6 +1,7 @@
 import { defaultProfile, SIGNATURE_HEADER, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile, type results } from '../../contract/index.ts';
 import { signWebhook, type SignatureScheme } from '../sign.ts';
 import { CheckRegistry, runCheck } from '../../contract/check-kernel.ts';
+import { createRedactor } from '../../reports/redact.ts';
 import { skipReasonFor } from '../../contract/needs.ts';
 import type { CertifyCheck, CertifyContext, Delivery } from './checks.ts';
 import { burstChecks } from './burst-checks.ts';
@@ -82,7 +83,8 @@ export async function runCertify(opts: CertifyOptions): Promise<PartResult> {
   checks.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 
   const failedN = checks.filter((c) => c.status === 'failed').length;
-  return {
+  // Through the one redactor: the secret never, and signatures only shortened (they are replayable).
+  return createRedactor([opts.secret]).value<PartResult>({
     part: 'certify',
     name: 'partner webhook receiver certification',
     status: failedN ? 'failed' : 'passed',
@@ -92,6 +94,6 @@ export async function runCertify(opts: CertifyOptions): Promise<PartResult> {
     durationMs: Date.now() - started,
     checks,
     figures: { ...figures, scheme, checks: checks.length, failed: failedN, skipped: checks.filter((c) => c.status === 'skipped').length, certified: failedN ? 'no' : 'yes' },
-  };
+  });
 }
 

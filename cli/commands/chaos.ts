@@ -90,16 +90,17 @@ export function registerChaos(program: Command): void {
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { url: string; secret?: string; scheme?: string; burst: number; source?: string[]; only?: string[]; reportDir: string; profile?: string }) => {
       if (o.scheme && !SIGNATURE_SCHEMES.includes(o.scheme as SignatureScheme)) throw new Error(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
+      const secret = secretFrom(o.secret);
       const r = await runCertify({
         url: o.url,
-        secret: secretFrom(o.secret),
+        secret,
         scheme: o.scheme as SignatureScheme | undefined,
         burst: Math.round(o.burst),
         sources: o.source,
         only: o.only,
         profile: loadProfile(o.profile),
       });
-      const files = writeReports(r, o.reportDir, 'chaos-certify');
+      const files = writeReports(r, o.reportDir, 'chaos-certify', [secret]);
       console.log(summarize(r));
       console.log(`${r.status === 'passed' ? 'CERTIFIED' : 'NOT CERTIFIED'}; reports: ${files.json}, ${files.junit}`);
       process.exitCode = r.status === 'passed' ? 0 : 1;
@@ -129,9 +130,9 @@ export function registerChaos(program: Command): void {
         profile: loadProfile(o.profile),
         log: (l) => console.log(l),
       });
-      const files = writeReports(r, o.reportDir, 'chaos-schedule');
+      const files = writeReports(r, o.reportDir, 'chaos-schedule', [o.apiKey ?? process.env.LENDCHECK_API_KEY ?? '']);
       console.log(summarize(r));
       console.log(`reports: ${files.json}, ${files.junit}`);
-      process.exitCode = r.status === 'passed' ? 0 : 1;
+      process.exitCode = exitCodeFor(r.status);
     });
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { runConformance, type ConformanceOptions } from '../../conformance/run.ts';
-import type { Profile } from '../../contract/index.ts';
+import { skipReasonFor, type Capabilities, type Need, type Profile } from '../../contract/index.ts';
 import type { PartResult } from '../../contract/results.ts';
 import { runContract } from './contract-step.ts';
 import type { GateTarget, TierName } from './target.ts';
@@ -11,8 +11,6 @@ import { chaosStep } from './chaos-step.ts';
 // The gate's steps, each registered with what it needs from the target. A step whose
 // needs the target lacks is skipped with the reason. Each step imports its part statically
 // and builds the part's own options type, so tsc fails when a step and its part disagree.
-
-export type Need = 'api-key' | 'tier-keys' | 'sandbox-controls';
 
 export interface StepContext {
   profile: Profile;
@@ -34,19 +32,20 @@ export interface GateStep {
 
 const TIERS_NEEDED: TierName[] = ['starter', 'growth', 'scale'];
 
-/** Why the target cannot serve a need, or undefined when it can. */
-export const NEED_REASONS: Record<Need, (t: GateTarget) => string | undefined> = {
-  'api-key': (t) => (t.apiKey ? undefined : 'no API key given (--api-key or LENDCHECK_API_KEY)'),
-  'tier-keys': (t) => {
-    const missing = TIERS_NEEDED.filter((k) => !t.tierKeys[k]);
-    return missing.length ? `no key for tier ${missing.join(', ')} (--key-${missing[0]} or LENDCHECK_KEY_${missing[0].toUpperCase()})` : undefined;
-  },
-  'sandbox-controls': (t) => (t.hasControls ? undefined : 'the target has no sandbox controls (GET /v1/sandbox/clock did not answer 200)'),
-};
+/** What the target offers, in the one needs vocabulary (contract/needs.ts). */
+export function capabilitiesOf(t: GateTarget): Capabilities {
+  return {
+    apiKey: !!t.apiKey,
+    secondKey: !!t.apiKey2,
+    burstKey: !!t.burstKey,
+    missingTierKeys: TIERS_NEEDED.filter((k) => !t.tierKeys[k]),
+    sandboxControls: t.hasControls,
+  };
+}
 
 export function unmetNeeds(step: GateStep, target: GateTarget): string | undefined {
-  const reasons = step.needs.map((n) => NEED_REASONS[n](target)).filter(Boolean);
-  return reasons.length ? `skipped: ${reasons.join('; ')}` : undefined;
+  const reason = skipReasonFor(step.needs, capabilitiesOf(target));
+  return reason ? `skipped: ${reason}` : undefined;
 }
 
 const contractStep: GateStep = {

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureK6, readK6State } from '../../scripts/ensure-k6.mjs';
+import { createRedactor } from '../../reports/redact.ts';
 
 export function k6Binary(): { path: string; version: string } {
   const s = readK6State() as { path?: string; version?: string } | undefined;
@@ -69,10 +70,9 @@ export interface K6RunInput {
   extraArgs?: string[];
 }
 
+/** k6 output through the one redactor (reports/redact.ts), with the run's keys as literals. */
 export function redact(text: string, secrets: string[]): string {
-  let t = text;
-  for (const s of secrets) if (s) t = t.split(s).join('[redacted]');
-  return t;
+  return createRedactor(secrets).text(text);
 }
 
 export function runK6(i: K6RunInput): Promise<K6Run> {

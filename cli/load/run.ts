@@ -10,7 +10,7 @@ import type { CheckResult, PartResult } from '../../contract/results.ts';
 import type { SandboxOptions } from '../../sandbox/app.ts';
 import { scenarioEnv, SCENARIOS, type ScenarioName } from './env.ts';
 import { inspectOptions, k6Binary, plannedSeconds, redact, runK6, segmentFiles, type K6Run } from './k6-process.ts';
-import { writeJunit } from './junit.ts';
+import { writePartFiles } from '../../reports/writers.ts';
 import { latencyDistributions } from './distributions.ts';
 import { aggregate, emptySet, perSecond, readK6Json, type SampleSet } from './samples.ts';
 import { evaluate, parseSelector, type ThresholdVerdict } from './thresholds.ts';
@@ -188,8 +188,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
       series: [seriesOf(opts, tier, profile, set)],
       figures,
     };
-    writeJunit(join(reportDir, 'junit.xml'), `lendcheck load ${result.name}`, checks);
-    writeFileSync(join(reportDir, 'result.json'), redact(JSON.stringify(result, null, 2), secrets) + '\n');
+    writePartFiles(result, reportDir, { json: 'result.json', junit: 'junit.xml' }, secrets);
     return result;
   } finally {
     await watch?.close();

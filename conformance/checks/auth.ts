@@ -103,7 +103,7 @@ export function authChecks(profile: Profile): Check[] {
 
         const list = await ctx.api('GET', `/users/${enc(own.userId)}/positions`, { key: key2 });
         const unknownUser = profile.errors.unknownUser;
-        if (list.status === 200) {
+        if (list.status >= 200 && list.status < 300) {
           const items = (list.json as { positions?: Array<{ positionId?: string }> })?.positions ?? [];
           if (items.some((p) => p.positionId === own.positionId) || list.text.includes(own.positionId)) {
             fail("partner 2 listing partner 1's user sees none of partner 1's positions", 'an empty list', show(list.json), list.exchange);
@@ -116,7 +116,7 @@ export function authChecks(profile: Profile): Check[] {
 
         const still = await ctx.api('GET', `/positions/${enc(own.positionId)}`);
         const after = still.json as { status?: string; autoRollover?: boolean } | undefined;
-        if (still.status !== 200 || after?.status === 'cancelled' || after?.autoRollover !== flag) {
+        if (still.status < 200 || still.status > 299 || after?.status === 'cancelled' || after?.autoRollover !== flag) {
           fail("partner 1's position is untouched by partner 2's attempts", `not cancelled, autoRollover ${flag}`, `${still.status} ${show(still.json)}`, still.exchange);
         }
         return pass();

@@ -1,4 +1,5 @@
-import { controls, createLendResponse, type CreateLendResponse } from '../../contract/index.ts';
+import { Decimal } from 'decimal.js';
+import { controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 
@@ -13,9 +14,41 @@ export function lendBody(ctx: CheckContext, userId: string, over: Record<string,
 }
 
 export function borrowBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  const borrowAsset = ctx.profile.assets.borrow[0] ?? 'USDC';
-  const collateralAsset = ctx.profile.assets.collateral.find((a) => a !== borrowAsset) ?? ctx.profile.assets.collateral[0] ?? 'ETH';
-  return { userId, collateral: { asset: collateralAsset, amount: '1' }, borrowAsset, borrowAmount: '100', rate: 0.01, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
+  const borrowAsset = pairAsset(ctx.profile);
+  const borrowAmount = String(over.borrowAmount ?? '100');
+  const collateral = collateralFor(ctx.profile, borrowAsset, borrowAmount);
+  return { userId, collateral, borrowAsset, borrowAmount, rate: 0.01, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
+}
+
+/** The asset matched pairs trade: the first borrowable one that can also be lent. */
+export function pairAsset(profile: Profile): string {
+  return profile.assets.borrow.find((a) => (LEND_ASSETS as readonly string[]).includes(a)) ?? 'USDC';
+}
+
+/**
+ * Collateral worth twice the profile's minimum ratio of the debt, in the collateral asset's
+ * own precision: a volatile asset first (the spec's example ETH), else any other one.
+ */
+export function collateralFor(profile: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
+  const others = profile.assets.collateral.filter((a) => a !== borrowAsset);
+  const asset = others.find((a) => !['USDC', 'USDT', 'DAI'].includes(a)) ?? others[0] ?? profile.assets.collateral[0] ?? 'ETH';
+  const price = (a: string) => new Decimal(profile.assets.info[a]?.oraclePriceUsd ?? '1');
+  const decimals = profile.assets.info[asset]?.decimals ?? 6;
+  const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(profile.amounts.minCollateralRatio).mul(2).div(price(asset));
+  return { asset, amount: need.toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
+}
+
+/** A 2xx is the rule; which 2xx is the profile's (a note, or a failure under --strict). */
+export function expectSuccess(ctx: CheckContext, r: Reply, key: string, title: string): void {
+  const want = successStatus(ctx.profile, key);
+  if (r.status < 200 || r.status > 299) fail(title, `a 2xx (profile: ${want})`, `status ${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+  ctx.profileChoice({ option: `successStatus.${key}`, expected: String(want), followed: r.status === want, received: String(r.status) }, r.exchange);
+}
+
+/** A user the target knows (the shared lend's) when writes are allowed, else a fresh one. */
+export async function knownUser(ctx: CheckContext, tag: string): Promise<{ userId: string; fresh: boolean }> {
+  if (ctx.readOnly) return { userId: ctx.user(tag), fresh: true };
+  return { userId: (await sharedLend(ctx)).userId, fresh: false };
 }
 
 /** Adds test funds through the sandbox controls; a no-op without them. */
@@ -26,13 +59,39 @@ export async function fund(ctx: CheckContext, userId: string, asset: string, amo
   expectShape(r, controls.balancesResponse, 'the fund control answers with balances');
 }
 
-/** A fresh user with funds in every lend asset and collateral asset (when controls allow). */
+/**
+ * A user with funds in every lend asset and collateral asset: funded through the sandbox
+ * controls when the target has them; else a user the profile names as pre-funded
+ * (funding.userIds, in turn), or a fresh one funded by the profile's funding.request, or
+ * simply a fresh one (many sandboxes fund new users; insufficient_funds then skips, saying so).
+ */
 export async function fundedUser(ctx: CheckContext, tag: string, amount = '1000000'): Promise<string> {
-  const userId = ctx.user(tag);
   if (ctx.hasControls) {
+    const userId = ctx.user(tag);
     for (const asset of new Set(['USDC', ...ctx.profile.assets.collateral])) await fund(ctx, userId, asset, amount);
+    return userId;
+  }
+  const named = ctx.profile.funding.userIds;
+  if (named.length) {
+    const n = (ctx.shared.get('fundedUser:next') as number | undefined) ?? 0;
+    ctx.shared.set('fundedUser:next', n + 1);
+    return named[n % named.length]!;
+  }
+  const userId = ctx.user(tag);
+  const req = ctx.profile.funding.request;
+  if (req) {
+    const fill = (v: unknown): unknown => (typeof v === 'string' ? v.split('{userId}').join(userId) : Array.isArray(v) ? v.map(fill) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)])) : v);
+    const r = await ctx.api(req.method, fill(req.path) as string, req.body ? { body: fill(req.body) } : {});
+    if (r.status < 200 || r.status > 299) throw new CheckSkip(`the profile's funding.request ${req.method} ${req.path} answered ${r.status}, so no funded user could be made`);
   }
   return userId;
+}
+
+/** Throws a skip saying so when a target without controls answered insufficient_funds. */
+export function skipIfUnfunded(ctx: CheckContext, r: Reply, what: string): void {
+  if (!ctx.hasControls && r.status >= 400 && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
+    throw new CheckSkip(`${what} answered insufficient_funds and the target has no sandbox controls: name pre-funded users in the profile (funding.userIds) or a funding request (funding.request)`);
+  }
 }
 
 export interface Created {
@@ -43,9 +102,7 @@ export interface Created {
 /** POST /lend that must succeed; without controls an unfunded user is a reason to skip, not a failure. */
 export async function createLend(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Promise<Created> {
   const r = await ctx.api('POST', '/lend', { body: lendBody(ctx, userId, over) });
-  if (r.status === 400 && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds' && !ctx.hasControls) {
-    throw new CheckSkip('the target answered insufficient_funds for a fresh user and has no sandbox controls to fund one');
-  }
+  skipIfUnfunded(ctx, r, `a lend for ${userId}`);
   const want = ctx.profile.successStatus['POST /lend'] ?? 201;
   if (r.status < 200 || r.status > 299) fail('POST /lend with a valid body succeeds', `a 2xx (profile: ${want})`, `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   return { reply: r, body: expectShape(r, createLendResponse, 'the create-lend response matches the spec') };
@@ -69,9 +126,9 @@ export async function sharedBorrow(ctx: CheckContext): Promise<{ userId: string;
   const k = 'sharedBorrow';
   let v = ctx.shared.get(k) as { userId: string; positionId: string; reply: Reply } | undefined;
   if (!v) {
-    if (!ctx.hasControls) throw new CheckSkip('a borrow needs funded collateral, and the target has no sandbox controls to fund it');
     const userId = await fundedUser(ctx, 'borrower');
     const r = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, userId) });
+    skipIfUnfunded(ctx, r, `a borrow for ${userId}`);
     if (r.status < 200 || r.status > 299) fail('POST /borrow with funded collateral succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
     const positionId = (r.json as { positionId?: unknown })?.positionId;
     if (typeof positionId !== 'string' || !positionId) fail('POST /borrow answers with a positionId', 'a positionId string', show(r.json), r.exchange);

@@ -1,15 +1,16 @@
 import { Decimal } from 'decimal.js';
 import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
-import { createLend, enc, fundedUser, VALID_ADDRESS } from './fixtures.ts';
+import { createLend, enc, expectSuccess, fundedUser, skipIfUnfunded, VALID_ADDRESS } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
+import { NEEDS_CLOCK } from './hooks.ts';
 
 // Part 3: the states a position moves through, and what each operation does to it.
 // Transitions the spec does not show come from profile.lifecycle / profile.errors.
 
 async function read(ctx: CheckContext, id: string, title: string): Promise<Position> {
   const r = await ctx.api('GET', `/positions/${enc(id)}`);
-  expectStatus(r, 200, title);
+  expectSuccess(ctx, r, 'GET /positions/{positionId}', title);
   return expectShape(r, position, `${title}: the position matches the spec`);
 }
 
@@ -21,6 +22,37 @@ async function readUntil(ctx: CheckContext, id: string, ok: (p: Position) => boo
     if (ok(p) || Date.now() - t0 > 2_000) return p;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The available balance without a balances control: a lend of the largest order the profile
+ * allows is refused as insufficient_funds, whose details the spec fixes ({required, available}).
+ */
+async function availableOf(ctx: CheckContext, userId: string, asset: string): Promise<Decimal> {
+  const r = await ctx.api('POST', '/lend', { body: { userId, asset, amount: ctx.profile.amounts.maxOrder, rate: 0.5, maturity: ctx.profile.lifecycle.defaultMaturity } });
+  if (r.status >= 200 && r.status < 300) {
+    const id = (r.json as { positionId?: string })?.positionId;
+    if (id) await ctx.api('POST', `/positions/${enc(id)}/cancel`);
+    throw new CheckSkip(`${userId} holds at least the largest order (${ctx.profile.amounts.maxOrder} ${asset}), so its balance cannot be read from an insufficient_funds answer`);
+  }
+  const available = (r.json as { error?: { code?: string; details?: { available?: unknown } } })?.error;
+  if (available?.code !== 'insufficient_funds') fail(`a lend of ${ctx.profile.amounts.maxOrder} ${asset} beyond the balance is refused as insufficient_funds`, '400 insufficient_funds', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+  const a = available?.details?.available;
+  if (typeof a !== 'string') fail('insufficient_funds details hold available as a decimal string', 'details.available', show(available?.details), r.exchange);
+  return new Decimal(a as string);
+}
+
+/** Without controls: a pre-funded user withdraws, and insufficient_funds shows the balance before and after. */
+async function withdrawOrganic(ctx: CheckContext) {
+  const u = await fundedUser(ctx, 'withdraw');
+  const before = await availableOf(ctx, u, 'USDC');
+  if (before.lt('40.25')) throw new CheckSkip(`${u} has ${before.toFixed()} USDC available, less than the 40.25 to withdraw: name a funded user in the profile (funding.userIds)`);
+  const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: VALID_ADDRESS } });
+  skipIfUnfunded(ctx, r, `a withdrawal for ${u}`);
+  if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+  const after = await availableOf(ctx, u, 'USDC');
+  if (!before.minus(after).eq('40.25')) fail('the available balance drops by the amount withdrawn (read from insufficient_funds details)', before.minus('40.25').toFixed(), after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
+  return pass();
 }
 
 const KNOWN_STATUSES = (p: Profile) => new Set(['pending', 'active', 'matured', 'cancelled', p.lifecycle.statusAfterLiquidation, p.lifecycle.statusAfterFullRepay]);
@@ -46,7 +78,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         }
         if (!new Decimal(p.amount).eq('123.45')) fail('the amount reads back exactly', '123.45', show(p.amount), r);
         const l = await ctx.api('GET', `/users/${enc(u)}/positions`);
-        expectStatus(l, 200, 'GET /users/{userId}/positions after a lend');
+        expectSuccess(ctx, l, 'GET /users/{userId}/positions', 'GET /users/{userId}/positions after a lend');
         const list = expectShape(l, positionList, 'the list matches the spec');
         const item = list.positions.find((x) => x.positionId === c.body.positionId);
         if (!item) fail('the new lend is listed for its user', `${c.body.positionId} in positions`, show(list.positions.map((x) => x.positionId)), l.exchange);
@@ -108,7 +140,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
       id: 'lifecycle.match',
       title: 'a lend and a borrow that cross are matched: both become active with matchedAt, and cancel is then refused',
       requirements: ['STATE-matched-active', 'SHAPE-position-matchedAt', 'STATE-rate-may-differ', 'STATE-cancel-unmatched', 'EP-borrow'],
-      needs: ['write', 'sandbox-controls'],
+      needs: ['write'],
       async run(ctx) {
         const pair = await matchedPair(ctx, 'life-match');
         for (const [side, id] of [['lend', pair.lendId], ['borrow', pair.borrowId]] as const) {
@@ -129,7 +161,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
       id: 'lifecycle.repay',
       title: 'repay is refused on a lend as the profile says; a borrow repays in part with an amount and in full without one',
       requirements: ['EP-repay', 'STATE-status-values'],
-      needs: ['write', 'sandbox-controls'],
+      needs: ['write'],
       async run(ctx) {
         const pair = await matchedPair(ctx, 'life-repay');
         await readUntil(ctx, pair.borrowId, (x) => x.status === 'active', 'GET of the borrow before repaying');
@@ -162,10 +194,6 @@ export function lifecycleChecks(profile: Profile): Check[] {
           const p = await read(ctx, c.body.positionId, 'GET after PATCH');
           if (p.autoRollover !== v) fail('the PATCHed autoRollover persists', String(v), show(p.autoRollover), ctx.http.log[ctx.http.log.length - 1]);
         }
-        if (!ctx.hasControls) {
-          ctx.note('autoRefinance on a borrow not exercised: no sandbox controls to fund collateral');
-          return pass();
-        }
         const pair = await matchedPair(ctx, 'life-patch');
         const b = await read(ctx, pair.borrowId, 'GET of a borrow');
         const want = !b.autoRefinance;
@@ -180,8 +208,9 @@ export function lifecycleChecks(profile: Profile): Check[] {
       id: 'lifecycle.withdraw',
       title: 'a withdrawal takes exactly its amount off the available balance',
       requirements: ['EP-withdraw', 'CONV-amount-decimal'],
-      needs: ['write', 'sandbox-controls'],
+      needs: ['write'],
       async run(ctx) {
+        if (!ctx.hasControls) return withdrawOrganic(ctx);
         const u = ctx.user('withdraw');
         await ctx.api('POST', '/sandbox/fund', { body: { userId: u, asset: 'USDC', amount: '100.5' } });
         const bal = async () => {
@@ -201,9 +230,10 @@ export function lifecycleChecks(profile: Profile): Check[] {
       id: 'lifecycle.maturity',
       title: 'when the test clock passes maturity, a matched lend becomes matured',
       requirements: ['STATE-status-values', 'STATE-matched-active'],
-      needs: ['write', 'sandbox-controls'],
+      needs: ['write'],
       phase: 'late',
       async run(ctx) {
+        if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.maturity);
         const pair = await matchedPair(ctx, 'life-mature');
         const p = await readUntil(ctx, pair.lendId, (x) => x.status === 'active', 'GET of the matched lend');
         const clock = await ctx.api('GET', '/sandbox/clock');

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { results } from '../../contract/index.ts';
-import { redactHeaders, redactText } from '../redact.ts';
+import { createRedactor } from '../../reports/redact.ts';
 
 // lendcheck's own webhook receiver for detection: records every delivery (raw body and
 // headers, for trying the signature schemes) and answers 200 at once.
@@ -59,8 +59,8 @@ export function deliveryExchange(d: Delivery, url: string, secrets: string[]): r
     method: 'POST',
     url,
     status: 200,
-    requestHeaders: redactHeaders(d.headers, secrets),
-    requestBody: redactText(d.raw.toString('utf8').slice(0, 4096), secrets),
+    requestHeaders: createRedactor(secrets).value(d.headers),
+    requestBody: createRedactor(secrets).text(d.raw.toString('utf8').slice(0, 4096)),
     responseHeaders: {},
     durationMs: 0,
   };

@@ -38,6 +38,18 @@ describe('mutants', () => {
     expect(alive).toEqual([]);
   });
 
+  it('without sandbox controls, passes the unmutated sandbox (only the two clock checks skip) and still kills every mutant', { timeout: 300_000 }, async () => {
+    const [baseline, outcomes] = await Promise.all([
+      runAgainst((req, next) => next(req), { controls: false }) as Promise<ConformanceResult>,
+      killAll(MUTANTS, 3, defaultProfile, false) as Promise<MutantOutcome[]>,
+    ]);
+    expect(baseline.checks.filter((c) => c.status === 'failed').map((f) => `${f.id}: ${f.message}`)).toEqual([]);
+    expect(baseline.checks.filter((c) => c.status === 'skipped').map((c) => c.id).sort()).toEqual(['hooks.retry-schedule', 'lifecycle.maturity']);
+    const alive = outcomes.filter((o) => !o.killed).map((o) => o.id);
+    console.log(`mutants without controls: ${outcomes.length - alive.length}/${outcomes.length} killed`);
+    expect(alive).toEqual([]);
+  });
+
   it('lets a profile-only deviation pass without --strict and fails it with --strict', { timeout: 60_000 }, async () => {
     const m = MUTANTS.find((x) => x.strictOnly)!;
     const lax = await runAgainst(m.make(), { only: m.killers });

@@ -16,11 +16,11 @@ export interface MutantOutcome {
   durationMs: number;
 }
 
-export async function runAgainst(wrap: Parameters<typeof serveWrapped>[0], opts: { profile?: Profile; strict?: boolean; priority?: string[]; stopOnFirstFailure?: boolean; only?: string[]; seed?: number } = {}): Promise<ConformanceResult> {
+export async function runAgainst(wrap: Parameters<typeof serveWrapped>[0], opts: { profile?: Profile; strict?: boolean; priority?: string[]; stopOnFirstFailure?: boolean; only?: string[]; seed?: number; controls?: boolean } = {}): Promise<ConformanceResult> {
   const profile = opts.profile ?? defaultProfile;
   // The sandbox checks its own answers against the contract when asked to; a mutant breaks
   // answers after that step, so the check is off here to keep the run fast.
-  const t = await serveWrapped(wrap, { profile, validateResponses: false });
+  const t = await serveWrapped(wrap, { profile, validateResponses: false, controls: opts.controls });
   try {
     return await runChecks({
       baseUrl: t.url,
@@ -40,22 +40,22 @@ export async function runAgainst(wrap: Parameters<typeof serveWrapped>[0], opts:
   }
 }
 
-export async function killMutant(m: Mutant, profile: Profile = defaultProfile): Promise<MutantOutcome> {
+export async function killMutant(m: Mutant, profile: Profile = defaultProfile, controls = true): Promise<MutantOutcome> {
   const t0 = performance.now();
-  const r = await runAgainst(m.make(), { profile, strict: m.strictOnly, priority: m.killers, stopOnFirstFailure: true });
+  const r = await runAgainst(m.make(), { profile, strict: m.strictOnly, priority: m.killers, stopOnFirstFailure: true, controls });
   const failed = r.checks.find((c) => c.status === 'failed');
   return { id: m.id, killed: !!failed, by: failed?.id, message: failed?.message, checksRun: r.checks.length, durationMs: Math.round(performance.now() - t0) };
 }
 
 /** Runs mutants a few at a time (each on its own sandbox and port). */
-export async function killAll(mutants: Mutant[], concurrency = 3, profile: Profile = defaultProfile): Promise<MutantOutcome[]> {
+export async function killAll(mutants: Mutant[], concurrency = 3, profile: Profile = defaultProfile, controls = true): Promise<MutantOutcome[]> {
   const out: MutantOutcome[] = new Array(mutants.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, mutants.length) }, async () => {
       while (next < mutants.length) {
         const i = next++;
-        out[i] = await killMutant(mutants[i], profile);
+        out[i] = await killMutant(mutants[i], profile, controls);
       }
     }),
   );

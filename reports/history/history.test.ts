@@ -95,3 +95,21 @@ describe('the run history', () => {
     expect(worsening(parseBounds('refill=5%')[0], 'admittedPerMinute', 300, 330)).toBe(0); // more admitted is not worse
   });
 });
+
+describe('the report page with a comparison', () => {
+  it('renders the compared-with section: a sparkline per trended figure and the regressions first in the diff', async () => {
+    const { renderReportPage } = await import('../html-page.ts');
+    const { fixtureComparedRun } = await import('./fixture.ts');
+    const page = renderReportPage(fixtureComparedRun(5));
+    const section = page.slice(page.indexOf('<section class="part part-regression"'));
+    expect(section).toContain('<h2>Compared with: against 20261119T020000Z-03ab');
+    const trendRows = (section.match(/<td class="sparkline">/g) ?? []).length;
+    expect(trendRows).toBeGreaterThanOrEqual(15);
+    expect((section.match(/<td class="sparkline"><svg/g) ?? []).length).toBe(trendRows);
+    const diff = section.slice(section.indexOf('<table class="diff">'), section.indexOf('</table>', section.indexOf('<table class="diff">')));
+    expect(diff.indexOf('lend.create')).toBeLessThan(diff.indexOf('burstNet'));
+    expect((diff.match(/<tr class="row-failed">/g) ?? []).length).toBe(2);
+    // Self-contained: no script, and no address but the SVG namespaces and the fixture target.
+    expect(page).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1|www\.w3\.org\/)/);
+  });
+});

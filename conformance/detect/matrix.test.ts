@@ -1,0 +1,36 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cellRow, EXAMPLE_PROFILES, runCell } from './matrix.ts';
+
+// Every example profile (and the default) × the sandbox with and without its controls:
+// detect, then conform with what was detected. Each cell: the detected profile equals the
+// sandbox's on every option detection answers, within a Starter burst of requests; no
+// false failure; every skip gives its reason, and without controls only the two checks
+// that need a test clock skip.
+
+const CLOCK_ONLY = ['hooks.retry-schedule', 'lifecycle.maturity'];
+const rows: string[] = [];
+
+describe('profile × controls matrix', () => {
+  afterAll(() => {
+    console.log(['| profile | target | detected right/total | passed / failed / skipped | detect + conform |', '|---|---|---|---|---|', ...rows].join('\n'));
+  });
+
+  for (const name of ['default', ...EXAMPLE_PROFILES]) {
+    for (const controls of [true, false]) {
+      it(`${name}, ${controls ? 'with' : 'without'} controls`, { timeout: 180_000 }, async () => {
+        const cell = await runCell(name, controls);
+        rows.push(cellRow(cell));
+        expect(cell.wrong).toEqual([]);
+        expect(cell.detected.requests).toBeLessThanOrEqual(100);
+        const checks = cell.conformance!.checks;
+        expect(checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+        const skipped = checks.filter((c) => c.status === 'skipped');
+        expect(skipped.filter((c) => !c.message?.trim()).map((c) => c.id)).toEqual([]);
+        expect(skipped.map((c) => c.id).sort()).toEqual(controls ? [] : CLOCK_ONLY);
+        for (const c of skipped) expect(c.message).toMatch(/chaos validate/);
+        // The issue's bound: a full non-strict run against a target without controls under 30 s.
+        if (name === 'default' && !controls) expect(cell.conformMs).toBeLessThan(30_000);
+      });
+    }
+  }
+});
