@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WEBHOOK_MAX_RETRIES, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import { defaultProfile, isAckStatus, WEBHOOK_MAX_RETRIES, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import { signWebhook, type SignatureScheme } from '../sign.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -66,7 +66,8 @@ export async function sendWithRetries(event: Envelope, o: FakeSenderOptions): Pr
       error = (e as Error).name;
     }
     log.push({ eventId: ev.id, status, sentAt, error });
-    if (status !== null && status >= 200 && status < 300) break;
+    // The fetch above times out at the deadline, so the status alone decides (contract/webhook-ack.ts).
+    if (isAckStatus(defaultProfile, status)) break;
     if (k < maxRetries) await sleep((delays[k] ?? delays.at(-1)!) / o.timeScale);
   }
   return log;
