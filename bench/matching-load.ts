@@ -40,9 +40,10 @@ const dir = mkdtempSync(join(tmpdir(), 'lc-bench-matching-'));
 const keyFile = join(dir, 'keys.json');
 writeFileSync(keyFile, JSON.stringify([...pool, single]), { mode: 0o600 });
 
-function startSandbox(): Promise<{ child: ChildProcess; url: string }> {
+/** A fresh sandbox per run: orders one run leaves resting would otherwise fill the next run's. */
+function startSandbox(name: string): Promise<{ child: ChildProcess; url: string }> {
   const bin = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--db', join(dir, 'sandbox.db'), '--keys', keyFile, '--time-scale', '60', '--no-liquidity'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--db', join(dir, `${name}.db`), '--keys', keyFile, '--time-scale', '60', '--no-liquidity'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -72,12 +73,17 @@ async function drain(url: string, keys: PoolKey[]): Promise<number> {
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
-const sb = await startSandbox();
+let sb = await startSandbox('single');
 const stop = () => sb.child.kill('SIGTERM');
 process.once('SIGINT', () => (stop(), process.exit(130)));
+async function fresh(name: string): Promise<void> {
+  stop();
+  await new Promise((r) => sb.child.once('exit', r));
+  sb = await startSandbox(name);
+}
 try {
   const budget = pool.reduce((s, k) => s + keyRate(k), 0);
-  console.log(`matching load — sandbox ${sb.url} (own process, file database, rate limits on, time scale 60)`);
+  console.log(`matching load — a fresh sandbox per run (own process, file database, rate limits on, time scale 60)`);
   console.log(`pool: ${pool.length} Scale keys over ${values.partners} partners, sustained budget ${r2(budget)} requests/s; single key: 1 Scale key (${r2(keyRate(single))}/s)`);
 
   // The single-key ceiling: one key, polling, offered more than the tier carries.
@@ -93,6 +99,7 @@ try {
 
   const steps = [];
   for (const rate of values.rates!.split(',').map(Number)) {
+    await fresh(`pool-${rate}`);
     t = performance.now();
     // The pool is not drained (40 buckets of 2,000 take minutes to empty here): each key's own
     // request rate is measured instead and must stay below its tier's sustained rate.

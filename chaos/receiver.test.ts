@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startReceiver } from './receiver.ts';
 import { signWebhook } from './sign.ts';
 import { AttemptStore } from './store.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-receiver-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +22,7 @@ describe('receiver', () => {
     expect((await post(rx.url, body('evt_a'))).status).toBe(200);
     expect((await post(rx.url, body('evt_a'), signWebhook(body('evt_a'), 'whsec_other'))).status).toBe(401);
     expect((await post(rx.url, body('evt_b'), '')).status).toBe(401);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     const rows = rx.store.attempts();
     expect(rows.map((r) => [r.eventId, r.attempt, r.sigOk, r.sigReason, r.status])).toEqual([
       ['evt_a', 1, true, null, 200],

@@ -8,6 +8,7 @@ import { startReceiver } from './receiver.ts';
 import { SCHEDULE_PLAN } from './schedule-plan.ts';
 import { DEFAULT_TOLERANCE, validateAttempts, type Tolerance } from './validate.ts';
 import type { AttemptRow } from './store.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 type PartResult = results.PartResult;
 
@@ -68,7 +69,6 @@ function api(baseUrl: string, key: string): Api {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const check = (id: string, title: string, requirements: string[], failures: string[], notes: string[] = [], skipReason?: string): CheckResult => ({
   id,
   title,

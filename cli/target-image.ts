@@ -63,20 +63,47 @@ export function containerBaseUrl(host: string, port: number, basePath = '/v1'): 
 export async function startTargetImage(o: TargetImageOptions): Promise<StartedTarget> {
   const engine = await probeDockerEngine();
   if (!engine.ok) throw new Error(`--target-image needs a container engine: ${engine.reason}`);
-  const { GenericContainer, Wait } = await import('testcontainers');
+  const { GenericContainer } = await import('testcontainers');
   const port = o.containerPort ?? 8080;
   const basePath = o.basePath ?? '/v1';
+  // The host's network, not a bridge: the suites subscribe webhook receivers on the host's
+  // 127.0.0.1, which a container behind a bridge cannot reach. The engine is local (probed
+  // through its unix socket), so the service's port is the container port on loopback.
   const container = await new GenericContainer(o.image)
-    .withExposedPorts(port)
+    .withNetworkMode('host')
     .withEnvironment(o.env ?? {})
-    .withWaitStrategy(Wait.forHttp(o.readyPath ?? `${basePath}/markets`, port).forStatusCodeMatching((s) => s < 500))
     .withStartupTimeout(o.startupTimeoutMs ?? 60_000)
     .start();
+  const baseUrl = containerBaseUrl('127.0.0.1', port, basePath);
+  try {
+    await waitReady(`http://127.0.0.1:${port}${o.readyPath ?? `${basePath}/markets`}`, o.startupTimeoutMs ?? 60_000);
+  } catch (e) {
+    await container.stop();
+    throw e;
+  }
   return {
-    baseUrl: containerBaseUrl(container.getHost(), container.getMappedPort(port), basePath),
+    baseUrl,
     image: o.image,
     stop: async () => {
       await container.stop();
     },
   };
+}
+
+/** Polls until the URL answers below 500; testcontainers' HTTP wait needs a mapped port, absent on the host network. */
+async function waitReady(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const r = await request(url, { headersTimeout: 2000, bodyTimeout: 2000 });
+      await r.body.dump();
+      if (r.statusCode < 500) return;
+      last = `status ${r.statusCode}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the --target-image service did not answer ${url} within ${Math.round(timeoutMs / 1000)} s (${last})`);
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSandbox } from './spawn.ts';
 import { KEY_A } from './test-helpers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // Durability: SIGKILL the `lendcheck sandbox` process in the middle of a write load,
 // start it again on the same file, and find every write it acknowledged.
@@ -51,7 +52,7 @@ describe('sandbox durability', () => {
     const workers = Array.from({ length: 8 }, worker);
     // Kill once a few hundred writes are in, while requests are still in flight.
     const deadline = Date.now() + 8000;
-    while (acked.size < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (acked.size < 300 && Date.now() < deadline) await sleep(20);
     first.child.kill('SIGKILL');
     stop = true;
     await Promise.all(workers);

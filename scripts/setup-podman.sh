@@ -13,6 +13,7 @@ BASE_IMAGE="${BASE_IMAGE:-docker.io/library/node:20-bookworm-slim}"
 SOCK="${PODMAN_SOCK:-/run/podman/podman.sock}"
 CACHE="${LENDCHECK_CACHE:-$HOME/.cache/lendcheck}"
 log() { echo "setup-podman: $*" >&2; }
+mkdir -p "$CACHE"
 
 if ! command -v podman >/dev/null || ! command -v runc >/dev/null || ! command -v debootstrap >/dev/null || ! command -v docker-compose >/dev/null; then
   if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null; then
@@ -83,3 +84,6 @@ fi
 log "ready: $(podman --version), base image $BASE_IMAGE"
 echo "export DOCKER_HOST=unix://$SOCK"
 echo "export TESTCONTAINERS_RYUK_DISABLED=true"
+# testcontainers takes a machine with /.dockerenv for a container and would reach the mapped
+# ports through the bridge gateway; the ports are published on the host, so use loopback.
+echo "export TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1"

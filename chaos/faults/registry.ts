@@ -51,7 +51,7 @@ export function faultNames(): string[] {
   return [...registry.keys()].sort();
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { setTimeout as sleep } from 'node:timers/promises';
 
 /** Resolves when the peer goes away, so held responses stop waiting for nobody. */
 export function peerGone(ctx: FaultContext): Promise<void> {

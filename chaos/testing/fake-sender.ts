@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { WEBHOOK_MAX_RETRIES, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import { defaultProfile, isAckStatus, WEBHOOK_MAX_RETRIES, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import { signWebhook, type SignatureScheme } from '../sign.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // A test double of the lending service's webhook sender. Correct by default; each option
 // makes it wrong in one way, so tests can prove the validator catches that way.
@@ -39,7 +40,6 @@ export function envelope(type: string, data: Record<string, unknown>, id = `evt_
   return { id, type, timestamp: new Date().toISOString(), data };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Delivers one event through the whole retry schedule; resolves when it is acknowledged or given up. */
 export async function sendWithRetries(event: Envelope, o: FakeSenderOptions): Promise<SentAttempt[]> {
@@ -66,7 +66,8 @@ export async function sendWithRetries(event: Envelope, o: FakeSenderOptions): Pr
       error = (e as Error).name;
     }
     log.push({ eventId: ev.id, status, sentAt, error });
-    if (status !== null && status >= 200 && status < 300) break;
+    // The fetch above times out at the deadline, so the status alone decides (contract/webhook-ack.ts).
+    if (isAckStatus(defaultProfile, status)) break;
     if (k < maxRetries) await sleep((delays[k] ?? delays.at(-1)!) / o.timeScale);
   }
   return log;

@@ -1,4 +1,4 @@
-import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import { defaultProfile, isAckStatus, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import type { AttemptRow } from '../store.ts';
 
 // Sets the sender's attempt log beside the receiver's rows, event by event. The receiver
@@ -139,7 +139,7 @@ export function reconcile(sent: SenderEvent[], rows: AttemptRow[], timeScale: nu
     r.senderAttempts += S.length;
     r.retries += Math.max(0, S.length - 1);
     if (ev.state !== 'delivered') r.notDelivered.push(ev.eventId);
-    if (!R.some((x) => x.status !== null && x.status >= 200 && x.status < 300)) r.notObserved.push(ev.eventId);
+    if (!R.some((x) => isAckStatus(defaultProfile, x.status))) r.notObserved.push(ev.eventId);
     if (R.some((x, i) => x.attempt !== i + 1)) r.numberingBroken.push(ev.eventId);
     if (new Set(R.map((x) => x.bodySha256)).size > 1) r.bodyChanged.push(ev.eventId);
 
@@ -160,7 +160,7 @@ export function reconcile(sent: SenderEvent[], rows: AttemptRow[], timeScale: nu
     const matchedAttempt = m.rowAttempt;
 
     for (let k = 0; k + 1 < S.length; k++) {
-      if (S[k].status !== null && S[k].status! >= 200 && S[k].status! < 300) continue;
+      if (isAckStatus(defaultProfile, S[k].status)) continue;
       const gap = S[k + 1].sentAtMs - S[k].sentAtMs;
       const due = delayAfter(S[k].attempt);
       if (gap < due) r.retriesEarly++;

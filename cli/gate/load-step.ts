@@ -3,6 +3,7 @@ import type { PartResult, CheckResult } from '../../contract/results.ts';
 import type { GateStep } from './steps.ts';
 import { runLoad, type LoadOptions } from '../load/run.ts';
 import type { TierName } from './target.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // The gate's load step: one smoke rate-limit run per tier and the matching smoke, each a
 // runLoad() call (cli/load/run.ts), run at once where they share no key, merged into one
@@ -32,7 +33,7 @@ export async function runIndependent<R>(plan: PlannedRun[], run: (r: PlannedRun)
   });
   const out = new Array<R>(plan.length);
   await Promise.all([...groups.values()].map(async (indexes, g) => {
-    await new Promise((r) => setTimeout(r, g * staggerMs));
+    await sleep(g * staggerMs);
     for (const i of indexes) out[i] = await run(plan[i]);
   }));
   return out;

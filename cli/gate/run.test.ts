@@ -15,6 +15,7 @@ import { runGate } from './run.ts';
 import { Progress } from './progress.ts';
 import { GATE_STEPS, type GateStep } from './steps.ts';
 import { keysByTier, refuseLiveKeys, type GateTarget } from './target.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-gate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -89,7 +90,7 @@ describe('the gate', () => {
   });
 
   it('shows a step\'s wall time when the part timed less of it', async () => {
-    const steps: GateStep[] = [{ name: 'slow', part: 'chaos', title: 'S', needs: [], run: async () => (await new Promise((r) => setTimeout(r, 120)), part('chaos', 'passed')) }];
+    const steps: GateStep[] = [{ name: 'slow', part: 'chaos', title: 'S', needs: [], run: async () => (await sleep(120), part('chaos', 'passed')) }];
     const { summary } = await runGate({ target: target(), profile: defaultProfile, reportDir: dir, steps, progress: new Progress(capture().out, createRedactor(), false), runId: 'gate-wall' });
     expect(summary.parts[0].durationMs).toBeGreaterThanOrEqual(110);
   });

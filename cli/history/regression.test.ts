@@ -24,7 +24,8 @@ import { History } from '../../reports/history/store.ts';
 
 const KEY = 'ck_test_partner_a_scale';
 const SLOWED = 'rates.get';
-const BOUNDS = 'p95=50%';
+// Generous, because seven engineers' tests share two cores: a noisy run must not look like a regression.
+const BOUNDS = 'p95=100%';
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-regression-'));
 const historyFile = join(dir, 'history.db');
 const delays = new Map<string, number>();
@@ -63,10 +64,10 @@ async function gateRun(runId: string, baseline: boolean) {
   return { summary, text: () => text, regression: summary.parts.find((p) => p.part === 'regression') };
 }
 
-describe('gate --baseline last --max-regression p95=50%', () => {
+describe('gate --baseline last --max-regression p95=100%', () => {
   it('passes two runs in a row, then fails the third on the slowed endpoint, naming it and the size', async () => {
     const first = await gateRun('run-1', false);
-    expect(first.summary.verdict).toBe('passed');
+    expect(first.summary.verdict, first.text()).toBe('passed');
 
     const second = await gateRun('run-2', true);
     const c2 = second.regression!.comparison!;
@@ -74,10 +75,10 @@ describe('gate --baseline last --max-regression p95=50%', () => {
     const compared = c2.rows.filter((r) => r.metric === 'p95' && r.baseline !== null && r.current !== null);
     expect(compared.length).toBeGreaterThanOrEqual(8); // the mix touches a dozen endpoints
     expect(c2.rows.filter((r) => r.regression), second.text()).toEqual([]);
-    expect(second.regression!.status).toBe('passed');
-    expect(second.summary.verdict).toBe('passed');
+    expect(second.regression!.status, second.text()).toBe('passed');
+    expect(second.summary.verdict, second.text()).toBe('passed');
 
-    delays.set(SLOWED, 200);
+    delays.set(SLOWED, 300);
     const third = await gateRun('run-3', true);
     const c3 = third.regression!.comparison!;
     expect(c3.baselineRunId).toBe('run-2');
@@ -85,11 +86,11 @@ describe('gate --baseline last --max-regression p95=50%', () => {
     console.log(third.text());
     expect(regressed.map((r) => r.endpoint)).toContain(SLOWED);
     const row = regressed.find((r) => r.endpoint === SLOWED && r.metric === 'p95')!;
-    expect(row.current! - row.baseline!).toBeGreaterThan(150);
+    expect(row.current! - row.baseline!).toBeGreaterThan(200);
     expect(row.pValue!).toBeLessThan(0.01);
     const check = third.regression!.checks.find((c) => c.id === `regression:${BOUNDS}`)!;
     expect(check.status).toBe('failed');
-    expect(check.message).toMatch(new RegExp(`${SLOWED.replace('.', '\\.')} p95: expected at most p95=50% worse than [\\d.]+ / received [\\d.]+ \\(\\+\\d+(\\.\\d)?%`));
+    expect(check.message).toMatch(new RegExp(`${SLOWED.replace('.', '\\.')} p95: expected at most p95=100% worse than [\\d.]+ / received [\\d.]+ \\(\\+\\d+(\\.\\d)?%`));
     expect(third.summary.verdict).toBe('failed');
     expect(third.text()).toContain(`REGRESSION (${BOUNDS})`);
 

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.ts';
 import { openDb } from './db.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const dir = mkdtempSync(join(tmpdir(), 'lc-ckpt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('background checkpointer', () => {
   it('copies committed pages into the database file off the writer\'s thread, and loses none', async () => {

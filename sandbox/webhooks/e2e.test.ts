@@ -4,6 +4,7 @@ import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
 import { caller, type Caller } from '../test-helpers.ts';
 import { startReceiver, type Receiver } from './testkit.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // End to end over HTTP on a time-scaled clock (3600: an hour a second) with the default
 // plugins: real engine events (not triggers) reach a subscribed receiver, signed.
@@ -31,14 +32,14 @@ describe('webhooks end to end, time-scaled sandbox', () => {
     expect((await call('POST', '/borrow', { body: { userId: 'b2', collateral: { asset: 'ETH', amount: '1' }, borrowAsset: 'USDC', borrowAmount: '1000', rate: 0.07, maturity: '90d' } })).status).toBe(201);
     expect((await call('POST', '/users/l1/withdraw', { body: { asset: 'DAI', amount: '1', destination: `0x${'b'.repeat(40)}` } })).status).toBe(202);
     // Matching (5 business s) and the withdrawal (10 business s) happen on their own at this scale.
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect((await call('POST', '/sandbox/clock/advance', { body: { seconds: 31 * 86_400 } })).status).toBe(200);
     expect((await call('POST', '/sandbox/oracle', { body: { asset: 'ETH', priceUsd: '1000' } })).status).toBe(200);
 
     const seen = new Map<EventType, number>();
     const deadline = Date.now() + 10_000;
     while (seen.size < EVENT_TYPES.length && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
       seen.clear();
       for (const r of rx.received) {
         const t = JSON.parse(r.body).type as EventType;

@@ -2,10 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { spawnSandbox } from '../spawn.ts';
 import { caller } from '../test-helpers.ts';
 import { startReceiver } from './testkit.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 // Webhook durability: `lendcheck sandbox` is SIGKILLed while deliveries are pending (some
 // failed and waiting for a retry, some not yet sent), then started again on the same file.
@@ -50,12 +51,10 @@ describe('webhook delivery across SIGKILL', () => {
 
       accepting = true;
       const second = await startChild();
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline && !ids.every((id) => okIds.has(id))) await new Promise((r) => setTimeout(r, 50));
-      expect(ids.filter((id) => !okIds.has(id)), 'events never delivered').toEqual([]);
+      await vi.waitFor(() => expect(ids.filter((id) => !okIds.has(id)), 'events never delivered').toEqual([]), { timeout: 30_000, interval: 50 });
       expect([...okIds].every((id) => ids.includes(id)), 'only our events arrive').toBe(true);
       const call2 = caller(second.url);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
       for (const id of [ids[0], ids[ids.length - 1]]) {
         expect((await call2('GET', `/sandbox/events/${id}/attempts`)).body.state, id).toBe('delivered');
       }

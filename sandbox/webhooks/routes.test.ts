@@ -3,6 +3,7 @@ import { EVENT_TYPES, SIGNATURE_HEADER, controls, errorBody, eventEnvelope, shap
 import { caller, KEY_A, KEY_B, testSandbox } from '../test-helpers.ts';
 import { webhooksPlugin } from './plugin.ts';
 import { startReceiver, type Receiver } from './testkit.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -18,7 +19,6 @@ async function setup() {
   return { sb, call: caller(sb), rx, plugin };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('webhook subscription routes', () => {
   it('generates a whsec_ secret when omitted, returns it once, and lists without it', async () => {
