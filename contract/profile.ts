@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { readFileSync } from 'node:fs';
 import { EVENT_TYPES, TIER_NAMES } from './constants.ts';
+import { doc } from './profile-doc.ts';
+import { fundingOptions, idsOptions } from './profile-target.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
 // spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
 // implements the defaults; the suites read the same object, so a user's profile file
 // changes both sides at once. Nothing open in the spec is hard-coded elsewhere.
 
-type Doc = { spec: string; reason: string };
-const doc = <T extends z.ZodType>(schema: T, d: Doc): T => schema.meta({ description: d.spec, reason: d.reason });
 
 const endpointKey = z.string().regex(/^(GET|POST|PATCH|DELETE|PUT) \/\S*$/);
 const errorChoice = z.object({ code: z.string().min(1), status: z.number().int().min(400).max(599) });
@@ -350,38 +350,9 @@ export const profileSchema = z.object({
     })
     .prefault({}),
 
-  ids: z
-    .object({
-      webhook: doc(z.string().min(1).optional(), {
-        spec: 'Part 2: "webhook registration result: not shown" (where its id is).',
-        reason: 'Unset: the suites find the id as the one string field named like an id (id, webhookId, …); set it to name the field.',
-      }),
-      withdrawal: doc(z.string().min(1).optional(), {
-        spec: 'Part 2: "withdrawal record: not shown" (where its id is).',
-        reason: 'Unset: found as the field named like an id that is not userId; set it to name the field.',
-      }),
-      repay: doc(z.string().min(1).optional(), {
-        spec: 'Part 2: "repay result: not shown" (where the position id is, if anywhere).',
-        reason: 'Unset: found as the field holding the repaid position\'s id; set it to name the field.',
-      }),
-    })
-    .prefault({}),
+  ids: idsOptions,
 
-  funding: z
-    .object({
-      userIds: doc(z.array(z.string().min(1)).default([]), {
-        spec: 'How a user gets funds: not part of the interface (a sandbox may pre-fund users; lendcheck\'s own has a control).',
-        reason: 'Empty: a new user is tried first (many sandboxes pre-fund users); name users your target already funds here.',
-      }),
-      request: doc(
-        z.object({ method: z.enum(['POST', 'PUT']), path: z.string().regex(/^\/\S*$/), body: z.record(z.string(), z.unknown()).optional() }).optional(),
-        {
-          spec: 'How a user gets funds: not part of the interface.',
-          reason: 'Unset: a request the target offers to fund a user ({userId} in path or body strings is replaced), for targets without pre-funding.',
-        },
-      ),
-    })
-    .prefault({}),
+  funding: fundingOptions,
 
   events: z
     .object({

@@ -83,22 +83,25 @@ async function gate(opts: GateFlags): Promise<void> {
   const steps = [...(only ? GATE_STEPS.filter((s) => only.includes(s.name)) : GATE_STEPS), ...(opts.baseline ? [regressionStep({ baseline: opts.baseline, maxRegression: opts.maxRegression, historyFile })] : [])];
 
   let target: GateTarget;
-  if (opts.targetImage) {
-    const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath });
-    target = await externalTarget({ ...flags, baseUrl: started.baseUrl }, started.stop);
-    target.label = `${opts.targetImage} (${started.baseUrl})`;
-  } else if (flags.baseUrl) {
-    try {
+  try {
+    if (opts.targetImage) {
+      const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath });
+      target = await externalTarget({ ...flags, baseUrl: started.baseUrl }, started.stop).catch(async (e: unknown) => {
+        await started.stop();
+        throw e;
+      });
+      target.label = `${opts.targetImage} (${started.baseUrl})`;
+    } else if (flags.baseUrl) {
       target = await externalTarget(flags);
-    } catch (e) {
-      if (!(e instanceof TargetUnreachable)) throw e;
-      // A gate that cannot reach its target has checked nothing: FAIL at once, before any step.
-      console.error(createRedactor(keysOf(flags)).text(`verdict: FAIL — ${e.message}`));
-      process.exitCode = EXIT_CODES.failed;
-      return;
+    } else {
+      target = await embeddedTarget({ profile, timeScale: opts.timeScale });
     }
-  } else {
-    target = await embeddedTarget({ profile, timeScale: opts.timeScale });
+  } catch (e) {
+    if (!(e instanceof TargetUnreachable)) throw e;
+    // A gate that cannot reach its target has checked nothing: FAIL at once, before any step.
+    console.error(createRedactor(keysOf(flags)).text(`verdict: FAIL — ${e.message}`));
+    process.exitCode = EXIT_CODES.failed;
+    return;
   }
 
   if (opts.detectProfile && target.apiKey) {

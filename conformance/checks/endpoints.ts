@@ -1,7 +1,7 @@
 import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, type Endpoint, type Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, sharedLend, skipIfUnfunded, VALID_ADDRESS } from './fixtures.ts';
+import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, VALID_ADDRESS } from './fixtures.ts';
 import { findId } from '../detect/probe.ts';
 import { expectSuccess } from './success.ts';
 
@@ -125,6 +125,14 @@ function endpointCheck(e: Endpoint): Check {
     needs,
     async run(ctx) {
       const r = await call(ctx, e);
+      // Paths and values the spec leaves open: a miss is the profile's, not the target's.
+      if ((e.id === 'lend.create' || e.id === 'borrow.create') && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `${e.method} ${e.path} in market ${ctx.profile.lifecycle.defaultMaturity}`);
+      if (e.id === 'borrow.create' && refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `POST /borrow of ${pairAsset(ctx.profile)}`);
+      if (e.id === 'public.rateSeries' && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `GET ${e.path} of market ${ctx.profile.lifecycle.defaultMaturity}`);
+      if (e.id === 'rates.get' && (r.status === 404 || r.status === 405 || refusesField(r, /route|path/))) profileGap(ctx, 'ratesPath', r, `GET ${ctx.profile.ratesPath}`);
+      if ((e.id === 'webhooks.list' || e.id === 'webhooks.delete') && (r.status === 404 || r.status === 405 || refusesField(r, /route|path|method/))) profileGap(ctx, 'webhooks.listAndDelete', r, `${e.method} ${e.path}`);
+      if (e.id === 'public.orderbook' && (r.status === 404 || refusesField(r, /\bid\b|market/))) profileGap(ctx, 'markets.idSeparator', r, `the public order book of ${firstMarket(ctx.profile)}`);
+      if (e.path.startsWith('/analytics/') && refusesField(r, /period/)) profileGap(ctx, 'markets.periods', r, `GET ${e.path}?period=${ctx.profile.markets.defaultPeriod}`);
       const body = expectSuccess(ctx, e, r);
       if (e.id === 'lend.create') {
         if (body && typeof body === 'object' && 'type' in body) fail('the create-lend response has no type', 'no `type` field', `type ${show((body as { type: unknown }).type)}`, r.exchange);

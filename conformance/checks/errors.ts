@@ -3,7 +3,7 @@ import { borrowRequest, errorBody, lendRequest, patchPositionRequest, repayReque
 import { bodyCases, type BodyCase } from '../cases.ts';
 import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { borrowBody, enc, fund, fundedUser, knownUser, lendBody, sharedBorrow, sharedLend, VALID_ADDRESS } from './fixtures.ts';
+import { borrowBody, enc, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, VALID_ADDRESS } from './fixtures.ts';
 
 // Part 7: each documented error code, provoked on purpose. invalid_request is generated
 // field rule by field rule from the contract's request schemas (see cases.ts).
@@ -184,6 +184,8 @@ export function errorChecks(profile: Profile): Check[] {
           [`POST /users/{userId}/withdraw of ${withdrawAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: withdrawAmount, destination: VALID_ADDRESS } }), withdrawAmount],
         ] as const) {
           const r = await send();
+          if (!available && refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, what);
+          if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, what);
           if (!available && r.status >= 200 && r.status < 300) throw new CheckSkip(`the target accepted ${what} for a fresh user, and has no sandbox controls to learn or lower its balance`);
           const err = expectError(r, 'insufficient_funds', 400, what);
           const d = err.details as { required?: unknown; available?: unknown } | undefined;

@@ -38,6 +38,25 @@ export function collateralFor(profile: Profile, borrowAsset: string, borrowAmoun
   return { asset, amount: need.toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
 }
 
+/**
+ * The target answered as if a profile option were set otherwise (a path, a list, a bound the
+ * spec leaves open): non-strict, an observation naming the option and a skip saying what could
+ * not be checked; under --strict, a failure.
+ */
+export function profileGap(ctx: CheckContext, option: string, r: Reply, what: string): never {
+  const got = `${r.status} ${show((r.json as { error?: unknown })?.error ?? r.json ?? r.text)}`;
+  ctx.profileChoice({ option, expected: show(profileValue(ctx.profile, option)), followed: false, received: got }, r.exchange);
+  if (ctx.strict) fail(what, `an answer under the profile's ${option}`, got, r.exchange);
+  throw new CheckSkip(`${what}: the target answered ${got.slice(0, 160)}, as if profile ${option} were set otherwise (the spec leaves it open); set it in the profile (lendcheck profile detect finds it)`);
+}
+
+function profileValue(p: Profile, option: string): unknown {
+  return option.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], p);
+}
+
+/** A refusal that names `field` (the spec's error object names the offending field). */
+export const refusesField = (r: Reply, field: RegExp) => r.status >= 400 && r.status < 500 && field.test(JSON.stringify((r.json as { error?: unknown })?.error ?? '').toLowerCase());
+
 /** A 2xx is the rule; which 2xx is the profile's (a note, or a failure under --strict). */
 export function expectSuccess(ctx: CheckContext, r: Reply, key: string, title: string): void {
   const want = successStatus(ctx.profile, key);
@@ -103,6 +122,8 @@ export interface Created {
 export async function createLend(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Promise<Created> {
   const r = await ctx.api('POST', '/lend', { body: lendBody(ctx, userId, over) });
   skipIfUnfunded(ctx, r, `a lend for ${userId}`);
+  if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a lend in market ${String(lendBody(ctx, userId, over).maturity)}`);
+  if (refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, `a lend of ${String(lendBody(ctx, userId, over).amount)}`);
   const want = ctx.profile.successStatus['POST /lend'] ?? 201;
   if (r.status < 200 || r.status > 299) fail('POST /lend with a valid body succeeds', `a 2xx (profile: ${want})`, `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   return { reply: r, body: expectShape(r, createLendResponse, 'the create-lend response matches the spec') };
@@ -129,6 +150,8 @@ export async function sharedBorrow(ctx: CheckContext): Promise<{ userId: string;
     const userId = await fundedUser(ctx, 'borrower');
     const r = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, userId) });
     skipIfUnfunded(ctx, r, `a borrow for ${userId}`);
+    if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a borrow in market ${ctx.profile.lifecycle.defaultMaturity}`);
+    if (refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `a borrow of ${pairAsset(ctx.profile)}`);
     if (r.status < 200 || r.status > 299) fail('POST /borrow with funded collateral succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
     const positionId = (r.json as { positionId?: unknown })?.positionId;
     if (typeof positionId !== 'string' || !positionId) fail('POST /borrow answers with a positionId', 'a positionId string', show(r.json), r.exchange);

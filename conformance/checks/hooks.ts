@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
+import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { findId } from '../detect/probe.ts';
 import { enc, sharedLend } from './fixtures.ts';
@@ -115,6 +115,12 @@ export function hookChecks(profile: Profile): Check[] {
           const sig = d.headers[SIGNATURE_HEADER];
           if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
           const v = verifyWebhook(d.raw, sig as string, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+          // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
+          const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, sig as string, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
+          if (!v.ok && other) {
+            ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
+            if (!ctx.strict) return pass();
+          }
           if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
           let env: unknown;
           try {

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
-import { createLend, enc, expectSuccess, fundedUser, skipIfUnfunded, VALID_ADDRESS } from './fixtures.ts';
+import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, skipIfUnfunded, VALID_ADDRESS } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
 import { NEEDS_CLOCK } from './hooks.ts';
 
@@ -35,6 +35,8 @@ async function availableOf(ctx: CheckContext, userId: string, asset: string): Pr
     if (id) await ctx.api('POST', `/positions/${enc(id)}/cancel`);
     throw new CheckSkip(`${userId} holds at least the largest order (${ctx.profile.amounts.maxOrder} ${asset}), so its balance cannot be read from an insufficient_funds answer`);
   }
+  if (refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, `a lend of ${ctx.profile.amounts.maxOrder} ${asset} to read the balance`);
+  if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a lend in market ${ctx.profile.lifecycle.defaultMaturity} to read the balance`);
   const available = (r.json as { error?: { code?: string; details?: { available?: unknown } } })?.error;
   if (available?.code !== 'insufficient_funds') fail(`a lend of ${ctx.profile.amounts.maxOrder} ${asset} beyond the balance is refused as insufficient_funds`, '400 insufficient_funds', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const a = available?.details?.available;

@@ -76,7 +76,11 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         const hs = seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${profile.ratesPath}`));
         for (let i = 1; i < hs.length; i++) {
           if (hs[i].limit !== hs[0].limit) fail('X-RateLimit-Limit stays the same for one key', String(hs[0].limit), String(hs[i].limit), seq[i].exchange);
-          if (profile.limits.limitHeader === 'burst' && hs[i].remaining > hs[0].limit) fail('Remaining never exceeds Limit', `≤ ${hs[0].limit}`, String(hs[i].remaining), seq[i].exchange);
+          // Remaining above Limit is the per-minute reading of Limit (open in the spec): the profile's, unless --strict.
+          if (profile.limits.limitHeader === 'burst' && hs[i].remaining > hs[0].limit) {
+            ctx.profileChoice({ option: 'limits.limitHeader', expected: 'burst', followed: false, received: `Limit ${hs[0].limit} below Remaining ${hs[i].remaining}` }, seq[i].exchange);
+            if (ctx.strict) fail('Remaining never exceeds Limit (profile limits.limitHeader=burst)', `≤ ${hs[0].limit}`, String(hs[i].remaining), seq[i].exchange);
+          }
         }
         const t = (tierName && tierName in TIERS ? tierName : tierOfLimit(hs[0].limit)) as TierName | undefined;
         const refill = t ? (elapsed * TIERS[t].perMinute) / 60 : Infinity;
@@ -119,7 +123,11 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
           const known = tiers[name];
           if (known && known in TIERS) {
             const want = limitFigure(profile, TIERS[known as TierName]);
-            if (limit !== want) fail(`the ${name} (tier ${known}) shows its tier's limit (profile limits.limitHeader=${profile.limits.limitHeader})`, String(want), String(limit), r.exchange);
+            const other = profile.limits.limitHeader === 'burst' ? TIERS[known as TierName].perMinute : TIERS[known as TierName].burst;
+            if (limit === other && limit !== want) {
+              ctx.profileChoice({ option: 'limits.limitHeader', expected: profile.limits.limitHeader, followed: false, received: `${limit}, the tier's ${profile.limits.limitHeader === 'burst' ? 'per-minute rate' : 'burst'}` }, r.exchange);
+              if (ctx.strict) fail(`the ${name} (tier ${known}) shows its tier's limit (profile limits.limitHeader=${profile.limits.limitHeader})`, String(want), String(limit), r.exchange);
+            } else if (limit !== want) fail(`the ${name} (tier ${known}) shows its tier's limit (profile limits.limitHeader=${profile.limits.limitHeader})`, String(want), String(limit), r.exchange);
           } else {
             const t = tierOfLimit(limit);
             ctx.note(t ? `${name}: X-RateLimit-Limit ${limit} is the ${t} tier's figure` : `${name}: X-RateLimit-Limit ${limit} matches no listed tier (an Enterprise key is "custom")`);
