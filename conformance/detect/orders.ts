@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Decimal } from 'decimal.js';
 import type { Reply } from '../http.ts';
 import { tradeAsset } from './assets.ts';
@@ -31,7 +32,9 @@ export const ordersDetector: Detector = {
       throw new Error(`a lend of 10 ${asset} answered ${r1.status} ${errorText(r1).slice(0, 200)}`);
     }
     p.set('successStatus.POST /lend', r1.status, 'high', [r1]);
+    await nextTick(r1);
     const r2 = await lend({ mode: 'advanced' });
+    await nextTick(r2);
     const r3 = await lend({ maturity: m0 });
     const [a, b, c] = [r1, r2, r3].map((r) => r.json as Created);
     p.facts.set('deadLend', b!.positionId);
@@ -102,6 +105,16 @@ function lastPage(p: Probe, r: Reply): void {
   if (!('nextCursor' in body)) p.set('pagination.lastPageCursor', 'omit', 'high', [r], 'the last page has no nextCursor');
   else if (body.nextCursor === null) p.set('pagination.lastPageCursor', 'null', 'high', [r], 'the last page has nextCursor null');
   else p.miss('pagination.lastPageCursor', `the last page has nextCursor ${JSON.stringify(body.nextCursor)}`);
+}
+
+/**
+ * Waits past the resolution of the target's createdAt, so the three lends have distinct
+ * creation times: within one tick a target may order ties any way (lendcheck's sandbox by
+ * id), and the list order could not be read. Bounded: 2 ms, or 1.1 s for whole seconds.
+ */
+async function nextTick(r: Reply): Promise<void> {
+  const t = (r.json as Created | undefined)?.createdAt;
+  await sleep(typeof t === 'string' && /T\d\d:\d\d:\d\d\.\d*[1-9]/.test(t) ? 2 : 1_100);
 }
 
 const same = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
