@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
+import type { RunSummary } from '../contract/results.ts';
 import { writeReports } from './writers.ts';
 import { fixtureRunSummary } from './fixture.ts';
 import { fixtureComparedRun } from './history/fixture.ts';
@@ -17,20 +18,32 @@ export const SCREENSHOT_COMPARED = resolve('lendcheck-reports/screenshots/report
 
 const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-browser-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const absent = hasChromium ? '' : ` — skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`;
+
+/**
+ * Writes the reports of a run, opens index.html in headless Chromium and hands the page to
+ * `look`. Self-contained means no request leaves the page: any that is not the file fails.
+ */
+async function inBrowser(summary: RunSummary, look: (page: Page) => Promise<void>): Promise<void> {
+  const { dir } = await writeReports(summary, { reportDir: tmp });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const requests: string[] = [];
+    context.on('request', (r) => requests.push(r.url()));
+    const page = await context.newPage();
+    const url = pathToFileURL(join(dir, 'index.html')).href;
+    await page.goto(url);
+    await look(page);
+    expect(requests.filter((u) => u !== url)).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}
 
 describe('the report in a real browser', () => {
-  it.skipIf(!hasChromium)(`renders verdict, tables and charts in headless Chromium${hasChromium ? '' : ` — skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`}`, async () => {
-    const { dir } = await writeReports(fixtureRunSummary(), { reportDir: tmp });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    try {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      // Self-contained means no request leaves the page: fail on any that is not the file itself.
-      const requests: string[] = [];
-      context.on('request', (r) => requests.push(r.url()));
-      const page = await context.newPage();
-      const url = pathToFileURL(join(dir, 'index.html')).href;
-      await page.goto(url);
-
+  it.skipIf(!hasChromium)(`renders verdict, tables and charts in headless Chromium${absent}`, async () => {
+    await inBrowser(fixtureRunSummary(), async (page) => {
       await expect(page.locator('#verdict').textContent()).resolves.toBe('FAILED');
       expect(await page.locator('#verdict').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 255, 255)');
       await expect(page.locator('#target').textContent()).resolves.toBe('http://127.0.0.1:41873/v1');
@@ -51,27 +64,14 @@ describe('the report in a real browser', () => {
       expect(await page.locator('.load-chart svg text', { hasText: 'limit (60/min)' }).count()).toBe(1);
       expect(await page.locator('.timeline-chart svg text', { hasText: 'position.created evt_01J9Z3' }).count()).toBe(1);
 
-      expect(requests.filter((u) => u !== url)).toEqual([]);
-
       mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
       expect(statSync(SCREENSHOT).size).toBeGreaterThan(50_000);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 
-  it.skipIf(!hasChromium)(`shows the "compared with" section: sparklines per tier and endpoint, the diff table, the regressions${hasChromium ? '' : ` — skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`}`, async () => {
-    const { dir } = await writeReports(fixtureComparedRun(7), { reportDir: tmp });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-    try {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const requests: string[] = [];
-      context.on('request', (r) => requests.push(r.url()));
-      const page = await context.newPage();
-      const url = pathToFileURL(join(dir, 'index.html')).href;
-      await page.goto(url);
-
+  it.skipIf(!hasChromium)(`shows the "compared with" section: sparklines per tier and endpoint, the diff table, the regressions${absent}`, async () => {
+    await inBrowser(fixtureComparedRun(7), async (page) => {
       const section = page.locator('section.part-regression');
       await expect(section.locator('h2').textContent()).resolves.toMatch(/^Compared with: against 20261121T020000Z-05ab\s+failed$/);
       await expect(section.locator('#baseline').textContent()).resolves.toContain('Baseline 20261121T020000Z-05ab');
@@ -95,12 +95,9 @@ describe('the report in a real browser', () => {
       expect(await section.locator('table.checks tr.row-failed').count()).toBe(3); // p95, burst, and the new conformance failure
       expect(await section.locator('ul.new-failures li').count()).toBeGreaterThan(0);
 
-      expect(requests.filter((u) => u !== url)).toEqual([]);
       mkdirSync(resolve(SCREENSHOT_COMPARED, '..'), { recursive: true });
       await section.screenshot({ path: SCREENSHOT_COMPARED });
       expect(statSync(SCREENSHOT_COMPARED).size).toBeGreaterThan(30_000);
-    } finally {
-      await browser.close();
-    }
+    });
   });
 });
