@@ -55,28 +55,21 @@ export function metricsPlugin(opts: { registry?: Registry } = {}): SandboxPlugin
       this.set(r[0]?.n ?? 0);
     },
   });
-  new Gauge({
-    name: 'lendcheck_sandbox_webhook_deliveries',
-    help: 'Webhook deliveries by state (pending ones are waiting for a retry)',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      if (!db) return;
-      for (const r of rows<{ state: string; n: number }>(db, 'SELECT state, COUNT(*) AS n FROM webhook_deliveries GROUP BY state')) this.set({ state: r.state }, r.n);
-    },
-  });
-  new Gauge({
-    name: 'lendcheck_sandbox_webhook_attempts',
-    help: 'Webhook delivery attempts made, by outcome (a gauge: read from the dispatcher state at scrape time)',
-    labelNames: ['outcome'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      if (!db) return;
-      for (const r of rows<{ outcome: string; n: number }>(db, 'SELECT outcome, COUNT(*) AS n FROM webhook_attempts GROUP BY outcome')) this.set({ outcome: r.outcome }, r.n);
-    },
-  });
+  /** A gauge of row counts grouped by one column, read at scrape time. */
+  const countBy = (name: string, help: string, label: string, table: string, column: string) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [registry],
+      collect() {
+        this.reset();
+        if (!db) return;
+        for (const r of rows<{ k: string; n: number }>(db, `SELECT ${column} AS k, COUNT(*) AS n FROM ${table} GROUP BY ${column}`)) this.set({ [label]: r.k }, r.n);
+      },
+    });
+  countBy('lendcheck_sandbox_webhook_deliveries', 'Webhook deliveries by state (pending ones are waiting for a retry)', 'state', 'webhook_deliveries', 'state');
+  countBy('lendcheck_sandbox_webhook_attempts', 'Webhook delivery attempts made, by outcome (a gauge: read from the dispatcher state at scrape time)', 'outcome', 'webhook_attempts', 'outcome');
 
   return {
     name: 'metrics',
