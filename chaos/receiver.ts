@@ -33,6 +33,8 @@ export interface Receiver {
   store: AttemptStore;
   /** Deliveries recorded since start. */
   count(): number;
+  /** Worst event-loop delay of this process so far (ms): what closing the session records. */
+  loopDelayMs(): number;
   close(): Promise<void>;
 }
 
@@ -254,6 +256,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     port,
     store,
     count: () => recorded,
+    loopDelayMs: () => loop.max / 1e6,
     async close() {
       if (closed) return;
       closed = true;

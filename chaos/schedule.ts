@@ -6,6 +6,7 @@ import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, 
 import { parsePlan, type PlanInput } from './plan.ts';
 import { startReceiver } from './receiver.ts';
 import { SCHEDULE_PLAN } from './schedule-plan.ts';
+import { stillAwaited } from './schedule-watch.ts';
 import { DEFAULT_TOLERANCE, validateAttempts, type Tolerance } from './validate.ts';
 import type { AttemptRow } from './store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -160,16 +161,22 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     }
     log(`caused events: ${positions.length} lend orders, ${triggered.length} triggers`);
 
-    // 4. Wait out the whole scaled schedule of the last event caused, with or without controls:
-    //    an early success must show no further attempt, an exhausted one all five retries. With
-    //    controls, also until every triggered event has settled (up to maxWait).
+    // 4. Watch until every caused event's schedule is observed to its end (chaos/schedule-watch.ts):
+    //    each caused event delivered; an acknowledged one showing no further attempt by when its
+    //    next retry would have been due, plus the allowance; a failed one its retries made or
+    //    missed; an exhausted one nothing after its fifth retry for the schedule's allowance. With
+    //    controls, also until the target reports every triggered event settled. Without controls
+    //    only the receiver's observations and the target's positions say so. The whole scaled
+    //    schedule (every delay, an answer window per attempt, the bound) is the upper bound.
     const tolerance = opts.tolerance ?? (embedded ? EMBEDDED_TOLERANCE : DEFAULT_TOLERANCE);
     const full = fullScheduleMs(timeScale, tolerance);
     const causedAt = Date.now();
     const maxWait = Math.max(opts.maxWaitMs ?? full.totalMs + 30_000, full.totalMs);
-    log(`waiting out the whole schedule: ${Math.round(full.totalMs / 1000)} s (retry delays ${Math.round(full.delaysMs)} ms + ${WEBHOOK_RETRY_DELAYS_MS.length + 1} answer windows ${full.windowsMs} ms + bound ${Math.round(full.boundMs)} ms)`);
+    const allowMeasuredNoise = opts.allowMeasuredNoise ?? embedded;
+    log(`watching until every caused event's schedule is observed to its end; at most the whole schedule, ${Math.round(full.totalMs / 1000)} s (retry delays ${Math.round(full.delaysMs)} ms + ${WEBHOOK_RETRY_DELAYS_MS.length + 1} answer windows ${full.windowsMs} ms + bound ${Math.round(full.boundMs)} ms)`);
     const states = new Map<string, { state: string; attempts: number }>();
     const settled = () => triggered.every((t) => states.has(t.eventId) && states.get(t.eventId)!.state !== 'pending');
+    let awaited: string[] = ['nothing observed yet'];
     while (Date.now() - causedAt < maxWait) {
       if (controls) {
         for (const t of triggered) {
@@ -178,22 +185,27 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
           if (r.status === 200) states.set(t.eventId, { state: r.json.state, attempts: (r.json.attempts ?? []).filter((a: { outcome: string }) => a.outcome !== 'pending').length });
         }
       }
+      if (!controls || settled()) {
+        const now = Date.now();
+        const watched = { timeScale, tolerance, profile, allowMeasuredNoise, loopDelayMs: rx.loopDelayMs() };
+        awaited = stillAwaited(rx.store.attempts(), rx.store.sessions(), watched, { eventIds: triggered.map((t) => t.eventId), pairs: [] }, now);
+        // The target's positions are read only once the receiver's side is done: they add the events they imply.
+        if (!awaited.length) awaited = stillAwaited(rx.store.attempts(), rx.store.sessions(), watched, { eventIds: [], pairs: await impliedEvents(target, positions, profile) }, now);
+        if (!awaited.length) break;
+      }
       if (Date.now() - causedAt >= full.totalMs && (!controls || settled())) break;
-      await sleep(Math.min(1_000, Math.max(100, full.delaysMs / 100)));
+      await sleep(Math.min(1_000, Math.max(100, full.delaysMs / 200)));
     }
     const timedOut = controls && !settled();
-    log(`schedule ${timedOut ? 'did not settle within the bound' : 'waited out'} after ${Math.round((Date.now() - causedAt) / 1000)} s`);
+    const observedToEnd = awaited.length === 0;
+    log(
+      observedToEnd
+        ? `schedule observed to its end after ${(Math.round((Date.now() - causedAt) / 100) / 10).toFixed(1)} s`
+        : `schedule ${timedOut ? 'did not settle' : 'not observed to its end'} within the bound, after ${Math.round((Date.now() - causedAt) / 1000)} s; still awaited: ${awaited.slice(0, 5).join('; ')}`,
+    );
 
     // 5. What the target reports for the positions it created.
-    const expectedPairs: Array<{ subject: string; type: string }> = [];
-    for (const id of positions) {
-      const r = await target.call('GET', `/positions/${id}`);
-      if (r.status !== 200) continue;
-      expectedPairs.push({ subject: id, type: 'position.created' });
-      if (r.json?.matchedAt) expectedPairs.push({ subject: id, type: 'position.matched' });
-      if (r.json?.status === 'matured') expectedPairs.push({ subject: id, type: 'position.matured' });
-      if (r.json?.status === profile.lifecycle.statusAfterLiquidation) expectedPairs.push({ subject: id, type: 'position.liquidated' });
-    }
+    const expectedPairs = await impliedEvents(target, positions, profile);
     await rx.close();
     rxOpen = false;
 
@@ -202,18 +214,32 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const rows = store.attempts();
     const sessions = store.sessions();
     store.close();
-    const result = await validateAttempts(rows, sessions, { timeScale, tolerance, profile, allowMeasuredNoise: opts.allowMeasuredNoise ?? embedded });
+    const result = await validateAttempts(rows, sessions, { timeScale, tolerance, profile, allowMeasuredNoise });
     result.name = 'webhook retry schedule (active run)';
     result.target = baseUrl;
     result.checks.push(...targetChecks(rows, expectedPairs, triggered, states, controls, orderNotes, timedOut));
     // A validation that could not observe the schedule to its end stays incomplete, never passed.
     result.status = result.checks.some((c) => c.status === 'failed') ? 'failed' : result.status === 'incomplete' ? 'incomplete' : 'passed';
-    result.figures = { ...result.figures, scheduleWaitMs: full.totalMs, waitedMs: Date.now() - causedAt, positionsCreated: positions.length, eventsTriggered: triggered.length, sandboxControls: controls ? 'yes' : 'no', runMs: Date.now() - started };
+    result.figures = { ...result.figures, scheduleWaitMs: full.totalMs, waitedMs: Date.now() - causedAt, observedToEnd: observedToEnd ? 'yes' : 'no', positionsCreated: positions.length, eventsTriggered: triggered.length, sandboxControls: controls ? 'yes' : 'no', runMs: Date.now() - started };
     return result;
   } finally {
     for (const c of cleanups.reverse()) await c();
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
   }
+}
+
+/** The events the target's own record of its positions implies: created, and matched, matured or liquidated by their state. */
+async function impliedEvents(target: Api, positions: string[], profile: Profile): Promise<Array<{ subject: string; type: string }>> {
+  const out: Array<{ subject: string; type: string }> = [];
+  for (const id of positions) {
+    const r = await target.call('GET', `/positions/${id}`);
+    if (r.status !== 200) continue;
+    out.push({ subject: id, type: 'position.created' });
+    if (r.json?.matchedAt) out.push({ subject: id, type: 'position.matched' });
+    if (r.json?.status === 'matured') out.push({ subject: id, type: 'position.matured' });
+    if (r.json?.status === profile.lifecycle.statusAfterLiquidation) out.push({ subject: id, type: 'position.liquidated' });
+  }
+  return out;
 }
 
 function targetChecks(

@@ -49,6 +49,21 @@ export function pendingRetry(ctx: ValidateContext, e: ScheduleEvent): { k: numbe
   return next && ctx.untilMs <= next.dueMs + ctx.allowance(ctx.delays[next.k - 1]) ? next : undefined;
 }
 
+/**
+ * The instant after which an event's schedule is observed to its end, so that watching longer
+ * cannot change what these rules say about it: the retry its last attempt leads to (owed after a
+ * failure; a fault after an acknowledgement) was due, plus that delay's allowance; after a fifth
+ * retry, the allowance of the whole schedule, so an attempt beyond the fifth is seen. Undefined
+ * while an attempt is still being answered: its end decides when the next retry is due.
+ */
+export function observedEndMs(ctx: ValidateContext, e: ScheduleEvent): number | undefined {
+  if (e.attempts.some((a) => a.endedMs === null)) return undefined;
+  const last = e.attempts.at(-1)!;
+  const k = e.attempts.length;
+  if (k <= WEBHOOK_MAX_RETRIES) return ctx.refOf(last) + ctx.delays[k - 1] + ctx.allowance(ctx.delays[k - 1]);
+  return last.endedMs! + ctx.allowance(ctx.delays.reduce((a, b) => a + b, 0));
+}
+
 /** Attempts after the acknowledged one that arrived while it was still being answered (allowed duplicates). */
 function overlappingAfterAck(e: ScheduleEvent): AttemptRow[] {
   if (e.okAt < 0) return [];

@@ -48,11 +48,12 @@ export interface ValidateOptions {
    * when the sender shares that process (the embedded sandbox): its timers were late by as much.
    */
   allowMeasuredNoise?: boolean;
+  /** With allowMeasuredNoise: the receiver's worst event-loop delay so far, while its session is still open. */
+  loopDelayMs?: number;
 }
 
-/** Runs the schedule checks over a recording (contract/check-kernel.ts: one named check per rule). */
-export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opts: ValidateOptions = {}): Promise<PartResult> {
-  const started = Date.now();
+/** The recording read the way every rule reads it: events grouped by id, the scaled delays, the allowance. */
+export function scheduleContext(rows: AttemptRow[], sessions: SessionRow[], opts: ValidateOptions = {}): ValidateContext & { timeScale: number; tol: Tolerance; floorMs: number; from: 'end' | 'arrival' } {
   const profile = opts.profile ?? defaultProfile;
   const tol = opts.tolerance ?? DEFAULT_TOLERANCE;
   const last = sessions.at(-1);
@@ -60,7 +61,7 @@ export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[
   const from = opts.from ?? (profile.webhooks.retryDelayFrom === 'attempt-start' ? 'arrival' : 'end');
   const lastArrival = rows.reduce((m, r) => Math.max(m, r.endedMs ?? r.arrivalMs), 0);
   const untilMs = Math.max(opts.untilMs ?? last?.endedMs ?? Date.now(), lastArrival);
-  const noiseMs = opts.allowMeasuredNoise ? Math.max(0, ...sessions.map((s) => s.loopDelayMaxMs ?? 0)) : 0;
+  const noiseMs = opts.allowMeasuredNoise ? Math.max(0, opts.loopDelayMs ?? 0, ...sessions.map((s) => s.loopDelayMaxMs ?? 0)) : 0;
   const floorMs = Math.max(tol.minMs, Math.ceil(noiseMs));
   // An acknowledgement after the deadline is a failure the sender must retry (part 6, rule 1).
   const acknowledged = (a: AttemptRow) => a.endedMs !== null && isAcknowledged(profile, { status: a.status, ms: a.endedMs - a.arrivalMs });
@@ -75,7 +76,7 @@ export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[
     list.sort((a, b) => a.arrivalMs - b.arrivalMs || a.seq - b.seq);
     return { id, type: list[0].eventType!, attempts: list, t0: list[0].arrivalMs, tag: `event ${id} (${list[0].eventType})`, okAt: list.findIndex(acknowledged) };
   });
-  const ctx: ValidateContext = {
+  return {
     profile,
     rows,
     malformed,
@@ -85,7 +86,18 @@ export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[
     allowance: (expected) => Math.max((expected * tol.pct) / 100, floorMs),
     acknowledged,
     refOf: (a) => (from === 'end' ? (a.endedMs ?? a.arrivalMs) : a.arrivalMs),
+    timeScale,
+    tol,
+    floorMs,
+    from,
   };
+}
+
+/** Runs the schedule checks over a recording (contract/check-kernel.ts: one named check per rule). */
+export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opts: ValidateOptions = {}): Promise<PartResult> {
+  const started = Date.now();
+  const ctx = scheduleContext(rows, sessions, opts);
+  const { profile, events, acknowledged, untilMs, timeScale, tol, floorMs, from } = ctx;
 
   const checks: CheckResult[] = [];
   for (const c of VALIDATE_CHECKS.list()) checks.push(await runCheck(c, ctx));

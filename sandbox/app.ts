@@ -10,16 +10,18 @@ import {
   type Profile,
 } from '../contract/index.ts';
 import { KeyStore, DEFAULT_KEYS, type KeyEntry } from './auth/keys.ts';
-import { authMiddleware } from './auth/middleware.ts';
+import { authMiddleware, bearerKey } from './auth/middleware.ts';
 import { TestClock, type Clock } from './clock.ts';
 import { defaultConfig, type LiquidityConfig, type SandboxConfig } from './config.ts';
 import { Engine } from './engine/engine.ts';
 import { runDueWork } from './engine/lifecycle.ts';
 import { recordSnapshot } from './engine/market-data.ts';
+import { viewTime } from './engine/views.ts';
 import { iso } from './engine/rows.ts';
 import { ApiError, errorResponse, internalErrorResponse } from './errors.ts';
 import { RESOLVERS } from './http/handlers.ts';
 import { RawJson } from './http/raw-json.ts';
+import { ReadCache, type CachedAnswer } from './http/read-cache.ts';
 import { parseWith, readJsonBody } from './http/validate.ts';
 import { defaultPlugins, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugins.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
@@ -53,6 +55,12 @@ export interface SandboxOptions {
 
 export interface Sandbox {
   fetch(req: Request): Promise<Response>;
+  /**
+   * The node:http listener's shortcut for a repeated read (see http/read-cache.ts): the
+   * answer the core gave to the same partner for the same target, while nothing changed;
+   * undefined sends the request through `fetch`. Absent when plugins install middleware.
+   */
+  cachedRead?(target: string, authorization: string | undefined): CachedAnswer | undefined;
   app: Hono<SandboxEnv>;
   engine: Engine;
   db: Db;
@@ -85,6 +93,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine };
 
   engine.groupCommit = opts.groupCommit ?? true;
+  // Middleware of a plugin must see every request, so with any there is no shortcut.
+  const readCache = plugins.some((p) => p.middleware) ? undefined : new ReadCache(db, clock);
 
   const app = new Hono<SandboxEnv>();
   // Outermost: no response leaves before the writes behind it are committed (group commit).
@@ -185,6 +195,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     const bodyRequired = e.body !== undefined && e.id !== 'position.repay';
     // Params come from the first path segment names, whatever the twin route called them.
     const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const cacheable = readCache && !envelope && (e.id === 'position.get' || e.id === 'positions.list') ? readCache : undefined;
     return async (c: Context<SandboxEnv>) => {
       const raw = c.req.param() as Record<string, string>;
       const values = Object.values(raw);
@@ -208,6 +219,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
           const r = schema.safeParse(JSON.parse(out.text));
           if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
         }
+        remember(c, out.text, undefined);
         return c.body(out.text, status as 200, { 'Content-Type': 'application/json' });
       }
       const payload = envelope ? { data: out instanceof RawJson ? JSON.parse(out.text) : out, timestamp: iso(engine.now()) } : out;
@@ -215,8 +227,21 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
         const r = schema.safeParse(payload);
         if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
       }
+      if (cacheable) {
+        const text = JSON.stringify(payload);
+        remember(c, text, viewTime(out));
+        return c.body(text, status as 200, { 'Content-Type': 'application/json' });
+      }
       return c.json(payload as object, status as 200);
     };
+
+    /** Keeps an answer for the listener's shortcut; only requests that came through it have a target. */
+    function remember(c: Context<SandboxEnv>, body: string, at: number | undefined): void {
+      const target = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
+      const partner = c.get('partner');
+      if (!cacheable || target === undefined || !partner) return;
+      cacheable.put(partner.partnerId, target, { status, body, length: Buffer.byteLength(body), ...(at !== undefined ? { at } : {}) });
+    }
   }
 
   // Lifecycle: clock advances run due work at once; a timer covers time passing on its own.
@@ -237,6 +262,16 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   let closed = false;
   return {
     fetch: (req) => Promise.resolve(app.fetch(req)),
+    ...(readCache
+      ? {
+          cachedRead(target: string, authorization: string | undefined) {
+            if (authorization === undefined || !readCache.size) return undefined;
+            const key = bearerKey(authorization);
+            const partner = key === undefined ? undefined : keys.lookup(key);
+            return partner && readCache.get(partner.partnerId, target);
+          },
+        }
+      : {}),
     app,
     engine,
     db,

@@ -20,6 +20,9 @@ export const chaosStep: GateStep = {
   part: 'chaos',
   title: 'time-scaled retry schedule',
   needs: ['api-key', 'sandbox-controls'],
+  // On its own sandbox it shares no key, bucket or clock with the other steps, and it is
+  // mostly a wait for the scaled schedule: the gate runs the others meanwhile.
+  alongside: (ctx) => scheduleOptions(ctx).baseUrl === undefined,
   async run(ctx) {
     const opts = scheduleOptions(ctx);
     const own = opts.baseUrl === undefined;

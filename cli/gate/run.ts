@@ -3,7 +3,7 @@ import type { Profile } from '../../contract/index.ts';
 import { partResult, type PartResult, type RunSummary } from '../../contract/results.ts';
 import { ReportRun } from '../../reports/writers.ts';
 import { formatDuration } from '../../reports/format.ts';
-import { GATE_STEPS, unmetNeeds, type GateStep } from './steps.ts';
+import { GATE_STEPS, unmetNeeds, type GateStep, type StepContext } from './steps.ts';
 import type { GateTarget } from './target.ts';
 import type { Progress } from './progress.ts';
 import { judgeRun, type VerdictRules } from './verdict.ts';
@@ -60,7 +60,8 @@ function failedPart(step: GateStep, message: string, target: GateTarget, profile
   };
 }
 
-/** Runs the steps in order, feeding each result to the report writers as it lands. */
+/** Runs the steps in order (those that share nothing with the others alongside them),
+ *  feeding each result to the report writers in step order. */
 export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; files: string[]; dir: string; timedOut: string[] }> {
   const timedOut: string[] = [];
   const steps = o.steps ?? GATE_STEPS;
@@ -71,36 +72,40 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
   );
   await report.begin();
   o.progress.start(o.target.label, o.profile.name, steps.map((s) => s.name));
-  let i = 0;
   const judged: Array<{ step: string; part: PartResult }> = [];
+  const ctxOf = (step: GateStep, log: (l: string) => void): StepContext => ({ profile: o.profile, profileFile: o.profileFile, target: o.target, runDir: report.ctx.dir, log });
+  const runStep = async (step: GateStep, ctx: StepContext): Promise<PartResult> => {
+    const s = new Date().toISOString();
+    const t0 = performance.now();
+    try {
+      const raw = await withTimeout(step.run(ctx), o.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS, `the ${step.name} step`);
+      const parsed = partResult.safeParse(raw);
+      // A part may time only its last phase (the chaos schedule reports its validation);
+      // the report's duration is the step's wall time whenever that is longer.
+      return parsed.success
+        ? { ...parsed.data, durationMs: Math.max(parsed.data.durationMs, Math.round(performance.now() - t0)) }
+        : failedPart(step, `the part returned a result outside contract/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
+    } catch (e) {
+      if (e instanceof StepTimeout) timedOut.push(step.name);
+      const msg = e instanceof StepTimeout ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
+      return failedPart(step, msg, o.target, o.profile, s, Math.round(performance.now() - t0));
+    }
+  };
+  // Steps that share nothing with the others start now and run meanwhile; their lines say whose they are.
+  const early = new Map<GateStep, Promise<PartResult>>();
+  for (const step of steps) {
+    const ctx = ctxOf(step, (l) => o.progress.log(`${step.name} (alongside): ${l}`));
+    if (!unmetNeeds(step, o.target) && step.alongside?.(ctx)) {
+      o.progress.log(`${step.name}: started alongside the other steps (${step.title})`);
+      early.set(step, runStep(step, ctx));
+    }
+  }
+  let i = 0;
   for (const step of steps) {
     i++;
     o.progress.stepStart(i, steps.length, step.name, step.title);
     const unmet = unmetNeeds(step, o.target);
-    let result: PartResult;
-    if (unmet) {
-      result = skippedPart(step, unmet, o.target, o.profile);
-    } else {
-      const s = new Date().toISOString();
-      const t0 = performance.now();
-      try {
-        const raw = await withTimeout(
-          step.run({ profile: o.profile, profileFile: o.profileFile, target: o.target, runDir: report.ctx.dir, log: (l) => o.progress.log(l) }),
-          o.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
-          `the ${step.name} step`,
-        );
-        const parsed = partResult.safeParse(raw);
-        // A part may time only its last phase (the chaos schedule reports its validation);
-        // the report's duration is the step's wall time whenever that is longer.
-        result = parsed.success
-          ? { ...parsed.data, durationMs: Math.max(parsed.data.durationMs, Math.round(performance.now() - t0)) }
-          : failedPart(step, `the part returned a result outside contract/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
-      } catch (e) {
-        if (e instanceof StepTimeout) timedOut.push(step.name);
-        const msg = e instanceof StepTimeout ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;
-        result = failedPart(step, msg, o.target, o.profile, s, Math.round(performance.now() - t0));
-      }
-    }
+    const result = unmet ? skippedPart(step, unmet, o.target, o.profile) : await (early.get(step) ?? runStep(step, ctxOf(step, (l) => o.progress.log(l))));
     await report.part(result);
     judged.push({ step: step.name, part: result });
     o.progress.stepEnd(i, steps.length, result);

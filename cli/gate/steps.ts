@@ -28,6 +28,12 @@ export interface GateStep {
   title: string;
   needs: Need[];
   run(ctx: StepContext): Promise<PartResult>;
+  /**
+   * True when this run of the step shares nothing with the others (its own sandbox, keys
+   * and clock): the gate starts it at once and runs the other steps meanwhile, and its
+   * result still takes its place in the order. Mostly waiting (a time-scaled schedule).
+   */
+  alongside?(ctx: StepContext): boolean;
 }
 
 const TIERS_NEEDED: TierName[] = ['starter', 'growth', 'scale'];

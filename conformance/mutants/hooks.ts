@@ -30,6 +30,7 @@ export const HOOK_MUTANTS: Mutant[] = [
     breaks: 'a subscription gets other event types than the ones it named',
     rule: 'HOOK-subscription',
     killers: ['hooks.delivery'],
+    waits: 'hooks.delivery waits DELIVERY_WAIT_MS (10 s) for the position.matched delivery',
     make: () => alterSubscription((b) => ({ ...b, events: ['withdrawal.completed'] })),
   },
 ];

@@ -14,6 +14,9 @@ export interface Mutant {
   killers: string[];
   /** True when the rule is a profile choice: such a mutant must be caught under --strict only. */
   strictOnly?: boolean;
+  /** What its killer waits out before it can fail (a bounded wait for something the mutant never
+   *  does): killAll starts such mutants first, so their waits overlap the others' work. */
+  waits?: string;
   /** Built fresh per run: some mutants keep state across requests. */
   make(): FetchWrapper;
 }

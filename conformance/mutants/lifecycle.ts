@@ -73,6 +73,7 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     breaks: 'a matched position reads back as pending',
     rule: 'STATE-matched-active',
     killers: ['lifecycle.match'],
+    waits: 'lifecycle.match polls up to 2 s for the position to read active',
     make: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'active' ? { ...b, status: 'pending' } : b)),
   },
   {
@@ -80,6 +81,7 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     breaks: 'a position past its maturity still reads active',
     rule: 'STATE-status-values',
     killers: ['lifecycle.maturity'],
+    waits: 'lifecycle.maturity polls up to 2 s for the position to read matured',
     make: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'matured' ? { ...b, status: 'active' } : b)),
   },
   {

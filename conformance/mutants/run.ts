@@ -47,14 +47,16 @@ export async function killMutant(m: Mutant, profile: Profile = defaultProfile, c
   return { id: m.id, killed: !!failed, by: failed?.id, message: failed?.message, checksRun: r.checks.length, durationMs: Math.round(performance.now() - t0) };
 }
 
-/** Runs mutants a few at a time (each on its own sandbox and port). */
+/** Runs mutants a few at a time (each on its own sandbox and port), those whose killer waits
+ *  something out first; outcomes come back in the catalogue's order. */
 export async function killAll(mutants: Mutant[], concurrency = 3, profile: Profile = defaultProfile, controls = true): Promise<MutantOutcome[]> {
   const out: MutantOutcome[] = new Array(mutants.length);
+  const order = [...mutants.keys()].sort((a, b) => Number(!mutants[a].waits) - Number(!mutants[b].waits));
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, mutants.length) }, async () => {
-      while (next < mutants.length) {
-        const i = next++;
+      while (next < order.length) {
+        const i = order[next++];
         out[i] = await killMutant(mutants[i], profile, controls);
       }
     }),

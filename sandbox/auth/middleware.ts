@@ -9,16 +9,23 @@ export function authMiddleware(keys: KeyStore): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
     const header = c.req.header('authorization');
     if (header === undefined) throw fail('Authorization: missing; send "Authorization: Bearer <API_KEY>"');
-    const m = /^Bearer +(\S+)\s*$/i.exec(header);
-    if (!m) throw fail('Authorization: must use the Bearer scheme');
-    const info = keys.lookup(m[1]);
+    const key = bearerKey(header);
+    if (key === undefined) throw fail('Authorization: must use the Bearer scheme');
+    const info = keys.lookup(key);
     if (!info) {
-      const live = m[1].startsWith('ck_live_');
+      const live = key.startsWith('ck_live_');
       throw fail(live ? 'Authorization: production keys are refused by the sandbox' : 'Authorization: invalid API key');
     }
     c.set('partner', info);
     await next();
   };
+}
+
+const BEARER = /^Bearer +(\S+)\s*$/i;
+
+/** The key an Authorization header presents, as auth reads it (undefined: not Bearer). */
+export function bearerKey(header: string): string | undefined {
+  return BEARER.exec(header)?.[1];
 }
 
 const fail = (message: string) => new ApiError('authentication_failed', message, 401);

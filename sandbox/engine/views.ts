@@ -51,6 +51,15 @@ function figuresOf(engine: Engine, r: PositionRow, at: number): Figures {
   return f;
 }
 
+/** Views whose figures change with the business clock, and the instant they are for. */
+const viewTimes = new WeakMap<object, number>();
+
+/** The business time a view was computed for, when its figures change with time (a matched
+ *  position before its maturity or close accrues interest); undefined when they do not. */
+export function viewTime(view: unknown): number | undefined {
+  return typeof view === 'object' && view !== null ? viewTimes.get(view) : undefined;
+}
+
 export function positionView(engine: Engine, r: PositionRow, at = engine.now()): Record<string, unknown> {
   const f = figuresOf(engine, r, at);
   const v: Record<string, unknown> = {
@@ -71,6 +80,7 @@ export function positionView(engine: Engine, r: PositionRow, at = engine.now()):
   if (r.payout !== null) v.payout = r.payout;
   if (r.rolled_from) v.rolledFrom = r.rolled_from;
   if (r.rolled_to) v.rolledTo = r.rolled_to;
+  if (r.matched_at_ms !== null && at < Math.min(r.maturity_ms, r.closed_at_ms ?? Number.POSITIVE_INFINITY)) viewTimes.set(v, at);
   return v;
 }
 

@@ -1,0 +1,128 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../app.ts';
+import { TestClock } from '../clock.ts';
+import { defaultPlugins } from '../plugins.ts';
+import { KEY_A, KEY_B, START_MS } from '../test-helpers.ts';
+import { lightParts, nodeListener } from './node-listener.ts';
+
+// The listener's two shortcuts, each with a test that fails when it is lost: answers read
+// from @hono/node-server's light Response (found by a private symbol), and repeated reads
+// answered from the read cache — byte for byte what the core answers.
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(port: number, path: string, key: string, method = 'GET', body?: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const req = request({ host: '127.0.0.1', port, path: `/v1${path}`, method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => {
+        const { date: _date, ...rest } = res.headers;
+        resolve({ status: res.statusCode ?? 0, headers: rest, body: text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let open: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of open) await close();
+  open = [];
+});
+
+async function serve(sb: Sandbox): Promise<{ port: number; coreCalls: () => number }> {
+  let calls = 0;
+  const core = (req: Request, env: object) => {
+    calls++;
+    return sb.app.fetch(req, env as never);
+  };
+  const server: Server = createServer(nodeListener(core, sb.cachedRead));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  open.push(async () => {
+    await new Promise((r) => server.close(r));
+    await sb.close();
+  });
+  return { port: (server.address() as AddressInfo).port, coreCalls: () => calls };
+}
+
+describe('node listener: light Response fast path', () => {
+  it("reads status, body and headers from @hono/node-server's light Response (fails if a hono upgrade renames its cache symbol)", async () => {
+    const app = new Hono();
+    app.get('/j', (c) => c.json({ a: 1 }, 201));
+    app.get('/b', (c) => c.body('{"b":2}', 200, { 'Content-Type': 'application/json' }));
+    for (const path of ['/j', '/b']) {
+      const parts = lightParts(await app.fetch(new Request(`http://x${path}`)));
+      expect(parts, `${path}: the listener would read the Response body instead`).toBeDefined();
+      expect(typeof parts![1]).toBe('string');
+    }
+    expect(lightParts(new Response('x', { status: 202 }))?.[0]).toBe(202);
+  });
+});
+
+describe('node listener: repeated reads from the read cache', () => {
+  const sandbox = (opts: Parameters<typeof createSandbox>[0] = {}) =>
+    createSandbox({ clock: new TestClock({ startMs: START_MS, realNow: () => 0 }), tickMs: 0, plugins: [], validateResponses: true, ...opts });
+
+  it('answers a repeated GET without the core, byte for byte as the core did, until a write', async () => {
+    const { port, coreCalls } = await serve(sandbox({ liquidity: { enabled: false, delaySeconds: 5 } }));
+    const lend = await get(port, '/lend', KEY_A, 'POST', JSON.stringify({ userId: 'u1', asset: 'USDC', amount: '10', rate: 0.05, maturity: '90d' }));
+    expect(lend.status).toBe(201);
+    const id = (JSON.parse(lend.body) as { positionId: string }).positionId;
+    for (const path of [`/positions/${id}`, '/users/u1/positions', '/users/u1/positions?limit=1']) {
+      const before = coreCalls();
+      const first = await get(port, path, KEY_A);
+      expect(first.status).toBe(200);
+      expect(coreCalls()).toBe(before + 1);
+      const again = await get(port, path, KEY_A);
+      expect(coreCalls(), `${path}: the repeat reached the core`).toBe(before + 1);
+      expect(again).toEqual(first);
+    }
+    // Another partner never gets partner A's answer (404 from the core, every time).
+    const before = coreCalls();
+    expect((await get(port, `/positions/${id}`, KEY_B)).status).toBe(404);
+    expect((await get(port, `/positions/${id}`, KEY_B)).status).toBe(404);
+    expect(coreCalls()).toBe(before + 2);
+    // A write empties the cache: the next read comes from the core and shows it.
+    await get(port, '/lend', KEY_A, 'POST', JSON.stringify({ userId: 'u1', asset: 'USDC', amount: '2', rate: 0.05, maturity: '30d' }));
+    const after = coreCalls();
+    const list = await get(port, '/users/u1/positions', KEY_A);
+    expect(coreCalls()).toBe(after + 1);
+    expect((JSON.parse(list.body) as { positions: unknown[] }).positions).toHaveLength(2);
+  });
+
+  it('keeps a view that accrues interest only for the instant it was computed for', async () => {
+    const sb = sandbox({ liquidity: { enabled: true, delaySeconds: 5 } });
+    const { port, coreCalls } = await serve(sb);
+    const lend = await get(port, '/lend', KEY_A, 'POST', JSON.stringify({ userId: 'u2', asset: 'USDC', amount: '1000', rate: 0.1, maturity: '90d' }));
+    const id = (JSON.parse(lend.body) as { positionId: string }).positionId;
+    sb.clock.advance(10_000); // the built-in liquidity fills it
+    const first = await get(port, `/positions/${id}`, KEY_A);
+    expect((JSON.parse(first.body) as { status: string }).status).toBe('active');
+    const n = coreCalls();
+    expect(await get(port, `/positions/${id}`, KEY_A)).toEqual(first);
+    expect(coreCalls()).toBe(n);
+    sb.clock.advance(86_400_000);
+    const later = await get(port, `/positions/${id}`, KEY_A);
+    expect(coreCalls()).toBe(n + 1);
+    const accrued = (r: Raw) => (JSON.parse(r.body) as { accruedInterest: string }).accruedInterest;
+    expect(Number(accrued(later))).toBeGreaterThan(Number(accrued(first)));
+  });
+
+  it('is off when a plugin installs middleware (rate limits see every request)', () => {
+    const sb = sandbox({ plugins: defaultPlugins() });
+    expect(sb.cachedRead).toBeUndefined();
+    return sb.close();
+  });
+});
