@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { probeDockerEngine } from './target-image.ts';
+import { DEFAULT_KEYS } from '../sandbox/auth/keys.ts';
+import { LOAD_KEYS } from './gate/embedded.ts';
 
 // The containers, built and run for real: the Dockerfile's image (healthy by its own
 // HEALTHCHECK), `gate --target-image` through testcontainers, and docker-compose.yml's
@@ -147,7 +149,12 @@ describe.skipIf(!!skipReason)(`containers on ${engine}${skipReason ? ` (skipped:
     // so the step gets the allowance the gate gives its own fast-clock sandbox (2 %, 1 s;
     // chaos/schedule.ts EMBEDDED_TOLERANCE) instead of the spec's 50 ms, which no time-scaled
     // target can meet. A missing, extra or hour-scale-late retry still fails.
-    const r = await cli(['gate', '--target-image', runTag, '--target-port', String(port), '--time-scale', '3600', '--chaos-tolerance', '2%,1000ms', ...GATE_KEYS, '--report-dir', join(work, 'gate-image'), '--plain'], process.env, 25 * MIN);
+    // The keys the embedded gate gives its sandbox (the test keys plus one partner per tier
+    // for the load step), through the image's key store variable, and assigned as the
+    // embedded gate assigns them: with only the four test keys, conformance and load share
+    // buckets, and a bucket conformance drained shows no falling X-RateLimit-Remaining.
+    const keys = ['--target-env', `LENDCHECK_KEYS=${JSON.stringify([...DEFAULT_KEYS, ...LOAD_KEYS])}`, '--api-key', 'ck_test_partner_a_scale', '--burst-key', 'ck_test_partner_a_starter', '--api-key-2', 'ck_test_partner_b_growth', ...LOAD_KEYS.flatMap((k) => [`--key-${k.tier}`, k.key])];
+    const r = await cli(['gate', '--target-image', runTag, '--target-port', String(port), '--time-scale', '3600', '--chaos-tolerance', '2%,1000ms', ...keys, '--report-dir', join(work, 'gate-image'), '--plain'], process.env, 25 * MIN);
     timings['gate --target-image'] = secs(t0);
     expect(r.out).toContain(`${runTag} (http://127.0.0.1:${port}/v1)`);
     expect(r.out, 'the chaos step ran on the container at its fast clock').toMatch(/time scale 3600/);

@@ -21,6 +21,7 @@ interface GateFlags extends TargetFlags {
   targetImage?: string;
   targetPort?: string;
   targetBasePath?: string;
+  targetEnv?: string[];
   only?: string;
   plain?: boolean;
   timeScale?: number;
@@ -50,6 +51,7 @@ export function registerGate(program: Command): void {
     .option('--target-image <image>', 'start the implementation under test from this container image (needs a Docker engine)')
     .option('--target-port <port>', 'port the --target-image service listens on inside the container', '8080')
     .option('--target-base-path <path>', 'path of the API under the --target-image service root', '/v1')
+    .addOption(new Option('--target-env <name=value>', 'an environment variable for the --target-image container (repeatable), e.g. its key store').argParser((v: string, prev: string[] = []) => [...prev, v]))
     .addOption(new Option('--time-scale <n>', "business seconds per real second: the embedded sandbox's clock, or with --target-image the container's (as LENDCHECK_TIME_SCALE, which lendcheck's image honours)").argParser(Number))
     .option('--chaos-tolerance <spec>', "the chaos step's allowed retry-delay error, the larger of a percentage and a floor (default 2%,50ms against a target; 2%,1000ms on the embedded fast clock), e.g. for a time-scaled target whose retries land a poll late")
     .addOption(new Option('--match-by <how>', "the load step's matching smoke: time-to-match from signed position.matched webhooks at a receiver on this host's loopback, or by polling (for a target that cannot reach this host's loopback, e.g. a container behind a bridge)").choices(['auto', 'webhooks', 'polling']))
@@ -95,7 +97,7 @@ async function gate(opts: GateFlags): Promise<void> {
     if (opts.targetImage) {
       // --time-scale reaches the container as LENDCHECK_TIME_SCALE, which lendcheck's image
       // honours, so the chaos schedule's 26.6 business hours can run in bounded time there.
-      const env = opts.timeScale ? { LENDCHECK_TIME_SCALE: String(opts.timeScale) } : undefined;
+      const env = { ...targetEnv(opts.targetEnv ?? []), ...(opts.timeScale ? { LENDCHECK_TIME_SCALE: String(opts.timeScale) } : {}) };
       const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath, env });
       target = await externalTarget({ ...flags, baseUrl: started.baseUrl }, started.stop).catch(async (e: unknown) => {
         await started.stop();
@@ -141,4 +143,15 @@ async function gate(opts: GateFlags): Promise<void> {
     process.off('SIGINT', stop);
     await target.close();
   }
+}
+
+/** --target-env NAME=VALUE pairs as an environment. */
+function targetEnv(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const p of pairs) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(p);
+    if (!m) throw new Error(`--target-env: expected NAME=VALUE, got "${p.split('=')[0]}…"`);
+    env[m[1]] = m[2];
+  }
+  return env;
 }
