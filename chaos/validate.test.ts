@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseProfile, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
 import { parsePlan } from './plan.ts';
-import { startReceiver } from './receiver.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { stillAwaited } from './schedule-watch.ts';
 import { AttemptStore, type AttemptRow, type SessionRow } from './store.ts';
 import { envelope, sendWithRetries, type FakeSenderOptions } from './testing/fake-sender.ts';
 import { parseTolerance, validateAttempts } from './validate.ts';
@@ -21,13 +22,21 @@ const failAll = parsePlan({ name: 'fail matched', rules: [{ events: ['position.m
 const TOL = { pct: 2, minMs: 1000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Until the recording is observed to its end as `chaos schedule` decides it (every retry owed was due, plus the allowance), at most 10 s. */
+async function observeToEnd(rx: Receiver): Promise<void> {
+  const until = Date.now() + 10_000;
+  const awaited = () => stillAwaited(rx.store.attempts(), rx.store.sessions(), { tolerance: TOL, allowMeasuredNoise: true, loopDelayMs: rx.loopDelayMs() }, { eventIds: [], pairs: [] }, Date.now());
+  while (awaited().length && Date.now() < until) await sleep(50);
+}
+
 /** Runs one sender against a fresh receiver and validates what was recorded. */
-async function run(name: string, timeScale: number, sender: Partial<FakeSenderOptions>, opts: { waitAfterMs?: number; events?: number } = {}) {
+async function run(name: string, timeScale: number, sender: Partial<FakeSenderOptions>, opts: { waitAfterMs?: number; toEnd?: boolean; events?: number } = {}) {
   const db = join(dir, `${name}.db`);
   const rx = await startReceiver({ secret, db, plan: failAll, timeScale });
   const events = Array.from({ length: opts.events ?? 1 }, (_, i) => envelope('position.matched', { ...matched, positionId: `pos_${name}_${i}` }));
   await Promise.all(events.map((e) => sendWithRetries(e, { url: rx.url, secret, timeScale, ...sender })));
   await sleep(opts.waitAfterMs ?? 0);
+  if (opts.toEnd) await observeToEnd(rx);
   await rx.close();
   const store = new AttemptStore(db);
   const result = await validateAttempts(store.attempts(), store.sessions(), { tolerance: TOL, allowMeasuredNoise: true });
@@ -49,8 +58,9 @@ describe.concurrent('validator against senders', () => {
   });
 
   it('catches a sender that stops after 4 retries', async () => {
-    // Wait past the moment the fifth retry was due (24 h / 36000 = 2.4 s) plus the 1 s floor.
-    const r = await run('four-retries', 36_000, { maxRetries: 4 }, { waitAfterMs: 4_000 });
+    // Watched past the moment the fifth retry was due (24 h / 36000 = 2.4 s) plus the 1 s floor
+    // (widened by the measured event-loop delay, as the validation widens it).
+    const r = await run('four-retries', 36_000, { maxRetries: 4 }, { toEnd: true });
     expect(failed(r), messages(r)).toEqual(['schedule.retries-made']);
     expect(r.checks.find((c) => c.id === 'schedule.retries-made')!.message).toMatch(/expected retry 5 at \+\d+ ms \/ received none/);
   });

@@ -11,3 +11,4 @@ export * as results from './results.ts';
 export * from './signature.ts';
 export * from './webhook-ack.ts';
 export * from './needs.ts';
+export * from './addresses.ts';

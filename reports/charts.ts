@@ -1,4 +1,5 @@
-import * as echarts from 'echarts';
+import { createRequire } from 'node:module';
+import type * as Echarts from 'echarts';
 import type { z } from 'zod';
 import type { loadSeries, timelineEvent } from '../contract/results.ts';
 
@@ -10,7 +11,15 @@ type TimelineEvent = z.infer<typeof timelineEvent>;
 
 const COLORS = { accepted: '#2e7d32', rejected: '#c62828', limit: '#1565c0', expected: '#1565c0', observed: '#ef6c00' };
 
-function render(option: echarts.EChartsOption, width: number, height: number): string {
+// echarts' ES module entry is some 700 files, which every process importing the report writers
+// paid for at start-up (0.5-1 s quiet, 5-10 s on a loaded machine, more through tsx) whether
+// or not it drew a chart. Its own single-file CommonJS bundle (the package's `require` export,
+// the same library) is loaded on the first chart instead.
+let loaded: typeof Echarts | undefined;
+const lib = (): typeof Echarts => (loaded ??= createRequire(import.meta.url)('echarts') as typeof Echarts);
+
+function render(option: Echarts.EChartsOption, width: number, height: number): string {
+  const echarts = lib();
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({ animation: false, textStyle: { fontFamily: 'system-ui, sans-serif' }, ...option });
@@ -37,7 +46,7 @@ export function loadChart(s: LoadSeries, width = 760, height = 300): string {
   const unit = bucket === 1 ? 'requests per second' : `requests per ${bucket} s`;
   const xs = [...s.accepted, ...s.rejected].map((p) => p.t);
   const xMax = xs.length ? Math.max(...xs) : 1;
-  const series: echarts.SeriesOption[] = [
+  const series: Echarts.SeriesOption[] = [
     { name: 'accepted', type: 'bar', stack: 'req', data: s.accepted.map((p) => [p.t, p.value]), itemStyle: { color: COLORS.accepted }, barMaxWidth: 14 },
     { name: 'rejected (429)', type: 'bar', stack: 'req', data: s.rejected.map((p) => [p.t, p.value]), itemStyle: { color: COLORS.rejected }, barMaxWidth: 14 },
   ];

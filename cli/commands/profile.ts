@@ -7,6 +7,7 @@ interface DetectFlags {
   baseUrl?: string;
   apiKey?: string;
   apiKey2?: string;
+  newKey?: string;
   publicBaseUrl?: string;
   out: string;
   maxRequests: number;
@@ -39,6 +40,7 @@ export function registerProfile(program: Command): void {
     .option('--base-url <url>', 'target base URL ending in /v1 (env LENDCHECK_BASE_URL)')
     .option('--api-key <key>', 'a sandbox key of the target (env LENDCHECK_API_KEY)')
     .option('--api-key-2 <key>', "a second partner's key (env LENDCHECK_API_KEY_2)")
+    .option('--new-key <key>', 'a key the target issued without a chosen tier, to read its default tier from (env LENDCHECK_NEW_KEY)')
     .option('--public-base-url <url>', 'base URL of the public endpoints, when different')
     .option('--out <file>', 'where the profile goes', 'profile.json')
     .addOption(new Option('--max-requests <n>', 'request budget (default: a Starter key\'s burst)').default(DEFAULT_MAX_REQUESTS).argParser(Number))
@@ -48,10 +50,11 @@ export function registerProfile(program: Command): void {
       const baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
       if (!baseUrl || !apiKey) throw new Error('profile detect needs --base-url and --api-key (or LENDCHECK_BASE_URL and LENDCHECK_API_KEY)');
-      if (apiKey.startsWith(KEY_PREFIX.production) && !o.allowLive) throw new Error(`refusing a production key (${KEY_PREFIX.production}…): detection places orders; pass --allow-live to do it anyway`);
+      const newKey = o.newKey ?? process.env.LENDCHECK_NEW_KEY;
+      if ([apiKey, newKey].some((k) => k?.startsWith(KEY_PREFIX.production)) && !o.allowLive) throw new Error(`refusing a production key (${KEY_PREFIX.production}…): detection places orders; pass --allow-live to do it anyway`);
       if (!(o.maxRequests >= 10)) throw new Error(`--max-requests: at least 10, got ${o.maxRequests}`);
       const { summary, file } = await detectToFile(
-        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost },
+        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost },
         o.out,
       );
       for (const l of summary) console.log(l);

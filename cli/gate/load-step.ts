@@ -9,7 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // runLoad() call (cli/load/run.ts), run at once where they share no key, merged into one
 // load part for the report with each run's own duration.
 
-export const LOAD_TIERS: TierName[] = ['starter', 'growth', 'scale'];
+// Longest first: runs start STAGGER_MS apart in this order, and Scale's run (the biggest
+// burst, so the longest allowance) sets the step's length.
+export const LOAD_TIERS: TierName[] = ['scale', 'growth', 'starter'];
 
 export interface PlannedRun {
   name: string;

@@ -1,6 +1,6 @@
 import { endpoints, KEY_PREFIX, type Profile } from '../../contract/index.ts';
 import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
-import { borrowBody, enc, lendBody, sharedLend, VALID_ADDRESS } from './fixtures.ts';
+import { borrowBody, enc, lendBody, sharedLend, validAddress } from './fixtures.ts';
 
 // Part 5: every authenticated endpoint refuses a request without a valid Bearer key with
 // 401 authentication_failed, whatever is wrong with the header; and one partner never
@@ -21,7 +21,7 @@ function unauthenticated(ctx: CheckContext, path: string, method: string): Promi
       : path === '/borrow'
         ? borrowBody(ctx, ctx.user('auth'))
         : path.endsWith('/withdraw')
-          ? { asset: 'USDC', amount: '1', destination: VALID_ADDRESS }
+          ? { asset: 'USDC', amount: '1', destination: validAddress(ctx.profile) }
           : path === '/webhooks' && method === 'POST'
             ? { url: 'http://127.0.0.1:9/x', events: ['position.created'] }
             : method === 'PATCH'

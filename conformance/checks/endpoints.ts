@@ -1,7 +1,7 @@
 import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, type Endpoint, type Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, VALID_ADDRESS } from './fixtures.ts';
+import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { findId } from '../detect/probe.ts';
 import { expectSuccess } from './success.ts';
 
@@ -33,7 +33,7 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
   'position.patch': async (ctx) => ctx.api('PATCH', `/positions/${enc((await sharedLend(ctx)).positionId)}`, { body: { autoRollover: false } }),
   'user.withdraw': async (ctx) => {
     const u = await fundedUser(ctx, 'ep-withdraw');
-    const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '10', destination: VALID_ADDRESS } });
+    const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '10', destination: validAddress(ctx.profile) } });
     if (!ctx.hasControls && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
       throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them');
     }

@@ -3,7 +3,7 @@ import { borrowRequest, errorBody, lendRequest, patchPositionRequest, repayReque
 import { bodyCases, type BodyCase } from '../cases.ts';
 import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { borrowBody, enc, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, VALID_ADDRESS } from './fixtures.ts';
+import { borrowBody, enc, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
 
 // Part 7: each documented error code, provoked on purpose. invalid_request is generated
 // field rule by field rule from the contract's request schemas (see cases.ts).
@@ -84,10 +84,10 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const u = await fundedUser(ctx, 'inv-withdraw');
-        const valid = { asset: 'USDC', amount: '1', destination: VALID_ADDRESS };
+        const valid = { asset: 'USDC', amount: '1', destination: validAddress(ctx.profile) };
         const cases = bodyCases(withdrawRequest, valid);
         const pattern = new RegExp(profile.withdrawals.destinationPattern);
-        for (const bad of ['0x123', 'not-an-address', `${VALID_ADDRESS}00`]) {
+        for (const bad of ['0x123', 'not-an-address', `${validAddress(ctx.profile)}00`]) {
           if (!pattern.test(bad)) cases.push({ field: 'destination', what: `destination ${JSON.stringify(bad)} (profile withdrawals.destinationPattern)`, body: { ...valid, destination: bad } });
         }
         await expectInvalid(ctx, cases, (body) => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body }), 'POST /users/{userId}/withdraw');
@@ -181,7 +181,7 @@ export function errorChecks(profile: Profile): Check[] {
         const withdrawAmount = over('0.5');
         for (const [what, send, required] of [
           [`POST /lend of ${lendAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', '/lend', { body: lendBody(ctx, u, { amount: lendAmount }) }), lendAmount],
-          [`POST /users/{userId}/withdraw of ${withdrawAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: withdrawAmount, destination: VALID_ADDRESS } }), withdrawAmount],
+          [`POST /users/{userId}/withdraw of ${withdrawAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: withdrawAmount, destination: validAddress(ctx.profile) } }), withdrawAmount],
         ] as const) {
           const r = await send();
           if (!available && refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, what);

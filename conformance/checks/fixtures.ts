@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
+import { addressFor, ADDRESS_FORMS, controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 
@@ -7,7 +7,14 @@ import type { Reply } from '../http.ts';
 // they stay pending (no borrower pays 50 %), unless a check wants a match.
 
 export const RESTING_RATE = 0.5;
-export const VALID_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+
+/**
+ * A withdrawal destination the profile's withdrawals.destinationPattern takes (the spec
+ * says only "string address"): the sample of a known form, else the EVM one.
+ */
+export function validAddress(profile: Profile): string {
+  return addressFor(profile.withdrawals.destinationPattern) ?? ADDRESS_FORMS[0]!.sample;
+}
 
 export function lendBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   return { userId, asset: 'USDC', amount: '100', rate: RESTING_RATE, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };

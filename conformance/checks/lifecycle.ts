@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
-import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, skipIfUnfunded, VALID_ADDRESS } from './fixtures.ts';
+import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
 import { NEEDS_CLOCK } from './hooks.ts';
 
@@ -49,7 +49,7 @@ async function withdrawOrganic(ctx: CheckContext) {
   const u = await fundedUser(ctx, 'withdraw');
   const before = await availableOf(ctx, u, 'USDC');
   if (before.lt('40.25')) throw new CheckSkip(`${u} has ${before.toFixed()} USDC available, less than the 40.25 to withdraw: name a funded user in the profile (funding.userIds)`);
-  const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: VALID_ADDRESS } });
+  const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: validAddress(ctx.profile) } });
   skipIfUnfunded(ctx, r, `a withdrawal for ${u}`);
   if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const after = await availableOf(ctx, u, 'USDC');
@@ -221,7 +221,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
           return new Decimal(b.balances.find((x) => x.asset === 'USDC')?.available ?? '0');
         };
         const before = await bal();
-        const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: VALID_ADDRESS } });
+        const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: validAddress(ctx.profile) } });
         if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await bal();
         if (!before.minus(after).eq('40.25')) fail('the available balance drops by the amount withdrawn', `${before.minus('40.25').toFixed()}`, after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);

@@ -44,7 +44,7 @@ export const amountsDetector: Detector = {
     const wd = niceLadder(-6, 3);
     const wEvidence: Reply[] = [];
     const iW = await firstTrue(wd, async (v) => {
-      const r = await p.call('POST', `/users/${encodeURIComponent(wUser)}/withdraw`, { body: { asset, amount: v, destination: EVM_ADDRESS } });
+      const r = await p.call('POST', `/users/${encodeURIComponent(wUser)}/withdraw`, { body: { asset, amount: v, destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
       wEvidence.push(r);
       return ok(r);
     });

@@ -4,8 +4,10 @@ import { lastTrueInt } from './search.ts';
 
 // The body-size limit by bounded search: the same harmless PATCH of a pending lend
 // (autoRollover false, already so) padded with JSON whitespace to a chosen size. Sizes
-// grow ×4 from 1 KiB until one is refused (at most MAX_BODY), then a bisection finds the
-// largest size taken, to the byte, within the request budget left.
+// grow ×4 from 1 KiB until one is refused (at most MAX_BODY); then the round sizes between
+// (powers of 2, and 1, 2, 5 × 10^k, where limits usually sit) are walked up, the byte
+// after the largest one taken is tried, and only a limit that is none of those needs a
+// bisection to the byte, within the request budget left.
 
 export const MAX_BODY = 16 * 1024 * 1024;
 
@@ -34,11 +36,26 @@ export const bodyLimitDetector: Detector = {
     const e = errorChoiceOf(refused);
     if (!taken || !e) return p.miss('limits.maxBodyBytes', `the PATCH of ${taken || 1024} bytes answered ${refused.status}`);
     p.set('errors.payloadTooLarge', e, 'high', [refused], `a ${size}-byte body`);
+    for (const n of roundSizesBetween(taken, size)) {
+      const r = await send(n);
+      if (evidence.length < 3) evidence.push(r);
+      if (!ok(r)) {
+        size = n;
+        break;
+      }
+      taken = n;
+    }
+    if (taken + 1 < size) {
+      const r = await send(taken + 1);
+      evidence.push(r);
+      if (ok(r)) taken += 1;
+      else size = taken + 1;
+    }
     // Each step halves the gap; stop early (medium confidence) when the budget runs short.
     const steps = Math.ceil(Math.log2(size - taken));
     const reserve = 2;
     let exact = p.left - reserve >= steps;
-    const best = await lastTrueInt(taken, size - 1, async (n) => {
+    const best = taken + 1 >= size ? taken : await lastTrueInt(taken, size - 1, async (n) => {
       if (p.left <= reserve) {
         exact = false;
         return false;
@@ -50,3 +67,11 @@ export const bodyLimitDetector: Detector = {
     p.set('limits.maxBodyBytes', best, exact ? 'high' : 'low', [refused, ...evidence], exact ? `${best} bytes taken, ${best + 1} refused` : `at least ${best} bytes (the request budget ended the search)`);
   },
 };
+
+/** Powers of 2 and 1, 2, 5 × 10^k strictly between lo and hi, ascending. */
+export function roundSizesBetween(lo: number, hi: number): number[] {
+  const out = new Set<number>();
+  for (let x = 1; x < hi; x *= 2) if (x > lo) out.add(x);
+  for (let e = 1; 10 ** e < hi; e++) for (const m of [1, 2, 5]) if (m * 10 ** e > lo && m * 10 ** e < hi) out.add(m * 10 ** e);
+  return [...out].sort((a, b) => a - b);
+}

@@ -9,7 +9,7 @@ import { detectProfile, profileFile, type DetectOptions, type DetectedProfile } 
 
 export async function detectToFile(o: DetectOptions, out: string): Promise<{ detected: DetectedProfile; file: string; summary: string[] }> {
   const detected = await detectProfile(o);
-  const secrets = [o.apiKey, o.apiKey2 ?? ''];
+  const secrets = [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''];
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, createRedactor(secrets).text(JSON.stringify(profileFile(detected, o.baseUrl), null, 2)) + '\n');
   return { detected, file: out, summary: summarise(detected) };

@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultProfile, loadProfile } from '../../contract/index.ts';
+import { ADDRESS_FORMS, defaultProfile, loadProfile, parseProfile } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
+import { roundSizesBetween } from './body-limit.ts';
 import { detectToFile } from './cli.ts';
+import { detectProfile } from './index.ts';
 import { exampleProfile } from './matrix.ts';
 import { findId } from './probe.ts';
 import { resetUnitOf } from './rates.ts';
@@ -48,6 +50,25 @@ describe('profile detect', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('can fail: reads a refused loopback URL and a target that cancels nothing, as that profile says', { timeout: 60_000 }, async () => {
+    const profile = parseProfile({ webhooks: { allowLoopbackHttp: false }, lifecycle: { cancellable: [] } });
+    const server = await startSandboxServer({ profile, controls: false, validateResponses: false });
+    try {
+      const d = await detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_scale' });
+      expect(d.options['webhooks.allowLoopbackHttp']).toMatchObject({ detected: true, value: false });
+      expect(d.options['lifecycle.cancellable']).toMatchObject({ detected: true, value: [] });
+      // The sandbox's own keys all carry a tier: without --new-key the default tier is not guessed.
+      expect(d.options['limits.defaultTier']).toMatchObject({ detected: false, reason: expect.stringMatching(/--new-key/) });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('knows one withdrawal destination form from each sample, and round body sizes', () => {
+    for (const f of ADDRESS_FORMS) expect(ADDRESS_FORMS.filter((g) => new RegExp(g.pattern).test(f.sample)).map((g) => g.name)).toEqual([f.name]);
+    expect(roundSizesBetween(65_536, 262_144)).toEqual([100_000, 131_072, 200_000]);
   });
 
   it('judges X-RateLimit-Reset by magnitude against the clock', () => {

@@ -3,13 +3,18 @@ import { HttpClient } from '../http.ts';
 import { amountsDetector } from './amounts.ts';
 import { assetsDetector } from './assets.ts';
 import { bodyLimitDetector } from './body-limit.ts';
+import { destinationDetector } from './destination.ts';
 import { errorsDetector } from './errors.ts';
 import { lifecycleDetector } from './lifecycle.ts';
+import { liquidationDetector } from './liquidation.ts';
 import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE } from './options.ts';
 import { ordersDetector } from './orders.ts';
 import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './public.ts';
 import { ratesDetector } from './rates.ts';
+import { retriesDetector } from './retries.ts';
+import { tierDetector } from './tier.ts';
+import { transitionsDetector } from './transitions.ts';
 import type { Receiver } from './receiver.ts';
 import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
 
@@ -19,8 +24,10 @@ import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
 // telling probes go first), so a small budget still yields the important options.
 
 export const DETECTORS: Detector[] = [
-  ratesDetector, publicDetector, errorsDetector, assetsDetector, ordersDetector, subscribeDetector, lifecycleDetector,
-  deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
+  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, ordersDetector, subscribeDetector,
+  lifecycleDetector, deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
+  // Last: they need the sandbox controls, move its clock and prices, and cost the most.
+  retriesDetector, liquidationDetector, transitionsDetector,
 ];
 
 /** A Starter key's burst: detection never costs more than one full Starter bucket. */
@@ -30,6 +37,8 @@ export interface DetectOptions {
   baseUrl: string;
   apiKey: string;
   apiKey2?: string;
+  /** A key issued without a tier (limits.defaultTier). */
+  newKey?: string;
   publicBaseUrl?: string;
   maxRequests?: number;
   /** Host the target reaches lendcheck's receiver at (default 127.0.0.1). */
@@ -54,8 +63,8 @@ export interface DetectedProfile {
 export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> {
   const t0 = performance.now();
   const maxRequests = o.maxRequests ?? DEFAULT_MAX_REQUESTS;
-  const http = new HttpClient({ baseUrl: o.baseUrl, publicBaseUrl: o.publicBaseUrl, secrets: [o.apiKey, o.apiKey2 ?? ''] });
-  const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, maxRequests, runId: Date.now().toString(36), receiverHost: o.receiverHost });
+  const http = new HttpClient({ baseUrl: o.baseUrl, publicBaseUrl: o.publicBaseUrl, secrets: [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''] });
+  const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, newKey: o.newKey, maxRequests, runId: Date.now().toString(36), receiverHost: o.receiverHost });
   try {
     for (const d of DETECTORS) {
       if (probe.left <= 0) {
@@ -72,6 +81,7 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
     }
   } finally {
     await probe.fact<{ receiver: Receiver }>('subscription')?.receiver.close();
+    await probe.fact<Receiver>('retryReceiver')?.close();
     await http.close();
   }
   return assemble(probe, maxRequests, performance.now() - t0);

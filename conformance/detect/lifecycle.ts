@@ -1,4 +1,5 @@
 import { tradeAsset } from './assets.ts';
+import { cancelTries } from './orders.ts';
 import { errorChoiceOf, errorText, findId, ok, type Detector, type Probe } from './probe.ts';
 
 // Organic matching, as any partner would do it: a lend and a crossing borrow from two new
@@ -14,7 +15,7 @@ export const lifecycleDetector: Detector = {
   name: 'organic match, repay and withdraw',
   options: [
     'successStatus.POST /borrow', 'successStatus.POST /positions/{positionId}/repay', 'successStatus.POST /users/{userId}/withdraw',
-    'lifecycle.autoRefinanceDefault', 'lifecycle.repayOnLend', 'lifecycle.statusAfterFullRepay', 'ids.repay', 'ids.withdrawal',
+    'lifecycle.autoRefinanceDefault', 'lifecycle.repayOnLend', 'lifecycle.statusAfterFullRepay', 'lifecycle.cancellable', 'ids.repay', 'ids.withdrawal',
   ],
   async run(p) {
     const m0 = p.fact<string[]>('maturities')?.[0] ?? '30d';
@@ -23,6 +24,7 @@ export const lifecycleDetector: Detector = {
     const lend = await p.call('POST', '/lend', { body: { userId: lender, asset, amount: '100', rate: 0.01, maturity: m0 } });
     if (!ok(lend)) throw new Error(`a lend of 100 ${asset} answered ${lend.status} ${errorText(lend).slice(0, 200)}`);
     const lendId = (lend.json as { positionId: string }).positionId;
+    p.facts.set('matchedLend', { id: lendId, createdStatus: (lend.json as { status?: unknown }).status });
     const borrow = await borrowCrossing(p, asset, m0);
     p.set('successStatus.POST /borrow', borrow.reply.status, 'high', [borrow.reply]);
     const borrowId = findId(borrow.reply.json, 'positionId')?.value ?? findId(borrow.reply.json)?.value;
@@ -44,11 +46,19 @@ export const lifecycleDetector: Detector = {
     if (rlc) p.set('lifecycle.repayOnLend', rlc, 'high', [rl], 'repaying a lend position');
     else p.miss('lifecycle.repayOnLend', `repaying a lend answered ${rl.status}`);
 
+    let repayable = matched;
     if (!matched) {
       for (const o of ['successStatus.POST /positions/{positionId}/repay', 'lifecycle.statusAfterFullRepay', 'ids.repay']) {
         p.miss(o, `the crossing borrow was still ${b?.status ?? pos.status} after ${MATCH_POLLS} reads ${MATCH_POLL_MS} ms apart`);
       }
     } else {
+      // Cancel the matched borrow: a target that takes it has active in lifecycle.cancellable (and nothing is left to repay).
+      const ca = await p.call('POST', `/positions/${encodeURIComponent(borrowId)}/cancel`);
+      cancelTries(p).push({ status: 'active', reply: ca });
+      repayable = !ok(ca);
+      if (ok(ca)) for (const o of ['successStatus.POST /positions/{positionId}/repay', 'lifecycle.statusAfterFullRepay', 'ids.repay']) p.miss(o, 'the target cancelled the matched borrow, so there was nothing to repay');
+    }
+    if (repayable) {
       const rp = await p.call('POST', `/positions/${encodeURIComponent(borrowId)}/repay`, { body: {} });
       if (ok(rp)) {
         p.set('successStatus.POST /positions/{positionId}/repay', rp.status, 'high', [rp]);
@@ -56,11 +66,15 @@ export const lifecycleDetector: Detector = {
         if (field) p.set('ids.repay', field, 'high', [rp], 'the field holding the repaid position\'s id');
         const after = await p.call('GET', `/positions/${encodeURIComponent(borrowId)}`);
         const st = (after.json as { status?: unknown })?.status;
-        if (ok(after) && typeof st === 'string') p.set('lifecycle.statusAfterFullRepay', st, 'high', [rp, after]);
+        if (ok(after) && typeof st === 'string') {
+          p.set('lifecycle.statusAfterFullRepay', st, 'high', [rp, after]);
+          cancelTries(p).push({ status: st, reply: await p.call('POST', `/positions/${encodeURIComponent(borrowId)}/cancel`) });
+        }
       } else p.miss('lifecycle.statusAfterFullRepay', `repaying the matched borrow in full answered ${rp.status} ${errorText(rp).slice(0, 160)}`);
     }
 
-    const wd = await p.call('POST', `/users/${encodeURIComponent(lender)}/withdraw`, { body: { asset, amount: '10', destination: EVM_ADDRESS } });
+    cancellable(p);
+    const wd = await p.call('POST', `/users/${encodeURIComponent(lender)}/withdraw`, { body: { asset, amount: '10', destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
     if (ok(wd)) {
       p.set('successStatus.POST /users/{userId}/withdraw', wd.status, 'high', [wd]);
       const id = findId(wd.json, undefined, ['userId']);
@@ -68,6 +82,21 @@ export const lifecycleDetector: Detector = {
     } else p.miss('successStatus.POST /users/{userId}/withdraw', `a withdrawal of 10 ${asset} answered ${wd.status} ${errorText(wd).slice(0, 160)}`);
   },
 };
+
+/**
+ * The statuses a cancel was taken in. Only the statuses reached here are tried (pending,
+ * active, cancelled, the one after full repay); matured and liquidated need time travel or
+ * price moves, and a target that lets those be cancelled would not be seen.
+ */
+function cancellable(p: Probe): void {
+  const tries = cancelTries(p);
+  if (!tries.some((t) => t.status === 'pending')) return p.miss('lifecycle.cancellable', 'no pending position was cancelled');
+  const taken = tries.filter((t) => ok(t.reply)).map((t) => t.status);
+  const refused = tries.filter((t) => !ok(t.reply)).map((t) => `${t.status} (${t.reply.status})`);
+  const full = tries.some((t) => t.status === 'active');
+  p.set('lifecycle.cancellable', taken, full ? 'medium' : 'low', tries.map((t) => t.reply),
+    `cancel taken for ${taken.join(', ') || 'none'}, refused for ${refused.join(', ') || 'none'}; matured and liquidated positions were not tried${full ? '' : ', nor an active one (no organic match)'}`);
+}
 
 /** A borrow crossing the lend above, with the first collateral the target takes. */
 async function borrowCrossing(p: Probe, asset: string, maturity: string) {

@@ -37,12 +37,18 @@ export function setOption(p: Record<string, unknown>, option: string, value: unk
   else ((p[a] ??= {}) as Record<string, unknown>)[b] = value;
 }
 
-/** Equal as profile values: lists of names compare as sets, decimals by value. */
+/** Equal as profile values: lists of names compare as sets, decimals by value, records entry by entry. */
 export function sameValue(a: unknown, b: unknown): boolean {
+  if (isRecord(a) && isRecord(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameValue(a[k], b[k]));
+  }
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && [...a].map(String).sort().join('\u0000') === [...b].map(String).sort().join('\u0000');
   if (typeof a === 'string' && typeof b === 'string' && /^-?\d+(\.\d+)?$/.test(a) && /^-?\d+(\.\d+)?$/.test(b)) return Number(a) === Number(b);
   return JSON.stringify(a) === JSON.stringify(b);
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Why an option is never probed: each needs something a bounded probe cannot have. */
 export const UNDETECTABLE: Record<string, string> = {
@@ -53,16 +59,8 @@ export const UNDETECTABLE: Record<string, string> = {
   'limits.publicScope': 'one choice only',
   'keys.issuance': 'one choice only',
   'versioning.deprecationPolicy': 'one choice only',
-  'limits.defaultTier': 'seen only through a key that carries no tier, and which keys do is the target\'s secret',
   'signature.toleranceSeconds': 'a sender\'s replay window does not show in its deliveries (it is the receiver\'s to enforce)',
-  'webhooks.afterFinalRetry': 'needs a delivery failed through the whole 24 h schedule: chaos schedule (controls) or chaos validate over a long run',
-  'webhooks.retryDelayFrom': 'needs a failed delivery and its retry a minute later: chaos validate over a long run',
-  'webhooks.successStatuses': 'needs a receiver answering a non-200 2xx and a minute for the retry: chaos validate over a long run',
-  'lifecycle.statusAfterLiquidation': 'needs a price move (the sandbox oracle control) or a real liquidation',
-  'amounts.liquidationRatio': 'needs a price move (the sandbox oracle control) or a real liquidation',
-  'lifecycle.transitions': 'the whole table needs maturity (time travel) and liquidation (price moves); cancellable and statusAfterFullRepay are detected',
-  'assets.info': 'oracle prices do not show, and decimals per asset would cost about five requests each',
-  'withdrawals.destinationPattern': 'a pattern cannot be recovered from a few addresses',
+  'assets.info': 'oracle prices show only as collateral-ratio boundaries (not exactly), and decimals per asset are not probed',
   'events.emitted': 'needs every event type, and maturity, rollover and liquidation need time travel or price moves',
   'funding.userIds': 'the user\'s own setting (users the target funds)',
   'funding.request': 'the user\'s own setting (how the target funds a user)',

@@ -18,7 +18,7 @@ export const ordersDetector: Detector = {
   options: [
     'successStatus.POST /lend', 'successStatus.GET /positions/{positionId}', 'successStatus.GET /users/{userId}/positions',
     'successStatus.PATCH /positions/{positionId}', 'successStatus.POST /positions/{positionId}/cancel',
-    'lifecycle.cancellable', 'pagination.order', 'pagination.overMax', 'pagination.lastPageCursor', 'errors.invalidState',
+    'pagination.order', 'pagination.overMax', 'pagination.lastPageCursor', 'errors.invalidState',
     'lifecycle.autoRolloverAdvancedDefault', 'lifecycle.defaultMaturity', 'lifecycle.maturityDateResolution', 'cbt.amountBasis',
   ],
   async run(p) {
@@ -59,12 +59,16 @@ export const ordersDetector: Detector = {
     const patch = await p.call('PATCH', `/positions/${encodeURIComponent(a!.positionId)}`, { body: { autoRollover: false } });
     if (ok(patch)) p.set('successStatus.PATCH /positions/{positionId}', patch.status, 'high', [patch]);
     const cancel = await p.call('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
+    const tries = cancelTries(p);
+    tries.push({ status: 'pending', reply: cancel });
     if (ok(cancel)) {
       p.set('successStatus.POST /positions/{positionId}/cancel', cancel.status, 'high', [cancel]);
-      p.set('lifecycle.cancellable', ['pending'], 'medium', [cancel], 'a pending lend was cancelled; a matched one is filled, which no table lets be cancelled');
       const again = await p.call('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
+      tries.push({ status: String((cancel.json as { status?: unknown } | undefined)?.status ?? 'cancelled'), reply: again });
       const e = errorChoiceOf(again);
-      if (e) p.set('errors.invalidState', e, 'high', [again], 'cancelling a cancelled position');
+      if (e) {
+        p.set('errors.invalidState', e, 'high', [again], 'cancelling a cancelled position');
+      }
       else p.miss('errors.invalidState', `a second cancel answered ${again.status}`);
     } else p.miss('errors.invalidState', `cancelling a fresh pending lend answered ${cancel.status}`);
 
@@ -76,6 +80,13 @@ export const ordersDetector: Detector = {
     else p.miss('lifecycle.maturityDateResolution', `a lend with maturity ${date} answered ${md.status}`);
   },
 };
+
+/** Cancels tried, by the status the position was in: lifecycle.cancellable is the taken ones. */
+export function cancelTries(p: Probe): Array<{ status: string; reply: Reply }> {
+  let t = p.fact<Array<{ status: string; reply: Reply }>>('cancelTries');
+  if (!t) p.facts.set('cancelTries', (t = []));
+  return t;
+}
 
 async function listChecks(p: Probe, user: string, created: string[]): Promise<void> {
   const path = `/users/${encodeURIComponent(user)}/positions`;

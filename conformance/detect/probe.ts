@@ -24,6 +24,8 @@ export class OutOfBudget extends Error {}
 export interface ProbeOptions {
   key: string;
   key2?: string;
+  /** A key issued without a tier, to read the default tier from. */
+  newKey?: string;
   maxRequests: number;
   runId: string;
   /** Where a target can reach lendcheck's own webhook receiver (default: the loopback listener). */

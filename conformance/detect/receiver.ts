@@ -4,17 +4,25 @@ import type { results } from '../../contract/index.ts';
 import { createRedactor } from '../../reports/redact.ts';
 
 // lendcheck's own webhook receiver for detection: records every delivery (raw body and
-// headers, for trying the signature schemes) and answers 200 at once.
+// headers, for trying the signature schemes) and answers 200 at once, unless told to
+// answer otherwise (another status, after a hold) to see what the sender retries.
 
 export interface Delivery {
   headers: Record<string, string>;
   raw: Buffer;
   receivedAt: number;
+  /** When the answer went out, and its status. */
+  answeredAt?: number;
+  answered?: number;
 }
+
+/** How the receiver answers a delivery: a status, optionally after holding it (ms). */
+export type Answer = (d: Delivery) => { status: number; holdMs?: number };
 
 export interface Receiver {
   url: string;
   got: Delivery[];
+  answer: Answer;
   /** Waits until `pred` holds or `ms` pass; the bound is the caller's to state. */
   waitFor(pred: (got: Delivery[]) => boolean, ms: number): Promise<boolean>;
   close(): Promise<void>;
@@ -22,19 +30,25 @@ export interface Receiver {
 
 export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
   const got: Delivery[] = [];
+  const self = { answer: (() => ({ status: 200 })) as Answer };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      got.push({ headers, raw: Buffer.concat(chunks), receivedAt: Date.now() });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const d: Delivery = { headers, raw: Buffer.concat(chunks), receivedAt: Date.now() };
+      got.push(d);
+      const { status, holdMs = 0 } = self.answer(d);
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
+        Object.assign(d, { answeredAt: Date.now(), answered: status });
+      }, holdMs);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return {
+  const rest: Omit<Receiver, 'answer'> = {
     url: `http://${host}:${port}/lendcheck-detect`,
     got,
     async waitFor(pred, ms) {
@@ -51,6 +65,7 @@ export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
         server.close(() => r());
       }),
   };
+  return Object.assign(self, rest);
 }
 
 /** A delivery as a redacted exchange record, the evidence for what was read from it. */
@@ -58,7 +73,7 @@ export function deliveryExchange(d: Delivery, url: string, secrets: string[]): r
   return {
     method: 'POST',
     url,
-    status: 200,
+    status: d.answered ?? 200,
     requestHeaders: createRedactor(secrets).value(d.headers),
     requestBody: createRedactor(secrets).text(d.raw.toString('utf8').slice(0, 4096)),
     responseHeaders: {},

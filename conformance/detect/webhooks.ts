@@ -14,7 +14,7 @@ export const DELIVERY_WAIT_MS = 10_000;
 
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])[:/]/;
 
-interface Subscription { id?: string; idField?: string; secret?: string; receiver: Receiver }
+interface Subscription { id?: string; idField?: string; secret?: string; receiver: Receiver; registered?: boolean }
 
 function findSecret(v: unknown): string | undefined {
   if (typeof v === 'string') return v.startsWith(WEBHOOK_SECRET_PREFIX) ? v : undefined;
@@ -47,6 +47,7 @@ export const subscribeDetector: Detector = {
       if (/url/.test(errorText(r)) && LOOPBACK.test(receiver.url)) p.set('webhooks.allowLoopbackHttp', false, 'medium', [r], 'an http loopback URL was refused naming url');
       throw new Error(`POST /webhooks answered ${r.status} ${errorText(r).slice(0, 200)}`);
     }
+    sub.registered = true;
     p.set('successStatus.POST /webhooks', r.status, 'high', [r]);
     if (LOOPBACK.test(receiver.url)) p.set('webhooks.allowLoopbackHttp', true, 'high', [r], `${receiver.url} was taken`);
     sub.secret = ours ?? findSecret(r.json);
@@ -69,7 +70,7 @@ export const deliveriesDetector: Detector = {
   options: ['signature.scheme', 'webhooks.matchedIncludesType', 'successStatus.DELETE /webhooks/{webhookId}'],
   async run(p) {
     const sub = p.fact<Subscription>('subscription');
-    if (!sub) throw new Error('no subscription was made');
+    if (!sub?.registered) throw new Error('no subscription was made');
     const expectMatched = p.fact<boolean>('matched') === true;
     const arrived = await sub.receiver.waitFor((g) => g.some((d) => typeOf(d) === (expectMatched ? 'position.matched' : 'position.created')), DELIVERY_WAIT_MS);
     if (!arrived) p.miss('signature.scheme', `no ${expectMatched ? 'position.matched' : 'position.created'} delivery within ${DELIVERY_WAIT_MS / 1000} s`);

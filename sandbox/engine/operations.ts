@@ -108,7 +108,7 @@ export function withdraw(engine: Engine, partnerId: string, userId: string, body
   const { profile, ledger } = engine;
   ledger.checkPrecision('amount', body.amount, body.asset);
   if (!new RegExp(profile.withdrawals.destinationPattern).test(body.destination)) {
-    throw invalid('destination', 'must be an address: 0x followed by 40 hex digits');
+    throw invalid('destination', `must be an address matching ${profile.withdrawals.destinationPattern}`);
   }
   if (new D(body.amount).lt(profile.amounts.minWithdrawal)) throw invalid('amount', `must be at least ${profile.amounts.minWithdrawal}`);
   const now = engine.now();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,8 +65,8 @@ describe('webhook dispatcher', () => {
         expect(shapes.eventDataShapes[ev.type].safeParse(env.data).success, `${ev.type} data matches its shape`).toBe(true);
         expect(got!.headers['content-type']).toBe('application/json');
       }
-      await sleep(50);
-      expect(eventAttempts(db, 'partner_a', sent[0].id)).toMatchObject({ state: 'delivered', attempts: [{ attempt: 1, outcome: 'succeeded', status: 200 }] });
+      // The outcome is committed after the answer is read: polled (vi.waitFor), not slept for.
+      await vi.waitFor(() => expect(eventAttempts(db, 'partner_a', sent[0].id)).toMatchObject({ state: 'delivered', attempts: [{ attempt: 1, outcome: 'succeeded', status: 200 }] }), { timeout: 2_000, interval: 10 });
     });
   });
 
@@ -143,8 +143,7 @@ describe('webhook dispatcher', () => {
       const ev = appendOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
       dispatcher({ db, clock, profile });
       await rx.waitFor(1);
-      await sleep(30);
-      expect(eventAttempts(db, 'partner_a', ev.id)!.attempts[0].outcome, `status ${status}`).toBe(ok ? 'succeeded' : 'failed');
+      await vi.waitFor(() => expect(eventAttempts(db, 'partner_a', ev.id)!.attempts[0].outcome, `status ${status}`).toBe(ok ? 'succeeded' : 'failed'), { timeout: 2_000, interval: 10 });
     }
   });
 
@@ -156,10 +155,11 @@ describe('webhook dispatcher', () => {
     const ev = appendOutboxEvent(db, 'partner_a', 'position.created', {}, clock.now());
     dispatcher({ db, clock, timeoutMs: 150 });
     await rx.waitFor(1);
-    await sleep(400);
-    const a = eventAttempts(db, 'partner_a', ev.id)!;
-    expect(a.attempts[0]).toMatchObject({ outcome: 'failed', status: null, error: 'no answer within 150 ms' });
-    expect(a.attempts[1]).toMatchObject({ attempt: 2, outcome: 'pending' });
+    await vi.waitFor(() => {
+      const a = eventAttempts(db, 'partner_a', ev.id)!;
+      expect(a.attempts[0]).toMatchObject({ outcome: 'failed', status: null, error: 'no answer within 150 ms' });
+      expect(a.attempts[1]).toMatchObject({ attempt: 2, outcome: 'pending' });
+    }, { timeout: 2_000, interval: 10 });
   });
 
   it('sends only the types a subscription wants, only to its own partner, and nothing older than the subscription', async () => {
@@ -243,7 +243,7 @@ describe('webhook dispatcher', () => {
     const first = new Dispatcher({ db, clock, profile: defaultProfile, pollMs: 5 });
     first.start();
     await failing.waitFor(1);
-    await sleep(20);
+    await vi.waitFor(() => expect(eventAttempts(db, 'partner_a', ev.id)!.attempts[0].outcome).toBe('failed'), { timeout: 2_000, interval: 5 });
     await first.stop();
     const failedAt = clock.now();
     db.close();
@@ -260,7 +260,6 @@ describe('webhook dispatcher', () => {
     expect(waited).toBeGreaterThan(100 - 50);
     expect(waited).toBeLessThan(100 + 50);
     expect(JSON.parse(ok.received[0].body).id).toBe(ev.id);
-    await sleep(20);
-    expect(eventAttempts(db, 'partner_a', ev.id)!.attempts.map((a) => a.outcome)).toEqual(['failed', 'succeeded']);
+    await vi.waitFor(() => expect(eventAttempts(db, 'partner_a', ev.id)!.attempts.map((a) => a.outcome)).toEqual(['failed', 'succeeded']), { timeout: 2_000, interval: 5 });
   });
 });

@@ -1,0 +1,118 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import type { Reply } from '../http.ts';
+import { tradeAsset } from './assets.ts';
+import { advance, controlsOf, NO_CONTROLS } from './controls.ts';
+import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
+import { deliveryExchange, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+
+// What the sender does with an answer that is not a plain 200, seen on the test clock: a
+// second receiver is subscribed to position.created, and each probe places a lend nobody
+// takes and answers its deliveries as chosen.
+// - successStatuses: the first delivery is answered 202; is it retried a minute later?
+// - retryDelayFrom: the first delivery is held HOLD_MS, then answered 500; the clock is
+//   advanced to a point past (attempt start + 1 min) but before (attempt end + 1 min).
+// - afterFinalRetry: that delivery fails through every retry; then its attempts (gone:
+//   drop) and whether a new event still reaches the receiver (not: disable-subscription).
+// At real time the first retry comes a minute later and the last a day later, so without
+// controls these are not detected.
+
+/** How long the receiver holds the answer that separates attempt start from attempt end. */
+const HOLD_MS = 3_000;
+/** How long a delivery that is due is waited for (the sender polls its queue). */
+export const DUE_WAIT_MS = 1_200;
+/** How long a new event's first delivery is waited for. */
+const FIRST_WAIT_MS = 5_000;
+
+const OPTIONS = ['webhooks.successStatuses', 'webhooks.retryDelayFrom', 'webhooks.afterFinalRetry'];
+
+interface Ctx { p: Probe; rx: Receiver; webhookId?: string }
+
+export const retriesDetector: Detector = {
+  name: 'webhook retries (test clock)',
+  options: OPTIONS,
+  async run(p) {
+    const c = await controlsOf(p);
+    if (!c) return OPTIONS.forEach((o) => p.miss(o, `${NO_CONTROLS}; at real time the retries take a minute to a day: chaos receive + chaos validate over a long run`));
+    if (c.timeScale > 1.5) return OPTIONS.forEach((o) => p.miss(o, `the test clock runs ${c.timeScale}× real time, and the ${HOLD_MS} ms hold this probe relies on would span ${(HOLD_MS * c.timeScale) / 1000} s of it`));
+    const rx = await startReceiver(p.opts.receiverHost);
+    p.facts.set('retryReceiver', rx);
+    const secret = p.fact<{ secret?: string }>('subscription')?.secret;
+    const reg = await p.call('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], ...(secret && p.found.get('webhooks.secretRequired')?.value === true ? { secret } : {}) } });
+    if (!ok(reg)) throw new Error(`subscribing a second receiver answered ${reg.status} ${errorText(reg).slice(0, 160)}`);
+    const x: Ctx = { p, rx, webhookId: findId(reg.json, p.fact<{ idField?: string }>('subscription')?.idField)?.value };
+    const ex = (d: Delivery) => deliveryExchange(d, rx.url, p.secrets);
+
+    // successStatuses: a 202 at once.
+    const a = await newEvent(x, 'a', () => ({ status: 202 }));
+    await advance(p, WEBHOOK_RETRY_DELAYS_MS[0] / 1000 + 2);
+    const again = await rx.waitFor(() => deliveriesOf(rx, a.eventId).length > 1, DUE_WAIT_MS);
+    p.set('webhooks.successStatuses', again ? '200' : '2xx', again ? 'high' : 'medium', [a.first, ...deliveriesOf(rx, a.eventId).slice(1)].map(ex),
+      again ? 'a delivery answered 202 was sent again after the 1-minute retry delay' : `a delivery answered 202 was not sent again within ${DUE_WAIT_MS} ms of the clock passing its retry time`);
+
+    // retryDelayFrom: held HOLD_MS, then 500; every later attempt 500 at once.
+    const b = await newEvent(x, 'b', (d) => ({ status: 500, holdMs: deliveriesOf(rx, eventIdOf(d)).length === 1 ? HOLD_MS : 0 }));
+    await rx.waitFor(() => b.first.answeredAt !== undefined, HOLD_MS + 1_000);
+    // Now ≈ start + HOLD: one second past start + delay, HOLD − 1 s before end + delay.
+    await advance(p, (WEBHOOK_RETRY_DELAYS_MS[0] - HOLD_MS) / 1000 + 1);
+    const early = await rx.waitFor(() => deliveriesOf(rx, b.eventId).length > 1, DUE_WAIT_MS);
+    if (!early) await advance(p, HOLD_MS / 1000 + 1);
+    const retried = early || (await rx.waitFor(() => deliveriesOf(rx, b.eventId).length > 1, DUE_WAIT_MS));
+    if (retried) {
+      p.set('webhooks.retryDelayFrom', early ? 'attempt-start' : 'attempt-end', 'high', [b.first, deliveriesOf(rx, b.eventId)[1]!].map(ex),
+        `an attempt held ${HOLD_MS} ms then answered 500 was retried ${early ? 'before' : 'only after'} the clock passed its end + 1 minute`);
+    } else return OPTIONS.slice(1).forEach((o) => p.miss(o, `a delivery answered 500 was not retried within ${DUE_WAIT_MS} ms of the clock passing its end + 1 minute`));
+
+    // afterFinalRetry: through the remaining retries.
+    for (let i = 1; i < WEBHOOK_RETRY_DELAYS_MS.length; i++) {
+      await rx.waitFor((g) => g.filter((d) => eventIdOf(d) === b.eventId && d.answeredAt !== undefined).length > i, DUE_WAIT_MS);
+      await advance(p, WEBHOOK_RETRY_DELAYS_MS[i]! / 1000 + 1);
+      if (!(await rx.waitFor(() => deliveriesOf(rx, b.eventId).length > i + 1, DUE_WAIT_MS))) {
+        return p.miss('webhooks.afterFinalRetry', `retry ${i + 1} did not come within ${DUE_WAIT_MS} ms of the clock passing its time`);
+      }
+    }
+    await afterFinal(x, b.eventId, ex);
+  },
+};
+
+async function afterFinal(x: Ctx, eventId: string, ex: (d: Delivery) => ReturnType<typeof deliveryExchange>): Promise<void> {
+  const { p, rx } = x;
+  await rx.waitFor((g) => g.filter((d) => eventIdOf(d) === eventId && d.answeredAt !== undefined).length > WEBHOOK_RETRY_DELAYS_MS.length, DUE_WAIT_MS);
+  await sleep(200); // the sender records the last failure after our answer
+  const at = await p.call('GET', `/sandbox/events/${encodeURIComponent(eventId)}/attempts`);
+  const ours = ((at.json as { attempts?: Array<{ webhookId?: string; outcome?: string }> } | undefined)?.attempts ?? []).filter((t) => !x.webhookId || t.webhookId === x.webhookId);
+  const last = deliveriesOf(rx, eventId).map(ex).at(-1);
+  // A disabled subscription gets no new event (and its attempts may leave the control's view), so that is asked first.
+  const c = await newEvent(x, 'c', () => ({ status: 200 }), true);
+  if (!(c.first as Delivery | undefined)) {
+    return p.set('webhooks.afterFinalRetry', 'disable-subscription', 'medium', [last, c.lend], `after the 5th retry failed, a new event did not reach the receiver within ${FIRST_WAIT_MS} ms`);
+  }
+  if (ok(at) && ours.length === 0) return p.set('webhooks.afterFinalRetry', 'drop', 'high', [last, at, ex(c.first)], 'after the 5th retry failed, the event\'s attempts for this subscription are gone, and new events still arrive');
+  if (ok(at) && ours.some((t) => t.outcome === 'failed')) return p.set('webhooks.afterFinalRetry', 'mark-failed', 'high', [last, at, ex(c.first)], 'after the 5th retry failed, the attempts show failed, and new events still arrive');
+  p.miss('webhooks.afterFinalRetry', `the attempts control answered ${at.status} ${JSON.stringify(at.json ?? '').slice(0, 160)}`);
+}
+
+/** A lend nobody takes (its position.created) with the receiver answering as told; waits for its first delivery. */
+async function newEvent(x: Ctx, tag: string, answer: Receiver['answer'], mayMiss = false): Promise<{ eventId: string; first: Delivery; lend: Reply }> {
+  const { p, rx } = x;
+  rx.answer = answer;
+  const lend = await p.call('POST', '/lend', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: '10', rate: 0.5, maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
+  if (!ok(lend)) throw new Error(`a lend for event ${tag} answered ${lend.status} ${errorText(lend).slice(0, 160)}`);
+  const pid = (lend.json as { positionId?: string }).positionId;
+  const mine = (d: Delivery) => (parse(d) as { data?: { positionId?: unknown } } | undefined)?.data?.positionId === pid;
+  await rx.waitFor((g) => g.some(mine), FIRST_WAIT_MS);
+  const first = rx.got.find(mine);
+  if (!first && !mayMiss) throw new Error(`the position.created of lend ${tag} did not arrive within ${FIRST_WAIT_MS} ms`);
+  // Only afterFinal (mayMiss) reads a missing first delivery, and it checks for one.
+  return { eventId: first ? eventIdOf(first) : '', first: first!, lend };
+}
+
+function parse(d: Delivery): unknown {
+  try {
+    return JSON.parse(d.raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+const eventIdOf = (d: Delivery) => String((parse(d) as { id?: unknown } | undefined)?.id ?? '');
+const deliveriesOf = (rx: Receiver, eventId: string) => rx.got.filter((d) => eventIdOf(d) === eventId);
