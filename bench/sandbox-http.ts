@@ -3,11 +3,13 @@
 // bare node:http handler measured in the same run; figures are reported as ratios.
 //
 //   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici] [--profile]
-//                                          [--rounds 3] [--before]
+//                                          [--rounds 3] [--before] [--endpoints get,list,lend]
 //
 // --rounds N measures every endpoint N times (bare and sandbox alternately, each round its
 // own ratio). --before also serves the same sandbox through @hono/node-server's listener (the
-// adapter before sandbox/http/node-listener.ts) and measures it beside the current one.
+// adapter before sandbox/http/node-listener.ts) and measures it beside the current one;
+// --against DIR does the same with the sandbox of another checkout (e.g. a git worktree of
+// the commit before a change), for side-by-side figures of one change.
 //
 // --profile adds one more run per endpoint with V8's CPU profiler on inside the sandbox
 // process and prints where its busy time goes (self time by package or folder, hottest
@@ -105,8 +107,8 @@ interface Scenario {
   body?: (i: number) => string;
 }
 
-function startChild(kind: string, dbPath: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+function startChild(kind: string, dbPath: string, script = SELF): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--serve', kind, '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -201,6 +203,8 @@ async function main(): Promise<void> {
       profile: { type: 'boolean', default: false },
       rounds: { type: 'string', default: '1' },
       before: { type: 'boolean', default: false },
+      endpoints: { type: 'string', default: 'get,list,lend' },
+      against: { type: 'string' },
     },
   });
   if (values.serve) return serve(values.serve, values.db!);
@@ -223,7 +227,11 @@ async function main(): Promise<void> {
   const rounds = Math.max(1, Math.min(10, Number(values.rounds)));
   const bare = await startChild('bare', ':memory:');
   const sb = await startChild('sandbox', join(dir, 'bench.db'));
-  const before = values.before ? await startChild('sandbox-before', join(dir, 'before.db')) : undefined;
+  // --against DIR: the sandbox of another checkout (the commit before a change) in place of the old adapter.
+  const beforeLabel = values.against ? `  (before: ${values.against})` : '  (before: @hono/node-server)';
+  const before = values.against
+    ? await startChild('sandbox', join(dir, 'before.db'), join(values.against, 'bench', 'sandbox-http.ts'))
+    : values.before ? await startChild('sandbox-before', join(dir, 'before.db')) : undefined;
   try {
     // Seed: one position to read, and a user with 50 positions to list (in each sandbox).
     const h = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
@@ -245,6 +253,8 @@ async function main(): Promise<void> {
       { label: 'GET /users/{id}/positions', sandbox: { name: 'list', method: 'GET', path: '/users/bench-reader/positions' }, bare: { name: 'bare-get2', method: 'GET', path: '/x' }, target: 5000 },
       { label: 'POST /lend', sandbox: { name: 'lend', method: 'POST', path: '/lend', body: lendBody }, bare: { name: 'bare-post', method: 'POST', path: '/x', body: lendBody }, target: 2000 },
     ];
+    const wanted = new Set(values.endpoints!.split(','));
+    for (let k = pairs.length - 1; k >= 0; k--) if (!wanted.has(pairs[k].sandbox.name)) pairs.splice(k, 1);
     console.log(`sandbox HTTP benchmark — client ${client}, ${connections} connections, ${seconds}s per run, loopback, rate limits off`);
     console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log('endpoint                      sandbox req/s   p50 ms   p99 ms  errors  cpu µs/req | bare req/s   p50 ms   p99 ms  cpu µs/req | ratio  aim');
@@ -269,7 +279,7 @@ async function main(): Promise<void> {
           const o = await run(before, beforeScenario);
           row.before = o;
           row.beforeRatio = o.rps / b.rps;
-          line(`  (before: @hono/node-server)`, o, b, o.rps / b.rps, p.target);
+          line(beforeLabel.slice(0, 28), o, b, o.rps / b.rps, p.target);
         }
         rows.push(row);
       }

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 // randomUUID draws from a cached entropy pool; randomBytes per id was a measurable cost.
+// The first 12 hex digits are the creation time in ms, the other 12 random: new ids sort
+// after older ones, so each insert lands at the right edge of the id indexes (positions,
+// events) instead of on a random page, and a group commit writes a few pages, not one per order.
 /** `prefix_` and 24 hex digits: the one id form of positions, withdrawals and events. */
-export const newId = (prefix: string): string => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+export const newId = (prefix: string): string => `${prefix}_${Date.now().toString(16).padStart(12, '0')}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
