@@ -1,6 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
+
+/** Longest wait for the public bucket to hold three tokens again. */
+const PUBLIC_REFILL_WAIT_MS = 5_000;
 
 // Part 8: X-RateLimit-* on every response, Remaining that falls as requests are made, and
 // a 429 rate_limit_exceeded (with its headers and Retry-After) once a bucket is empty.
@@ -95,8 +99,19 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         // first answer the bucket holds less than R1 + 1; n more requests and a refill r leave
         // less than R1 + 1 - n + r. Two requests cannot show a fall (any refill may hide it),
         // three can: with r < 1 the third answer must be below R1.
-        const p0 = performance.now();
-        const p1 = limitHeaders(await ctx.pub('GET', '/markets', { retry429: false }), 'a public answer');
+        let p0 = performance.now();
+        let p1 = limitHeaders(await ctx.pub('GET', '/markets', { retry429: false }), 'a public answer');
+        // An empty bucket (an earlier run from this address) cannot show a fall below 0: wait
+        // for three tokens at the public rate (bounded: at most PUBLIC_REFILL_WAIT_MS), then look again.
+        if (p1.remaining < 2) {
+          await sleep(Math.min(PUBLIC_REFILL_WAIT_MS, Math.ceil(((3 - p1.remaining) * 60_000) / PUBLIC_PER_MINUTE)));
+          p0 = performance.now();
+          p1 = limitHeaders(await ctx.pub('GET', '/markets', { retry429: false }), 'a public answer after the refill wait');
+          if (p1.remaining < 2) {
+            ctx.note(`the public bucket stayed (nearly) empty (Remaining ${p1.remaining}) after a ${PUBLIC_REFILL_WAIT_MS / 1000} s wait, so its fall was not judged`);
+            return pass();
+          }
+        }
         await ctx.pub('GET', '/markets', { retry429: false });
         const p3r = await ctx.pub('GET', '/markets', { retry429: false });
         const p3 = limitHeaders(p3r, 'a third public answer');

@@ -48,7 +48,7 @@ export function comparedOptions(p: Profile): string[] {
  */
 export function unseeable(controls: boolean): Record<string, string> {
   const always: Record<string, string> = {
-    'assets.info': 'oracle prices show only as collateral-ratio boundaries (not exactly), and decimals per asset are not probed',
+    'assets.info': 'collateral-only assets (ETH, WBTC) are never lent, so their oracle prices show only as collateral-ratio boundaries, not exactly (TVL counts lent assets only); decimals alone would not complete the record',
   };
   if (controls) return always;
   return {

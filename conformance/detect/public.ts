@@ -94,7 +94,12 @@ export const periodsDetector: Detector = {
     for (const c of candidates) {
       const r = await p.pub('GET', '/analytics/tvl', { query: { period: c } });
       if (ok(r)) accepted.push(c);
-      if (evidence.length < 4) evidence.push(r);
+      if (evidence.length < 4 || r.status === 429) evidence.push(r);
+    }
+    const limited = evidence.find((r) => r.status === 429);
+    if (limited) {
+      for (const o of periodsDetector.options) p.miss(o, `the public rate limit answered 429 during the probe (the bucket was spent, e.g. by an earlier run from this address): rerun after ${limited.headers['retry-after'] ?? 'a minute'} s`);
+      return;
     }
     if (!accepted.length) p.miss('markets.periods', `no period of ${candidates.join(', ')} was accepted`);
     else p.set('markets.periods', accepted, listed.length ? 'high' : 'medium', evidence, listed.length ? 'the invalid period\'s error listed them; each was accepted' : `the accepted ones among ${candidates.join(', ')}`);
