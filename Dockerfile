@@ -27,9 +27,13 @@ RUN apt-get update \
 COPY --from=build /src/dist ./dist
 
 # Inside a container the sandbox must listen beyond loopback to be reachable at all;
-# publish the port to 127.0.0.1 on the host (see docker-compose.yml).
+# publish the port to 127.0.0.1 on the host (see docker-compose.yml). The sandbox reads its
+# address, port and clock from these variables when no flag is given, so `docker run -e`
+# steers them: `gate --target-image` sets the host to 127.0.0.1 (it runs the container on the
+# host's network) and, with --time-scale, LENDCHECK_TIME_SCALE.
+ENV LENDCHECK_SANDBOX_HOST=0.0.0.0 LENDCHECK_SANDBOX_PORT=8080 LENDCHECK_TIME_SCALE=1
 EXPOSE 8080
 USER node
-HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD ["node", "-e", "fetch('http://127.0.0.1:8080/v1/markets').then(r=>process.exit(r.status<500?0:1),()=>process.exit(1))"]
+HEALTHCHECK --interval=5s --timeout=3s --retries=10 CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.LENDCHECK_SANDBOX_PORT+'/v1/markets').then(r=>process.exit(r.status<500?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["node", "dist/cli/bin.js"]
-CMD ["sandbox", "--host", "0.0.0.0", "--port", "8080", "--db", ":memory:"]
+CMD ["sandbox", "--db", ":memory:"]

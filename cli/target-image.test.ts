@@ -1,6 +1,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerBaseUrl, dockerSocketPath, probeDockerEngine, startTargetImage } from './target-image.ts';
@@ -21,8 +22,6 @@ function fakeEngine(answer: (url: string) => [number, string]): Promise<string> 
   servers.push(s);
   return new Promise((r) => s.listen(socket, () => r(socket)));
 }
-
-const engine = await probeDockerEngine();
 
 describe('--target-image', () => {
   it('finds the engine socket from DOCKER_HOST or the default path', () => {
@@ -47,8 +46,27 @@ describe('--target-image', () => {
     expect(() => containerBaseUrl('10.1.2.3', 49153)).toThrow(/not on loopback/);
   });
 
-  it.skipIf(engine.ok)(`refuses to start without an engine, naming why${engine.ok ? ' — skipped: an engine answers here, so there is no refusal to show' : ''}`, async () => {
-    await expect(startTargetImage({ image: 'lendcheck-sandbox:local' })).rejects.toThrow(/--target-image needs a container engine: /);
+  it('refuses to start without an engine, naming why', async () => {
+    // An absent socket stands for "no engine", whether or not one answers on this machine.
+    const saved = process.env.DOCKER_HOST;
+    process.env.DOCKER_HOST = `unix://${join(tmp, 'no-engine.sock')}`;
+    try {
+      await expect(startTargetImage({ image: 'lendcheck-sandbox:local' })).rejects.toThrow(/--target-image needs a container engine: no Docker engine socket at /);
+    } finally {
+      if (saved === undefined) delete process.env.DOCKER_HOST;
+      else process.env.DOCKER_HOST = saved;
+    }
+  });
+
+  it('refuses a port already in use on the host network, before any container starts', async () => {
+    const busy = createNetServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      await expect(startTargetImage({ image: 'lendcheck-sandbox:local', containerPort: port })).rejects.toThrow(new RegExp(`port ${port} on this host is already in use`));
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
   });
   // Starting a real image is tested with the other container runs in cli/containers.test.ts.
 });

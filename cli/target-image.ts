@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { Agent, request } from 'undici';
 
 // --target-image IMAGE: the implementation under test runs as a container (testcontainers)
@@ -61,17 +62,22 @@ export function containerBaseUrl(host: string, port: number, basePath = '/v1'): 
 }
 
 export async function startTargetImage(o: TargetImageOptions): Promise<StartedTarget> {
+  const port = o.containerPort ?? 8080;
+  const basePath = o.basePath ?? '/v1';
+  // On the host network a service already on this port would answer the readiness poll and
+  // be tested in the image's place: refuse at once instead.
+  await assertPortFree(port);
   const engine = await probeDockerEngine();
   if (!engine.ok) throw new Error(`--target-image needs a container engine: ${engine.reason}`);
   const { GenericContainer } = await import('testcontainers');
-  const port = o.containerPort ?? 8080;
-  const basePath = o.basePath ?? '/v1';
-  // The host's network, not a bridge: the suites subscribe webhook receivers on the host's
-  // 127.0.0.1, which a container behind a bridge cannot reach. The engine is local (probed
-  // through its unix socket), so the service's port is the container port on loopback.
+  // The host's network, not a bridge with a published port: the suites subscribe webhook
+  // receivers on the host's 127.0.0.1, which a container behind a bridge cannot reach. The
+  // engine is local (probed through its unix socket), so the service's port is the
+  // container port on loopback. The LENDCHECK_SANDBOX_* variables keep lendcheck's own image
+  // on loopback and on that port (other images ignore them).
   const container = await new GenericContainer(o.image)
     .withNetworkMode('host')
-    .withEnvironment(o.env ?? {})
+    .withEnvironment({ LENDCHECK_SANDBOX_HOST: '127.0.0.1', LENDCHECK_SANDBOX_PORT: String(port), ...(o.env ?? {}) })
     .withStartupTimeout(o.startupTimeoutMs ?? 60_000)
     .start();
   const baseUrl = containerBaseUrl('127.0.0.1', port, basePath);
@@ -88,6 +94,14 @@ export async function startTargetImage(o: TargetImageOptions): Promise<StartedTa
       await container.stop();
     },
   };
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const s = createServer()
+      .once('error', (e: NodeJS.ErrnoException) => reject(new Error(`--target-image: port ${port} on this host is already in use (${e.code ?? e.message}); the container shares the host's network, so choose another with --target-port`)))
+      .listen(port, '127.0.0.1', () => s.close(() => resolve()));
+  });
 }
 
 /** Polls until the URL answers below 500; testcontainers' HTTP wait needs a mapped port, absent on the host network. */

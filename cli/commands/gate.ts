@@ -9,6 +9,7 @@ import { externalTarget, flagsFromEnv, keysOf, refuseLiveKeys, TargetUnreachable
 import { EXIT_CODES } from '../gate/verdict.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
+import { parseTolerance } from '../../chaos/validate.ts';
 import { detectForGate } from '../../conformance/detect/cli.ts';
 import { regressionStep } from '../history/regression-step.ts';
 import { recordRun } from '../history/record.ts';
@@ -20,9 +21,12 @@ interface GateFlags extends TargetFlags {
   targetImage?: string;
   targetPort?: string;
   targetBasePath?: string;
+  targetEnv?: string[];
   only?: string;
   plain?: boolean;
   timeScale?: number;
+  chaosTolerance?: string;
+  matchBy?: 'auto' | 'webhooks' | 'polling';
   stepTimeout: number;
   detectProfile?: boolean;
   allowSkip?: boolean;
@@ -47,7 +51,10 @@ export function registerGate(program: Command): void {
     .option('--target-image <image>', 'start the implementation under test from this container image (needs a Docker engine)')
     .option('--target-port <port>', 'port the --target-image service listens on inside the container', '8080')
     .option('--target-base-path <path>', 'path of the API under the --target-image service root', '/v1')
-    .addOption(new Option('--time-scale <n>', 'business seconds per real second for the embedded sandbox clock').argParser(Number))
+    .addOption(new Option('--target-env <name=value>', 'an environment variable for the --target-image container (repeatable), e.g. its key store').argParser((v: string, prev: string[] = []) => [...prev, v]))
+    .addOption(new Option('--time-scale <n>', "business seconds per real second: the embedded sandbox's clock, or with --target-image the container's (as LENDCHECK_TIME_SCALE, which lendcheck's image honours)").argParser(Number))
+    .option('--chaos-tolerance <spec>', "the chaos step's allowed retry-delay error, the larger of a percentage and a floor (default 2%,50ms against a target; 2%,1000ms on the embedded fast clock), e.g. for a time-scaled target whose retries land a poll late")
+    .addOption(new Option('--match-by <how>', "the load step's matching smoke: time-to-match from signed position.matched webhooks at a receiver on this host's loopback, or by polling (for a target that cannot reach this host's loopback, e.g. a container behind a bridge)").choices(['auto', 'webhooks', 'polling']))
     .option('--only <steps>', `comma-separated steps to run, from: ${STEP_NAMES.join(', ')}`)
     .option('--allow-live', 'allow ck_live_ (production) keys; off by default', false)
     .option('--allow-skip', 'accept skipped steps on purpose: a run of skips, or a skipped --only step, then passes instead of INCOMPLETE (exit 3)', false)
@@ -82,10 +89,16 @@ async function gate(opts: GateFlags): Promise<void> {
   if (opts.maxRegression && !opts.baseline) throw new Error('--max-regression needs --baseline (last or a run id)');
   const steps = [...(only ? GATE_STEPS.filter((s) => only.includes(s.name)) : GATE_STEPS), ...(opts.baseline ? [regressionStep({ baseline: opts.baseline, maxRegression: opts.maxRegression, historyFile })] : [])];
 
+  // Parsed before any target starts, so a bad value leaves no container behind.
+  const chaosTolerance = opts.chaosTolerance ? parseTolerance(opts.chaosTolerance) : undefined;
+
   let target: GateTarget;
   try {
     if (opts.targetImage) {
-      const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath });
+      // --time-scale reaches the container as LENDCHECK_TIME_SCALE, which lendcheck's image
+      // honours, so the chaos schedule's 26.6 business hours can run in bounded time there.
+      const env = { ...targetEnv(opts.targetEnv ?? []), ...(opts.timeScale ? { LENDCHECK_TIME_SCALE: String(opts.timeScale) } : {}) };
+      const started = await startTargetImage({ image: opts.targetImage, containerPort: Number(opts.targetPort), basePath: opts.targetBasePath, env });
       target = await externalTarget({ ...flags, baseUrl: started.baseUrl }, started.stop).catch(async (e: unknown) => {
         await started.stop();
         throw e;
@@ -103,6 +116,9 @@ async function gate(opts: GateFlags): Promise<void> {
     process.exitCode = EXIT_CODES.failed;
     return;
   }
+
+  target.chaosTolerance = chaosTolerance;
+  target.matchBy = opts.matchBy;
 
   if (opts.detectProfile && target.apiKey) {
     ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2 }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
@@ -127,4 +143,15 @@ async function gate(opts: GateFlags): Promise<void> {
     process.off('SIGINT', stop);
     await target.close();
   }
+}
+
+/** --target-env NAME=VALUE pairs as an environment. */
+function targetEnv(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const p of pairs) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(p);
+    if (!m) throw new Error(`--target-env: expected NAME=VALUE, got "${p.split('=')[0]}…"`);
+    env[m[1]] = m[2];
+  }
+  return env;
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { mintPool, parsePoolSpec } from '../load/pool.ts';
@@ -31,11 +31,13 @@ export function registerSandbox(program: Command): void {
   program
     .command('sandbox')
     .description('Run the stateful reference sandbox (every endpoint, persistent, /v1) until SIGINT/SIGTERM')
-    .option('--port <n>', 'port (0 = any free port)', '4010')
-    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    // The env fallbacks let a container image's fixed CMD be steered from outside (the
+    // Dockerfile, and `gate --target-image`, which sets them); a flag given wins.
+    .addOption(new Option('--port <n>', 'port (0 = any free port)').default('4010').env('LENDCHECK_SANDBOX_PORT'))
+    .addOption(new Option('--host <addr>', 'address to listen on').default('127.0.0.1').env('LENDCHECK_SANDBOX_HOST'))
     .option('--db <path>', 'SQLite file (":memory:" for none)', '.lendcheck/sandbox.db')
     .option('--keys <file>', 'key store: JSON array of {key, partnerId, tier?} (else env LENDCHECK_KEYS, else the test keys)')
-    .option('--time-scale <n>', 'business seconds per real second', '1')
+    .addOption(new Option('--time-scale <n>', 'business seconds per real second').default('1').env('LENDCHECK_TIME_SCALE'))
     .option('--profile <file>', 'profile file (JSON) merged over the defaults')
     .option('--no-rate-limits', 'turn the rate limiter off')
     .option('--key-pool <n[,m]>', 'also mint N Scale test keys over M partners (default 4), written to --key-pool-file for `lendcheck load --keys`')

@@ -12,7 +12,7 @@ export function scheduleOptions(ctx: StepContext): ScheduleOptions {
   const own = t.embedded && !t.timeScale;
   const log = (l: string) => ctx.log(l);
   // Plain literals, no spreads: tsc checks every property name against the part's type.
-  return own ? { profile: ctx.profile, log } : { baseUrl: t.baseUrl, apiKey: t.apiKey, timeScale: t.timeScale, profile: ctx.profile, log };
+  return own ? { profile: ctx.profile, tolerance: t.chaosTolerance, log } : { baseUrl: t.baseUrl, apiKey: t.apiKey, timeScale: t.timeScale, tolerance: t.chaosTolerance, profile: ctx.profile, log };
 }
 
 export const chaosStep: GateStep = {

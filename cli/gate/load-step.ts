@@ -99,8 +99,8 @@ export const loadStep: GateStep = {
     // tier runs. Elsewhere it uses the Scale key (its own rate stays far below that tier),
     // after the Scale rate-limit run, which needs the bucket full.
     plan.push(t.embedded
-      ? { name: 'matching (pool of 8 keys) smoke', options: { smoke: true, profile: ctx.profile, scenario: 'matching', keyPool: { keys: 8, partners: 4 }, reportDir: join(ctx.runDir, 'load', 'matching') } }
-      : { name: 'matching (scale) smoke', key: t.tierKeys.scale, options: { ...common, scenario: 'matching', tier: 'scale', apiKey: t.tierKeys.scale, reportDir: join(ctx.runDir, 'load', 'matching') } });
+      ? { name: 'matching (pool of 8 keys) smoke', options: { smoke: true, profile: ctx.profile, scenario: 'matching', keyPool: { keys: 8, partners: 4 }, matchBy: t.matchBy, reportDir: join(ctx.runDir, 'load', 'matching') } }
+      : { name: 'matching (scale) smoke', key: t.tierKeys.scale, options: { ...common, scenario: 'matching', tier: 'scale', apiKey: t.tierKeys.scale, matchBy: t.matchBy, reportDir: join(ctx.runDir, 'load', 'matching') } });
     const runs = await runIndependent(plan, (r) => attempt(r.name, r.options));
     return mergeLoadParts(runs, startedAt, Math.round(performance.now() - t0), t.label, ctx.profile.name);
   },

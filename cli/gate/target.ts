@@ -1,5 +1,7 @@
 import { KEY_PREFIX, TIER_NAMES, type TierName } from '../../contract/constants.ts';
 import { request } from 'undici';
+import type { Tolerance } from '../../chaos/validate.ts';
+import type { MatchBy } from '../load/match-watch.ts';
 
 export type { TierName };
 
@@ -18,6 +20,10 @@ export interface GateTarget {
   tierKeys: Partial<Record<TierName, string>>;
   hasControls: boolean;
   timeScale?: number;
+  /** The chaos schedule's allowed delay error when the user set one (gate --chaos-tolerance). */
+  chaosTolerance?: Tolerance;
+  /** How the load step's matching smoke sees matches when the user chose (gate --match-by). */
+  matchBy?: MatchBy;
   close(): Promise<void>;
 }
 

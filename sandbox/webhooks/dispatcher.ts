@@ -112,7 +112,10 @@ export class Dispatcher {
       this.send = opts.send;
       this.closeSender = async () => {};
     } else {
-      const s = httpSender({ timeoutMs: opts.timeoutMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, connectionsPerOrigin: this.maxPerEndpoint });
+      // Connections per origin up to the overall bound: subscriptions of several partners often
+      // share one receiver (one origin), and a pool of maxPerEndpoint connections held them all
+      // to that one subscription's bound; each subscription is still held to maxPerEndpoint.
+      const s = httpSender({ timeoutMs: opts.timeoutMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, connectionsPerOrigin: this.maxInFlight });
       this.send = s.send;
       this.closeSender = s.close;
     }
