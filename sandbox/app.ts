@@ -76,7 +76,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const db = openDb(opts.dbPath ?? ':memory:');
   const onFile = opts.dbPath !== undefined && opts.dbPath !== ':memory:';
   const checkpointer = onFile && opts.backgroundCheckpoints !== false ? startCheckpointer(db, opts.dbPath!) : undefined;
-  if (opts.controls === false && (opts.timeScale ?? 1) !== 1) throw new Error('sandbox: without controls business time runs at real time (timeScale 1)');
   const clock = opts.clock ?? restoreClock(db, opts.timeScale);
   const base = defaultConfig(profile);
   const config: SandboxConfig = {

@@ -45,13 +45,12 @@ export function registerSandbox(program: Command): void {
     .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
     .option('--metrics', `serve ${METRICS_PATH} in Prometheus text format (requests and latency by endpoint, book depth, outbox backlog, deliveries)`)
     .option('--test-delay <endpoint=ms,…>', 'test only: answer these endpoints this many ms later (e.g. rates.get=200), to see a regression gate fail')
-    .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match, business time at real time')
+    .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match; business time at real time unless --time-scale says otherwise (an accelerated partner sandbox)')
     .action(async (o: Opts) => {
       const port = Number(o.port);
       const timeScale = Number(o.timeScale);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: must be 0..65535, got ${o.port}`);
       if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
-      if (!o.controls && timeScale !== 1) throw new Error('--time-scale: --no-controls runs business time at real time (1)');
       const profile = loadProfile(o.profile);
       const own = loadKeys(o.keys);
       const pool = o.keyPool ? mintPool(parsePoolSpec(o.keyPool).keys, parsePoolSpec(o.keyPool).partners) : [];

@@ -3,15 +3,14 @@ import { mkdtempSync, rmSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { defaultProfile } from '../../contract/index.ts';
 import type { CheckResult, PartResult } from '../../contract/results.ts';
 type CheckStatus = CheckResult['status'];
 import { createRedactor } from '../../reports/redact.ts';
 import { runGate } from './run.ts';
+import { runBin } from '../testing/run-bin.ts';
 import { Progress } from './progress.ts';
 import { GATE_STEPS, type GateStep } from './steps.ts';
 import { keysByTier, refuseLiveKeys, type GateTarget } from './target.ts';
@@ -28,17 +27,7 @@ const part = (p: PartResult['part'], status: CheckStatus, message?: string): Par
   part: p, name: p, status, startedAt: new Date().toISOString(), durationMs: 5, figures: {},
   checks: [{ id: `${p}-1`, title: `${p} check`, requirements: [], status, durationMs: 1, notes: [], ...(message ? { message } : {}) }],
 });
-/** spawnSync would block the test's own server from answering the child. */
-function spawnAsync(cmd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+
 function capture() {
   const out = new PassThrough();
   let text = '';
@@ -181,18 +170,17 @@ describe('gate targets', () => {
     expect(() => refuseLiveKeys({ keyScale: 'ck_test_abc' })).not.toThrow();
   });
 
-  it('the command refuses a live key before touching the target, and exits non-zero', () => {
-    const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
-    const r = spawnSync(process.execPath, [bin, 'gate', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_zzzz9999', '--report-dir', dir], { encoding: 'utf8', timeout: 30_000 });
+  // The three runs of the real command below are separate processes: they go side by side.
+  it.concurrent('the command refuses a live key before touching the target, and exits non-zero', async () => {
+    const r = await runBin(['gate', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_zzzz9999', '--report-dir', dir]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/refusing a ck_live_ \(production\) key/);
     expect(r.stderr + r.stdout).not.toContain('ck_live_zzzz9999');
   });
 
-  it('the command fails at once, exit 1, on a target where nothing listens, naming the address and the error', () => {
-    const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+  it.concurrent('the command fails at once, exit 1, on a target where nothing listens, naming the address and the error', async () => {
     const own = mkdtempSync(join(tmpdir(), 'lendcheck-dead-'));
-    const r = spawnSync(process.execPath, [bin, 'gate', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'ck_test_x', '--only', 'contract,chaos', '--report-dir', own], { encoding: 'utf8', timeout: 30_000 });
+    const r = await runBin(['gate', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'ck_test_x', '--only', 'contract,chaos', '--report-dir', own]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^verdict: FAIL — target unreachable: http:\/\/127\.0\.0\.1:1\/v1: ECONNREFUSED/m);
     // Before any step: no step line, no report.
@@ -201,20 +189,19 @@ describe('gate targets', () => {
     rmSync(own, { recursive: true, force: true });
   });
 
-  it('the command against a target that answers nothing it can check: INCOMPLETE, exit 3; --allow-skip accepts it', async () => {
-    const bin = fileURLToPath(new URL('../bin.js', import.meta.url));
+  it.concurrent('the command against a target that answers nothing it can check: INCOMPLETE, exit 3; --allow-skip accepts it', async () => {
     const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{}'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    const run = (...extra: string[]) => spawnAsync(process.execPath, [bin, 'gate', '--base-url', base, '--only', 'contract,chaos', '--report-dir', dir, ...extra]);
+    // Side by side, each with its own report directory (and so its own run history).
+    const run = (...extra: string[]) => runBin(['gate', '--base-url', base, '--only', 'contract,chaos', '--report-dir', mkdtempSync(join(dir, 'incomplete-')), ...extra], { timeoutMs: 60_000 });
     try {
-      const r = await run();
+      const [r, accepted] = await Promise.all([run(), run('--allow-skip')]);
       expect(r.stdout).toMatch(/SKIP \[1\/2\] contract .*nothing could be checked/);
       expect(r.stdout).toMatch(/SKIP \[2\/2\] chaos .*no API key given.*no sandbox controls/);
       expect(r.stdout).toMatch(/^verdict: INCOMPLETE/m);
       expect(r.stdout).toMatch(/every step skipped/);
       expect(r.status).toBe(3);
-      const accepted = await run('--allow-skip');
       expect(accepted.stdout).toMatch(/^verdict: PASS/m);
       expect(accepted.status).toBe(0);
     } finally {

@@ -46,16 +46,19 @@ export function comparedOptions(p: Profile): string[] {
  * What a cell's target cannot show, with why: these stay at their default and are not
  * counted as detected. Everything else the sandbox honours must be detected right.
  */
-export function unseeable(controls: boolean): Record<string, string> {
+export function unseeable(controls: boolean, timeScale = 1): Record<string, string> {
   const always: Record<string, string> = {
     'assets.info': 'collateral-only assets (ETH, WBTC) are never lent, so their oracle prices show only as collateral-ratio boundaries, not exactly (TVL counts lent assets only); decimals alone would not complete the record',
   };
   if (controls) return always;
-  return {
-    ...always,
+  const retries: Record<string, string> = timeScale === 1 ? {
     'webhooks.successStatuses': 'a retry comes a minute after the failed attempt at real time; detection waits at most seconds',
     'webhooks.retryDelayFrom': 'the 1-minute retry delay at real time; detection waits at most seconds',
-    'webhooks.afterFinalRetry': 'the whole retry schedule (over a day at real time)',
+  } : {};
+  return {
+    ...always,
+    ...retries,
+    'webhooks.afterFinalRetry': 'the whole retry schedule (over a day at real time) and, to tell drop from mark-failed, the attempts control',
     'lifecycle.statusAfterLiquidation': 'needs a price move: no oracle control',
     'amounts.liquidationRatio': 'needs a price move: no oracle control',
     'lifecycle.transitions': 'the table needs maturity (time travel) and liquidation (price moves)',
@@ -74,6 +77,8 @@ export const UNTIERED_KEY = 'ck_test_partner_a_untiered';
 export interface Cell {
   profile: string;
   controls: boolean;
+  /** Business seconds per real second of the cell's sandbox. */
+  timeScale: number;
   wrong: Array<{ option: string; detected: unknown; expected: unknown; why?: string }>;
   /** Honoured options the cell's target cannot show (unseeable()), not detected, with why. */
   unseen: Array<{ option: string; why: string }>;
@@ -86,9 +91,10 @@ export interface Cell {
   conformMs: number;
 }
 
-export async function runCell(name: string, controls: boolean, o: { conform?: boolean } = {}): Promise<Cell> {
+export async function runCell(name: string, controls: boolean, o: { conform?: boolean; timeScale?: number } = {}): Promise<Cell> {
   const profile = exampleProfile(name);
-  const server = await startSandboxServer({ profile, controls, validateResponses: false, keys: [...DEFAULT_KEYS, { key: UNTIERED_KEY, partnerId: 'partner_a' }] });
+  const timeScale = o.timeScale ?? 1;
+  const server = await startSandboxServer({ profile, controls, timeScale, validateResponses: false, keys: [...DEFAULT_KEYS, { key: UNTIERED_KEY, partnerId: 'partner_a' }] });
   try {
     const keys = server.keys;
     const key = keys.find((k) => k.key === 'ck_test_partner_a_scale')!.key;
@@ -98,7 +104,7 @@ export async function runCell(name: string, controls: boolean, o: { conform?: bo
     const wrong: Cell['wrong'] = [];
     const unseen: Cell['unseen'] = [];
     const compared = comparedOptions(profile);
-    const cannot = unseeable(controls);
+    const cannot = unseeable(controls, timeScale);
     for (const o of compared) {
       const rec = detected.options[o]!;
       if (!rec.detected && o in cannot) unseen.push({ option: o, why: cannot[o]! });
@@ -113,7 +119,7 @@ export async function runCell(name: string, controls: boolean, o: { conform?: bo
       keyTiers: { key: 'scale', key2: 'growth', burstKey: 'starter' },
       profile: detected.merged,
     });
-    return { profile: name, controls, wrong, unseen, right: compared.length - wrong.length - unseen.length, total: compared.length, detected, conformance, detectMs, conformMs: performance.now() - t1 };
+    return { profile: name, controls, timeScale, wrong, unseen, right: compared.length - wrong.length - unseen.length, total: compared.length, detected, conformance, detectMs, conformMs: performance.now() - t1 };
   } finally {
     await server.close();
   }
@@ -121,5 +127,5 @@ export async function runCell(name: string, controls: boolean, o: { conform?: bo
 
 export function cellRow(c: Cell): string {
   const f = c.conformance?.figures;
-  return `| ${c.profile} | ${c.controls ? 'controls' : 'no controls'} | ${c.right}/${c.total}${c.unseen.length ? ` (${c.unseen.length} unseeable)` : ''} | ${f ? `${f.passed} / ${f.failed} / ${f.skipped}` : 'not run'} | ${(c.detectMs / 1000).toFixed(1)} s + ${(c.conformMs / 1000).toFixed(1)} s |`;
+  return `| ${c.profile} | ${c.controls ? 'controls' : 'no controls'}${c.timeScale !== 1 ? `, ${c.timeScale}× time` : ''} | ${c.right}/${c.total}${c.unseen.length ? ` (${c.unseen.length} unseeable)` : ''} | ${f ? `${f.passed} / ${f.failed} / ${f.skipped}` : 'not run'} | ${(c.detectMs / 1000).toFixed(1)} s + ${(c.conformMs / 1000).toFixed(1)} s |`;
 }

@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import type { Reply } from '../http.ts';
 import { tradeAsset } from './assets.ts';
-import { advance, controlsOf, NO_CONTROLS } from './controls.ts';
+import { advance, controlsOf } from './controls.ts';
 import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
 import { deliveryExchange, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+import { retriesByRatio } from './retries-ratio.ts';
 
 // What the sender does with an answer that is not a plain 200, seen on the test clock: a
 // second receiver is subscribed to position.created, and each probe places a lend nobody
@@ -14,8 +15,8 @@ import { deliveryExchange, startReceiver, type Delivery, type Receiver } from '.
 //   advanced to a point past (attempt start + 1 min) but before (attempt end + 1 min).
 // - afterFinalRetry: that delivery fails through every retry; then its attempts (gone:
 //   drop) and whether a new event still reaches the receiver (not: disable-subscription).
-// At real time the first retry comes a minute later and the last a day later, so without
-// controls these are not detected.
+// Without controls, retries-ratio.ts reads the first two from a target whose business time
+// runs faster than real time; at real time the first retry comes a minute later.
 
 /** How long the receiver holds the answer that separates attempt start from attempt end. */
 const HOLD_MS = 3_000;
@@ -26,21 +27,17 @@ const FIRST_WAIT_MS = 5_000;
 
 const OPTIONS = ['webhooks.successStatuses', 'webhooks.retryDelayFrom', 'webhooks.afterFinalRetry'];
 
-interface Ctx { p: Probe; rx: Receiver; webhookId?: string }
+export interface Ctx { p: Probe; rx: Receiver; webhookId?: string }
 
 export const retriesDetector: Detector = {
   name: 'webhook retries (test clock)',
   options: OPTIONS,
   async run(p) {
     const c = await controlsOf(p);
-    if (!c) return OPTIONS.forEach((o) => p.miss(o, `${NO_CONTROLS}; at real time the retries take a minute to a day: chaos receive + chaos validate over a long run`));
-    if (c.timeScale > 1.5) return OPTIONS.forEach((o) => p.miss(o, `the test clock runs ${c.timeScale}× real time, and the ${HOLD_MS} ms hold this probe relies on would span ${(HOLD_MS * c.timeScale) / 1000} s of it`));
-    const rx = await startReceiver(p.opts.receiverHost);
-    p.facts.set('retryReceiver', rx);
-    const secret = p.fact<{ secret?: string }>('subscription')?.secret;
-    const reg = await p.call('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], ...(secret && p.found.get('webhooks.secretRequired')?.value === true ? { secret } : {}) } });
-    if (!ok(reg)) throw new Error(`subscribing a second receiver answered ${reg.status} ${errorText(reg).slice(0, 160)}`);
-    const x: Ctx = { p, rx, webhookId: findId(reg.json, p.fact<{ idField?: string }>('subscription')?.idField)?.value };
+    if (c && c.timeScale > 1.5) return OPTIONS.forEach((o) => p.miss(o, `the test clock runs ${c.timeScale}× real time, and the ${HOLD_MS} ms hold this probe relies on would span ${(HOLD_MS * c.timeScale) / 1000} s of it`));
+    const x = await subscribe(p);
+    if (!c) return retriesByRatio(x);
+    const { rx } = x;
     const ex = (d: Delivery) => deliveryExchange(d, rx.url, p.secrets);
 
     // successStatuses: a 202 at once.
@@ -75,6 +72,16 @@ export const retriesDetector: Detector = {
   },
 };
 
+/** A second receiver, subscribed to position.created (with the secret when one is required). */
+async function subscribe(p: Probe): Promise<Ctx> {
+  const rx = await startReceiver(p.opts.receiverHost);
+  p.facts.set('retryReceiver', rx);
+  const secret = p.fact<{ secret?: string }>('subscription')?.secret;
+  const reg = await p.call('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], ...(secret && p.found.get('webhooks.secretRequired')?.value === true ? { secret } : {}) } });
+  if (!ok(reg)) throw new Error(`subscribing a second receiver answered ${reg.status} ${errorText(reg).slice(0, 160)}`);
+  return { p, rx, webhookId: findId(reg.json, p.fact<{ idField?: string }>('subscription')?.idField)?.value };
+}
+
 async function afterFinal(x: Ctx, eventId: string, ex: (d: Delivery) => ReturnType<typeof deliveryExchange>): Promise<void> {
   const { p, rx } = x;
   await rx.waitFor((g) => g.filter((d) => eventIdOf(d) === eventId && d.answeredAt !== undefined).length > WEBHOOK_RETRY_DELAYS_MS.length, DUE_WAIT_MS);
@@ -93,7 +100,7 @@ async function afterFinal(x: Ctx, eventId: string, ex: (d: Delivery) => ReturnTy
 }
 
 /** A lend nobody takes (its position.created) with the receiver answering as told; waits for its first delivery. */
-async function newEvent(x: Ctx, tag: string, answer: Receiver['answer'], mayMiss = false): Promise<{ eventId: string; first: Delivery; lend: Reply }> {
+export async function newEvent(x: Ctx, tag: string, answer: Receiver['answer'], mayMiss = false): Promise<{ eventId: string; first: Delivery; lend: Reply }> {
   const { p, rx } = x;
   rx.answer = answer;
   const lend = await p.call('POST', '/lend', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: '10', rate: 0.5, maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
@@ -114,5 +121,5 @@ function parse(d: Delivery): unknown {
     return undefined;
   }
 }
-const eventIdOf = (d: Delivery) => String((parse(d) as { id?: unknown } | undefined)?.id ?? '');
-const deliveriesOf = (rx: Receiver, eventId: string) => rx.got.filter((d) => eventIdOf(d) === eventId);
+export const eventIdOf = (d: Delivery) => String((parse(d) as { id?: unknown } | undefined)?.id ?? '');
+export const deliveriesOf = (rx: Receiver, eventId: string) => rx.got.filter((d) => eventIdOf(d) === eventId);
