@@ -17,10 +17,12 @@ const unseen = new Map<string, string>();
 
 describe('profile × controls matrix', () => {
   afterAll(() => {
-    console.log(['| profile | target | detected right/total | passed / failed / skipped | detect + conform |', '|---|---|---|---|---|', ...rows].join('\n'));
+    console.log(['| profile | target | detected right/total | passed / failed / skipped | detect + conform |', '|---|---|---|---|---|', ...rows.sort()].join('\n'));
     console.log(['not detected, as no target of that kind can show them:', ...[...unseen].map(([o, why]) => `  ${o}: ${why}`)].join('\n'));
   });
 
+  // The cells run side by side: each has its own sandbox, and most of a cell's time is
+  // waiting (webhook deliveries, held answers, bounded polls).
   // Two cells without controls run at 120× time, as an accelerated partner sandbox might:
   // their retries show in seconds, so the two retry options read from ratios are compared.
   const cells = [
@@ -29,7 +31,7 @@ describe('profile × controls matrix', () => {
     { name: 'fintech-rest', controls: false, timeScale: ACCELERATED },
   ];
   for (const { name, controls, timeScale } of cells) {
-    it(`${name}, ${controls ? 'with' : 'without'} controls${timeScale !== 1 ? `, ${timeScale}× time` : ''}`, { timeout: 180_000 }, async () => {
+    it.concurrent(`${name}, ${controls ? 'with' : 'without'} controls${timeScale !== 1 ? `, ${timeScale}× time` : ''}`, { timeout: 180_000 }, async () => {
       const cell = await runCell(name, controls, { timeScale });
       rows.push(cellRow(cell));
       expect(cell.wrong).toEqual([]);

@@ -14,8 +14,8 @@ import { deliveriesOf, eventIdOf, newEvent, type Ctx } from './retries.ts';
 
 /** The longest wait for a first retry: a target whose minute takes longer is taken as real time. */
 export const FIRST_RETRY_WAIT_MS = 3_000;
-/** The shortest hold, so it stands out of the sender's polling jitter. */
-const MIN_HOLD_MS = 500;
+/** The shortest first retry delay told apart from the sender's polling jitter. */
+const MIN_DELAY_MS = 200;
 /** Below the sender's 5 s response deadline. */
 const MAX_HOLD_MS = 3_000;
 
@@ -44,7 +44,11 @@ export async function retriesByRatio(x: Ctx): Promise<void> {
       : `the retry answered 202 was not sent again within ${bound} ms, 1.5 × the second retry delay at the ${g} ms the first one took (about ${scale}× real time)`);
 
   // retryDelayFrom: the first attempt held H then 500; its retry answered 200.
-  const hold = Math.min(MAX_HOLD_MS, Math.max(MIN_HOLD_MS, g));
+  // A hold longer than the delay would end after a start-based retry is due, and the retry
+  // would follow the answer at once: holding exactly g (at most MAX_HOLD_MS) keeps start
+  // (about g) and end (g + hold) furthest apart.
+  if (g < MIN_DELAY_MS) return p.miss('webhooks.retryDelayFrom', `the first retry delay took ${g} ms (about ${scale}× real time), too short against the sender's polling to tell its start from its end; below ${MIN_DELAY_MS} ms it is not judged`);
+  const hold = Math.min(MAX_HOLD_MS, g);
   const b = await newEvent(x, 'ratio-b', (d) => (deliveriesOf(rx, eventIdOf(d)).length === 1 ? { status: 500, holdMs: hold } : { status: 200 }));
   if (!(await rx.waitFor(() => deliveriesOf(rx, b.eventId).length > 1, hold + 3 * g + 500))) {
     return p.miss('webhooks.retryDelayFrom', `a delivery held ${hold} ms then answered 500 was not retried within ${hold + 3 * g + 500} ms`);
