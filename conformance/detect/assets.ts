@@ -7,7 +7,7 @@ import { errorText, type Detector, type Probe } from './probe.ts';
 // naming the maturity means the assets were taken.
 
 export const NO_MARKET = '99999d';
-const STABLE = ['USDC', 'USDT', 'DAI'];
+export const STABLE = ['USDC', 'USDT', 'DAI'];
 
 const passedAssets = (r: Reply) => /maturity/.test(errorText(r));
 

@@ -1,6 +1,7 @@
 import { defaultProfile, parseProfile, type Profile, type results } from '../../contract/index.ts';
 import { HttpClient } from '../http.ts';
 import { amountsDetector } from './amounts.ts';
+import { assetInfoDetector } from './asset-info.ts';
 import { assetsDetector } from './assets.ts';
 import { bodyLimitDetector } from './body-limit.ts';
 import { destinationDetector } from './destination.ts';
@@ -28,6 +29,8 @@ export const DETECTORS: Detector[] = [
   lifecycleDetector, deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
+  // Decimals and oracle prices: a bounded search per asset, skipped (saying so) when the budget is short.
+  assetInfoDetector,
 ];
 
 /** A Starter key's burst: detection never costs more than one full Starter bucket. */

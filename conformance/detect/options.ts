@@ -60,7 +60,6 @@ export const UNDETECTABLE: Record<string, string> = {
   'keys.issuance': 'one choice only',
   'versioning.deprecationPolicy': 'one choice only',
   'signature.toleranceSeconds': 'a sender\'s replay window does not show in its deliveries (it is the receiver\'s to enforce)',
-  'assets.info': 'collateral-only assets (ETH, WBTC) are never lent, so their oracle prices show only as collateral-ratio boundaries, not exactly (TVL counts lent assets only); decimals alone would not complete the record',
   'events.emitted': 'needs every event type, and maturity, rollover and liquidation need time travel or price moves',
   'funding.userIds': 'the user\'s own setting (users the target funds)',
   'funding.request': 'the user\'s own setting (how the target funds a user)',

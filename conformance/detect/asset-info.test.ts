@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { defaultProfile, parseProfile } from '../../contract/index.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { withPlaces } from './decimals.ts';
+import { detectProfile } from './index.ts';
+import { sameValue } from './options.ts';
+
+// assets.info against a target whose decimals and prices are neither the tokens' usual ones
+// nor on the search's first grid: the usual values must be refused, a round price snapped
+// to, a price with more digits than the search affords given as a low-confidence lower
+// bound, and a run with the default budget must skip the searches and say why.
+
+const info = {
+  USDC: { decimals: 6, oraclePriceUsd: '1' },
+  USDT: { decimals: 2, oraclePriceUsd: '1' },
+  DAI: { decimals: 18, oraclePriceUsd: '1' },
+  ETH: { decimals: 4, oraclePriceUsd: '1234.5678' },
+  WBTC: { decimals: 8, oraclePriceUsd: '42' },
+};
+
+describe('assets.info detection', () => {
+  it('reads decimals and collateral prices that differ from the usual ones, and says how sure it is', { timeout: 60_000 }, async () => {
+    const server = await startSandboxServer({ profile: parseProfile({ assets: { info } }), controls: false, validateResponses: false });
+    try {
+      const d = await detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_scale', maxRequests: 250 });
+      const rec = d.options['assets.info']!;
+      if (!rec.detected) throw new Error(`assets.info not detected: ${rec.reason}`);
+      const got = rec.value as typeof info;
+      expect(sameValue(got, defaultProfile.assets.info)).toBe(false);
+      expect(got.WBTC).toEqual({ decimals: 8, oraclePriceUsd: '42' });
+      expect(got.USDT.decimals).toBe(2);
+      expect(got.ETH.decimals).toBe(4);
+      // 1234.5678 needs more digits than the per-asset cap buys: a lower bound, said to be one.
+      const eth = Number(got.ETH.oraclePriceUsd);
+      expect(eth).toBeLessThanOrEqual(1234.5678);
+      expect(eth).toBeGreaterThanOrEqual(1234);
+      expect(rec.confidence).toBe('low');
+      expect(rec.note).toMatch(/ETH: the price is in \[1234[.\d]*, 123[45][.\d]*\) USD and no round value/);
+      expect(rec.note).toMatch(/WBTC against .* one unit less was refused/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('skips the searches, saying why, when the default budget is spent before them', { timeout: 60_000 }, async () => {
+    const server = await startSandboxServer({ profile: defaultProfile, controls: false, validateResponses: false });
+    try {
+      const d = await detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_scale' });
+      expect(d.requests).toBeLessThanOrEqual(100);
+      expect(d.options['assets.info']).toMatchObject({ detected: false, reason: expect.stringMatching(/^skipped: .* need at least \d+ requests and \d+ of the budget \(100\) are left; raise --max-requests/) });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('writes amounts with exactly d places', () => {
+    expect(withPlaces('10', 0)).toBe('10');
+    expect(withPlaces('10', 1)).toBe('10.1');
+    expect(withPlaces('1000000', 4)).toBe('1000000.0001');
+  });
+});
