@@ -34,7 +34,10 @@ export function pairAsset(profile: Profile): string {
 
 /**
  * Collateral worth twice the profile's minimum ratio of the debt, in the collateral asset's
- * own precision: a volatile asset first (the spec's example ETH), else any other one.
+ * own precision: a volatile asset first (the spec's example ETH), else any other one. Rounded
+ * up to two significant digits first: as few decimal places as the amount allows, so a
+ * target whose asset has fewer decimals than the profile says (assets.info not detected)
+ * still takes it.
  */
 export function collateralFor(profile: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
   const others = profile.assets.collateral.filter((a) => a !== borrowAsset);
@@ -42,7 +45,7 @@ export function collateralFor(profile: Profile, borrowAsset: string, borrowAmoun
   const price = (a: string) => new Decimal(profile.assets.info[a]?.oraclePriceUsd ?? '1');
   const decimals = profile.assets.info[asset]?.decimals ?? 6;
   const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(profile.amounts.minCollateralRatio).mul(2).div(price(asset));
-  return { asset, amount: need.toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
+  return { asset, amount: need.toSignificantDigits(2, Decimal.ROUND_UP).toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
 }
 
 /**
