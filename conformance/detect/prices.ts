@@ -58,7 +58,7 @@ export async function detectPrice(p: Probe, s: PriceSetup): Promise<PriceFound |
   const snaps = async (x: Dx) => collFor(x).gt(unit) && !(await passesColl(collFor(x).minus(unit)));
   const snapped = (x: Dx, how: string): PriceFound => ({
     price: x.toFixed(), confidence: 'high', evidence,
-    note: `${s.asset} against ${s.borrow} ${s.borrowAsset} (taken as 1 USD) at the minimum collateral ratio ${s.ratio}: ${collFor(x).toFixed()} ${s.asset} passed the ratio rule, one unit less was refused, so the price is in [${x.toFixed()}, ${B.times(R).div(collFor(x).minus(unit)).toSignificantDigits(8).toFixed()}); ${how}`,
+    note: `${s.asset} against ${s.borrow} ${s.borrowAsset} (taken as 1 USD) at the minimum collateral ratio ${s.ratio}: ${collFor(x).toFixed()} ${s.asset} passed the ratio rule, one unit less was refused, so the price is in [${x.toFixed()}, ${B.times(R).div(collFor(x).minus(unit)).toSignificantDigits(15).toFixed()}); ${how}`,
   });
 
   if (s.guess) {
