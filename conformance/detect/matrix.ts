@@ -5,7 +5,7 @@ import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { runChecks, type ConformanceResult } from '../runner.ts';
 import { detectProfile, type DetectedProfile } from './index.ts';
-import { getOption, inapplicable, profileOptions, sameValue } from './options.ts';
+import { getOption, inapplicable, profileOptions, sameValue, UNDETECTABLE } from './options.ts';
 
 // The profile × controls matrix: the reference sandbox runs with a profile, with or
 // without its controls; `profile detect` recovers the profile, then the conformance
@@ -22,12 +22,8 @@ export function exampleProfile(name: string): Profile {
 /** Options the reference sandbox does not honour, so no cell can show them detected; each with why (checked against sandbox/). */
 export const NOT_HONOURED: Record<string, string> = {
   name: 'a label',
-  orderbookPath: 'one choice only',
-  'limits.burstMeaning': 'one choice only',
-  'limits.tierAssignment': 'one choice only',
-  'limits.publicScope': 'one choice only',
-  'keys.issuance': 'one choice only',
-  'versioning.deprecationPolicy': 'one choice only',
+  // The options with one choice only (their UNDETECTABLE reason says so).
+  ...Object.fromEntries(Object.entries(UNDETECTABLE).filter(([, why]) => why === 'one choice only')),
   'signature.toleranceSeconds': 'the receiver\'s replay window: the sandbox, as sender, does not use it',
   'events.emitted': 'the sandbox emits all six event types whatever the profile says',
   'ids.webhook': 'names the target\'s own field; the sandbox always uses lendcheck-v1\'s',
