@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EVENT_TYPES, SIGNATURE_HEADER, eventEnvelope, shapes, verifyWebhook, type EventType } from '../../contract/index.ts';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
@@ -31,8 +31,10 @@ describe('webhooks end to end, time-scaled sandbox', () => {
     expect((await call('POST', '/borrow', { body: { userId: 'b1', collateral: { asset: 'ETH', amount: '2' }, borrowAsset: 'USDC', borrowAmount: '1000', rate: 0.05, maturity: '30d' } })).status).toBe(201);
     expect((await call('POST', '/borrow', { body: { userId: 'b2', collateral: { asset: 'ETH', amount: '1' }, borrowAsset: 'USDC', borrowAmount: '1000', rate: 0.07, maturity: '90d' } })).status).toBe(201);
     expect((await call('POST', '/users/l1/withdraw', { body: { asset: 'DAI', amount: '1', destination: `0x${'b'.repeat(40)}` } })).status).toBe(202);
-    // Matching (5 business s) and the withdrawal (10 business s) happen on their own at this scale.
-    await sleep(300);
+    // Matching (5 business s) and the withdrawal (10 business s) happen on their own at this
+    // scale; their deliveries show they did, before the clock jumps past maturity.
+    const typesSeen = () => new Set(rx.received.map((r) => JSON.parse(r.body).type as EventType));
+    await vi.waitFor(() => expect([...typesSeen()]).toEqual(expect.arrayContaining(['position.matched', 'withdrawal.completed'])), { timeout: 10_000, interval: 20 });
     expect((await call('POST', '/sandbox/clock/advance', { body: { seconds: 31 * 86_400 } })).status).toBe(200);
     expect((await call('POST', '/sandbox/oracle', { body: { asset: 'ETH', priceUsd: '1000' } })).status).toBe(200);
 
