@@ -3,6 +3,9 @@ import { defaultProfile, parseProfile } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { withPlaces } from './decimals.ts';
 import { detectProfile } from './index.ts';
+import { lentPrices } from './lent-prices.ts';
+import type { Probe } from './probe.ts';
+import type { Reply } from '../http.ts';
 import { sameValue } from './options.ts';
 
 // assets.info against a target whose decimals and prices are neither the tokens' usual ones
@@ -51,6 +54,23 @@ describe('assets.info detection', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('reads lent stablecoins\' prices from the TVL: confirms 1 USD, or shows another price', async () => {
+    const target = (lent: Record<string, string>, tvl: string) => {
+      const replies = [
+        { markets: Object.entries(lent).map(([asset, totalLent]) => ({ id: `${asset}-30d`, asset, maturity: '30d', totalLent })) },
+        { metric: 'tvl', points: [{ timestamp: 'x', value: '0' }, { timestamp: 'y', value: tvl }] },
+      ];
+      return { pub: () => Promise.resolve({ status: 200, json: replies.shift() } as unknown as Reply) } as unknown as Probe;
+    };
+    const stables = ['USDC', 'USDT', 'DAI'];
+    expect(await lentPrices(target({ USDC: '150.805476', USDT: '30.011505', DAI: '0' }, '180.81'), stables)).toMatchObject({ confirmed: ['USDC', 'USDT'] });
+    expect(await lentPrices(target({ USDC: '100', USDT: '0' }, '102.00'), stables)).toMatchObject({ confirmed: [], price: { asset: 'USDC', value: '1.02' } });
+    expect(await lentPrices(target({ USDC: '100', USDT: '50' }, '160'), stables)).toMatchObject({ confirmed: [], note: expect.stringMatching(/are off/) });
+    // Nothing lent, or a non-stable lent: the TVL shows no stablecoin's price.
+    expect(await lentPrices(target({ USDC: '0' }, '0'), stables)).toBeUndefined();
+    expect(await lentPrices(target({ ETH: '1' }, '3000'), stables)).toBeUndefined();
   });
 
   it('writes amounts with exactly d places', () => {

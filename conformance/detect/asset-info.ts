@@ -2,12 +2,14 @@ import { defaultProfile } from '../../contract/index.ts';
 import type { Reply } from '../http.ts';
 import { STABLE } from './assets.ts';
 import { baseAmount, detectDecimals } from './decimals.ts';
+import { lentPrices } from './lent-prices.ts';
 import { detectPrice } from './prices.ts';
 import type { Confidence, Detector } from './probe.ts';
 
 // assets.info, per asset of the markets and the borrow and collateral lists: its decimals (decimals.ts) and
 // its oracle price. A stablecoin (USDC, USDT, DAI) is taken to be worth 1 USD, as the
-// minimum collateral ratio was read at par; any other collateral asset's price is searched
+// minimum collateral ratio was read at par, unless the TVL of what is lent shows otherwise
+// (lent-prices.ts, which confirms it for the lent ones); any other collateral asset's price is searched
 // through the collateral-ratio rule (prices.ts). An asset in none of them is never seen,
 // so the record holds those only. It runs last: a run whose budget is spent
 // skips it, saying so, rather than spend a Starter burst's last requests on half of it.
@@ -68,8 +70,18 @@ export const assetInfoDetector: Detector = {
     }
     const stables = assets.filter((a) => STABLE.includes(a));
     if (stables.length) {
-      notes.push(`${stables.join(', ')}: taken as 1 USD (stablecoins; the minimum collateral ratio was read at par on the same assumption)`);
-      lower('medium');
+      const shown = p.left >= 2 ? await lentPrices(p, stables) : undefined;
+      if (shown) {
+        evidence.push(...shown.evidence);
+        notes.push(shown.note);
+        if (shown.price) info[shown.price.asset]!.oraclePriceUsd = shown.price.value;
+        if (!shown.confirmed.length) lower('low');
+      }
+      const assumed = stables.filter((a) => !shown?.confirmed.includes(a) && a !== shown?.price?.asset);
+      if (assumed.length) {
+        notes.push(`${assumed.join(', ')}: taken as 1 USD (stablecoins${shown ? '' : '; the TVL showed no lent stablecoin\'s price'}; the minimum collateral ratio was read at par on the same assumption)`);
+        lower('medium');
+      }
     }
     p.set('assets.info', info, confidence, evidence, notes.join('; '));
   },
