@@ -19,7 +19,10 @@ import { httpSender, type AttemptResult, type Sender } from './sender.ts';
 // simply sent again with the same event id (at-least-once, as part 6 rule 2 allows).
 //
 // Concurrency: at most maxInFlight attempts overall and maxPerEndpoint per subscription,
-// chosen per endpoint each round, so a slow receiver only ever holds its own slots.
+// chosen per endpoint each round, so a slow receiver only ever holds its own slots. 32 per
+// subscription, not 8: at 125 events/s per subscription a window of 8 is full as soon as answers
+// take 64 ms, and deliveries then queue behind it (matching load at 500 orders/s, 4 partners:
+// time-to-match p99 28–67 ms with 32 against 100–430 ms with 8, runs interleaved).
 
 export interface DispatcherOptions {
   db: BetterSqlite3.Database;
@@ -104,7 +107,7 @@ export class Dispatcher {
     this.clock = opts.clock;
     this.profile = opts.profile;
     this.maxInFlight = opts.maxInFlight ?? 64;
-    this.maxPerEndpoint = opts.maxPerEndpoint ?? 8;
+    this.maxPerEndpoint = opts.maxPerEndpoint ?? 32;
     this.pollMs = opts.pollMs ?? 25;
     this.wallNow = opts.wallNow ?? Date.now;
     this.retryDelays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
