@@ -11,16 +11,19 @@ import { recordSnapshot } from './market-data.ts';
 
 const MAX_ROUNDS = 10_000;
 
-/** `liquidations: false` skips the collateral scan (the background timer runs it only now
- *  and then: prices move through the oracle control, which always checks). */
-export function runDueWork(engine: Engine, now = engine.now(), opts: { liquidations?: boolean } = {}): number {
+/** `liquidations`: the collateral scan of every active borrow (the default), or `{ tickMs, passMs }`
+ *  for the background timer's slice of it (see liquidationSlice): prices move through the oracle
+ *  control, which always scans everything. */
+export function runDueWork(engine: Engine, now = engine.now(), opts: { liquidations?: boolean | { tickMs: number; passMs: number } } = {}): number {
   let done = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const n = liquidityRound(engine, now) + maturityRound(engine, now) + withdrawalRound(engine, now);
     done += n;
     if (n === 0) break;
   }
-  if (opts.liquidations !== false) done += liquidationRound(engine, now);
+  const l = opts.liquidations ?? true;
+  if (l === true) done += liquidationRound(engine, now);
+  else if (l !== false) done += liquidationSlice(engine, now, l.tickMs, l.passMs);
   recordSnapshot(engine, now);
   engine.persistClock();
   return done;
@@ -163,6 +166,42 @@ export function liquidate(engine: Engine, r: PositionRow, at: number): void {
 /** Active borrows whose collateral, at oracle prices, fell under the liquidation ratio. */
 export function liquidationRound(engine: Engine, now: number): number {
   const rows = engine.db.prepare("SELECT * FROM positions WHERE type = 'borrow' AND status = 'active'").all() as PositionRow[];
+  return liquidateUnderwater(engine, rows, now);
+}
+
+/** Where each engine's background scan stands: the last seq checked, and how many active
+ *  borrows the pass so far and the previous whole pass saw. */
+const sweeps = new WeakMap<Engine, { after: number; seen: number; lastPass: number }>();
+const sliceQueries = new WeakMap<Engine, { all(...p: unknown[]): unknown[] }>();
+
+/**
+ * The background timer's collateral scan, a slice per tick: enough active borrows (by seq,
+ * wrapping around) that a whole pass takes about `passMs` of ticks every `tickMs`. The scan of
+ * every borrow at once held the event loop for as long as it took (under a matching load, tens
+ * of thousands of borrows: hundreds of ms, every order waiting behind it); the slices check each
+ * borrow as often as before, in pieces. Clock jumps and oracle prices still scan everything.
+ */
+export function liquidationSlice(engine: Engine, now: number, tickMs: number, passMs: number): number {
+  let s = sweeps.get(engine);
+  if (!s) sweeps.set(engine, (s = { after: 0, seen: 0, lastPass: 0 }));
+  let q = sliceQueries.get(engine);
+  if (!q) {
+    q = engine.db.prepare("SELECT * FROM positions WHERE type = 'borrow' AND status = 'active' AND seq > ? ORDER BY seq LIMIT ?");
+    sliceQueries.set(engine, q);
+  }
+  const limit = Math.max(64, Math.ceil((s.lastPass * tickMs) / passMs));
+  const rows = q.all(s.after, limit) as PositionRow[];
+  s.seen += rows.length;
+  if (rows.length < limit) {
+    // The pass is complete: the next tick starts again from the first borrow.
+    s.lastPass = s.seen;
+    s.seen = 0;
+    s.after = 0;
+  } else s.after = rows[rows.length - 1].seq;
+  return liquidateUnderwater(engine, rows, now);
+}
+
+function liquidateUnderwater(engine: Engine, rows: PositionRow[], now: number): number {
   const threshold = new D(engine.profile.amounts.liquidationRatio);
   let n = 0;
   for (const stale of rows) {
