@@ -8,7 +8,9 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/lendcheck-install-XXXXXX")"
 pids=()
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  # Each background process leads its own process group (setsid), so the sandbox node that
+  # npx starts goes with it; killing npx's pid alone left that sandbox running.
+  for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -39,7 +41,7 @@ want="$(node -p "require('$repo/package.json').version")"
 
 step "npx lendcheck sandbox answers GET /v1/markets"
 port="$(free_port)"
-npx --no-install lendcheck sandbox --port "$port" --db ":memory:" >"$work/sandbox.log" 2>&1 &
+setsid npx --no-install lendcheck sandbox --port "$port" --db ":memory:" >"$work/sandbox.log" 2>&1 &
 pids+=($!)
 wait_http "http://127.0.0.1:$port/v1/markets" 60
 curl -fsS "http://127.0.0.1:$port/v1/markets" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);if(!Array.isArray(j.markets)||!j.markets.length){console.error('markets: expected a non-empty markets list, received '+s.slice(0,200));process.exit(1)}})"
