@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseProfile } from '../contract/index.ts';
 import { TestClock } from './clock.ts';
+import { runDueWork } from './engine/lifecycle.ts';
 import { createSandbox, type Sandbox } from './app.ts';
 import { defaultPlugins } from './plugins.ts';
 import { caller, KEY_A } from './test-helpers.ts';
@@ -46,5 +48,35 @@ describe('sandbox without controls', () => {
     expect(sb.clock.timeScale).toBe(60);
     const r = await sb.app.fetch(new Request('http://sandbox.test/v1/sandbox/clock', { headers: { authorization: `Bearer ${KEY_A}` } }));
     expect(r.status).toBe(404);
+  });
+
+  // Why profile detect leaves amounts.liquidationRatio and lifecycle.statusAfterLiquidation
+  // undetected on a target without controls: prices never move there, so only time
+  // liquidates, by a borrow's interest outgrowing its collateral: months of business time.
+  it('liquidates only by time without a price control: interest alone takes a borrow under the ratio after months', async () => {
+    const DAY = 86_400_000;
+    const at = async (liquidationRatio: string, days: number[]) => {
+      const clock = new TestClock({ startMs: Date.parse('2026-01-01T00:00:00Z'), realNow: () => 0 });
+      sb = createSandbox({ controls: false, clock, tickMs: 0, plugins: [], profile: parseProfile({ amounts: { liquidationRatio }, lifecycle: { statusAfterLiquidation: 'seized' } }) });
+      const call = caller(sb);
+      // At the minimum ratio 1.5 (ETH at 3 000 USD) and the highest rate, crossed by a lend.
+      const borrow = await call('POST', '/borrow', { body: { userId: 'b', collateral: { asset: 'ETH', amount: '1.5' }, borrowAsset: 'USDC', borrowAmount: '3000', rate: 0.99, maturity: '180d' } });
+      const lend = await call('POST', '/lend', { body: { userId: 'l', asset: 'USDC', amount: '3000', rate: 0.99, maturity: '180d' } });
+      expect([borrow.status, lend.status]).toEqual([201, 201]);
+      const seen: string[] = [];
+      let day = 0;
+      for (const d of days) {
+        clock.advance((d - day) * DAY);
+        day = d;
+        runDueWork(sb.engine);
+        seen.push(`${d}d ${(await call('GET', `/positions/${borrow.body.positionId}`)).body.status}`);
+      }
+      await sb.close();
+      sb = undefined;
+      return seen;
+    };
+    // 3 000 × (1 + 0.99 × t / 365) against 4 500: under 1.2 after about 92 days, under 1.1 after about 131.
+    expect(await at('1.2', [1, 80, 100])).toEqual(['1d active', '80d active', '100d seized']);
+    expect(await at('1.1', [1, 80, 100, 120, 140])).toEqual(['1d active', '80d active', '100d active', '120d active', '140d seized']);
   });
 });

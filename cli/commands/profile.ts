@@ -12,6 +12,7 @@ interface DetectFlags {
   out: string;
   maxRequests: number;
   receiverHost?: string;
+  retryWait?: number;
   allowLive?: boolean;
 }
 
@@ -45,6 +46,7 @@ export function registerProfile(program: Command): void {
     .option('--out <file>', 'where the profile goes', 'profile.json')
     .addOption(new Option('--max-requests <n>', 'request budget (default: a Starter key\'s burst)').default(DEFAULT_MAX_REQUESTS).argParser(Number))
     .option('--receiver-host <host>', 'host the target reaches lendcheck\'s webhook receiver at (default 127.0.0.1)')
+    .addOption(new Option('--retry-wait <seconds>', 'without sandbox controls, how long to wait for a first webhook retry; a target at real time needs about 90 (default 3: only a faster clock is read)').argParser(Number))
     .option('--allow-live', 'allow a ck_live_ key (detection places and cancels small orders); off by default', false)
     .action(async (o: DetectFlags) => {
       const baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL;
@@ -52,9 +54,10 @@ export function registerProfile(program: Command): void {
       if (!baseUrl || !apiKey) throw new Error('profile detect needs --base-url and --api-key (or LENDCHECK_BASE_URL and LENDCHECK_API_KEY)');
       const newKey = o.newKey ?? process.env.LENDCHECK_NEW_KEY;
       if ([apiKey, newKey].some((k) => k?.startsWith(KEY_PREFIX.production)) && !o.allowLive) throw new Error(`refusing a production key (${KEY_PREFIX.production}…): detection places orders; pass --allow-live to do it anyway`);
+      if (o.retryWait !== undefined && !(o.retryWait >= 0 && o.retryWait <= 3600)) throw new Error(`--retry-wait: seconds from 0 to 3600, got ${o.retryWait}`);
       if (!(o.maxRequests >= 10)) throw new Error(`--max-requests: at least 10, got ${o.maxRequests}`);
       const { summary, file } = await detectToFile(
-        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost },
+        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost, retryWaitMs: o.retryWait === undefined ? undefined : o.retryWait * 1000 },
         o.out,
       );
       for (const l of summary) console.log(l);

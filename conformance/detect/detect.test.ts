@@ -32,6 +32,10 @@ describe('profile detect', () => {
       const file = JSON.parse(text) as { detection: { options: Record<string, { detected: boolean; evidence?: unknown[]; reason?: string }> } };
       expect(file.detection.options.ratesPath!.evidence!.length).toBeGreaterThan(0);
       expect(file.detection.options['webhooks.afterFinalRetry']).toMatchObject({ detected: false, reason: expect.stringMatching(/chaos/) });
+      // At real time, by default: the first retry is waited for 3 s only, and the reason says how to wait for it.
+      for (const o of ['webhooks.successStatuses', 'webhooks.retryDelayFrom']) {
+        expect(file.detection.options[o]).toMatchObject({ detected: false, reason: expect.stringMatching(/no retry came within 3000 ms: .*--retry-wait 120/) });
+      }
       expect(detected.requests).toBeLessThanOrEqual(100);
     } finally {
       await server.close();

@@ -46,6 +46,12 @@ export interface DetectOptions {
   maxRequests?: number;
   /** Host the target reaches lendcheck's receiver at (default 127.0.0.1). */
   receiverHost?: string;
+  /**
+   * How long a first webhook retry is awaited on a target without a test clock (default
+   * 3 s: a target at real time retries a minute later, and reading the two retry options
+   * from it takes about 90 s, so it is asked for).
+   */
+  retryWaitMs?: number;
 }
 
 export type OptionRecord =
@@ -67,7 +73,7 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
   const t0 = performance.now();
   const maxRequests = o.maxRequests ?? DEFAULT_MAX_REQUESTS;
   const http = new HttpClient({ baseUrl: o.baseUrl, publicBaseUrl: o.publicBaseUrl, secrets: [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''] });
-  const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, newKey: o.newKey, maxRequests, runId: Date.now().toString(36), receiverHost: o.receiverHost });
+  const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, newKey: o.newKey, maxRequests, runId: Date.now().toString(36), receiverHost: o.receiverHost, retryWaitMs: o.retryWaitMs });
   try {
     for (const d of DETECTORS) {
       if (probe.left <= 0) {

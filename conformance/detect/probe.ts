@@ -30,6 +30,8 @@ export interface ProbeOptions {
   runId: string;
   /** Where a target can reach lendcheck's own webhook receiver (default: the loopback listener). */
   receiverHost?: string;
+  /** How long a first webhook retry is awaited without a test clock (default FIRST_RETRY_WAIT_MS, 3 s). */
+  retryWaitMs?: number;
 }
 
 export class Probe {

@@ -68,6 +68,15 @@ export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
   return Object.assign(self, rest);
 }
 
+/** A delivery's JSON body, or undefined when it is not JSON. */
+export function payloadOf(d: Delivery): unknown {
+  try {
+    return JSON.parse(d.raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** A delivery as a redacted exchange record, the evidence for what was read from it. */
 export function deliveryExchange(d: Delivery, url: string, secrets: string[]): results.Exchange {
   return {

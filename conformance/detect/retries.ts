@@ -4,7 +4,7 @@ import type { Reply } from '../http.ts';
 import { tradeAsset } from './assets.ts';
 import { advance, controlsOf } from './controls.ts';
 import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
-import { deliveryExchange, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+import { deliveryExchange, payloadOf, startReceiver, type Delivery, type Receiver } from './receiver.ts';
 import { retriesByRatio } from './retries-ratio.ts';
 
 // What the sender does with an answer that is not a plain 200, seen on the test clock: a
@@ -106,7 +106,7 @@ export async function newEvent(x: Ctx, tag: string, answer: Receiver['answer'], 
   const lend = await p.call('POST', '/lend', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: '10', rate: 0.5, maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
   if (!ok(lend)) throw new Error(`a lend for event ${tag} answered ${lend.status} ${errorText(lend).slice(0, 160)}`);
   const pid = (lend.json as { positionId?: string }).positionId;
-  const mine = (d: Delivery) => (parse(d) as { data?: { positionId?: unknown } } | undefined)?.data?.positionId === pid;
+  const mine = (d: Delivery) => (payloadOf(d) as { data?: { positionId?: unknown } } | undefined)?.data?.positionId === pid;
   await rx.waitFor((g) => g.some(mine), FIRST_WAIT_MS);
   const first = rx.got.find(mine);
   if (!first && !mayMiss) throw new Error(`the position.created of lend ${tag} did not arrive within ${FIRST_WAIT_MS} ms`);
@@ -114,12 +114,5 @@ export async function newEvent(x: Ctx, tag: string, answer: Receiver['answer'], 
   return { eventId: first ? eventIdOf(first) : '', first: first!, lend };
 }
 
-function parse(d: Delivery): unknown {
-  try {
-    return JSON.parse(d.raw.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-export const eventIdOf = (d: Delivery) => String((parse(d) as { id?: unknown } | undefined)?.id ?? '');
+export const eventIdOf = (d: Delivery) => String((payloadOf(d) as { id?: unknown } | undefined)?.id ?? '');
 export const deliveriesOf = (rx: Receiver, eventId: string) => rx.got.filter((d) => eventIdOf(d) === eventId);

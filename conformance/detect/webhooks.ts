@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import { errorText, findId, ok, type Detector } from './probe.ts';
-import { deliveryExchange, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+import { deliveryExchange, payloadOf, startReceiver, type Delivery, type Receiver } from './receiver.ts';
 
 // Webhooks, in two parts around the organic orders of lifecycle.ts: first lendcheck's own
 // receiver is subscribed (is a secret required? where is the id? is a loopback http URL
@@ -83,7 +83,7 @@ export const deliveriesDetector: Detector = {
     } else if (signed) p.miss('signature.scheme', 'the registration gave no secret to verify with');
     const matched = sub.receiver.got.find((d) => typeOf(d) === 'position.matched');
     if (matched) {
-      const data = (parse(matched) as { data?: Record<string, unknown> })?.data;
+      const data = (payloadOf(matched) as { data?: Record<string, unknown> })?.data;
       p.set('webhooks.matchedIncludesType', data !== undefined && 'type' in data, 'high', [ex(matched)]);
     } else p.miss('webhooks.matchedIncludesType', `no position.matched delivery within ${DELIVERY_WAIT_MS / 1000} s`);
     if (sub.id && p.found.get('webhooks.listAndDelete')?.value !== false) {
@@ -94,12 +94,5 @@ export const deliveriesDetector: Detector = {
   },
 };
 
-function parse(d: Delivery): unknown {
-  try {
-    return JSON.parse(d.raw.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-const typeOf = (d: Delivery) => (parse(d) as { type?: unknown } | undefined)?.type;
+const typeOf = (d: Delivery) => (payloadOf(d) as { type?: unknown } | undefined)?.type;
 
