@@ -73,11 +73,22 @@ if ! podman image exists "$BASE_IMAGE"; then
     --change 'CMD ["node"]' - "$BASE_IMAGE" >/dev/null
 fi
 
-# The Docker API for testcontainers and `docker compose`.
+# The Docker API for testcontainers and `docker compose`. The service outlives the run, and
+# conmon starts each container from the service's working directory: a service started in a
+# clone that was deleted since answers /_ping but cannot start a container ("write child:
+# broken pipe"), so such a service is replaced, and a new one starts from /.
+for pid in $(pgrep -f "podman system service.*unix://$SOCK" || true); do
+  if [[ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" == *" (deleted)" ]]; then
+    log "the podman service (pid $pid) runs in a deleted directory; replacing it"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    rm -f "$SOCK"
+  fi
+done
 if ! curl -fsS --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1; then
   log "starting podman system service on $SOCK"
   mkdir -p "$(dirname "$SOCK")"
-  nohup podman system service --time=0 "unix://$SOCK" >"$CACHE/podman-service.log" 2>&1 &
+  (cd / && nohup podman system service --time=0 "unix://$SOCK" >"$CACHE/podman-service.log" 2>&1 &)
   for _ in $(seq 1 50); do curl -fsS --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1 && break; sleep 0.2; done
   curl -fsS --unix-socket "$SOCK" http://d/_ping >/dev/null || { log "the podman service did not answer /_ping"; exit 1; }
 fi
