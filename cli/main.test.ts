@@ -26,3 +26,13 @@ describe.concurrent('lendcheck CLI', () => {
     expect(r.stderr).toMatch(/cannot read profile/);
   });
 });
+
+describe.concurrent('lendcheck CLI bounds', () => {
+  it('refuses a retry wait out of bounds, naming the flag, before starting any target', async () => {
+    for (const args of [['profile', 'detect', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_test_x'], ['gate', '--detect-profile']]) {
+      const r = await run(...args, '--retry-wait', '-5');
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/--retry-wait: seconds from 0 to 3600, got -5/);
+    }
+  });
+});

@@ -29,6 +29,7 @@ interface GateFlags extends TargetFlags {
   matchBy?: 'auto' | 'webhooks' | 'polling';
   stepTimeout: number;
   detectProfile?: boolean;
+  retryWait?: number;
   allowSkip?: boolean;
   baseline?: string;
   maxRegression?: string;
@@ -60,6 +61,7 @@ export function registerGate(program: Command): void {
     .option('--allow-skip', 'accept skipped steps on purpose: a run of skips, or a skipped --only step, then passes instead of INCOMPLETE (exit 3)', false)
     .option('--plain', 'plain progress lines even on a terminal', false)
     .option('--detect-profile', 'probe the target first (lendcheck profile detect, ≤ 100 requests) and run with the profile found (written to <report-dir>/detected-profile.json)')
+    .addOption(new Option('--retry-wait <seconds>', 'with --detect-profile on a target without sandbox controls: how long to wait for a first webhook retry (default 3; a target at real time needs about 90)').argParser(Number))
     .addOption(new Option('--step-timeout <minutes>', 'a step still running after this fails and the gate goes on').default(20).argParser(Number))
     .option('--baseline <run>', 'compare with a run from the history: "last" (the last passing run against this target) or a run id')
     .option('--max-regression <bounds>', 'with --baseline: fail when a figure gets worse beyond these bounds, e.g. p95=10%,burst=0')
@@ -91,6 +93,7 @@ async function gate(opts: GateFlags): Promise<void> {
 
   // Parsed before any target starts, so a bad value leaves no container behind.
   const chaosTolerance = opts.chaosTolerance ? parseTolerance(opts.chaosTolerance) : undefined;
+  if (opts.retryWait !== undefined && !(opts.retryWait >= 0 && opts.retryWait <= 3600)) throw new Error(`--retry-wait: seconds from 0 to 3600, got ${opts.retryWait}`);
 
   let target: GateTarget;
   try {
@@ -121,7 +124,8 @@ async function gate(opts: GateFlags): Promise<void> {
   target.matchBy = opts.matchBy;
 
   if (opts.detectProfile && target.apiKey) {
-    ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2 }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
+    const retryWaitMs = opts.retryWait === undefined ? undefined : opts.retryWait * 1000;
+    ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2, retryWaitMs }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
   }
   const secrets = [...keysOf(flags), ...keysOf(target)];
   const redactor = createRedactor(secrets);
