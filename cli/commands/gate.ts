@@ -10,7 +10,7 @@ import { EXIT_CODES } from '../gate/verdict.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
 import { parseTolerance } from '../../chaos/validate.ts';
-import { detectForGate } from '../../conformance/detect/cli.ts';
+import { detectForGate, retryWaitMs } from '../../conformance/detect/cli.ts';
 import { regressionStep } from '../history/regression-step.ts';
 import { recordRun } from '../history/record.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';
@@ -93,7 +93,7 @@ async function gate(opts: GateFlags): Promise<void> {
 
   // Parsed before any target starts, so a bad value leaves no container behind.
   const chaosTolerance = opts.chaosTolerance ? parseTolerance(opts.chaosTolerance) : undefined;
-  if (opts.retryWait !== undefined && !(opts.retryWait >= 0 && opts.retryWait <= 3600)) throw new Error(`--retry-wait: seconds from 0 to 3600, got ${opts.retryWait}`);
+  const retryWait = retryWaitMs(opts.retryWait);
 
   let target: GateTarget;
   try {
@@ -124,8 +124,7 @@ async function gate(opts: GateFlags): Promise<void> {
   target.matchBy = opts.matchBy;
 
   if (opts.detectProfile && target.apiKey) {
-    const retryWaitMs = opts.retryWait === undefined ? undefined : opts.retryWait * 1000;
-    ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2, retryWaitMs }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
+    ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2, retryWaitMs: retryWait }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
   }
   const secrets = [...keysOf(flags), ...keysOf(target)];
   const redactor = createRedactor(secrets);

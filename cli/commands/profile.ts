@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { KEY_PREFIX, loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
-import { detectToFile } from '../../conformance/detect/cli.ts';
+import { detectToFile, retryWaitMs } from '../../conformance/detect/cli.ts';
 import { DEFAULT_MAX_REQUESTS } from '../../conformance/detect/index.ts';
 
 interface DetectFlags {
@@ -54,10 +54,10 @@ export function registerProfile(program: Command): void {
       if (!baseUrl || !apiKey) throw new Error('profile detect needs --base-url and --api-key (or LENDCHECK_BASE_URL and LENDCHECK_API_KEY)');
       const newKey = o.newKey ?? process.env.LENDCHECK_NEW_KEY;
       if ([apiKey, newKey].some((k) => k?.startsWith(KEY_PREFIX.production)) && !o.allowLive) throw new Error(`refusing a production key (${KEY_PREFIX.production}…): detection places orders; pass --allow-live to do it anyway`);
-      if (o.retryWait !== undefined && !(o.retryWait >= 0 && o.retryWait <= 3600)) throw new Error(`--retry-wait: seconds from 0 to 3600, got ${o.retryWait}`);
+      const retryWait = retryWaitMs(o.retryWait);
       if (!(o.maxRequests >= 10)) throw new Error(`--max-requests: at least 10, got ${o.maxRequests}`);
       const { summary, file } = await detectToFile(
-        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost, retryWaitMs: o.retryWait === undefined ? undefined : o.retryWait * 1000 },
+        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost, retryWaitMs: retryWait },
         o.out,
       );
       for (const l of summary) console.log(l);

@@ -25,6 +25,13 @@ export function summarise(d: DetectedProfile): string[] {
   return lines;
 }
 
+/** `--retry-wait <seconds>` of both commands, as DetectOptions.retryWaitMs; out of bounds throws naming the flag. */
+export function retryWaitMs(seconds: number | undefined): number | undefined {
+  if (seconds === undefined) return undefined;
+  if (!(seconds >= 0 && seconds <= 3600)) throw new Error(`--retry-wait: seconds from 0 to 3600, got ${seconds}`);
+  return seconds * 1000;
+}
+
 /** For the gate: the detected profile to run with, and the file it was written to. */
 export async function detectForGate(o: DetectOptions, reportDir: string, log: (l: string) => void): Promise<{ profile: Profile; file: string }> {
   const { detected, file, summary } = await detectToFile(o, `${reportDir}/detected-profile.json`);
