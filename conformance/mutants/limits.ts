@@ -85,6 +85,19 @@ export const LIMIT_MUTANTS: Mutant[] = [
     },
   },
   {
+    id: 'limit.remaining-zero-while-accepting',
+    breaks: 'X-RateLimit-Remaining says 0 on every answer the key still gets',
+    rule: 'LIMIT-headers',
+    killers: ['limits.headers-decrease'],
+    make: () => async (req, next) => {
+      const res = await next(req);
+      if (!res.headers.has('x-ratelimit-remaining') || res.status === 429) return res;
+      const h = new Headers(res.headers);
+      h.set('x-ratelimit-remaining', '0');
+      return new Response(res.body, { status: res.status, headers: h });
+    },
+  },
+  {
     id: 'limit.tier-limit-wrong',
     breaks: 'a Scale key reports the Growth limit',
     rule: 'LIMIT-tier-scale',

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { runAgainst } from '../mutants/run.ts';
+
+// A key emptied just before the check (earlier checks, or a detection run, on the same key)
+// cannot show Remaining fall below 0: the check waits for the bucket to refill instead of
+// failing a correct target.
+
+describe('limits.headers-decrease on a key emptied just before it', () => {
+  it('waits for the refill and judges the fall', { timeout: 30_000 }, async () => {
+    let drained = 0;
+    const result = await runAgainst(
+      async (req, next) => {
+        // The first rates request with a key empties that key's real bucket first.
+        if (!drained && req.method === 'GET' && req.headers.has('authorization') && new URL(req.url).pathname.endsWith('/rates')) {
+          for (let r = await next(req.clone()); r.status !== 429 && drained < 5000; r = await next(req.clone())) drained++;
+        }
+        return next(req);
+      },
+      { only: ['limits.headers-decrease'] },
+    );
+    expect(drained).toBeGreaterThan(0);
+    expect(result.checks.map((c) => [c.status, c.message])).toEqual([['passed', undefined]]);
+  });
+});
