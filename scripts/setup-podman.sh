@@ -88,8 +88,8 @@ done
 if ! curl -fsS --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1; then
   log "starting podman system service on $SOCK"
   mkdir -p "$(dirname "$SOCK")"
-  # exec, so no shell is left holding the caller's stdout: .ci/run reads this script's output
-  # through $(…), which waits for every writer of that pipe to close.
+  # exec, so no shell is left holding the caller's stdout: a caller that reads this script's
+  # output through $(…) waits for every writer of that pipe to close.
   (cd / && exec nohup podman system service --time=0 "unix://$SOCK" </dev/null >"$CACHE/podman-service.log" 2>&1) &
   for _ in $(seq 1 50); do curl -fsS --unix-socket "$SOCK" http://d/_ping >/dev/null 2>&1 && break; sleep 0.2; done
   curl -fsS --unix-socket "$SOCK" http://d/_ping >/dev/null || { log "the podman service did not answer /_ping"; exit 1; }
