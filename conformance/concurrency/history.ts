@@ -1,0 +1,35 @@
+// The record of one storm: every operation with its invoke and complete times, as Porcupine
+// and Knossos take it. The storm checks (conformance/concurrency/checks) record these; the
+// linearizability checker (conformance/concurrency/linearize) reads them. Times are
+// performance.now() milliseconds of the recording process, so only their order matters.
+
+export interface OpRequest {
+  method: string;
+  /** Path under the base URL, with its query string. */
+  path: string;
+  body?: unknown;
+  /** Which partner key made the call: 1 (LENDCHECK_API_KEY) or 2 (LENDCHECK_API_KEY_2). */
+  partner: 1 | 2;
+}
+
+export interface OpResponse {
+  status: number;
+  /** Parsed JSON body, or undefined. */
+  json: unknown;
+}
+
+export interface Operation {
+  /** Index in the history, stable for reports. */
+  id: number;
+  /** The logical client (one concurrent caller of the storm). */
+  client: number;
+  /** What the operation is, in the model's words: 'withdraw', 'lend', 'cancel', 'read', … */
+  kind: string;
+  invoke: number;
+  /** Undefined while in flight or when the request failed without an answer (timeout). */
+  complete?: number;
+  request: OpRequest;
+  response?: OpResponse;
+}
+
+export type History = Operation[];
