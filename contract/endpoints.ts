@@ -4,28 +4,9 @@ import { successStatus } from './profile.ts';
 import * as s from './schemas.ts';
 import * as shapes from './shapes.ts';
 import * as ctl from './sandbox-controls.ts';
+import type { Endpoint } from './endpoint-type.ts';
 
-export type Access = 'key' | 'public' | 'sandbox';
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-export interface Endpoint {
-  /** Stable id, used by routes, checks and reports. */
-  id: string;
-  method: Method;
-  /** Path under /v1, with `{name}` parameters. */
-  path: string;
-  access: Access;
-  summary: string;
-  params?: z.ZodObject;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** Schema of the success body, before any public envelope. */
-  response: z.ZodType;
-  /** `spec` when the spec shows the body, `profile` when lendcheck-v1 chose it. */
-  responseSource: 'spec' | 'profile';
-  /** Requirement ids this endpoint's existence and shape satisfy. */
-  requirements: string[];
-}
+export type { Access, Endpoint, Method } from './endpoint-type.ts';
 
 const positionId = z.object({ positionId: z.string().min(1) });
 const userIdParam = z.object({ userId: z.string().min(1) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from './constants.ts';
 import { decimalString, isoUtcTimestamp, positiveDecimalString } from './refinements.ts';
-import type { Endpoint } from './endpoints.ts';
+import type { Endpoint } from './endpoint-type.ts';
 
 // lendcheck's own control surface under /v1/sandbox, in the spirit of Stripe's test
 // clocks and `stripe trigger`. Not part of the spec: a target "has sandbox controls"

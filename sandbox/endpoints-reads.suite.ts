@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { borrow, expectError, lend } from './endpoints.suite.ts';
+import { borrow, expectError, lend } from './endpoints-bodies.ts';
 import type { Caller } from './test-helpers.ts';
 
 // The second half of describeEndpoints (endpoints.suite.ts): lists, withdrawals, market

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultProfile, endpoints, errorBody, insufficientFundsError } from '../contract/index.ts';
+import { defaultProfile, endpoints, insufficientFundsError } from '../contract/index.ts';
 import { readAndControlCases } from './endpoints-reads.suite.ts';
+import { borrow, expectError, lend } from './endpoints-bodies.ts';
 import { KEY_B, type Caller } from './test-helpers.ts';
 
 // Every endpoint's success path and each error it can give, written once against a
@@ -11,18 +12,6 @@ import { KEY_B, type Caller } from './test-helpers.ts';
 export interface Target {
   call: Caller;
   close(): Promise<void>;
-}
-
-export const lend = (userId: string, extra: Record<string, unknown> = {}) => ({ userId, asset: 'USDC', amount: '1000', rate: 0.05, maturity: '30d', ...extra });
-export const borrow = (userId: string, extra: Record<string, unknown> = {}) => ({
-  userId, collateral: { asset: 'ETH', amount: '1' }, borrowAsset: 'USDC', borrowAmount: '1000', rate: 0.06, maturity: '30d', ...extra,
-});
-
-export function expectError(r: { status: number; body: any }, status: number, code: string, field?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(errorBody.safeParse(r.body).success, 'body is the spec error object').toBe(true);
-  expect(r.body.error.code).toBe(code);
-  if (field) expect(r.body.error.message).toMatch(new RegExp(`^${field.replace('.', '\\.')}\\b`));
 }
 
 export function describeEndpoints(label: string, setup: () => Promise<Target>): void {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PlanInput } from '../plan.ts';
-import type { DrillOptions } from './restart-drill.ts';
+import type { DrillOptions } from './restart-options.ts';
 
 // The receiver side of the restart drill: receiver-process.ts as a child on a fixed port,
 // started live or on standby (loaded, released by a line on stdin).

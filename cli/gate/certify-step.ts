@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { WEBHOOK_SECRET_PREFIX } from '../../contract/constants.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
 import { start } from '../../examples/receivers/sample.ts';
-import type { GateStep } from './steps.ts';
+import type { GateStep } from './step-types.ts';
 
 // The gate certifies the sample receiver (examples/receivers/sample.ts): it starts it on
 // a loopback port with a fresh secret and runs the chaos certifier against it. The

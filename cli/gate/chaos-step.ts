@@ -1,5 +1,5 @@
 import { runChaosSchedule, type ScheduleOptions } from '../../chaos/schedule.ts';
-import type { GateStep, StepContext } from './steps.ts';
+import type { GateStep, StepContext } from './step-types.ts';
 
 // The time-scaled retry schedule (chaos/schedule.ts). Against the gate's embedded sandbox
 // at its default real-time clock, the schedule (26.6 business hours) gets its own

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { PartResult, CheckResult } from '../../contract/results.ts';
-import type { GateStep } from './steps.ts';
+import type { GateStep } from './step-types.ts';
 import { runLoad, type LoadOptions } from '../load/run.ts';
 import type { TierName } from './target.ts';
 import { setTimeout as sleep } from 'node:timers/promises';

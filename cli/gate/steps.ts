@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { runConformance, type ConformanceOptions } from '../../conformance/run.ts';
-import { skipReasonFor, type Capabilities, type Need, type Profile } from '../../contract/index.ts';
-import type { PartResult } from '../../contract/results.ts';
+import { skipReasonFor, type Capabilities } from '../../contract/index.ts';
 import { runContract } from './contract-step.ts';
+import type { GateStep, StepContext } from './step-types.ts';
 import type { GateTarget, TierName } from './target.ts';
 import { loadStep } from './load-step.ts';
 import { certifyStep } from './certify-step.ts';
@@ -12,29 +12,7 @@ import { chaosStep } from './chaos-step.ts';
 // needs the target lacks is skipped with the reason. Each step imports its part statically
 // and builds the part's own options type, so tsc fails when a step and its part disagree.
 
-export interface StepContext {
-  profile: Profile;
-  profileFile?: string;
-  target: GateTarget;
-  /** The run's report directory (<report-dir>/<run-id>), for parts that keep raw output. */
-  runDir: string;
-  /** Progress lines from inside a part; redacted before they are shown. */
-  log(line: string): void;
-}
-
-export interface GateStep {
-  name: string;
-  part: PartResult['part'];
-  title: string;
-  needs: Need[];
-  run(ctx: StepContext): Promise<PartResult>;
-  /**
-   * True when this run of the step shares nothing with the others (its own sandbox, keys
-   * and clock): the gate starts it at once and runs the other steps meanwhile, and its
-   * result still takes its place in the order. Mostly waiting (a time-scaled schedule).
-   */
-  alongside?(ctx: StepContext): boolean;
-}
+export type { GateStep, StepContext } from './step-types.ts';
 
 const TIERS_NEEDED: TierName[] = ['starter', 'growth', 'scale'];
 

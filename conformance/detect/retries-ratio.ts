@@ -1,7 +1,7 @@
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import { NO_CONTROLS } from './controls.ts';
 import { deliveryExchange, payloadOf, type Answer, type Delivery } from './receiver.ts';
-import { deliveriesOf, eventIdOf, newEvent, type Ctx } from './retries.ts';
+import { deliveriesOf, eventIdOf, newEvent, type Ctx } from './retries-events.ts';
 
 // Retries without a test clock. Three events go to the second receiver: a is answered 500
 // at once (its retry gap g is the first retry delay, a minute of the target's business

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
-import type { Reply } from '../http.ts';
-import { tradeAsset } from './assets.ts';
 import { advance, controlsOf } from './controls.ts';
 import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
-import { deliveryExchange, payloadOf, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+import { deliveryExchange, startReceiver, type Delivery } from './receiver.ts';
 import { retriesByRatio } from './retries-ratio.ts';
+import { deliveriesOf, eventIdOf, FIRST_WAIT_MS, newEvent, type Ctx } from './retries-events.ts';
 
 // What the sender does with an answer that is not a plain 200, seen on the test clock: a
 // second receiver is subscribed to position.created, and each probe places a lend nobody
@@ -22,12 +21,8 @@ import { retriesByRatio } from './retries-ratio.ts';
 const HOLD_MS = 3_000;
 /** How long a delivery that is due is waited for (the sender polls its queue). */
 export const DUE_WAIT_MS = 1_200;
-/** How long a new event's first delivery is waited for. */
-const FIRST_WAIT_MS = 5_000;
 
 const OPTIONS = ['webhooks.successStatuses', 'webhooks.retryDelayFrom', 'webhooks.afterFinalRetry'];
-
-export interface Ctx { p: Probe; rx: Receiver; webhookId?: string }
 
 export const retriesDetector: Detector = {
   name: 'webhook retries (test clock)',
@@ -98,21 +93,3 @@ async function afterFinal(x: Ctx, eventId: string, ex: (d: Delivery) => ReturnTy
   if (ok(at) && ours.some((t) => t.outcome === 'failed')) return p.set('webhooks.afterFinalRetry', 'mark-failed', 'high', [last, at, ex(c.first)], 'after the 5th retry failed, the attempts show failed, and new events still arrive');
   p.miss('webhooks.afterFinalRetry', `the attempts control answered ${at.status} ${JSON.stringify(at.json ?? '').slice(0, 160)}`);
 }
-
-/** A lend nobody takes (its position.created) with the receiver answering as told; waits for its first delivery. */
-export async function newEvent(x: Ctx, tag: string, answer: Receiver['answer'], mayMiss = false): Promise<{ eventId: string; first: Delivery; lend: Reply }> {
-  const { p, rx } = x;
-  rx.answer = answer;
-  const lend = await p.call('POST', '/lend', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: '10', rate: 0.5, maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
-  if (!ok(lend)) throw new Error(`a lend for event ${tag} answered ${lend.status} ${errorText(lend).slice(0, 160)}`);
-  const pid = (lend.json as { positionId?: string }).positionId;
-  const mine = (d: Delivery) => (payloadOf(d) as { data?: { positionId?: unknown } } | undefined)?.data?.positionId === pid;
-  await rx.waitFor((g) => g.some(mine), FIRST_WAIT_MS);
-  const first = rx.got.find(mine);
-  if (!first && !mayMiss) throw new Error(`the position.created of lend ${tag} did not arrive within ${FIRST_WAIT_MS} ms`);
-  // Only afterFinal (mayMiss) reads a missing first delivery, and it checks for one.
-  return { eventId: first ? eventIdOf(first) : '', first: first!, lend };
-}
-
-export const eventIdOf = (d: Delivery) => String((payloadOf(d) as { id?: unknown } | undefined)?.id ?? '');
-export const deliveriesOf = (rx: Receiver, eventId: string) => rx.got.filter((d) => eventIdOf(d) === eventId);

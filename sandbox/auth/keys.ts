@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { KEY_PREFIX, type Profile } from '../../contract/index.ts';
-import type { KeyInfo } from '../plugins.ts';
+import type { KeyInfo } from '../plugin-types.ts';
 
 export interface KeyEntry {
   key: string;

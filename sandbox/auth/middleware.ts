@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.ts';
-import type { SandboxEnv } from '../plugins.ts';
+import type { SandboxEnv } from '../plugin-types.ts';
 import type { KeyStore } from './keys.ts';
 
 // Bearer auth. Every refusal is the same 401 authentication_failed; the message says what

@@ -1,24 +1,20 @@
-import type { Profile } from '../../contract/index.ts';
-import type { Clock } from '../clock.ts';
-import type { SandboxConfig } from '../config.ts';
-import type { Db } from '../store/db.ts';
-import type { Book } from './book.ts';
-import { type Balance, HOUSE, Ledger } from './ledger.ts';
-import { applyFill, liquidityFill, Markets, match } from './matching.ts';
+import { EngineCore } from './core.ts';
+import { type Balance, HOUSE } from './ledger.ts';
+import { applyFill, liquidityFill, match } from './matching.ts';
 import { D, str, type Dec } from './money.ts';
 import * as ops from './operations.ts';
 import * as orders from './orders.ts';
-import { type ListPage, type ListQuery, Reads } from './reads.ts';
 import type { PositionRow, WithdrawalRow } from './rows.ts';
-import { Lifecycle } from './state-machine.ts';
-import { EngineStore } from './store.ts';
 
-// The sandbox's engine: one object that the HTTP resolvers, the lifecycle runner and the
-// read models call. Each concern lives in its own module; this class wires them to one
-// database and keeps the public surface the rest of the sandbox uses:
-//   store.ts          transactions, group commit, the outbox (the base class)
+// The sandbox's engine: the facade that the HTTP resolvers, the lifecycle runner and the
+// read models call. It adds the operations to the layer they stand on (core.ts), and the
+// operations take that layer, not this facade, so the imports run one way:
+//   engine.ts → orders.ts, operations.ts, matching.ts → core.ts → store, ledger, books, reads
+//   store.ts          transactions, group commit, the outbox
+//   core.ts           the store with the ledger, books, transition table and read model
 //   ledger.ts         users, balances, external credits, the house, oracle prices
-//   matching.ts       books, last rates, quotes, matching and the liquidity provider
+//   markets.ts        books, last rates and quotes
+//   matching.ts       matching and the liquidity provider
 //   orders.ts         lend and borrow order entry
 //   state-machine.ts  the lifecycle's transition table: the one way a status changes
 //   operations.ts     cancel, repay, patch, withdraw and the closing moves
@@ -28,31 +24,7 @@ export { HOUSE, type Balance };
 export type { BorrowInput, LendInput } from './orders.ts';
 export type { ListQuery, ListRow } from './reads.ts';
 
-export class Engine extends EngineStore {
-  readonly ledger: Ledger;
-  readonly markets: Markets;
-  readonly lifecycle: Lifecycle;
-  readonly reads: Reads;
-
-  constructor(
-    db: Db,
-    readonly profile: Profile,
-    clock: Clock,
-    readonly config: SandboxConfig,
-  ) {
-    super(db, clock);
-    this.lifecycle = new Lifecycle(profile);
-    this.ledger = new Ledger(db, profile, config, clock);
-    this.reads = new Reads(db, profile, this.ledger);
-    this.markets = new Markets(db, profile, config);
-  }
-
-  /** A failed commit rolled back rows the caches had followed: every cache is rebuilt. */
-  protected reloadCaches(): void {
-    this.markets.reload();
-    this.ledger.reload();
-  }
-
+export class Engine extends EngineCore {
   // ---- ledger -------------------------------------------------------------------------
 
   unsupportedAsset(field: string, asset: string) {
@@ -85,15 +57,6 @@ export class Engine extends EngineStore {
 
   // ---- books, quotes and orders -------------------------------------------------------
 
-  marketAssets(): string[] {
-    return this.markets.marketAssets();
-  }
-  book(asset: string, market: string): Book {
-    return this.markets.book(asset, market);
-  }
-  quote(asset: string, market: string) {
-    return this.markets.quote(asset, market);
-  }
   lend(partnerId: string, req: orders.LendInput): PositionRow {
     return orders.lend(this, partnerId, req);
   }
@@ -112,45 +75,11 @@ export class Engine extends EngineStore {
   liquidityFill(positionId: string, at: number): void {
     liquidityFill(this, positionId, at);
   }
-  removeFromBook(r: PositionRow): void {
-    this.markets.removeFromBook(r);
-  }
-
-  // ---- positions: store and lifecycle -------------------------------------------------
-
-  savePosition(r: PositionRow): void {
-    this.st.updPos.run(r);
-  }
-  /** Moves a position to a new status, refusing moves the profile's transition table does not list. */
-  transition(r: PositionRow, to: string): void {
-    this.lifecycle.transition(r, to);
-  }
 
   // ---- reads --------------------------------------------------------------------------
 
-  row(positionId: string): PositionRow | undefined {
-    return this.reads.row(positionId);
-  }
-  getPosition(partnerId: string, positionId: string): PositionRow {
-    return this.reads.getPosition(partnerId, positionId);
-  }
-  accrued(r: PositionRow, at: number): Dec {
-    return this.reads.accrued(r, at);
-  }
-  projected(r: PositionRow): Dec {
-    return this.reads.projected(r);
-  }
-  outstanding(r: PositionRow, at: number): Dec {
-    return this.reads.outstanding(r, at);
-  }
-  eventData(r: PositionRow, type?: string): Record<string, unknown> {
-    return this.reads.eventData(r, type);
-  }
   positionForEvent(partnerId: string, positionId: string): Record<string, unknown> {
     return this.eventData(this.getPosition(partnerId, positionId));
-  }
-  listPositions(partnerId: string, userId: string, q: ListQuery, shape: 'rows' | 'json' = 'rows'): ListPage {
-    return this.reads.listPositions(partnerId, userId, q, shape);
   }
 
   // ---- operations ---------------------------------------------------------------------

@@ -1,16 +1,11 @@
-import { LEND_ASSETS, type Profile } from '../../contract/index.ts';
-import type { SandboxConfig } from '../config.ts';
-import type { Db } from '../store/db.ts';
-import { Book, type Resting } from './book.ts';
-import type { Engine } from './engine.ts';
+import type { Resting } from './book.ts';
+import type { EngineCore } from './core.ts';
+import { round6 } from './markets.ts';
 import { D, str, type Dec } from './money.ts';
 import type { PositionRow } from './rows.ts';
 
-// Books and matching: the in-memory order books and last trade rates (rebuilt from SQLite
-// at start and after a failed commit), quotes, and price-time matching of an order against
-// the opposite side or the built-in liquidity provider.
-
-export const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+// Matching: price-time matching of an order against the opposite side of its book, or
+// against the built-in liquidity provider. The books and quotes are markets.ts.
 
 interface Fill {
   resting: Resting;
@@ -18,71 +13,9 @@ interface Fill {
   rate: number;
 }
 
-export class Markets {
-  readonly books = new Map<string, Book>();
-  /** Rate of each market's last fill: the reference for quotes on an empty book. */
-  readonly lastRate = new Map<string, number>();
-
-  constructor(
-    private readonly db: Db,
-    private readonly profile: Profile,
-    private readonly config: SandboxConfig,
-  ) {
-    this.reload();
-  }
-
-  /** Drops the books and last rates and rebuilds them from committed rows. */
-  reload(): void {
-    this.books.clear();
-    this.lastRate.clear();
-    const pending = this.db.prepare("SELECT * FROM positions WHERE status = 'pending' ORDER BY seq").all() as PositionRow[];
-    for (const r of pending) {
-      const remaining = new D(r.amount).minus(r.filled);
-      if (remaining.gt(0)) this.book(r.asset, r.market).side(r.type).add({ positionId: r.id, seq: r.seq, rate: r.limit_rate, remaining });
-    }
-    const last = this.db
-      .prepare('SELECT asset, market, rate FROM fills WHERE seq IN (SELECT MAX(seq) FROM fills GROUP BY asset, market)')
-      .all() as Array<{ asset: string; market: string; rate: number }>;
-    for (const l of last) this.lastRate.set(`${l.asset}|${l.market}`, l.rate);
-  }
-
-  marketAssets(): string[] {
-    return [...new Set<string>([...LEND_ASSETS, ...this.profile.assets.borrow])];
-  }
-
-  book(asset: string, market: string): Book {
-    const k = `${asset}|${market}`;
-    let b = this.books.get(k);
-    if (!b) this.books.set(k, (b = new Book()));
-    return b;
-  }
-
-  /** Best rates a lender and a borrower get now; the reference rate stands in for an empty side. */
-  quote(asset: string, market: string): { lendRate: number; borrowRate: number; spread: number } {
-    const b = this.book(asset, market);
-    const h = this.config.halfSpread;
-    const ref = this.lastRate.get(`${asset}|${market}`) ?? this.config.referenceRates[market] ?? 0.05;
-    const bestBorrow = b.borrows.best()?.rate;
-    const bestLend = b.lends.best()?.rate;
-    let lendRate: number;
-    let borrowRate: number;
-    if (bestBorrow !== undefined && bestLend !== undefined) [lendRate, borrowRate] = [bestBorrow, bestLend];
-    else if (bestBorrow !== undefined) [lendRate, borrowRate] = [bestBorrow, bestBorrow + 2 * h];
-    else if (bestLend !== undefined) [lendRate, borrowRate] = [Math.max(0, bestLend - 2 * h), bestLend];
-    else [lendRate, borrowRate] = [Math.max(0, ref - h), ref + h];
-    lendRate = Math.min(round6(lendRate), 0.999999);
-    borrowRate = Math.min(round6(borrowRate), 0.999999);
-    return { lendRate, borrowRate, spread: round6(borrowRate - lendRate) };
-  }
-
-  removeFromBook(r: PositionRow): void {
-    this.book(r.asset, r.market).side(r.type).remove({ rate: r.limit_rate, seq: r.seq });
-  }
-}
-
 /** Matches a pending order against the opposite side at the resting orders' rates
  *  (price-time priority); the rest of it then rests in the book. */
-export function match(engine: Engine, position: string | PositionRow, at: number): void {
+export function match(engine: EngineCore, position: string | PositionRow, at: number): void {
   const row = typeof position === 'string' ? engine.row(position) : { ...position };
   if (!row || row.status !== 'pending') return;
   const m = engine.markets;
@@ -121,7 +54,7 @@ export function match(engine: Engine, position: string | PositionRow, at: number
 }
 
 /** Fills part of one side of a trade (or against the built-in liquidity provider). */
-export function applyFill(engine: Engine, r: PositionRow, x: Dec, rate: number, at: number): void {
+export function applyFill(engine: EngineCore, r: PositionRow, x: Dec, rate: number, at: number): void {
   r.filled = str(new D(r.filled).plus(x));
   r.fill_value = str(new D(r.fill_value).plus(x.mul(new D(String(rate)))));
   if (r.type === 'lend') {
@@ -142,7 +75,7 @@ export function applyFill(engine: Engine, r: PositionRow, x: Dec, rate: number, 
 }
 
 /** The built-in liquidity provider takes the rest of an order at the order's own limit rate. */
-export function liquidityFill(engine: Engine, positionId: string, at: number): void {
+export function liquidityFill(engine: EngineCore, positionId: string, at: number): void {
   const r = engine.row(positionId);
   if (!r || r.status !== 'pending') return;
   const remaining = new D(r.amount).minus(r.filled);

@@ -1,6 +1,6 @@
 import { ApiError, invalid } from '../errors.ts';
 import { newId } from '../store/ids.ts';
-import type { Engine } from './engine.ts';
+import type { EngineCore } from './core.ts';
 import { D, str, ZERO, type Dec } from './money.ts';
 import { isOpen, type PositionRow, type WithdrawalRow } from './rows.ts';
 
@@ -16,7 +16,7 @@ export interface RepayResult {
   collateralReleased: string;
 }
 
-export function cancel(engine: Engine, partnerId: string, positionId: string): { positionId: string; status: 'cancelled'; released: string } {
+export function cancel(engine: EngineCore, partnerId: string, positionId: string): { positionId: string; status: 'cancelled'; released: string } {
   const r = engine.getPosition(partnerId, positionId);
   const { lifecycle, errors } = engine.profile;
   const e = errors.invalidState;
@@ -29,7 +29,7 @@ export function cancel(engine: Engine, partnerId: string, positionId: string): {
 }
 
 /** Cancels an unfilled order and gives its funds or collateral back. */
-export function release(engine: Engine, r: PositionRow, at: number): Dec {
+export function release(engine: EngineCore, r: PositionRow, at: number): Dec {
   engine.transition(r, 'cancelled');
   r.closed_at_ms = at;
   let released: Dec;
@@ -45,7 +45,7 @@ export function release(engine: Engine, r: PositionRow, at: number): Dec {
   return released;
 }
 
-export function repay(engine: Engine, partnerId: string, positionId: string, amount?: string): RepayResult {
+export function repay(engine: EngineCore, partnerId: string, positionId: string, amount?: string): RepayResult {
   const { profile, ledger } = engine;
   const r = engine.getPosition(partnerId, positionId);
   if (r.type !== 'borrow') {
@@ -81,7 +81,7 @@ export function repay(engine: Engine, partnerId: string, positionId: string, amo
 }
 
 /** Closes a borrow whose debt is settled, returning its collateral. */
-export function closeBorrow(engine: Engine, r: PositionRow, at: number, status: string): Dec {
+export function closeBorrow(engine: EngineCore, r: PositionRow, at: number, status: string): Dec {
   engine.transition(r, status);
   r.closed_at_ms = at;
   const released = new D(r.collateral_amount ?? '0');
@@ -92,7 +92,7 @@ export function closeBorrow(engine: Engine, r: PositionRow, at: number, status: 
   return released;
 }
 
-export function patch(engine: Engine, partnerId: string, positionId: string, body: { autoRollover?: boolean; autoRefinance?: boolean }): PositionRow {
+export function patch(engine: EngineCore, partnerId: string, positionId: string, body: { autoRollover?: boolean; autoRefinance?: boolean }): PositionRow {
   const r = engine.getPosition(partnerId, positionId);
   if (!isOpen(r.status)) {
     const e = engine.profile.errors.invalidState;
@@ -104,7 +104,7 @@ export function patch(engine: Engine, partnerId: string, positionId: string, bod
   return r;
 }
 
-export function withdraw(engine: Engine, partnerId: string, userId: string, body: { asset: string; amount: string; destination: string }): WithdrawalRow {
+export function withdraw(engine: EngineCore, partnerId: string, userId: string, body: { asset: string; amount: string; destination: string }): WithdrawalRow {
   const { profile, ledger } = engine;
   ledger.checkPrecision('amount', body.amount, body.asset);
   if (!new RegExp(profile.withdrawals.destinationPattern).test(body.destination)) {

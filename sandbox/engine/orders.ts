@@ -1,7 +1,8 @@
 import { isIsoDate } from '../../contract/index.ts';
 import { invalid } from '../errors.ts';
 import { newId } from '../store/ids.ts';
-import type { Engine } from './engine.ts';
+import type { EngineCore } from './core.ts';
+import { match } from './matching.ts';
 import { D, DAY_MS, str } from './money.ts';
 import type { PositionRow } from './rows.ts';
 
@@ -36,7 +37,7 @@ export interface NewPosition {
 }
 
 /** Resolves a request's maturity (duration or ISO date) to one of the profile's markets. */
-export function resolveMarket(engine: Engine, maturity: string | undefined, now: number): string {
+export function resolveMarket(engine: EngineCore, maturity: string | undefined, now: number): string {
   const { profile } = engine;
   const markets = profile.markets.maturities;
   const m = maturity ?? profile.lifecycle.defaultMaturity;
@@ -56,14 +57,14 @@ export function resolveMarket(engine: Engine, maturity: string | undefined, now:
   return markets.reduce((best, x) => (Math.abs(Number.parseInt(x, 10) - days) < Math.abs(Number.parseInt(best, 10) - days) ? x : best));
 }
 
-function checkOrderSize(engine: Engine, field: string, amount: string): void {
+function checkOrderSize(engine: EngineCore, field: string, amount: string): void {
   const a = new D(amount);
   const { minOrder, maxOrder } = engine.profile.amounts;
   if (a.lt(minOrder)) throw invalid(field, `must be at least ${minOrder}`);
   if (a.gt(maxOrder)) throw invalid(field, `must be at most ${maxOrder}`);
 }
 
-export function lend(engine: Engine, partnerId: string, req: LendInput): PositionRow {
+export function lend(engine: EngineCore, partnerId: string, req: LendInput): PositionRow {
   const { profile, ledger } = engine;
   const now = engine.now();
   if (!engine.marketAssets().includes(req.asset)) throw ledger.unsupportedAsset('asset', req.asset);
@@ -82,11 +83,11 @@ export function lend(engine: Engine, partnerId: string, req: LendInput): Positio
       limit_rate: rate, mode, auto_rollover: autoRollover, auto_refinance: false, created_at_ms: now,
     });
   });
-  engine.match(row, now);
+  match(engine, row, now);
   return row;
 }
 
-export function borrow(engine: Engine, partnerId: string, req: BorrowInput): PositionRow {
+export function borrow(engine: EngineCore, partnerId: string, req: BorrowInput): PositionRow {
   const { profile, ledger } = engine;
   const now = engine.now();
   const unsupported = (field: string, asset: string) => ledger.unsupportedAsset(field, asset);
@@ -117,12 +118,12 @@ export function borrow(engine: Engine, partnerId: string, req: BorrowInput): Pos
       collateral_asset: req.collateral.asset, collateral_amount: req.collateral.amount, created_at_ms: now,
     });
   });
-  engine.match(row, now);
+  match(engine, row, now);
   return row;
 }
 
 /** Writes a new pending position and its position.created event (in the caller's transaction). */
-export function insertPosition(engine: Engine, p: NewPosition): PositionRow {
+export function insertPosition(engine: EngineCore, p: NewPosition): PositionRow {
   const durationDays = Number.parseInt(p.market, 10);
   const row: PositionRow = {
     seq: 0, id: newId('pos'), partner_id: p.partner_id, user_id: p.user_id, type: p.type, asset: p.asset, market: p.market,

@@ -6,7 +6,7 @@ import { iso } from '../engine/rows.ts';
 import { createBorrowView, createLendView, positionView } from '../engine/views.ts';
 import { RawJson } from './raw-json.ts';
 import { ApiError, invalid } from '../errors.ts';
-import type { KeyInfo } from '../plugins.ts';
+import type { KeyInfo } from '../plugin-types.ts';
 
 // One resolver per endpoint id of the contract's table. Inputs arrive parsed by the
 // endpoint's own schemas; the resolver returns the success body (before any envelope).

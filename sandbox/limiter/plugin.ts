@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
 import { ApiError, errorResponse } from '../errors.ts';
-import type { SandboxContext, SandboxEnv, SandboxPlugin } from '../plugins.ts';
+import type { SandboxContext, SandboxEnv, SandboxPlugin } from '../plugin-types.ts';
 import { GcraLimiter, type LimitRule, type RateLimiter } from './gcra.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { API_VERSION_PREFIX } from '../../contract/index.ts';
-import type { SandboxPlugin } from '../plugins.ts';
+import type { SandboxPlugin } from '../plugin-types.ts';
 import { endpointMatcher } from './route.ts';
 
 // `lendcheck sandbox --metrics`: GET /metrics in Prometheus text format (prom-client).

@@ -1,10 +1,12 @@
 import { iso } from '../engine/rows.ts';
-import type { Db } from './db.ts';
+import type Database from 'better-sqlite3';
 import { newId } from './ids.ts';
 
 // The transactional outbox: one table, one row type and one writer, shared by the engine
 // (which appends inside each change's transaction) and by tests and benchmarks that run
 // the webhook dispatcher without the core. The dispatcher reads the table by seq.
+// It names better-sqlite3's Database itself, not db.ts's alias: db.ts imports the DDL from here.
+type Db = Database.Database;
 
 export const OUTBOX_DDL =
   'CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL)';

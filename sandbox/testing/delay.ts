@@ -1,5 +1,5 @@
 import { API_VERSION_PREFIX } from '../../contract/index.ts';
-import type { SandboxPlugin } from '../plugins.ts';
+import type { SandboxPlugin } from '../plugin-types.ts';
 import { endpointMatcher } from '../metrics/route.ts';
 
 // Test-only: makes chosen endpoints slower by a fixed number of milliseconds, so the

@@ -1,4 +1,4 @@
-import type { SandboxContext, SandboxPlugin } from '../plugins.ts';
+import type { SandboxContext, SandboxPlugin } from '../plugin-types.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { registerWebhookRoutes } from './routes.ts';
 

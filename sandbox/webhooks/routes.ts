@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { controls, successStatus, type EventType, type Profile } from '../../contract/index.ts';
 import { ApiError } from '../errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
-import type { SandboxContext, SandboxEnv } from '../plugins.ts';
+import type { SandboxContext, SandboxEnv } from '../plugin-types.ts';
 import { eventAttempts } from './attempts.ts';
 import { parseSubscription, SubscriptionStore } from './subscriptions.ts';
 import { positionData, syntheticData } from './trigger.ts';

@@ -1,0 +1,48 @@
+import type { Hono } from 'hono';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Profile } from '../contract/index.ts';
+import type { Clock } from './clock.ts';
+import type { Engine } from './engine/engine.ts';
+
+// The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
+// it (rate limits, webhooks). A plugin installs middleware that runs BEFORE auth, so it
+// sees every request including ones that end in 401, and routes that run AFTER auth.
+
+export interface KeyInfo {
+  /** Stable, non-secret id of the key (never the key itself). */
+  keyId: string;
+  partnerId: string;
+  tier: string;
+}
+
+export type SandboxEnv = {
+  Variables: {
+    /** Set by the auth middleware on authenticated routes. */
+    partner: KeyInfo;
+  };
+};
+
+export interface SandboxContext {
+  db: BetterSqlite3.Database;
+  clock: Clock;
+  profile: Profile;
+  /** Constant-time lookup of a presented Bearer key; undefined when unknown or refused. */
+  lookupKey(raw: string): KeyInfo | undefined;
+  /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
+  engine: Engine;
+}
+
+export interface SandboxPlugin {
+  name: string;
+  /** Ids of the contract's endpoints (contract/endpoints.ts) whose routes this plugin registers
+   *  in `routes`; the core registers no resolver for them. */
+  endpoints?: readonly string[];
+  /** Runs before auth: registers middleware for every /v1 request. */
+  middleware?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
+  /** Runs after auth: registers routes; `c.get('partner')` is set on authenticated ones. */
+  routes?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
+  /** Starts background work (dispatcher loops) once the store is open. */
+  start?(ctx: SandboxContext): void | Promise<void>;
+  /** Stops background work; called before the database closes. */
+  stop?(): void | Promise<void>;
+}
