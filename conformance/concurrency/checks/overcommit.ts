@@ -22,7 +22,14 @@ interface Plan {
 }
 
 /** Collateral the search can learn when the target gives no details: a lendable one. */
-function collateralAsset(p: Profile, borrowAsset: string): string {
+export function searchableCollateral(p: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
+  const asset = collateralAsset(p, borrowAsset);
+  const price = (a: string) => new Decimal(p.assets.info[a]?.oraclePriceUsd ?? '1');
+  const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(p.amounts.minCollateralRatio).mul(2).div(price(asset));
+  return { asset, amount: need.toDecimalPlaces(Math.min(p.assets.info[asset]?.decimals ?? 2, 2), Decimal.ROUND_UP).toFixed() };
+}
+
+export function collateralAsset(p: Profile, borrowAsset: string): string {
   if (p.errors.insufficientFundsDetails) return collateralFor(p, borrowAsset, '100').asset;
   return p.assets.collateral.find((a) => a !== borrowAsset && (LEND_ASSETS as readonly string[]).includes(a)) ?? collateralFor(p, borrowAsset, '100').asset;
 }

@@ -4,7 +4,7 @@ import { borrowBody, createLend, enc, fundedUser, pairAsset, RESTING_RATE } from
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, noteRateLimited, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, storm } from '../storm.ts';
-import { conserved } from './overcommit.ts';
+import { conserved, searchableCollateral } from './overcommit.ts';
 
 // One transition per position: STORM overlapping cancels of one pending lend, or full repays
 // of one active borrow. Exactly one succeeds; the others get the profile's invalid-state
@@ -64,7 +64,7 @@ async function activeBorrow(ctx: CheckContext): Promise<{ borrower: string; posi
   const maturity = ms[ms.length - 1] ?? ctx.profile.lifecycle.defaultMaturity;
   const amount = '100';
   await createLend(ctx, lender, { asset: pairAsset(ctx.profile), rate: 0.0001, amount, maturity });
-  const body = borrowBody(ctx, borrower, { rate: 0.0001, borrowAmount: amount, maturity });
+  const body = borrowBody(ctx, borrower, { rate: 0.0001, borrowAmount: amount, maturity, collateral: searchableCollateral(ctx.profile, pairAsset(ctx.profile), amount) });
   const b = await ctx.api('POST', '/borrow', { body });
   if (!accepted(b)) throw new CheckSkip(`a borrow crossing the partner's own lend was not accepted (${b.status} ${show(b.json)}), so there is no active loan to repay`);
   const positionId = (b.json as { positionId?: unknown }).positionId;
