@@ -27,7 +27,8 @@ const TOO_MUCH = '1000000000000000';
 const SEARCH_STEPS = 18;
 
 export const exact = (f: Funds) => f.lo.eq(f.hi);
-export const showFunds = (f: Funds) => (exact(f) ? f.lo.toFixed() : `between ${f.lo.toFixed()} and ${f.hi.toFixed()}`);
+const fmt = (d: Decimal) => (d.isNegative() ? `−${d.abs().toFixed()}` : d.toFixed());
+export const showFunds = (f: Funds) => (exact(f) ? fmt(f.lo) : `between ${fmt(f.lo)} and ${fmt(f.hi)}`);
 
 /** The funds of `userId` as the partner of `key` (default: the main key) sees them. */
 export async function learnFunds(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds> {

@@ -14,7 +14,10 @@ function outcome(op: Operation): string {
 
 function describe(op: Operation): string {
   const b = op.request.body as Record<string, unknown> | undefined;
-  const money = b ? ['amount', 'borrowAmount', 'asset', 'borrowAsset', 'autoRollover', 'autoRefinance'].filter((k) => b[k] !== undefined).map((k) => `${k}=${String(b[k])}`).join(' ') : '';
+  const parts = b ? ['amount', 'asset', 'borrowAmount', 'borrowAsset', 'autoRollover', 'autoRefinance'].filter((k) => b[k] !== undefined).map((k) => `${k}=${String(b[k])}`) : [];
+  const coll = b?.collateral as { asset?: unknown; amount?: unknown } | undefined;
+  if (coll && typeof coll === 'object') parts.unshift(`collateral=${String(coll.amount)} ${String(coll.asset)}`);
+  const money = parts.join(' ');
   return `${op.request.method} ${op.request.path.split('?')[0]}${money ? ` {${money}}` : ''}${op.request.partner === 2 ? ' (partner 2)' : ''}`;
 }
 

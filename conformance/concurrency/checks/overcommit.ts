@@ -17,8 +17,10 @@ interface Plan {
   /** The asset whose funds the storm spends. */
   asset: string;
   op(userId: string, amount: string): StormOp;
-  /** What the message calls one request. */
+  /** What the message calls the requests. */
   noun: string;
+  /** "4 withdrawals of 330000 USDC", "4 borrows pledging 300030 ETH". */
+  many(n: number | string, amount: string): string;
 }
 
 /** Collateral the search can learn when the target gives no details: a lendable one. */
@@ -40,18 +42,20 @@ function plan(ctx: CheckContext, kind: Kind): Plan {
     return {
       asset: 'USDC',
       noun: 'withdrawals',
+      many: (n, amount) => `${n} withdrawals of ${amount} USDC`,
       op: (userId, amount) => ({ kind: 'withdraw', method: 'POST', path: `/users/${enc(userId)}/withdraw`, body: { asset: 'USDC', amount, destination: validAddress(p) } }),
     };
   }
   if (kind === 'lend') {
-    return { asset: 'USDC', noun: 'lends', op: (userId, amount) => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount, rate: RESTING_RATE }) }) };
+    return { asset: 'USDC', noun: 'lends', many: (n, amount) => `${n} lends of ${amount} USDC`, op: (userId, amount) => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount, rate: RESTING_RATE }) }) };
   }
   const borrowAsset = pairAsset(p);
   const asset = collateralAsset(p, borrowAsset);
   const price = (a: string) => new Decimal(p.assets.info[a]?.oraclePriceUsd ?? '1');
   return {
     asset,
-    noun: 'borrows pledging',
+    noun: 'borrows pledging collateral',
+    many: (n, amount) => `${n} borrows pledging ${amount} ${asset}`,
     op: (userId, amount) => {
       // Half of what the collateral allows at the profile's minimum ratio: each borrow is valid alone.
       const most = new Decimal(amount).mul(price(asset)).div(price(borrowAsset)).div(p.amounts.minCollateralRatio).div(2);
@@ -82,14 +86,14 @@ function overcommit(kind: Kind): Check {
 
       const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => pl.op(userId, a.toFixed())));
       const s = sort(replies, isInsufficient);
-      expectOnly(ctx, history, replies, s, `${STORM} overlapping ${pl.noun} of ${a.toFixed()} ${pl.asset}`, 'insufficient_funds');
+      expectOnly(ctx, history, replies, s, `${pl.many(STORM, a.toFixed())} at once`, 'insufficient_funds');
       noteRateLimited(ctx, s, pl.noun);
       if (kind !== 'withdraw') distinctPositions(ctx, history, replies, s.accepted, pl.noun);
 
       const k = s.accepted.length;
       const spent = a.mul(k);
       const after = await learnFunds(ctx, userId, pl.asset);
-      const story = `${k} ${pl.noun} of ${a.toFixed()} ${pl.asset} accepted from ${showFunds(before)} available`;
+      const story = `${pl.many(k, a.toFixed())} accepted from ${showFunds(before)} available`;
       if (spent.gt(before.hi)) {
         stormFail(ctx, history, `overlapping ${pl.noun} never spend more than the funds (${id})`, `at most ${before.hi.div(a).floor().toFixed()} accepted`, `${story}: ${signed(before.hi.minus(spent))} (the target now reports ${showFunds(after)})`, replies[s.accepted[0]!]?.exchange);
       }
@@ -99,7 +103,7 @@ function overcommit(kind: Kind): Check {
         stormFail(ctx, history, `${pl.noun} that fit are not refused as insufficient_funds (${id})`, `${before.lo.div(a).floor().toFixed()} of ${STORM} accepted (each ${a.toFixed()} of ${showFunds(before)})`, `${story}; ${s.refused.length} refused with ${before.lo.minus(spent).toFixed()} still available: ${show(r.json)}`, r.exchange);
       }
       conserved(ctx, history, id, story, before, spent, after);
-      ctx.note(`storm: ${STORM} ${pl.noun} of ${a.toFixed()} ${pl.asset}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited; funds by ${before.way}`);
+      ctx.note(`storm: ${pl.many(STORM, a.toFixed())}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited; funds by ${before.way}`);
       return pass();
     },
   };
