@@ -9,6 +9,7 @@ import { hookChecks } from './checks/hooks.ts';
 import { lifecycleChecks } from './checks/lifecycle.ts';
 import { limitChecks, type KeyTiers } from './checks/limits.ts';
 import { paginationChecks } from './checks/pagination.ts';
+import { concurrencyChecks } from './concurrency/index.ts';
 
 // The registry: every check of the suite, keyed by id. Ids are stable (reports and
 // --only use them); the order here is the run order within a phase.
@@ -22,6 +23,7 @@ export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
     ...errorChecks(profile),
     ...fuzzChecks(profile),
     ...hookChecks(profile),
+    ...concurrencyChecks(),
     ...limitChecks(profile, tiers),
   ];
   // The registry refuses a duplicate id.

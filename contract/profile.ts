@@ -235,6 +235,10 @@ export const profileSchema = z.object({
         spec: 'A known path with the wrong method: not shown.',
         reason: '405 is the HTTP status for it; the code stays a documented one.',
       }),
+      insufficientFundsDetails: doc(z.boolean().default(true), {
+        spec: 'Part 7: error.details is "optional; for insufficient_funds holds required and available".',
+        reason: 'The spec shows them; a target that omits them is searched for a user\'s funds instead (conformance/concurrency/funds.ts).',
+      }),
       unsupportedMediaType: doc(errorChoice.default({ code: 'invalid_request', status: 400 }), {
         spec: 'Part 4: bodies "carry Content-Type: application/json"; a missing or wrong one: not shown.',
         reason: 'Treated as a malformed request naming Content-Type.',
@@ -346,6 +350,19 @@ export const profileSchema = z.object({
       deprecationPolicy: doc(z.enum(['none-observed']).default('none-observed'), {
         spec: 'Part 9: "Deprecation and change policy: not shown."',
         reason: 'Nothing can be tested; recorded so the report says so.',
+      }),
+    })
+    .prefault({}),
+
+  consistency: z
+    .object({
+      readAfterWrite: doc(z.enum(['strict', 'eventual']).default('strict'), {
+        spec: 'Whether a read after an acknowledged write reflects it: not shown.',
+        reason: 'A partner acting on its own acknowledged write expects to read it back; eventual targets declare a convergence time.',
+      }),
+      convergenceMs: doc(z.number().int().min(0).max(600_000).default(2_000), {
+        spec: 'How soon reads reflect a write on an eventually consistent target: not shown.',
+        reason: 'Only read under readAfterWrite "eventual": reads must show the write within this many ms.',
       }),
     })
     .prefault({}),

@@ -113,6 +113,16 @@ export const REQUIREMENTS: Requirement[] = [
   r('PAGE-hasMore', '2', 'hasMore is true when further pages exist.'),
   r('PAGE-filters', '4', 'The list honours the status and type filters.'),
   r('BOOK-depth-default', '8', 'Order book depth defaults to 10.'),
+  // Overlapping requests: what a serial run of the same requests allows (part 7's
+  // insufficient_funds, part 3's transitions, part 1's partners), kept when they overlap.
+  r('CONC-no-overcommit', '7', 'Overlapping orders and withdrawals that together exceed a user\'s funds are not all accepted; the rest get insufficient_funds.'),
+  r('CONC-one-transition', '3', 'Overlapping cancels or full repays of one position: exactly one succeeds, with one refund or one debit.'),
+  r('CONC-conservation', '7', 'A user\'s funds are the funds before, less accepted debits, plus accepted refunds, and never negative.'),
+  r('CONC-isolation', '1', 'Overlapping requests of two partners for the same userId never see or change each other\'s state.'),
+  r('CONC-page-under-writes', '2', 'A list walked with cursors while positions are placed shows every earlier position exactly once.'),
+  r('CONC-patch-no-lost-update', '4', 'Overlapping PATCHes of different flags of one position all persist.'),
+  r('CONC-match-no-overfill', '3', 'Matching never fills more than the resting order offered; both sides\' fills agree.'),
+  r('CONC-read-after-write', '2', 'An acknowledged write is what a later read shows (profile consistency.readAfterWrite).'),
 ];
 
 export const REQUIREMENT_IDS = new Set(REQUIREMENTS.map((q) => q.id));

@@ -6,6 +6,7 @@ import { assetsDetector } from './assets.ts';
 import { bodyLimitDetector } from './body-limit.ts';
 import { destinationDetector } from './destination.ts';
 import { errorsDetector } from './errors.ts';
+import { fundsDetailsDetector } from './funds-details.ts';
 import { lifecycleDetector } from './lifecycle.ts';
 import { liquidationDetector } from './liquidation.ts';
 import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE } from './options.ts';
@@ -25,7 +26,7 @@ import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
 // telling probes go first), so a small budget still yields the important options.
 
 export const DETECTORS: Detector[] = [
-  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, ordersDetector, subscribeDetector,
+  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, ordersDetector, subscribeDetector,
   lifecycleDetector, deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,

@@ -31,6 +31,8 @@ export const NOT_HONOURED: Record<string, string> = {
   'ids.repay': 'names the target\'s own field; the sandbox always uses lendcheck-v1\'s',
   'funding.userIds': 'the user\'s setting for driving a target, not the target\'s behaviour',
   'funding.request': 'the user\'s setting for driving a target, not the target\'s behaviour',
+  'consistency.readAfterWrite': 'the sandbox reads its own writes at once, whatever the profile says',
+  'consistency.convergenceMs': 'the sandbox reads its own writes at once, whatever the profile says',
 };
 
 /** The options the sandbox honours under a profile: what a cell compares. */

@@ -63,6 +63,8 @@ export const UNDETECTABLE: Record<string, string> = {
   'events.emitted': 'needs every event type, and maturity, rollover and liquidation need time travel or price moves',
   'funding.userIds': 'the user\'s own setting (users the target funds)',
   'funding.request': 'the user\'s own setting (how the target funds a user)',
+  'consistency.readAfterWrite': 'a stale read may or may not show in a bounded probe; an eventually consistent target says so itself',
+  'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
 };
 
 /** Why an option has no meaning under a profile (an endpoint it sets is not served), or undefined. */

@@ -130,10 +130,9 @@ export class Ledger {
   lock(partnerId: string, userId: string, asset: string, amount: Dec, lockIt = true): void {
     const b = this.bal(partnerId, userId, asset);
     if (b.available.lt(amount)) {
-      throw new ApiError('insufficient_funds', `insufficient funds: ${asset} available ${str(b.available)}, required ${str(amount)}`, 400, {
-        required: str(amount),
-        available: str(b.available),
-      });
+      // A target may leave the details out (profile errors.insufficientFundsDetails); the sandbox can play one.
+      const details = this.profile.errors.insufficientFundsDetails ? { required: str(amount), available: str(b.available) } : undefined;
+      throw new ApiError('insufficient_funds', `insufficient funds: ${asset} available ${str(b.available)}, required ${str(amount)}`, 400, details);
     }
     this.putBal(partnerId, userId, asset, b.available.minus(amount), lockIt ? b.locked.plus(amount) : b.locked);
   }

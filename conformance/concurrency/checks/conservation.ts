@@ -1,0 +1,56 @@
+import { Decimal } from 'decimal.js';
+import { pass, type Check } from '../../check.ts';
+import { createLend, enc, fundedUser, lendBody, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
+import { learnFunds, showFunds } from '../funds.ts';
+import { expectOnly, isInsufficient, noteRateLimited, sort, stormFail, units } from '../kit.ts';
+import { storm, type StormOp } from '../storm.ts';
+import { conserved } from './overcommit.ts';
+
+// Conservation over a mixed storm, as Jepsen's bank workload: cancels (refunds), withdrawals
+// and lends (debits) of one user at once, more than the funds cover. Afterwards the funds are
+// the funds before, less the accepted debits, plus the accepted refunds, to the last unit;
+// and never negative.
+
+const REFUND = '100';
+
+export const conservation: Check = {
+  id: 'concurrency.conservation',
+  title: 'after a mixed storm of cancels, withdrawals and lends on one user, its funds are start − accepted debits + accepted refunds, and never negative',
+  requirements: ['CONC-conservation', 'CONC-no-overcommit'],
+  needs: ['write'],
+  async run(ctx) {
+    const id = this.id;
+    const userId = await fundedUser(ctx, 'conc-conserve');
+    const pending = [await createLend(ctx, userId, { amount: REFUND, rate: RESTING_RATE }), await createLend(ctx, userId, { amount: REFUND, rate: RESTING_RATE })];
+    const before = await learnFunds(ctx, userId, 'USDC');
+    const a = units(before.lo.mul(3).div(10), ctx.profile.assets.info.USDC?.decimals ?? 6);
+    const ops: StormOp[] = [];
+    for (let i = 0; i < 3; i++) {
+      if (i < pending.length) ops.push({ kind: 'cancel', method: 'POST', path: `/positions/${enc(pending[i]!.body.positionId)}/cancel` });
+      ops.push({ kind: 'withdraw', method: 'POST', path: `/users/${enc(userId)}/withdraw`, body: { asset: 'USDC', amount: a.toFixed(), destination: validAddress(ctx.profile) } });
+      ops.push({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount: a.toFixed(), rate: RESTING_RATE }) });
+    }
+    const { history, replies } = await storm(ctx, id, ops);
+    // A cancel may be refused (the lend matched meanwhile): it then refunds nothing.
+    const s = sort(replies, (r) => isInsufficient(r) || (ops[replies.indexOf(r)]!.kind === 'cancel' && r.status >= 400 && r.status < 500));
+    expectOnly(ctx, history, replies, s, 'a mixed storm', 'insufficient_funds (or, for a cancel, a refusal)');
+    noteRateLimited(ctx, s, 'requests');
+    let debits = new Decimal(0);
+    let refunds = new Decimal(0);
+    const counts: Record<string, number> = {};
+    for (const i of s.accepted) {
+      const kind = ops[i]!.kind;
+      counts[kind] = (counts[kind] ?? 0) + 1;
+      if (kind === 'cancel') refunds = refunds.plus(REFUND);
+      else debits = debits.plus(a);
+    }
+    const after = await learnFunds(ctx, userId, 'USDC');
+    const story = `${counts.withdraw ?? 0} withdrawals and ${counts.lend ?? 0} lends of ${a.toFixed()} USDC and ${counts.cancel ?? 0} cancels of ${REFUND} accepted from ${showFunds(before)} available`;
+    if (debits.gt(before.hi.plus(refunds))) {
+      stormFail(ctx, history, `accepted debits never exceed the funds plus refunds (${id})`, `debits ≤ ${before.hi.plus(refunds).toFixed()}`, `${story}: debits ${debits.toFixed()}, funds now ${showFunds(after)}`);
+    }
+    conserved(ctx, history, id, story, before, debits.minus(refunds), after);
+    ctx.note(`storm of ${ops.length}: ${story}; funds by ${before.way}`);
+    return pass();
+  },
+};

@@ -1,0 +1,72 @@
+import { Decimal } from 'decimal.js';
+import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
+import { enc, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
+import { learnFunds } from '../funds.ts';
+import { expectOnly, isInsufficient, noteRateLimited, sort, STORM, stormFail } from '../kit.ts';
+import { accepted, storm, type StormOp } from '../storm.ts';
+import { conserved } from './overcommit.ts';
+
+// Isolation under load: two partners place lends for the same userId at once. Each partner
+// afterwards lists exactly the positions it placed, cannot read the other's, and its funds
+// for that userId moved by its own accepted lends only.
+
+/** Every positionId of a user's list, walked with the cursor (at most 20 pages). */
+export async function listIds(ctx: CheckContext, userId: string, key?: string, limit = 100): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const q = `limit=${limit}${cursor ? `&cursor=${enc(cursor)}` : ''}`;
+    const r = await ctx.api('GET', `/users/${enc(userId)}/positions?${q}`, key ? { key } : {});
+    if (!accepted(r)) throw new CheckSkip(`the position list of ${userId} answered ${r.status} ${show(r.json)}`);
+    const body = r.json as { positions?: Array<{ positionId?: string }>; hasMore?: boolean; nextCursor?: string | null };
+    for (const p of body.positions ?? []) if (typeof p.positionId === 'string') ids.push(p.positionId);
+    if (!body.hasMore || !body.nextCursor) return ids;
+    cursor = body.nextCursor;
+  }
+  return ids;
+}
+
+export const isolation: Check = {
+  id: 'concurrency.partner-isolation',
+  title: 'storms from two partners on the same userId never see or change each other\'s positions or funds',
+  requirements: ['CONC-isolation', 'AUTH-isolation'],
+  needs: ['write', 'second-key'],
+  async run(ctx) {
+    const id = this.id;
+    const userId = ctx.user('conc-shared-user');
+    const keys = { 1: ctx.key, 2: ctx.key2! } as const;
+    if (ctx.hasControls) {
+      for (const k of [1, 2] as const) await ctx.api('POST', '/sandbox/fund', { key: keys[k], body: { userId, asset: 'USDC', amount: '100000' } });
+    }
+    const before = { 1: await learnFunds(ctx, userId, 'USDC', keys[1]), 2: await learnFunds(ctx, userId, 'USDC', keys[2]) };
+    const amount = { 1: '101', 2: '202' } as const;
+    const ops: StormOp[] = Array.from({ length: STORM }, (_, i) => {
+      const partner = ((i % 2) + 1) as 1 | 2;
+      return { kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount: amount[partner], rate: RESTING_RATE }), partner };
+    });
+    const { history, replies } = await storm(ctx, id, ops);
+    const s = sort(replies, isInsufficient);
+    expectOnly(ctx, history, replies, s, 'lends of two partners for one userId', 'insufficient_funds');
+    noteRateLimited(ctx, s, 'lends');
+    if (s.refused.length) throw new CheckSkip(`${s.refused.length} lends of ${userId} were refused as insufficient_funds: the user needs ${amount[2]} USDC per order with each partner`);
+    const mine = { 1: new Set<string>(), 2: new Set<string>() };
+    for (const i of s.accepted) mine[ops[i]!.partner ?? 1].add(String((replies[i]!.json as { positionId?: unknown }).positionId));
+    for (const p of [1, 2] as const) {
+      const other = p === 1 ? 2 : 1;
+      const listed = new Set(await listIds(ctx, userId, keys[p]));
+      const missing = [...mine[p]].filter((x) => !listed.has(x));
+      const foreign = [...mine[other]].filter((x) => listed.has(x));
+      if (foreign.length) stormFail(ctx, history, `a partner's list holds only its own positions (${id})`, `none of partner ${other}'s ${mine[other].size} positions`, `partner ${p} lists ${foreign.length} position(s) partner ${other} placed for ${userId}, e.g. ${foreign[0]}`);
+      if (missing.length) stormFail(ctx, history, `a partner's list holds every position it placed (${id})`, `all ${mine[p].size} of partner ${p}'s accepted lends`, `${missing.length} missing from partner ${p}'s list of ${userId}, e.g. ${missing[0]}`);
+      const peek = [...mine[other]][0];
+      if (peek) {
+        const g = await ctx.api('GET', `/positions/${enc(peek)}`, { key: keys[p] });
+        if (accepted(g)) stormFail(ctx, history, `a partner cannot read another partner's position (${id})`, '404 position_not_found', `partner ${p} read partner ${other}'s ${peek}: ${g.status}`, g.exchange);
+      }
+      const after = await learnFunds(ctx, userId, 'USDC', keys[p]);
+      const spent = new Decimal(amount[p]).mul(mine[p].size);
+      conserved(ctx, history, id, `partner ${p}: ${mine[p].size} lends of ${amount[p]} USDC accepted for ${userId}`, before[p], spent, after);
+    }
+    return pass();
+  },
+};

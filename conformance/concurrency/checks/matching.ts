@@ -1,0 +1,80 @@
+import { Decimal } from 'decimal.js';
+import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
+import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
+import { expectOnly, isInsufficient, noteRateLimited, sort, STORM, stormFail } from '../kit.ts';
+import { accepted, recordOne, storm } from '../storm.ts';
+
+// Matching never fills more than was offered: in a market of its own (one whose book is empty
+// when the check starts, so the book is known), one resting borrow of A, then STORM lends of
+// A that each cross it, at once. At most one of them can be filled by it: the takers filled at
+// the resting order's rate together fill at most A, and the resting order is filled once.
+// The spec has no filled amount, so a fill shows as status active: each taker is as large as
+// the resting order, so a taker is active only when filled in full. With sandbox controls a
+// built-in counterparty may fill takers on its own: those fill at another rate and are
+// noted, not counted (the takers ask less than the resting order pays, so a fill against it
+// is at its rate).
+
+const MAKER_RATE = 0.3;
+const TAKER_RATE = 0.2;
+const AMOUNT = '100';
+
+interface Book {
+  lends?: unknown[];
+  borrows?: unknown[];
+}
+
+/** A maturity whose book of `asset` is empty on both sides, trying the least used (longest) first. */
+async function privateMarket(ctx: CheckContext, asset: string): Promise<string | undefined> {
+  const ms = [...ctx.profile.markets.maturities].reverse();
+  for (const m of ms) {
+    const r = await ctx.api('GET', `/markets/${enc(asset)}/orderbook?maturity=${enc(m)}`);
+    if (!accepted(r)) continue;
+    const body = ((r.json as { data?: Book })?.data ?? r.json) as Book;
+    if (Array.isArray(body.lends) && Array.isArray(body.borrows) && !body.lends.length && !body.borrows.length) return m;
+  }
+  return undefined;
+}
+
+export const matchingNoOverfill: Check = {
+  id: 'concurrency.matching-no-overfill',
+  title: `${STORM} overlapping lends crossing one resting borrow in a market of their own fill at most its amount`,
+  requirements: ['CONC-match-no-overfill', 'STATE-matched-active'],
+  needs: ['write'],
+  async run(ctx) {
+    const id = this.id;
+    const asset = pairAsset(ctx.profile);
+    const maturity = await privateMarket(ctx, asset);
+    if (!maturity) throw new CheckSkip(`no market of ${asset} had an empty order book (maturities ${ctx.profile.markets.maturities.join(', ')}), so no book is known to the check: the target gives no private market`);
+    const borrower = await fundedUser(ctx, 'conc-maker');
+    const lender = await fundedUser(ctx, 'conc-takers');
+    const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { borrowAmount: AMOUNT, rate: MAKER_RATE, maturity }) });
+    if (!accepted(b)) throw new CheckSkip(`the resting borrow of ${AMOUNT} ${asset} in ${maturity} was not accepted: ${b.status} ${show(b.json)}`);
+    const makerId = String((b.json as { positionId?: unknown }).positionId);
+    const mk = await ctx.api('GET', `/positions/${enc(makerId)}`);
+    if ((mk.json as { status?: unknown })?.status !== 'pending') throw new CheckSkip(`the resting borrow ${makerId} was ${show((mk.json as { status?: unknown })?.status)} at once, not pending: the ${maturity} market is not the check's own`);
+    const lend = () => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, lender, { asset, amount: AMOUNT, rate: TAKER_RATE, maturity, mode: 'advanced', autoRollover: false }) });
+    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, lend));
+    const s = sort(replies, isInsufficient);
+    expectOnly(ctx, history, replies, s, `${STORM} overlapping lends crossing ${makerId}`, 'insufficient_funds');
+    noteRateLimited(ctx, s, 'lends');
+    const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
+    const t0 = performance.now();
+    const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` })).json as { status?: unknown; rate?: unknown } | undefined;
+    const maker = await read(makerId);
+    const states = await Promise.all(takers.map(read));
+    const filled = takers.filter((_, i) => states[i]?.status === 'active');
+    const byMaker = filled.filter((_, i) => states[takers.indexOf(filled[i]!)]?.rate !== TAKER_RATE);
+    const others = filled.length - byMaker.length;
+    if (others && !ctx.hasControls) ctx.note(`${others} taker(s) were filled at their own rate ${TAKER_RATE}, not by the resting order`);
+    if (others && ctx.hasControls) ctx.note(`${others} taker(s) filled at their own rate ${TAKER_RATE}: the sandbox's built-in counterparty, not counted`);
+    const total = new Decimal(AMOUNT).mul(byMaker.length);
+    if (total.gt(AMOUNT)) {
+      stormFail(ctx, history, `matching never fills more than was offered (${id})`, `at most ${AMOUNT} ${asset} filled against one resting borrow of ${AMOUNT}`, `${byMaker.length} lends of ${AMOUNT} ${asset} filled against ${makerId} (${maker?.status === 'active' ? 'active' : show(maker?.status)}): ${total.toFixed()} filled from ${AMOUNT} offered, e.g. ${byMaker[0]} and ${byMaker[1]}`);
+    }
+    if (byMaker.length === 1 && maker?.status !== 'active') {
+      stormFail(ctx, history, `both sides of a fill agree (${id})`, `${makerId} active once a taker of its whole amount is filled`, `${byMaker[0]} is active but ${makerId} reads ${show(maker?.status)}`);
+    }
+    ctx.note(`market ${asset} ${maturity}: ${takers.length} takers accepted, ${byMaker.length} filled by the resting order (read ${Math.round(performance.now() - t0)} ms after the storm)`);
+    return pass();
+  },
+};

@@ -1,0 +1,56 @@
+import { CheckSkip, pass, show, type Check } from '../../check.ts';
+import { enc, fundedUser, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
+import { expectOnly, isInsufficient, sort, stormFail } from '../kit.ts';
+import { accepted, recordOne, storm } from '../storm.ts';
+import { distinctPositions } from './overcommit.ts';
+import { listIds } from './isolation.ts';
+
+// Pagination under writes: a user's list walked with small pages while lends are placed for
+// the same user, between every two pages (so the writes always land mid-walk). Every item
+// that existed before the walk appears exactly once, and no item appears twice.
+
+const EXISTING = 9;
+const PAGE = 4;
+const WRITES_PER_PAGE = 2;
+
+export const paginationUnderWrites: Check = {
+  id: 'concurrency.pagination-writes',
+  title: `a list walked ${PAGE} at a time while lends are placed shows every earlier position exactly once`,
+  requirements: ['CONC-page-under-writes', 'PAGE-cursor'],
+  needs: ['write'],
+  async run(ctx) {
+    const id = this.id;
+    const userId = await fundedUser(ctx, 'conc-pages');
+    const create = () => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount: '10', rate: RESTING_RATE }) });
+    const { history, replies } = await storm(ctx, id, Array.from({ length: EXISTING }, create));
+    const s = sort(replies, isInsufficient);
+    expectOnly(ctx, history, replies, s, `${EXISTING} overlapping lends`, 'insufficient_funds');
+    distinctPositions(ctx, history, replies, s.accepted, 'lends');
+    const before = await listIds(ctx, userId);
+    if (before.length <= PAGE) throw new CheckSkip(`only ${before.length} positions of ${userId} were listed (${s.accepted.length} accepted): too few for a walk of several pages`);
+    const seen = new Map<string, number>();
+    let cursor: string | undefined;
+    let pages = 0;
+    for (; pages < 30; pages++) {
+      const q = `limit=${PAGE}${cursor ? `&cursor=${enc(cursor)}` : ''}`;
+      const r = await recordOne(ctx, history, { kind: 'list', method: 'GET', path: `/users/${enc(userId)}/positions?${q}` });
+      if (!accepted(r)) stormFail(ctx, history, `each page of the walk is served (${id})`, 'a 2xx page', `${r.status} ${show(r.json)}`, r.exchange);
+      const body = r.json as { positions?: Array<{ positionId?: string }>; hasMore?: boolean; nextCursor?: string | null };
+      for (const p of body.positions ?? []) if (typeof p.positionId === 'string') seen.set(p.positionId, (seen.get(p.positionId) ?? 0) + 1);
+      if (!body.hasMore || !body.nextCursor) break;
+      cursor = body.nextCursor;
+      // Writes between pages: the walk's next page is asked only after they are acknowledged.
+      for (let w = 0; w < WRITES_PER_PAGE; w++) await recordOne(ctx, history, create());
+    }
+    const twice = [...seen].filter(([, n]) => n > 1);
+    if (twice.length) {
+      stormFail(ctx, history, `no position appears twice in one walk of the list (${id})`, 'each positionId once', `${twice.length} position(s) appeared more than once while ${pages * WRITES_PER_PAGE} lends were placed mid-walk, e.g. ${twice[0]![0]} ×${twice[0]![1]}`);
+    }
+    const missing = before.filter((x) => !seen.has(x));
+    if (missing.length) {
+      stormFail(ctx, history, `every position that existed before the walk appears in it (${id})`, `all ${before.length} earlier positions`, `${missing.length} skipped while lends were placed mid-walk, e.g. ${missing[0]}`);
+    }
+    ctx.note(`walked ${pages + 1} pages of ${PAGE} over ${before.length} earlier positions with ${WRITES_PER_PAGE} lends placed between pages`);
+    return pass();
+  },
+};

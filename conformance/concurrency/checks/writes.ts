@@ -1,0 +1,106 @@
+import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
+import { createLend, enc, fundedUser, RESTING_RATE } from '../../checks/fixtures.ts';
+import type { Reply } from '../../http.ts';
+import type { History } from '../history.ts';
+import { expectOnly, noteRateLimited, sort, stormFail } from '../kit.ts';
+import { accepted, historiesOf, recordOne, storm, type StormOp } from '../storm.ts';
+
+// Writes that must stick: overlapping PATCHes of different flags of one position all persist
+// (no lost update), and a write, once acknowledged, is what the next read shows (strict, the
+// default) or shows within the profile's convergence time (consistency.readAfterWrite
+// 'eventual', consistency.convergenceMs).
+
+type Flags = { autoRollover?: unknown; autoRefinance?: unknown };
+
+/** Reads the position until `ok` holds: once under strict read-after-write, else until convergenceMs pass. */
+async function readUntil(ctx: CheckContext, history: History, positionId: string, ok: (p: Record<string, unknown>) => boolean): Promise<{ body: Record<string, unknown>; reply: Reply }> {
+  const t0 = performance.now();
+  const eventual = ctx.profile.consistency.readAfterWrite === 'eventual';
+  for (;;) {
+    const r = await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(positionId)}` });
+    if (!accepted(r)) stormFail(ctx, history, 'a position read after a write is served', 'a 2xx', `${r.status} ${show(r.json)}`, r.exchange);
+    const body = r.json as Record<string, unknown>;
+    if (ok(body) || !eventual || performance.now() - t0 > ctx.profile.consistency.convergenceMs) return { body, reply: r };
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+const consistencyWords = (ctx: CheckContext) =>
+  ctx.profile.consistency.readAfterWrite === 'eventual' ? `within ${ctx.profile.consistency.convergenceMs} ms (profile consistency.convergenceMs)` : 'on the next read (profile consistency.readAfterWrite strict)';
+
+const POSITIONS = 4;
+
+export const patchNoLostUpdate: Check = {
+  id: 'concurrency.patch-no-lost-update',
+  title: `overlapping PATCHes of different flags of one position all persist (${POSITIONS} positions, one PATCH per flag at once)`,
+  requirements: ['CONC-patch-no-lost-update', 'EP-patch'],
+  needs: ['write'],
+  async run(ctx) {
+    const id = this.id;
+    const userId = await fundedUser(ctx, 'conc-patch');
+    const positions: Array<{ id: string; flags: Flags }> = [];
+    for (let i = 0; i < POSITIONS; i++) {
+      const c = await createLend(ctx, userId, { rate: RESTING_RATE });
+      const g = await ctx.api('GET', `/positions/${enc(c.body.positionId)}`);
+      const f = g.json as Flags;
+      if (typeof f?.autoRollover !== 'boolean' || typeof f?.autoRefinance !== 'boolean') throw new CheckSkip(`the lend ${c.body.positionId} reads without both autoRollover and autoRefinance as booleans: ${show(g.json)}`);
+      positions.push({ id: c.body.positionId, flags: f });
+    }
+    const ops: StormOp[] = positions.flatMap((p) => [
+      { kind: 'patch', method: 'PATCH', path: `/positions/${enc(p.id)}`, body: { autoRollover: !p.flags.autoRollover } },
+      { kind: 'patch', method: 'PATCH', path: `/positions/${enc(p.id)}`, body: { autoRefinance: !p.flags.autoRefinance } },
+    ]);
+    const { history, replies } = await storm(ctx, id, ops);
+    const refusedField = replies.find((r) => r.status >= 400 && r.status < 500 && r.status !== 429 && /autorefinance/i.test(JSON.stringify(r.json ?? '')));
+    if (refusedField) throw new CheckSkip(`the target refuses autoRefinance on a lend position (${refusedField.status} ${show(refusedField.json)}), so two flags of one position cannot be changed at once`);
+    const s = sort(replies, () => false);
+    expectOnly(ctx, history, replies, s, `${ops.length} overlapping PATCHes`, 'nothing else');
+    noteRateLimited(ctx, s, 'PATCHes');
+    const done = new Set(s.accepted);
+    for (const [n, p] of positions.entries()) {
+      const want: Flags = {};
+      if (done.has(2 * n)) want.autoRollover = !p.flags.autoRollover;
+      if (done.has(2 * n + 1)) want.autoRefinance = !p.flags.autoRefinance;
+      const { body } = await readUntil(ctx, history, p.id, (b) => Object.entries(want).every(([k, v]) => b[k] === v));
+      const lost = Object.entries(want).filter(([k, v]) => body[k] !== v);
+      if (lost.length) {
+        stormFail(ctx, history, `overlapping PATCHes of different flags all persist (${id})`, `${p.id} with ${show(want)} ${consistencyWords(ctx)}`, `both PATCHes acknowledged, but ${p.id} reads ${lost.map(([k]) => `${k}=${show(body[k])}`).join(', ')}: ${lost.length === 1 ? 'one update was lost' : 'the updates were lost'}`);
+      }
+    }
+    return pass();
+  },
+};
+
+export const readAfterWrite: Check = {
+  id: 'concurrency.read-after-write',
+  title: 'an acknowledged PATCH and cancel are what the next read of the position shows (or within the profile\'s convergence time)',
+  requirements: ['CONC-read-after-write'],
+  needs: ['write'],
+  async run(ctx) {
+    const id = this.id;
+    const history: History = [];
+    historiesOf(ctx, id).push(history);
+    const userId = await fundedUser(ctx, 'conc-raw');
+    const c = await createLend(ctx, userId, { rate: RESTING_RATE });
+    const pid = c.body.positionId;
+    const first = await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` });
+    const was = (first.json as Flags | undefined)?.autoRollover;
+    if (typeof was !== 'boolean') throw new CheckSkip(`the lend ${pid} reads without autoRollover as a boolean: ${show(first.json)}`);
+    const p = await recordOne(ctx, history, { kind: 'patch', method: 'PATCH', path: `/positions/${enc(pid)}`, body: { autoRollover: !was } });
+    if (!accepted(p)) throw new CheckSkip(`PATCH autoRollover of ${pid} answered ${p.status} ${show(p.json)}: nothing was written to read back`);
+    const afterPatch = await readUntil(ctx, history, pid, (b) => b.autoRollover === !was);
+    if (afterPatch.body.autoRollover !== !was) {
+      stormFail(ctx, history, `a read after an acknowledged PATCH shows it (${id})`, `autoRollover ${String(!was)} ${consistencyWords(ctx)}`, `the PATCH was acknowledged, then ${pid} read autoRollover ${show(afterPatch.body.autoRollover)}`, afterPatch.reply.exchange);
+    }
+    const cancel = await recordOne(ctx, history, { kind: 'cancel', method: 'POST', path: `/positions/${enc(pid)}/cancel` });
+    if (!accepted(cancel)) {
+      ctx.note(`the cancel of ${pid} answered ${cancel.status}; only the PATCH was read back`);
+      return pass();
+    }
+    const afterCancel = await readUntil(ctx, history, pid, (b) => b.status === 'cancelled');
+    if (afterCancel.body.status !== 'cancelled') {
+      stormFail(ctx, history, `a read after an acknowledged cancel shows it (${id})`, `status cancelled ${consistencyWords(ctx)}`, `the cancel was acknowledged, then ${pid} read status ${show(afterCancel.body.status)}`, afterCancel.reply.exchange);
+    }
+    return pass();
+  },
+};

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseProfile } from '../../contract/index.ts';
+import { EXAMPLE_PROFILES, exampleProfile, runFamily } from './proof.ts';
+
+// Never fail a correct service: the clean sandbox passes the whole family, with controls and
+// without (as a real partner sandbox), under the default profile and the example profiles, and
+// when it gives no insufficient_funds details (funds found by search). Every check either
+// passes or skips with a reason; none fails.
+
+function expectClean(r: Awaited<ReturnType<typeof runFamily>>, what: string) {
+  const bad = r.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`);
+  expect(bad, what).toEqual([]);
+  for (const c of r.checks.filter((x) => x.status === 'skipped')) expect(c.message, `${c.id} skips with a reason`).toBeTruthy();
+  expect(r.checks.filter((c) => c.status === 'passed').length, `${what}: checks passed`).toBeGreaterThanOrEqual(10);
+}
+
+describe('the clean sandbox passes the concurrency family', () => {
+  it('default profile, with and without controls', async () => {
+    expectClean(await runFamily(), 'default profile with controls');
+    expectClean(await runFamily({ controls: false }), 'default profile without controls');
+  }, 60_000);
+
+  for (const name of EXAMPLE_PROFILES) {
+    it(`profile ${name}, without controls`, async () => {
+      expectClean(await runFamily({ profile: exampleProfile(name), controls: false }), name);
+    }, 60_000);
+  }
+
+  it('a target without insufficient_funds details: funds found by search', async () => {
+    const r = await runFamily({ profile: parseProfile({ errors: { insufficientFundsDetails: false } }) });
+    expectClean(r, 'no details');
+    expect(r.checks.flatMap((c) => c.notes).join('\n')).toMatch(/learned by search/);
+  }, 90_000);
+});

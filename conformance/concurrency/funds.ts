@@ -1,0 +1,92 @@
+import { Decimal } from 'decimal.js';
+import { LEND_ASSETS } from '../../contract/index.ts';
+import { CheckSkip, type CheckContext } from '../check.ts';
+import { enc, lendBody, RESTING_RATE, validAddress } from '../checks/fixtures.ts';
+import type { Reply } from '../http.ts';
+import { accepted, errorCode } from './storm.ts';
+
+// A user's available funds, learned without a balance endpoint (the spec has none), in one
+// of two ways, each named in the result so a check can say which it used:
+//   details  a withdrawal far above any balance is refused with insufficient_funds, whose
+//            details.available (spec part 7) is the figure, exactly; nothing moves.
+//   search   the largest lend the target accepts, found by bisection: a refused lend changes
+//            nothing, an accepted one is cancelled at once (its funds come back). The answer is
+//            a bracket [lo, hi], as fine as the probes allowed.
+// Where neither works the check skips, saying why.
+
+export interface Funds {
+  /** Lowest the funds can be; equal to hi when known exactly. */
+  lo: Decimal;
+  hi: Decimal;
+  way: 'insufficient_funds details' | 'search';
+}
+
+/** Far above any balance a sandbox gives: the withdrawal is refused, never made. */
+const TOO_MUCH = '1000000000000000';
+/** Bisection steps of the search: a bracket 2^-SEARCH_STEPS of the first power-of-ten bound. */
+const SEARCH_STEPS = 18;
+
+export const exact = (f: Funds) => f.lo.eq(f.hi);
+const fmt = (d: Decimal) => (d.isNegative() ? `−${d.abs().toFixed()}` : d.toFixed());
+export const showFunds = (f: Funds) => (exact(f) ? fmt(f.lo) : `between ${fmt(f.lo)} and ${fmt(f.hi)}`);
+
+/** The funds of `userId` as the partner of `key` (default: the main key) sees them. */
+export async function learnFunds(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds> {
+  const viaDetails = ctx.profile.errors.insufficientFundsDetails ? await fromDetails(ctx, userId, asset, key) : undefined;
+  if (viaDetails) return viaDetails;
+  return search(ctx, userId, asset, key);
+}
+
+async function fromDetails(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds | undefined> {
+  const r = await ctx.api('POST', `/users/${enc(userId)}/withdraw`, { ...(key ? { key } : {}), body: { asset, amount: TOO_MUCH, destination: validAddress(ctx.profile) } });
+  if (accepted(r)) throw new CheckSkip(`a withdrawal of ${TOO_MUCH} ${asset} for ${userId} was accepted, so the funds cannot be learned (and the user is drained)`);
+  const available = (r.json as { error?: { details?: { available?: unknown } } } | undefined)?.error?.details?.available;
+  if (errorCode(r) === 'insufficient_funds' && typeof available === 'string' && /^-?\d+(\.\d+)?$/.test(available)) {
+    const a = new Decimal(available);
+    return { lo: a, hi: a, way: 'insufficient_funds details' };
+  }
+  ctx.note(`the insufficient_funds details did not give ${asset} funds (${r.status} ${String(errorCode(r) ?? '')}); searching instead`);
+  return undefined;
+}
+
+/** Does a lend of `x` fit? A refused one moves nothing; an accepted one is cancelled at once. */
+async function fits(ctx: CheckContext, userId: string, asset: string, x: Decimal, key?: string): Promise<boolean> {
+  const r = await ctx.api('POST', '/lend', { ...(key ? { key } : {}), body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: RESTING_RATE }) });
+  if (errorCode(r) === 'insufficient_funds') return false;
+  if (!accepted(r)) throw new CheckSkip(`the funds search's lend of ${x.toFixed()} ${asset} answered ${r.status} ${String(errorCode(r) ?? '')}: neither accepted nor insufficient_funds`);
+  const id = (r.json as { positionId?: unknown }).positionId;
+  const c: Reply = await ctx.api('POST', `/positions/${enc(String(id))}/cancel`, key ? { key } : {});
+  if (!accepted(c)) throw new CheckSkip(`the funds search's probe lend ${String(id)} could not be cancelled (${c.status}), so the search would move money`);
+  return true;
+}
+
+async function search(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds> {
+  if (!(LEND_ASSETS as readonly string[]).includes(asset)) {
+    throw new CheckSkip(`no way to learn ${asset} funds: the target gives no insufficient_funds details (profile errors.insufficientFundsDetails) and ${asset} cannot be lent to search with`);
+  }
+  const max = new Decimal(ctx.profile.amounts.maxOrder);
+  const min = new Decimal(ctx.profile.amounts.minOrder);
+  let lo = new Decimal(0);
+  let bound: Decimal | undefined;
+  for (let x = Decimal.max(min, 1); x.lte(max); x = x.mul(10)) {
+    if (await fits(ctx, userId, asset, x, key)) lo = x;
+    else {
+      bound = x;
+      break;
+    }
+  }
+  if (!bound) throw new CheckSkip(`${asset} funds of ${userId} exceed the largest order (${max.toFixed()}), so the search cannot bound them`);
+  let hi: Decimal = bound;
+  if (lo.isZero() && !(await fits(ctx, userId, asset, min, key))) return { lo, hi: min, way: 'search' };
+  if (lo.isZero()) lo = min;
+  const decimals = Math.min(ctx.profile.assets.info[asset]?.decimals ?? 2, 6);
+  for (let i = 0; i < SEARCH_STEPS && hi.minus(lo).gt(new Decimal(10).pow(-decimals)); i++) {
+    const mid: Decimal = lo.plus(hi).div(2).toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
+    if (mid.lte(lo)) break;
+    if (await fits(ctx, userId, asset, mid, key)) lo = mid;
+    else hi = mid;
+  }
+  ctx.note(`funds of ${userId} learned by search (${asset} between ${lo.toFixed()} and ${hi.toFixed()}): the target gives no insufficient_funds details`);
+  // hi itself was refused: the funds are below it by at least the smallest unit.
+  return { lo, hi: hi.minus(new Decimal(10).pow(-decimals)), way: 'search' };
+}

@@ -1,0 +1,53 @@
+import { Decimal } from 'decimal.js';
+import { CheckFailure, show, type CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+import type { History } from './history.ts';
+import { accepted, errorCode, rateLimited } from './storm.ts';
+import { timeline } from './timeline.ts';
+
+// What the storm checks share: how a storm's answers are sorted, and how a failure is
+// reported with the storm's history as a timeline.
+
+/** Overlapping requests per storm. Eight keeps a few-ms race window crowded (see README). */
+export const STORM = 8;
+
+export interface Sorted {
+  accepted: number[];
+  refused: number[];
+  limited: number[];
+  /** Anything else: a 5xx, or a 4xx other than the expected refusal. */
+  other: number[];
+}
+
+/** Sorts a storm's replies by index: accepted, refused as `isRefusal`, rate-limited (never a failure), other. */
+export function sort(replies: Reply[], isRefusal: (r: Reply) => boolean): Sorted {
+  const s: Sorted = { accepted: [], refused: [], limited: [], other: [] };
+  replies.forEach((r, i) => (accepted(r) ? s.accepted : rateLimited(r) ? s.limited : isRefusal(r) ? s.refused : s.other).push(i));
+  return s;
+}
+
+export const isInsufficient = (r: Reply) => r.status >= 400 && r.status < 500 && errorCode(r) === 'insufficient_funds';
+
+/** Fails the check, attaching the storm's timeline (as a note) so the report shows who overlapped whom. */
+export function stormFail(ctx: CheckContext, history: History, title: string, expected: string, received: string, exchange?: Reply['exchange']): never {
+  ctx.note(`history of the storm (${history.length} operations):\n${timeline(history)}`);
+  throw new CheckFailure(title, expected, received, exchange);
+}
+
+/** Answers other than accepted, the expected refusal and 429 fail the check (a 5xx under overlap above all). */
+export function expectOnly(ctx: CheckContext, history: History, replies: Reply[], s: Sorted, what: string, refusal: string): void {
+  if (!s.other.length) return;
+  const r = replies[s.other[0]!]!;
+  stormFail(ctx, history, `${what}: every overlapping request is accepted, refused with ${refusal}, or rate limited`, `2xx, ${refusal} or 429`, `${s.other.length} of ${replies.length} answered otherwise, e.g. ${r.status} ${show(r.json ?? r.text)}`, r.exchange);
+}
+
+/** The amount `x` of an asset rounded down to what both the asset and a plain decimal string hold. */
+export function units(x: Decimal, decimals: number): Decimal {
+  return x.toDecimalPlaces(Math.min(decimals, 2), Decimal.ROUND_DOWN);
+}
+
+export const signed = (x: Decimal) => (x.isNegative() ? `−${x.abs().toFixed()}` : x.toFixed());
+
+export function noteRateLimited(ctx: CheckContext, s: Sorted, what: string): void {
+  if (s.limited.length) ctx.note(`${s.limited.length} ${what} answered 429 during the storm and count as not accepted (a race needing them to overlap is not seen)`);
+}

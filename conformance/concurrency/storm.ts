@@ -1,0 +1,84 @@
+import type { CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+import type { History, Operation } from './history.ts';
+
+// A storm: requests sent at once, each recorded as an Operation (history.ts) with its invoke
+// and complete times, kept in the run's shared state under the check's id so a failure can
+// show the history (timeline.ts) and the linearizability checker can read it.
+
+export interface StormOp {
+  kind: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Which partner key: 1 (the main key, default) or 2 (ctx.key2). */
+  partner?: 1 | 2;
+}
+
+export interface Recorded {
+  history: History;
+  replies: Reply[];
+}
+
+/** One history per check id, in the order its storms ran (read by reports and the proof). */
+export function historiesOf(ctx: CheckContext, checkId: string): History[] {
+  const k = `concurrency:history:${checkId}`;
+  let h = ctx.shared.get(k) as History[] | undefined;
+  if (!h) ctx.shared.set(k, (h = []));
+  return h;
+}
+
+/**
+ * Opens `n` connections to the target before a storm: cheap reads sent at once. Without them
+ * the storm's first request leaves on the one idle keep-alive connection while the others wait
+ * for new ones (~5 ms here), so the first would act alone, outside a few-ms race window.
+ */
+async function warm(ctx: CheckContext, n: number): Promise<void> {
+  const path = `/users/${encodeURIComponent(ctx.user('warm'))}/positions?limit=1`;
+  await Promise.all(Array.from({ length: n }, () => ctx.api('GET', path, { retry429: false })));
+}
+
+/** Sends every op at once (one logical client each) and waits for all; a 429 is not retried. */
+export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], firstId = 0): Promise<Recorded> {
+  await warm(ctx, ops.length);
+  const history: History = ops.map((o, i) => ({
+    id: firstId + i,
+    client: i,
+    kind: o.kind,
+    invoke: 0,
+    request: { method: o.method, path: o.path, ...(o.body !== undefined ? { body: o.body } : {}), partner: o.partner ?? 1 },
+  }));
+  const replies = await Promise.all(
+    ops.map(async (o, i) => {
+      const op = history[i]!;
+      const key = o.partner === 2 ? ctx.key2 : ctx.key;
+      op.invoke = performance.now();
+      const r = await ctx.api(o.method, o.path, { ...(key ? { key } : {}), retry429: false, ...(o.body !== undefined ? { body: o.body } : {}) });
+      op.complete = performance.now();
+      op.response = { status: r.status, json: r.json };
+      return r;
+    }),
+  );
+  historiesOf(ctx, checkId).push(history);
+  return { history, replies };
+}
+
+/** One request recorded into an existing history (a read or a set-up step between storms). */
+export async function recordOne(ctx: CheckContext, history: History, op: StormOp): Promise<Reply> {
+  const rec: Operation = {
+    id: history.length ? history[history.length - 1]!.id + 1 : 0,
+    client: -1,
+    kind: op.kind,
+    invoke: performance.now(),
+    request: { method: op.method, path: op.path, ...(op.body !== undefined ? { body: op.body } : {}), partner: op.partner ?? 1 },
+  };
+  history.push(rec);
+  const r = await ctx.api(op.method, op.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), retry429: false, ...(op.body !== undefined ? { body: op.body } : {}) });
+  rec.complete = performance.now();
+  rec.response = { status: r.status, json: r.json };
+  return r;
+}
+
+export const accepted = (r: { status: number }) => r.status >= 200 && r.status < 300;
+export const rateLimited = (r: { status: number }) => r.status === 429;
+export const errorCode = (r: { json: unknown }) => (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
