@@ -9,6 +9,7 @@ import { hookChecks } from './checks/hooks.ts';
 import { lifecycleChecks } from './checks/lifecycle.ts';
 import { limitChecks, type KeyTiers } from './checks/limits.ts';
 import { paginationChecks } from './checks/pagination.ts';
+import { linearizeChecks } from './concurrency/linearize/storm-check.ts';
 
 // The registry: every check of the suite, keyed by id. Ids are stable (reports and
 // --only use them); the order here is the run order within a phase.
@@ -23,6 +24,7 @@ export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
     ...fuzzChecks(profile),
     ...hookChecks(profile),
     ...limitChecks(profile, tiers),
+    ...linearizeChecks(profile),
   ];
   // The registry refuses a duplicate id.
   return new CheckRegistry<Check>(list).list();

@@ -113,6 +113,12 @@ export const REQUIREMENTS: Requirement[] = [
   r('PAGE-hasMore', '2', 'hasMore is true when further pages exist.'),
   r('PAGE-filters', '4', 'The list honours the status and type filters.'),
   r('BOOK-depth-default', '8', 'Order book depth defaults to 10.'),
+
+  // Money under concurrency and over sequences (issue 24): what any ledger must keep, though
+  // the spec states it only through insufficient_funds and "cancel applies to an unmatched order".
+  r('LEDGER-linearizable', '1', 'Overlapping requests on one user take effect as if one at a time, in an order consistent with real time: no overdraft, one refund per cancel, an acknowledged write seen by later reads.'),
+  r('LEDGER-model', '1', 'Every sequence of lends, borrows, cancels, repays, withdrawals and PATCHes moves exactly the amounts it names, to the last unit of the asset, interest included.'),
+  r('LEDGER-audit-after-load', '1', 'After load, every touched user\'s funds are conserved and never negative, and every acknowledged order is listed exactly once.'),
 ];
 
 export const REQUIREMENT_IDS = new Set(REQUIREMENTS.map((q) => q.id));
