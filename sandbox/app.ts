@@ -23,6 +23,7 @@ import { RESOLVERS } from './http/handlers.ts';
 import { RawJson } from './http/raw-json.ts';
 import { ReadCache, type CachedAnswer } from './http/read-cache.ts';
 import { parseWith, readJsonBody } from './http/validate.ts';
+import { installFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugins.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
 import { getMeta, openDb, type Db } from './store/db.ts';
@@ -51,6 +52,11 @@ export interface SandboxOptions {
    * real partner sandbox has none; users stay pre-funded and crossing orders still match.
    */
   controls?: boolean;
+  /**
+   * Deliberate bugs (sandbox/faults/), for proving the suites catch them. Never on by
+   * default; only tests and an explicit `lendcheck sandbox --fault` set them.
+   */
+  faults?: FaultSetting[];
 }
 
 export interface Sandbox {
@@ -108,6 +114,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   });
 
   const controls = opts.controls !== false;
+  // Validated here, so a bad fault name or config fails the start, not a request.
+  const resolvers = opts.faults?.length ? installFaults(opts.faults, RESOLVERS) : RESOLVERS;
   const all = endpoints(profile).filter((e) => controls || e.access !== 'sandbox');
   const patterns = all.map((e) => ({ e, re: new RegExp(`^${API_VERSION_PREFIX}${e.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
   app.notFound((c) => {
@@ -186,7 +194,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   }
 
   function handler(e: Endpoint) {
-    const resolve = RESOLVERS[e.id];
+    const resolve = resolvers[e.id];
     if (!resolve) throw new Error(`sandbox: no resolver for endpoint ${e.id}`);
     const status = endpointSuccess(profile, e);
     const schema = successSchema(profile, e);
@@ -212,7 +220,9 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
         }
         body = json === undefined && !bodyRequired ? undefined : parseWith(e.body, json ?? {}, 'body');
       }
-      const out = resolve(engine, { partner: c.get('partner'), params, query, body });
+      let out = resolve(engine, { partner: c.get('partner'), params, query, body });
+      // Only a fault's resolver answers with a promise; the clean path stays synchronous.
+      if (out instanceof Promise) out = await out;
       if (out instanceof RawJson && !envelope) {
         if (validate) {
           const r = schema.safeParse(JSON.parse(out.text));

@@ -8,6 +8,7 @@ import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
 import { delayPlugin, parseDelays } from '../../sandbox/testing/delay.ts';
+import { faultNames, parseFaultFlag, validateFaults } from '../../sandbox/faults/index.ts';
 
 interface Opts {
   port: string;
@@ -23,6 +24,7 @@ interface Opts {
   controls: boolean;
   metrics?: boolean;
   testDelay?: string;
+  fault?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -45,6 +47,10 @@ export function registerSandbox(program: Command): void {
     .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
     .option('--metrics', `serve ${METRICS_PATH} in Prometheus text format (requests and latency by endpoint, book depth, outbox backlog, deliveries)`)
     .option('--test-delay <endpoint=ms,…>', 'test only: answer these endpoints this many ms later (e.g. rates.get=200), to see a regression gate fail')
+    .option(
+      '--fault <name[,name]>',
+      `test only, never on by default: give the sandbox deliberate bugs (races, lost updates) to see a suite catch them; name[:key=value;…] from ${faultNames().join(', ')}`,
+    )
     .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match; business time at real time unless --time-scale says otherwise (an accelerated partner sandbox)')
     .action(async (o: Opts) => {
       const port = Number(o.port);
@@ -52,6 +58,8 @@ export function registerSandbox(program: Command): void {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: must be 0..65535, got ${o.port}`);
       if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
       const profile = loadProfile(o.profile);
+      const faults = o.fault ? parseFaultFlag(o.fault) : [];
+      validateFaults(faults);
       const own = loadKeys(o.keys);
       const pool = o.keyPool ? mintPool(parsePoolSpec(o.keyPool).keys, parsePoolSpec(o.keyPool).partners) : [];
       const keys = pool.length ? [...own, ...pool] : own;
@@ -67,11 +75,13 @@ export function registerSandbox(program: Command): void {
         plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
         liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
         controls: o.controls,
+        ...(faults.length ? { faults } : {}),
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
+      if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);
       if (!o.controls) console.log('  no sandbox controls: users are pre-funded, crossing orders match, time runs at real time');
       if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
       // The built-in keys are public test keys (like stripe-mock's), so they are printed;

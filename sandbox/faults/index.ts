@@ -1,0 +1,75 @@
+import type { Resolver } from '../http/handlers.ts';
+import { borrowRace, lendRace, withdrawRace } from './balance-race.ts';
+import { counterRace } from './counter-race.ts';
+import { cursorShift } from './cursor-shift.ts';
+import type { FaultModule, FaultResolver, FaultSetting } from './fault.ts';
+import { matchOverfill } from './match-overfill.ts';
+import { partnerLeak } from './partner-leak.ts';
+import { staleRead } from './stale-read.ts';
+import { cancelRace, patchLostUpdate, repayRace } from './stale-row-race.ts';
+
+// The fault registry: every deliberate bug the sandbox can be given, by name. None is ever on
+// by default: a sandbox gets faults only from SandboxOptions.faults (tests) or from an explicit
+// `lendcheck sandbox --fault <name>[,<name>]`. Add a fault as its own module and list it here.
+
+export type { FaultModule, FaultSetting } from './fault.ts';
+
+const MODULES: FaultModule[] = [
+  withdrawRace,
+  lendRace,
+  borrowRace,
+  cancelRace,
+  repayRace,
+  patchLostUpdate,
+  cursorShift,
+  counterRace,
+  partnerLeak,
+  matchOverfill,
+  staleRead,
+];
+
+export const FAULTS: ReadonlyMap<string, FaultModule> = new Map(MODULES.map((m) => [m.name, m]));
+
+export const faultNames = (): string[] => [...FAULTS.keys()];
+
+/** Validates each setting (a known name, a config its module accepts) before anything starts. */
+export function validateFaults(settings: readonly FaultSetting[]): Array<{ module: FaultModule; config: unknown }> {
+  return settings.map((s) => {
+    const module = FAULTS.get(s.name);
+    if (!module) throw new Error(`unknown fault ${JSON.stringify(s.name)}; faults are ${faultNames().join(', ')}`);
+    const parsed = module.config.safeParse(s.config ?? {});
+    if (!parsed.success) {
+      throw new Error(`fault ${s.name}: bad config: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    }
+    return { module, config: parsed.data };
+  });
+}
+
+/** The resolvers with every fault installed in turn (a later fault wraps an earlier one). */
+export function installFaults(settings: readonly FaultSetting[], base: Readonly<Record<string, Resolver>>): Record<string, Resolver | FaultResolver> {
+  const out: Record<string, Resolver | FaultResolver> = { ...base };
+  for (const { module, config } of validateFaults(settings)) Object.assign(out, module.install(config, out));
+  return out;
+}
+
+/**
+ * The `--fault` flag: names separated by commas, each optionally with `:key=value` settings
+ * joined by `;` (numbers and booleans as such), e.g. `withdraw-race:gapMs=10,cursor-shift`.
+ */
+export function parseFaultFlag(flag: string): FaultSetting[] {
+  return flag
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [name, rest] = s.split(/:(.*)/s, 2) as [string, string | undefined];
+      if (rest === undefined) return { name };
+      const config: Record<string, unknown> = {};
+      for (const kv of rest.split(';').filter(Boolean)) {
+        const [k, v] = kv.split('=', 2) as [string, string | undefined];
+        if (v === undefined) throw new Error(`fault ${name}: setting ${JSON.stringify(kv)} is not key=value`);
+        config[k] = v === 'true' ? true : v === 'false' ? false : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+      }
+      return { name, config };
+    });
+}

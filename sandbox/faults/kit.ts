@@ -1,0 +1,54 @@
+import { D, type Dec } from '../engine/money.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { PositionRow } from '../engine/rows.ts';
+import { ApiError } from '../errors.ts';
+
+// Pieces the race faults share. Each swaps one engine method on the instance for the length
+// of one synchronous call (so no other request can see the swap: nothing else runs until the
+// call returns) and restores it after. That way the faulty path runs the sandbox's real
+// operation code with exactly one thing wrong, instead of a hand-copied variant of it.
+
+/** Runs `fn` with `obj[method]` replaced; restored even when `fn` throws. */
+export function swapped<T extends object, K extends keyof T, R>(obj: T, method: K, replacement: T[K], fn: () => R): R {
+  const own = Object.prototype.hasOwnProperty.call(obj, method);
+  const before = obj[method];
+  obj[method] = replacement;
+  try {
+    return fn();
+  } finally {
+    if (own) obj[method] = before;
+    else delete obj[method];
+  }
+}
+
+/** The engine's answer to a user short of funds (the same as ledger.lock's). */
+export function insufficientFunds(asset: string, available: Dec, required: Dec): ApiError {
+  return new ApiError('insufficient_funds', `insufficient funds: ${asset} available ${available.toFixed()}, required ${required.toFixed()}`, 400, {
+    required: required.toFixed(),
+    available: available.toFixed(),
+  });
+}
+
+/** The "check" of check-then-act: reads the user's available funds now and refuses when short. */
+export function checkFunds(engine: Engine, partnerId: string, userId: string, asset: string, amount: string): void {
+  if (!engine.ledger.userExists(partnerId, userId)) engine.tx(() => engine.ledger.ensureUser(partnerId, userId));
+  const { available } = engine.ledger.bal(partnerId, userId, asset);
+  if (available.lt(amount)) throw insufficientFunds(asset, available, new D(amount));
+}
+
+/** The "act" of check-then-act: the real operation, with the funds check it already passed skipped. */
+export function withoutFundsCheck<R>(engine: Engine, fn: () => R): R {
+  const { ledger } = engine;
+  const lockUnchecked = (partnerId: string, userId: string, asset: string, amount: Dec, lockIt = true): void => {
+    const b = ledger.bal(partnerId, userId, asset);
+    ledger.putBal(partnerId, userId, asset, b.available.minus(amount), lockIt ? b.locked.plus(amount) : b.locked);
+  };
+  return swapped(ledger, 'lock', lockUnchecked, fn);
+}
+
+/** Runs `fn` with every read of the position answering the copy read before the gap. */
+export function withStaleRow<R>(engine: Engine, stale: PositionRow, fn: () => R): R {
+  const real = engine.getPosition.bind(engine);
+  const read = (partnerId: string, positionId: string): PositionRow => (positionId === stale.id ? { ...stale } : real(partnerId, positionId));
+  return swapped(engine, 'getPosition', read, fn);
+}
