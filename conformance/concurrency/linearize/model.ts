@@ -71,14 +71,45 @@ export function initialState(o: ModelOptions): State {
 
 const UNKNOWN_FUNDS: Funds = { lo: '0', hi: null, hiOpen: false };
 
-/** A stable key of a state, for the memo and for de-duplicating a set of states. */
+const keys = new WeakMap<State, string>();
+
+/** A stable key of a state, for the memo and for de-duplicating a set of states (states are never mutated, so it is kept). */
 export function stateKey(s: State): string {
+  let k = keys.get(s);
+  if (k === undefined) keys.set(s, (k = computeKey(s)));
+  return k;
+}
+
+function computeKey(s: State): string {
   const f = Object.keys(s.funds).sort().map((a) => `${a}:${s.funds[a]!.lo}..${s.funds[a]!.hi ?? '∞'}${s.funds[a]!.hiOpen ? ')' : ']'}`);
   const p = Object.keys(s.pos).sort().map((id) => {
     const x = s.pos[id]!;
     return `${id}:${x.status}:${x.autoRollover ?? '-'}:${x.autoRefinance ?? '-'}`;
   });
   return `${f.join(',')}|${p.join(',')}`;
+}
+
+/** The positions part of a state's key: states equal in it differ only in funds. */
+export const positionsKey = (s: State) => stateKey(s).split('|')[1]!;
+
+/**
+ * One state covering both (equal positions, funds the hull of each asset's two intervals). It
+ * allows more than the two did, never less, so a history it refuses is refused by the two as
+ * well; it keeps the set of states small where answers set aside double it at every step.
+ */
+export function hull(a: State, b: State): State {
+  const funds: Record<string, Funds> = {};
+  for (const asset of new Set([...Object.keys(a.funds), ...Object.keys(b.funds)])) {
+    const x = fundsOf(a, asset);
+    const y = fundsOf(b, asset);
+    const lo = Decimal.min(D(x.lo), D(y.lo)).toFixed();
+    if (x.hi === null || y.hi === null) funds[asset] = { lo, hi: null, hiOpen: false };
+    else {
+      const c = D(x.hi).cmp(D(y.hi));
+      funds[asset] = c > 0 ? { lo, hi: x.hi, hiOpen: x.hiOpen } : c < 0 ? { lo, hi: y.hi, hiOpen: y.hiOpen } : { lo, hi: x.hi, hiOpen: x.hiOpen && y.hiOpen };
+    }
+  }
+  return { funds, pos: a.pos };
 }
 
 export function showFunds(f: Funds | undefined): string {

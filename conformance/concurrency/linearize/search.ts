@@ -1,5 +1,5 @@
 import type { History, Operation } from '../history.ts';
-import { initialState, interpret, stateKey, type Interpreted, type ModelOptions, type Outcome, type State } from './model.ts';
+import { hull, initialState, interpret, positionsKey, stateKey, type Interpreted, type ModelOptions, type Outcome, type State } from './model.ts';
 
 // Wing & Gong's search with Lowe's memo, as Porcupine and Knossos run it: walk the list of call
 // and return events; at a call, try to linearize that operation now (the model allows its
@@ -44,12 +44,17 @@ const INF = Number.POSITIVE_INFINITY;
 
 /** The model's state set after one step from each state of a set (empty: the answer is impossible). */
 export function stepAll(o: ModelOptions, states: State[], p: Placed): { states: State[]; reason?: string } {
+  // Keyed by positions: states with the same positions are merged into their hull (see hull()).
   const out = new Map<string, State>();
   let reason: string | undefined;
   const outcome: Outcome = p.relaxed ? { kind: 'unknown' } : p.info.outcome;
   for (const s of states) {
     const r = p.info.apply(o, s, outcome);
-    for (const t of r.states) out.set(stateKey(t), t);
+    for (const t of r.states) {
+      const k = positionsKey(t);
+      const had = out.get(k);
+      out.set(k, had ? hull(had, t) : t);
+    }
     reason ??= r.reason;
   }
   return { states: [...out.values()], ...(out.size ? {} : { reason: reason ?? 'the model allows no such answer here' }) };

@@ -76,6 +76,7 @@ export async function ledgerStorm(ctx: CheckContext) {
   const maturities = rec.history.filter((o) => o.kind === 'lend' && accepted(o)).map((o) => Date.parse(String(field(o, 'maturity') ?? '')));
   const spontaneousClose = !(Number.isFinite(targetNow) && maturities.every((m) => Number.isFinite(m) && m > targetNow));
 
+  const t0 = performance.now();
   const verdict = checkHistory(rec.history, { profile: ctx.profile, spontaneousClose, ...(start.available ? { start: { [ASSET]: start.available.toFixed() } } : {}) });
   const count = (pred: (o: Operation) => boolean) => rec.history.filter(pred).length;
   const notes = [
@@ -83,12 +84,12 @@ export async function ledgerStorm(ctx: CheckContext) {
     `funds at the start: ${start.available ? `${start.available.toFixed()} ${ASSET}` : 'unknown'}, via ${start.via}${start.reason ? ` (${start.reason})` : ''}`,
     amounts.overCommits ? `four lends of ${amounts.lend} ${ASSET} over-commit the funds` : `orders of ${amounts.lend} ${ASSET}: the funds are unknown, so over-commitment was not exercised`,
     spontaneousClose ? 'maturity or expiry could not be ruled out during the storm: the model let open positions close on their own' : 'no maturity fell inside the storm (the target\'s clock, read from a last order, was before every one)',
-    `search: ${verdict.steps} steps`,
+    `search: ${verdict.steps} steps in ${Math.round(performance.now() - t0)} ms`,
   ];
   if (verdict.inconclusive) throw new CheckSkip(`the linearizability search over ${verdict.operations} operations ran out of its budget (${verdict.steps} steps) before deciding; no verdict`);
   if (!verdict.linearizable) {
     const w = verdict.witness!;
-    fail('overlapping requests on one user behave as one-at-a-time requests in some order real time allows', `an order of the ${verdict.operations} operations, consistent with real time, that the ledger model allows`, `${w.summary}\n\n${w.text}`);
+    fail('overlapping requests on one user behave as one-at-a-time requests in some order real time allows', `an order of the ${verdict.operations} operations, consistent with real time, that the ledger model allows`, `${w.summary}\n\n${w.text}\n\n(search: ${verdict.steps} steps in ${Math.round(performance.now() - t0)} ms)`);
   }
   return pass({ notes });
 }

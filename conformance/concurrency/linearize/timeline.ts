@@ -27,16 +27,17 @@ export function lanes(ops: Placed[], label: (i: number) => string = letter): str
       for (let x = a; x <= b; x++) row[x] = '=';
       row[a] = '[';
       row[b] = p.op.complete === undefined ? '>' : ']';
+      // The letter inside its bar when it fits; a bar too short for it is found by its times in the legend.
       const tag = label(i);
-      for (let k = 0; k < tag.length && a + 1 + k < b; k++) row[a + 1 + k] = tag[k]!;
-      if (b - a < 2) row[a] = tag[0]!;
+      if (b - a - 1 >= tag.length) for (let k = 0; k < tag.length; k++) row[a + 1 + k] = tag[k]!;
     });
     lines.push(`client ${String(c).padEnd(3)} ${row.join('').trimEnd()}`);
   }
   const t = (p: Placed) => `${ms(p.op.invoke - t0)} … ${p.op.complete === undefined ? 'no answer' : ms(p.op.complete - t0)}`;
   const w = Math.max(...ops.map((p) => p.info.label.length));
   lines.push('');
-  ops.forEach((p, i) => lines.push(`${label(i).padEnd(3)}client ${String(p.op.client).padEnd(3)} ${p.info.label.padEnd(w)}  → ${p.info.answer.padEnd(28)} ${t(p)}`));
+  const lw = Math.max(3, ...ops.map((_, i) => label(i).length + 1));
+  ops.forEach((p, i) => lines.push(`${label(i).padEnd(lw)}client ${String(p.op.client).padEnd(3)} ${p.info.label.padEnd(w)}  → ${p.info.answer.padEnd(28)} ${t(p)}`));
   return lines.join('\n');
 }
 
