@@ -104,7 +104,7 @@ export function walkChecks(_profile: Profile, bounds: typeof WALK = WALK): Check
     {
       id: 'model.ledger-walk',
       title: 'random sequences of lends, borrows, cancels, repays, withdrawals, PATCHes, reads and clock steps move exactly the money the model says',
-      requirements: ['LEDGER-model', 'CONV-amount-decimal', 'ERR-insufficient_funds-details', 'EP-repay', 'EP-cancel', 'EP-withdraw', 'EP-patch', 'STATE-cancel-unmatched'],
+      requirements: ['LEDGER-model', 'LEDGER-conserved', 'CONV-amount-decimal', 'ERR-insufficient_funds-details', 'EP-repay', 'EP-cancel', 'EP-withdraw', 'EP-patch', 'STATE-cancel-unmatched'],
       needs: ['write'],
       // Its clock steps move the target's time for everyone: after the main checks.
       phase: 'late',

@@ -99,7 +99,7 @@ export function linearizeChecks(_profile: Profile): Check[] {
     {
       id: 'concurrency.linearizable-ledger',
       title: 'a storm of lends, withdrawals, cancels, PATCHes and reads on one user is linearizable against the ledger model',
-      requirements: ['LEDGER-linearizable', 'ERR-insufficient_funds', 'STATE-cancel-unmatched', 'EP-cancel', 'EP-withdraw', 'EP-patch'],
+      requirements: ['LEDGER-linearizable', 'LEDGER-conserved', 'ERR-insufficient_funds', 'STATE-cancel-unmatched', 'EP-cancel', 'EP-withdraw', 'EP-patch'],
       needs: ['write'],
       run: ledgerStorm,
     },
