@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 // at the kill. They run after the others, one file at a time, as the whole suite used to.
 const ALONE = [
   'cli/load/load.test.ts',
+  'cli/load/audit/audit.test.ts',
   'cli/history/regression.test.ts',
   'examples/prometheus-rw/live-metrics.test.ts',
   'sandbox/kill.test.ts',

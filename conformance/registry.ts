@@ -10,6 +10,8 @@ import { lifecycleChecks } from './checks/lifecycle.ts';
 import { limitChecks, type KeyTiers } from './checks/limits.ts';
 import { paginationChecks } from './checks/pagination.ts';
 import { concurrencyChecks } from './concurrency/index.ts';
+import { linearizeChecks } from './concurrency/linearize/storm-check.ts';
+import { walkChecks } from './model-walk/walk-check.ts';
 
 // The registry: every check of the suite, keyed by id. Ids are stable (reports and
 // --only use them); the order here is the run order within a phase.
@@ -25,6 +27,8 @@ export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
     ...hookChecks(profile),
     ...concurrencyChecks(),
     ...limitChecks(profile, tiers),
+    ...linearizeChecks(profile),
+    ...walkChecks(profile),
   ];
   // The registry refuses a duplicate id.
   return new CheckRegistry<Check>(list).list();

@@ -123,6 +123,12 @@ export const REQUIREMENTS: Requirement[] = [
   r('CONC-patch-no-lost-update', '4', 'Overlapping PATCHes of different flags of one position all persist.'),
   r('CONC-match-no-overfill', '3', 'Matching never fills more than the resting order offered; both sides\' fills agree.'),
   r('CONC-read-after-write', '2', 'An acknowledged write is what a later read shows (profile consistency.readAfterWrite).'),
+
+  // Money under concurrency and over sequences (issue 24): what any ledger must keep, though
+  // the spec states it only through insufficient_funds and "cancel applies to an unmatched order".
+  r('LEDGER-linearizable', '1', 'Overlapping requests on one user take effect as if one at a time, in an order consistent with real time: no overdraft, one refund per cancel, an acknowledged write seen by later reads.'),
+  r('LEDGER-model', '1', 'Every sequence of lends, borrows, cancels, repays, withdrawals and PATCHes moves exactly the amounts it names, to the last unit of the asset, interest included.'),
+  r('LEDGER-conserved', '1', 'Whatever ran before, overlapping or under load, every user\'s funds are conserved and never negative, and every acknowledged order is listed exactly once.'),
 ];
 
 export const REQUIREMENT_IDS = new Set(REQUIREMENTS.map((q) => q.id));

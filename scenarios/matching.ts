@@ -14,6 +14,7 @@ import { marketTag, matchingOptions, matchingPlan } from './lib/matching-options
 import { matched, orderAccept, orderErrors, timeToMatch } from './lib/metrics.ts';
 import { borrowBody, is2xx, iteration, lendBody, markets, positionIdOf, userId, type Market } from './lib/orders.ts';
 import { loadPool, pairKeys } from './lib/pool.ts';
+import { ack } from './lib/acks.ts';
 
 const cfg = loadConfig();
 const pool = loadPool(cfg.apiKey);
@@ -109,6 +110,7 @@ function place(side: 'lend' | 'borrow'): void {
     return;
   }
   orderAccept.add(res.timings.duration, tags);
+  ack(side, { user, asset: m.asset, amount: cfg.orderAmount, id, key: String(keyIndex) });
   if (plan.matchBy === 'webhooks') return expectMatch(id, ackMs, tags);
   const ttm = byPolling(id, ackMs, String(jsonOf(res)?.status ?? ''), key, tags);
   matched.add(ttm !== undefined, tags);

@@ -1,13 +1,15 @@
 // A partner's realistic mix at a target rate inside its tier: reads, paginated lists,
 // lends, borrows, repays, cancels, withdrawals, patches, market data and public data.
 // setup() places the seed positions the read/repay/patch actions use; every action
-// iteration builds its own ids from its iteration number.
+// iteration builds its own ids from its iteration number. Every acknowledged write is
+// recorded (lib/acks.ts) for the ledger audit that follows the run.
 import { check, sleep } from 'k6';
 import { Rate } from 'k6/metrics';
 import { loadConfig } from './lib/config.ts';
 import { call, expect429AsNormal, jsonOf, type Call, type Res } from './lib/http.ts';
 import { mixedOptions, mixedPlan, PUBLIC_ENDPOINTS } from './lib/mixed-options.ts';
 import { borrowBody, is2xx, iteration, lendBody, markets, positionIdOf, RESTING_LEND_RATE, userId } from './lib/orders.ts';
+import { ack } from './lib/acks.ts';
 
 const cfg = loadConfig();
 const plan = mixedPlan(cfg);
@@ -35,11 +37,12 @@ function send(c: Call): Res {
 export function setup(): Seeds {
   const m = books[0];
   const user = userId(cfg, 'seed', 0);
-  const lend = send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m) });
+  const lend = placeLend(user, m);
   // The seed borrow crosses the seed lend, so it is active and can be repaid bit by bit.
   const borrow = send({ endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m) });
+  if (is2xx(borrow)) ack('borrow', { user, asset: m.asset, amount: cfg.orderAmount, id: positionIdOf(borrow) });
   // A few more positions so the list has pages to follow.
-  for (let i = 0; i < 3; i++) send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m, RESTING_LEND_RATE) });
+  for (let i = 0; i < 3; i++) placeLend(user, m, RESTING_LEND_RATE);
   const lendId = positionIdOf(lend);
   const borrowId = positionIdOf(borrow);
   if (!lendId) throw new Error(`setup: expected a seed lend / received ${lend.status} ${String(lend.body).slice(0, 160)}`);
@@ -50,6 +53,13 @@ export function setup(): Seeds {
   }
   check(null, { 'the seed borrow became active, so it can be repaid': () => active });
   return { user, lendId, borrowId, borrowActive: active };
+}
+
+/** POST /lend, recorded when acknowledged. */
+function placeLend(user: string, m: (typeof books)[number], rate?: number): Res {
+  const res = send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m, rate) });
+  if (is2xx(res)) ack('lend', { user, asset: m.asset, amount: cfg.orderAmount, id: positionIdOf(res) });
+  return res;
 }
 
 export function readPosition(s: Seeds): void {
@@ -68,28 +78,38 @@ export function listPositions(s: Seeds): void {
 
 export function lend(): void {
   const n = iteration();
-  send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, userId(cfg, 'mix-lender', n), books[n % books.length]) });
+  placeLend(userId(cfg, 'mix-lender', n), books[n % books.length]);
 }
 
 export function borrow(): void {
   const n = iteration();
-  send({ endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, userId(cfg, 'mix-borrower', n), books[n % books.length]) });
+  const m = books[n % books.length];
+  const user = userId(cfg, 'mix-borrower', n);
+  const res = send({ endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m) });
+  if (is2xx(res)) ack('borrow', { user, asset: m.asset, amount: cfg.orderAmount, id: positionIdOf(res) });
 }
 
 export function repay(s: Seeds): void {
   if (!s.borrowActive || !s.borrowId) return; // setup's check already failed and says why
-  send({ endpoint: 'position.repay', name: '/positions/{positionId}/repay', path: `/positions/${s.borrowId}/repay`, method: 'POST', body: { amount: '0.01' } });
+  const res = send({ endpoint: 'position.repay', name: '/positions/{positionId}/repay', path: `/positions/${s.borrowId}/repay`, method: 'POST', body: { amount: '0.01' } });
+  if (is2xx(res)) ack('repay', { user: s.user, asset: books[0].asset, amount: '0.01', id: s.borrowId });
 }
 
 export function cancel(): void {
   const n = iteration();
-  const placed = send({ endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, userId(cfg, 'mix-canceller', n), books[n % books.length], RESTING_LEND_RATE) });
-  const id = positionIdOf(placed);
-  if (id) send({ endpoint: 'position.cancel', name: '/positions/{positionId}/cancel', path: `/positions/${id}/cancel`, method: 'POST' });
+  const m = books[n % books.length];
+  const user = userId(cfg, 'mix-canceller', n);
+  const id = positionIdOf(placeLend(user, m, RESTING_LEND_RATE));
+  if (!id) return;
+  const res = send({ endpoint: 'position.cancel', name: '/positions/{positionId}/cancel', path: `/positions/${id}/cancel`, method: 'POST' });
+  if (is2xx(res)) ack('cancel', { user, asset: m.asset, amount: cfg.orderAmount, id });
 }
 
-export function withdraw(s: Seeds): void {
-  send({ endpoint: 'user.withdraw', name: '/users/{userId}/withdraw', path: `/users/${s.user}/withdraw`, method: 'POST', body: { asset: books[0].asset, amount: '1', destination: '0x000000000000000000000000000000000000dEaD' } });
+export function withdraw(): void {
+  // Each withdrawal from a user of its own, so what it takes can be audited on its own.
+  const user = userId(cfg, 'mix-withdrawer', iteration());
+  const res = send({ endpoint: 'user.withdraw', name: '/users/{userId}/withdraw', path: `/users/${user}/withdraw`, method: 'POST', body: { asset: books[0].asset, amount: '1', destination: cfg.destination } });
+  if (is2xx(res)) ack('withdraw', { user, asset: books[0].asset, amount: '1' });
 }
 
 export function patch(s: Seeds): void {

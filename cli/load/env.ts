@@ -2,7 +2,7 @@
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
 import { Decimal } from 'decimal.js';
-import { LEND_ASSETS, type Profile } from '../../contract/index.ts';
+import { ADDRESS_FORMS, addressFor, LEND_ASSETS, type Profile } from '../../contract/index.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -51,5 +51,6 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     MATURITIES: profile.markets.maturities.join(','),
     MARKET_SEPARATOR: profile.markets.idSeparator,
     RUN_ID: i.runId,
+    DESTINATION: addressFor(profile.withdrawals.destinationPattern) ?? ADDRESS_FORMS[0]!.sample,
   };
 }

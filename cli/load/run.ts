@@ -19,6 +19,7 @@ import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
 import { watchMatches, type MatchBy, type MatchWatch } from './match-watch.ts';
 import { matchingFigures } from './matching-figures.ts';
 import { checkPoolBudget, mintPool, onePerPartner, poolEnv, type PoolKey } from './pool.ts';
+import { auditAfterLoad, type AuditResult } from './audit/audit.ts';
 
 export interface LoadOptions {
   scenario: ScenarioName;
@@ -149,9 +150,14 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     const thresholdsOk = verdicts.every((v) => v.ok);
     // One process: k6's own exit code is the verdict. Segments: the merged judgement.
     const k6Verdict = segments === 1 ? runs[0].exitCode === 0 : thresholdsOk;
-    const passed = k6Failed.length === 0 && k6Verdict;
+    // The scenarios that write end with the ledger audit of every user they touched.
+    let audit: AuditResult | undefined;
+    if (opts.scenario !== 'rate-limit' && !opts.publicMode) {
+      audit = await auditAfterLoad({ baseUrl: target.baseUrl, keys: pool ? pool.map((k) => k.key) : [apiKey], acks: set.samples.get('ledger_acks') ?? [], profile, runId, scenario: opts.scenario });
+    }
+    const passed = k6Failed.length === 0 && k6Verdict && audit?.check.status !== 'failed';
 
-    const checks = [...thresholdChecks(opts, tier, verdicts), ...k6Checks(opts.scenario, set)];
+    const checks = [...thresholdChecks(opts, tier, verdicts), ...k6Checks(opts.scenario, set), ...(audit ? [audit.check] : [])];
     if (k6Failed.length) {
       checks.push({
         id: `load.${opts.scenario}.k6:process`,
@@ -173,6 +179,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     figures.k6Version = k6.version;
     figures.segments = segments;
     figures.k6ExitCode = segments === 1 ? runs[0].exitCode : thresholdsOk ? 0 : EXIT_THRESHOLDS;
+    if (audit) Object.assign(figures, audit.figures);
     if (notes.length) figures.note = notes.join('; ');
 
     if (segments > 1) writeMergedSummary(join(reportDir, 'k6-summary.json'), verdicts, set, inspected.thresholds ?? {});

@@ -7,6 +7,8 @@ import { matchOverfill } from './match-overfill.ts';
 import { partnerLeak } from './partner-leak.ts';
 import { staleRead } from './stale-read.ts';
 import { cancelRace, patchLostUpdate, repayRace } from './stale-row-race.ts';
+import { withdrawNotDebited } from './withdraw-not-debited.ts';
+import { cancelDoubleRefund } from './cancel-double-refund.ts';
 
 // The fault registry: every deliberate bug the sandbox can be given, by name. None is ever on
 // by default: a sandbox gets faults only from SandboxOptions.faults (tests) or from an explicit
@@ -26,6 +28,9 @@ const MODULES: FaultModule[] = [
   partnerLeak,
   matchOverfill,
   staleRead,
+  // Sequential money faults (no overlap needed): the model walks catch them.
+  withdrawNotDebited,
+  cancelDoubleRefund,
 ];
 
 export const FAULTS: ReadonlyMap<string, FaultModule> = new Map(MODULES.map((m) => [m.name, m]));

@@ -34,6 +34,8 @@ export interface LoadConfig {
   orderAmount: string;
   collateralAsset: string;
   collateralAmount: string;
+  /** A withdrawal destination of the form the profile takes. */
+  destination: string;
 }
 
 function str(name: string, fallback: string): string {
@@ -88,6 +90,7 @@ export function loadConfig(): LoadConfig {
     orderAmount: str('ORDER_AMOUNT', '100'),
     collateralAsset: str('COLLATERAL', 'ETH'),
     collateralAmount: str('COLLATERAL_AMOUNT', '0.06'),
+    destination: str('DESTINATION', '0x000000000000000000000000000000000000dEaD'),
   };
 }
 

@@ -1,0 +1,34 @@
+import type { CheckContext } from '../../check.ts';
+import { TransportError } from '../../http.ts';
+import type { History, Operation } from '../history.ts';
+
+// Records the operations of a storm into the shared History: invoke before the request leaves,
+// complete when its answer is read. A 429 is kept as it came (not retried): it was not
+// accepted. A request that got no answer (timeout, reset) stays without `complete`: it may or
+// may not have taken effect, and the checker treats it so.
+
+export class Recorder {
+  readonly history: History = [];
+
+  constructor(private readonly ctx: CheckContext) {}
+
+  async call(client: number, kind: string, method: string, path: string, body?: unknown): Promise<Operation> {
+    const op: Operation = { id: this.history.length, client, kind, invoke: performance.now(), request: { method, path, partner: 1, ...(body !== undefined ? { body } : {}) } };
+    this.history.push(op);
+    try {
+      const r = await this.ctx.api(method, path, { ...(body !== undefined ? { body } : {}), retry429: false });
+      op.complete = performance.now();
+      op.response = { status: r.status, json: r.json };
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+    }
+    return op;
+  }
+}
+
+export const accepted = (op: Operation) => !!op.response && op.response.status >= 200 && op.response.status < 300;
+
+export function field<T = unknown>(op: Operation, name: string): T | undefined {
+  const j = op.response?.json;
+  return j && typeof j === 'object' ? ((j as Record<string, unknown>)[name] as T | undefined) : undefined;
+}

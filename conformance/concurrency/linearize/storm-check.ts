@@ -1,0 +1,107 @@
+import { Decimal } from 'decimal.js';
+import type { Profile } from '../../../contract/index.ts';
+import { CheckSkip, fail, pass, type Check, type CheckContext } from '../../check.ts';
+import { enc, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
+import type { Operation } from '../history.ts';
+import { checkHistory } from './check-history.ts';
+import { balanceControl, fromProbe, probeBody, type Learned } from './funds.ts';
+import { accepted, field, Recorder } from './recorder.ts';
+
+// A mixed storm on one user, recorded as a history and checked for linearizability: lends
+// that together over-commit the funds, withdrawals beside them, two cancels and a PATCH racing
+// on each accepted lend, and reads of every position; then the same largest-order probe that
+// opened the run, so the final funds are pinned and conservation is part of the check. Any
+// correct service passes: every answer is judged only by whether some order of the operations,
+// consistent with real time, explains all of them.
+
+const ASSET = 'USDC';
+
+function amountsFor(profile: Profile, available: Decimal | undefined): { lend: string; withdraw: string; overCommits: boolean } {
+  const places = Math.min(profile.assets.info[ASSET]?.decimals ?? 6, 2);
+  const minOrder = new Decimal(profile.amounts.minOrder);
+  const minWd = new Decimal(profile.amounts.minWithdrawal);
+  const floor = (x: Decimal) => x.toDecimalPlaces(places, Decimal.ROUND_DOWN);
+  if (!available) return { lend: floor(minOrder.mul(3)).toFixed(), withdraw: minWd.toFixed(), overCommits: false };
+  // Four lends of 30 % each: three fit and the fourth cannot, whatever the order.
+  const lend = Decimal.min(floor(available.mul('0.3')), new Decimal(profile.amounts.maxOrder));
+  const withdraw = Decimal.max(minWd, floor(available.mul('0.01')));
+  if (lend.lt(minOrder) || available.lt(lend.mul(3).plus(withdraw.mul(2)))) {
+    throw new CheckSkip(`the user holds ${available.toFixed()} ${ASSET}, too little for a storm of orders of at least ${profile.amounts.minOrder}`);
+  }
+  return { lend: lend.toFixed(), withdraw: withdraw.toFixed(), overCommits: true };
+}
+
+export async function ledgerStorm(ctx: CheckContext) {
+  const user = await fundedUser(ctx, 'linearize');
+  const rec = new Recorder(ctx);
+  const lend = (client: number, amount: string) => rec.call(client, 'lend', 'POST', '/lend', { ...lendBody(ctx, user), asset: ASSET, amount });
+  const probe = () => rec.call(0, 'lend', 'POST', '/lend', probeBody(ctx, user, ASSET));
+
+  // What the user holds at the start, and how it was learned.
+  let start: Learned;
+  if (ctx.hasControls) start = { available: await balanceControl(ctx, user, ASSET), via: 'the sandbox balances control' };
+  else {
+    const first = await probe();
+    start = fromProbe(ctx, first, ASSET);
+    if (accepted(first)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(first, 'positionId')))}/cancel`);
+  }
+  const amounts = amountsFor(ctx.profile, start.available);
+  const dest = validAddress(ctx.profile);
+
+  // Phase 1: four lends and two withdrawals at once.
+  const phase1 = await Promise.all([0, 1, 2, 3].map((c) => lend(c, amounts.lend)).concat([4, 5].map((c) => rec.call(c, 'withdraw', 'POST', `/users/${enc(user)}/withdraw`, { asset: ASSET, amount: amounts.withdraw, destination: dest }))));
+  const ids = phase1.filter((o) => o.kind === 'lend' && accepted(o)).map((o) => String(field(o, 'positionId')));
+  if (!ids.length) {
+    const first = phase1[0]!;
+    throw new CheckSkip(`no lend of the storm was accepted (the first answered ${first.response?.status ?? 'nothing'}), so there is nothing to race on`);
+  }
+  // Phase 2: on each accepted lend, two cancels and a read at once; a PATCH on the first.
+  let client = 0;
+  await Promise.all(
+    ids.flatMap((id) => [
+      rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
+      rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
+      rec.call(client++, 'read', 'GET', `/positions/${enc(id)}`),
+    ]).concat([rec.call(client++, 'patch', 'PATCH', `/positions/${enc(ids[0]!)}`, { autoRollover: false })]),
+  );
+  // Phase 3: every position read again, and the funds pinned by the probe.
+  await Promise.all(ids.map((id, i) => rec.call(i, 'read', 'GET', `/positions/${enc(id)}`)));
+  const last = await probe();
+  if (accepted(last)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(last, 'positionId')))}/cancel`);
+  // A last small order reads the target's own clock (its createdAt): when it is before every
+  // maturity of the storm, nothing could have expired or matured meanwhile.
+  const clock = await lend(0, new Decimal(ctx.profile.amounts.minOrder).toFixed());
+  if (accepted(clock)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(clock, 'positionId')))}/cancel`);
+  const targetNow = Date.parse(String(field(clock, 'createdAt') ?? ''));
+  const maturities = rec.history.filter((o) => o.kind === 'lend' && accepted(o)).map((o) => Date.parse(String(field(o, 'maturity') ?? '')));
+  const spontaneousClose = !(Number.isFinite(targetNow) && maturities.every((m) => Number.isFinite(m) && m > targetNow));
+
+  const t0 = performance.now();
+  const verdict = checkHistory(rec.history, { profile: ctx.profile, spontaneousClose, ...(start.available ? { start: { [ASSET]: start.available.toFixed() } } : {}) });
+  const count = (pred: (o: Operation) => boolean) => rec.history.filter(pred).length;
+  const notes = [
+    `${rec.history.length} operations by up to ${client} concurrent clients: ${count(accepted)} accepted, ${count((o) => !!o.response && !accepted(o))} refused, ${count((o) => !o.response)} unanswered`,
+    `funds at the start: ${start.available ? `${start.available.toFixed()} ${ASSET}` : 'unknown'}, via ${start.via}${start.reason ? ` (${start.reason})` : ''}`,
+    amounts.overCommits ? `four lends of ${amounts.lend} ${ASSET} over-commit the funds` : `orders of ${amounts.lend} ${ASSET}: the funds are unknown, so over-commitment was not exercised`,
+    spontaneousClose ? 'maturity or expiry could not be ruled out during the storm: the model let open positions close on their own' : 'no maturity fell inside the storm (the target\'s clock, read from a last order, was before every one)',
+    `search: ${verdict.steps} steps in ${Math.round(performance.now() - t0)} ms`,
+  ];
+  if (verdict.inconclusive) throw new CheckSkip(`the linearizability search over ${verdict.operations} operations ran out of its budget (${verdict.steps} steps) before deciding; no verdict`);
+  if (!verdict.linearizable) {
+    const w = verdict.witness!;
+    fail('overlapping requests on one user behave as one-at-a-time requests in some order real time allows', `an order of the ${verdict.operations} operations, consistent with real time, that the ledger model allows`, `${w.summary}\n\n${w.text}\n\n(search: ${verdict.steps} steps in ${Math.round(performance.now() - t0)} ms)`);
+  }
+  return pass({ notes });
+}
+
+export function linearizeChecks(_profile: Profile): Check[] {
+  return [
+    {
+      id: 'concurrency.linearizable-ledger',
+      title: 'a storm of lends, withdrawals, cancels, PATCHes and reads on one user is linearizable against the ledger model',
+      requirements: ['LEDGER-linearizable', 'LEDGER-conserved', 'ERR-insufficient_funds', 'STATE-cancel-unmatched', 'EP-cancel', 'EP-withdraw', 'EP-patch'],
+      needs: ['write'],
+      run: ledgerStorm,
+    },
+  ];
+}

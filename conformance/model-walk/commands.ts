@@ -1,0 +1,324 @@
+import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
+import { show, type CheckContext } from '../check.ts';
+import { collateralFor, enc, validAddress } from '../checks/fixtures.ts';
+import type { Reply } from '../http.ts';
+import { amountProblem, credit, debit, open, predict, statusOf, type WalkModel, type WalkPosition } from './model.ts';
+
+// The walk's commands, fast-check style (fc.commands): each checks that it applies to the
+// model, runs against the target, checks every answer against the model and moves the model.
+// After each, the funds the target lets us learn are compared with the model's to the last
+// unit. A command that finds a broken rule throws a WalkBreak; fast-check then shrinks the
+// sequence to the shortest one that still breaks it.
+
+export type FundsSource = (asset: string) => Promise<Decimal | undefined>;
+
+export interface Real {
+  ctx: CheckContext;
+  userId: string;
+  /** The asset lent, borrowed and withdrawn (lendable and borrowable). */
+  asset: string;
+  /** The funds the target lets us learn, per asset (undefined: not learnable). */
+  funds: FundsSource;
+  /** The steps taken, by name (a step whose check() refused it is not run). */
+  taken: string[];
+}
+
+export class WalkBreak extends Error {
+  override name = 'WalkBreak';
+}
+
+const broken = (what: string, expected: string, received: string): never => {
+  throw new WalkBreak(`${what}: expected ${expected} / received ${received}`);
+};
+
+const code = (r: Reply) => (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+const ok = (r: Reply) => r.status >= 200 && r.status < 300;
+const got = (r: Reply) => `${r.status} ${show(r.json ?? r.text)}`;
+const body = (r: Reply) => (r.json && typeof r.json === 'object' ? (r.json as Record<string, unknown>) : {});
+const isInvalidState = (ctx: CheckContext, r: Reply) => r.status === ctx.profile.errors.invalidState.status && code(r) === ctx.profile.errors.invalidState.code;
+
+/** An amount of `units` steps with a fraction that uses the asset's decimals (at most four of them). */
+export function amountOf(ctx: CheckContext, asset: string, base: string, units: number): Decimal {
+  const places = Math.min(ctx.profile.assets.info[asset]?.decimals ?? 6, 4);
+  const x = new Decimal(base).mul(units).plus(new Decimal(units).div(new Decimal(10).pow(places)));
+  return Decimal.min(x, new Decimal(ctx.profile.amounts.maxOrder));
+}
+
+/**
+ * A request that takes `amount` of `asset` from the user's funds: accepted exactly when the model
+ * holds enough, else insufficient_funds whose details (when given) name the model's funds.
+ */
+function expectDebit(m: WalkModel, r: Real, what: string, asset: string, amount: Decimal, rep: Reply): boolean {
+  const want = predict(m, asset, amount);
+  const have = m.funds[asset];
+  const funds = have === undefined ? 'unknown' : `${have.toFixed()} ${asset}`;
+  if (ok(rep)) {
+    if (want === 'refuse') broken(what, `400 insufficient_funds (the model holds ${funds})`, got(rep));
+    debit(m, asset, amount);
+    return true;
+  }
+  if (code(rep) !== 'insufficient_funds') broken(what, want === 'refuse' ? `400 insufficient_funds (the model holds ${funds})` : `a 2xx (the model holds ${funds})`, got(rep));
+  if (want === 'accept') broken(what, `a 2xx (the model holds ${funds})`, got(rep));
+  const d = (body(rep).error as { details?: { available?: unknown; required?: unknown } }).details;
+  if (d?.available !== undefined) {
+    const p = amountProblem(r.ctx.profile, asset, d.available);
+    if (p) broken(`${what}: insufficient_funds details.available`, `an exact ${asset} amount`, p);
+    const a = new Decimal(d.available as string);
+    if (have !== undefined && !a.eq(have)) broken(`${what}: insufficient_funds details.available`, `${have.toFixed()} (the model's funds)`, String(d.available));
+    if (have === undefined) m.funds[asset] = a;
+  }
+  if (d?.required !== undefined && !(typeof d.required === 'string' && new Decimal(d.required).eq(amount))) broken(`${what}: insufficient_funds details.required`, amount.toFixed(), show(d.required));
+  return false;
+}
+
+async function readPosition(r: Real, p: WalkPosition, what: string): Promise<Record<string, unknown>> {
+  const rep = await r.ctx.api('GET', `/positions/${enc(p.id)}`);
+  if (!ok(rep)) broken(`${what}: GET /positions/${p.id}`, 'a 2xx with the position', got(rep));
+  const b = body(rep);
+  for (const k of ['amount', 'accruedInterest', 'projectedReturn'] as const) {
+    if (b[k] === undefined) continue;
+    const prob = amountProblem(r.ctx.profile, p.asset, b[k]);
+    if (prob) broken(`${what}: the position's ${k}`, `an exact ${p.asset} amount`, prob);
+  }
+  return b;
+}
+
+/**
+ * What a read says the position became, applied to the model with the money that move carries:
+ * a borrow matched credits what it borrowed, an order expired gives its funds back, a lend
+ * matured pays principal and accrued interest (unless it rolled over).
+ */
+export function learn(m: WalkModel, r: Real, p: WalkPosition, b: Record<string, unknown>, what: string): void {
+  const now = statusOf(String(b.status));
+  if (now === p.status) return;
+  const from = p.status;
+  if (from === 'cancelled' || from === 'closed' || now === 'pending' || (from === 'active' && now === 'cancelled')) {
+    broken(`${what}: ${p.type} ${p.id} was ${from}`, `a status it can move to from ${from}`, show(b.status));
+  }
+  if (p.type === 'borrow') {
+    if (from === 'pending' && now !== 'cancelled') credit(m, p.asset, p.amount); // matched (maybe then closed on its own)
+    if (now === 'cancelled') credit(m, p.collateral!.asset, p.collateral!.amount); // expired unfilled
+  } else {
+    if (now === 'cancelled') credit(m, p.asset, p.amount); // expired unfilled
+    if (now === 'closed') {
+      const interest = b.accruedInterest;
+      if (typeof interest !== 'string') broken(`${what}: a matured lend's accruedInterest`, 'the interest it earned, a decimal string', show(interest));
+      if (!p.autoRollover) credit(m, p.asset, p.amount.plus(interest as string));
+    }
+  }
+  p.status = now;
+}
+
+/** After each command: pending borrows may have been matched meanwhile (read them), then the funds compared. */
+async function settle(m: WalkModel, r: Real, what: string): Promise<void> {
+  for (const p of m.positions.filter((x) => x.type === 'borrow' && x.status === 'pending')) learn(m, r, p, await readPosition(r, p, what), what);
+  for (const [asset, want] of Object.entries(m.funds)) {
+    if (want === undefined) continue;
+    const have = await r.funds(asset);
+    if (have === undefined) continue;
+    if (!have.eq(want)) broken(`after ${what}, the available ${asset}`, `${want.toFixed()} (the model)`, `${have.toFixed()} (${have.minus(want).abs().toFixed()} ${have.gt(want) ? 'more: money appeared' : 'less: money vanished'})`);
+  }
+}
+
+export type Cmd = fc.AsyncCommand<WalkModel, Real>;
+
+export class Lend implements Cmd {
+  constructor(readonly units: number) {}
+  check = () => true;
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minOrder, this.units);
+    const what = `lend ${amount.toFixed()} ${r.asset}`;
+    const rep = await r.ctx.api('POST', '/lend', { body: { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: 0.5, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false } });
+    if (expectDebit(m, r, what, r.asset, amount, rep)) {
+      const b = body(rep);
+      if (typeof b.positionId !== 'string') broken(what, 'a positionId', got(rep));
+      const prob = amountProblem(r.ctx.profile, r.asset, b.amount);
+      if (prob || !new Decimal(b.amount as string).eq(amount)) broken(`${what}: the amount answered`, amount.toFixed(), prob ?? String(b.amount));
+      m.positions.push({ id: b.positionId as string, type: 'lend', asset: r.asset, amount, status: 'pending', autoRollover: false, repaid: new Decimal(0) });
+    }
+    await settle(m, r, what);
+  }
+  toString = () => `lend(${this.units})`;
+}
+
+export class Withdraw implements Cmd {
+  constructor(readonly units: number) {}
+  check = () => true;
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minWithdrawal, this.units);
+    const what = `withdraw ${amount.toFixed()} ${r.asset}`;
+    const rep = await r.ctx.api('POST', `/users/${enc(r.userId)}/withdraw`, { body: { asset: r.asset, amount: amount.toFixed(), destination: validAddress(r.ctx.profile) } });
+    expectDebit(m, r, what, r.asset, amount, rep);
+    await settle(m, r, what);
+  }
+  toString = () => `withdraw(${this.units})`;
+}
+
+export class Borrow implements Cmd {
+  constructor(readonly units: number) {}
+  check = () => true;
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minOrder, this.units);
+    const collateral = collateralFor(r.ctx.profile, r.asset, amount.toFixed());
+    const what = `borrow ${amount.toFixed()} ${r.asset} against ${collateral.amount} ${collateral.asset}`;
+    const rep = await r.ctx.api('POST', '/borrow', { body: { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false } });
+    if (expectDebit(m, r, what, collateral.asset, new Decimal(collateral.amount), rep)) {
+      const id = body(rep).positionId;
+      if (typeof id !== 'string') broken(what, 'a positionId', got(rep));
+      m.positions.push({ id: id as string, type: 'borrow', asset: r.asset, amount, status: 'pending', collateral: { asset: collateral.asset, amount: new Decimal(collateral.amount) }, repaid: new Decimal(0) });
+    }
+    await settle(m, r, what);
+  }
+  toString = () => `borrow(${this.units})`;
+}
+
+const pick = <T>(xs: T[], k: number): T | undefined => (xs.length ? xs[k % xs.length] : undefined);
+const pendings = (m: WalkModel) => m.positions.filter((p) => p.status === 'pending');
+
+export class Cancel implements Cmd {
+  constructor(readonly k: number) {}
+  check = (m: Readonly<WalkModel>) => pendings(m as WalkModel).length > 0;
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const p = pick(pendings(m), this.k)!;
+    const what = `cancel ${p.type} ${p.id}`;
+    const rep = await r.ctx.api('POST', `/positions/${enc(p.id)}/cancel`);
+    if (ok(rep)) {
+      p.status = 'cancelled';
+      if (p.type === 'lend') credit(m, p.asset, p.amount);
+      else credit(m, p.collateral!.asset, p.collateral!.amount);
+    } else {
+      if (!isInvalidState(r.ctx, rep)) broken(what, 'a 2xx, or the invalid-state error if it was matched meanwhile', got(rep));
+      const b = await readPosition(r, p, what);
+      if (b.status === 'pending') broken(what, 'a 2xx: the position still reads pending', got(rep));
+      learn(m, r, p, b, what);
+    }
+    await settle(m, r, what);
+  }
+  toString = () => `cancel(${this.k})`;
+}
+
+export class Patch implements Cmd {
+  constructor(readonly k: number, readonly autoRollover: boolean) {}
+  check = (m: Readonly<WalkModel>) => m.positions.some((p) => p.type === 'lend' && open(p));
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const p = pick(m.positions.filter((x) => x.type === 'lend' && open(x)), this.k)!;
+    const what = `PATCH ${p.id} autoRollover ${this.autoRollover}`;
+    const rep = await r.ctx.api('PATCH', `/positions/${enc(p.id)}`, { body: { autoRollover: this.autoRollover } });
+    if (ok(rep)) p.autoRollover = this.autoRollover;
+    else {
+      if (!isInvalidState(r.ctx, rep)) broken(what, 'a 2xx on an open position', got(rep));
+      const b = await readPosition(r, p, what);
+      if (statusOf(String(b.status)) === 'pending' || b.status === 'active') broken(what, 'a 2xx: the position is still open', got(rep));
+      learn(m, r, p, b, what);
+    }
+    await settle(m, r, what);
+  }
+  toString = () => `patch(${this.k}, ${this.autoRollover})`;
+}
+
+export class Read implements Cmd {
+  constructor(readonly k: number) {}
+  check = (m: Readonly<WalkModel>) => m.positions.length > 0;
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const p = pick(m.positions, this.k)!;
+    const what = `read ${p.type} ${p.id}`;
+    const b = await readPosition(r, p, what);
+    if (open(p) && (typeof b.amount !== 'string' || !new Decimal(b.amount).eq(p.amount))) broken(`${what}: amount`, p.amount.toFixed(), show(b.amount));
+    if (p.type === 'lend' && open(p) && typeof b.autoRollover === 'boolean' && b.autoRollover !== p.autoRollover) broken(`${what}: autoRollover`, String(p.autoRollover), String(b.autoRollover));
+    learn(m, r, p, b, what);
+    await settle(m, r, what);
+  }
+  toString = () => `read(${this.k})`;
+}
+
+export class Repay implements Cmd {
+  constructor(readonly k: number, readonly full: boolean) {}
+  check = (m: Readonly<WalkModel>) => m.positions.some((p) => p.type === 'borrow' && p.status === 'active');
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const p = pick(m.positions.filter((x) => x.type === 'borrow' && x.status === 'active'), this.k)!;
+    const places = r.ctx.profile.assets.info[p.asset]?.decimals ?? 6;
+    const part = p.amount.minus(p.repaid).div(5).toDecimalPlaces(places, Decimal.ROUND_DOWN);
+    const what = this.full ? `repay ${p.id} in full` : `repay ${part.toFixed()} ${p.asset} of ${p.id}`;
+    const rep = await r.ctx.api('POST', `/positions/${enc(p.id)}/repay`, { body: this.full ? {} : { amount: part.toFixed() } });
+    if (!ok(rep)) broken(what, 'a 2xx: the borrow is active and the user holds what it borrowed', got(rep));
+    if (!this.full) {
+      debit(m, p.asset, part);
+      p.repaid = p.repaid.plus(part);
+    } else {
+      // What a full repay takes: principal and interest accrued to the repay, less what partial repays paid.
+      const b = await readPosition(r, p, what);
+      if (statusOf(String(b.status)) !== 'closed') broken(`${what}: the position after it`, `closed (${r.ctx.profile.lifecycle.statusAfterFullRepay})`, show(b.status));
+      if (typeof b.accruedInterest !== 'string') broken(`${what}: accruedInterest`, 'a decimal string', show(b.accruedInterest));
+      debit(m, p.asset, p.amount.plus(b.accruedInterest as string).minus(p.repaid));
+      credit(m, p.collateral!.asset, p.collateral!.amount);
+      p.status = 'closed';
+    }
+    await settle(m, r, what);
+  }
+  toString = () => `repay(${this.k}, ${this.full ? 'full' : 'part'})`;
+}
+
+/** Moves the sandbox clock: a few seconds (unfilled orders get the liquidity provider) or past maturity. */
+export class Clock implements Cmd {
+  constructor(readonly step: 'fill' | 'maturity') {}
+  check = (m: Readonly<WalkModel>) => m.clock;
+  async run(m: WalkModel, r: Real) {
+    r.taken.push(this.toString());
+    const days = Number.parseInt(r.ctx.profile.lifecycle.defaultMaturity, 10);
+    const seconds = this.step === 'fill' ? 10 : (days + 1) * 86_400;
+    const what = `clock +${this.step === 'fill' ? '10 s' : `${days + 1} d`}`;
+    const rep = await r.ctx.api('POST', '/sandbox/clock/advance', { body: { seconds } });
+    if (!ok(rep)) broken(what, 'the clock control to answer 2xx', got(rep));
+    for (const p of m.positions.filter(open)) learn(m, r, p, await readPosition(r, p, what), what);
+    await settle(m, r, what);
+  }
+  toString = () => `clock(${this.step})`;
+}
+
+export function commandArbs(): Array<fc.Arbitrary<Cmd>> {
+  const units = fc.integer({ min: 1, max: 40 });
+  const k = fc.nat({ max: 7 });
+  return [
+    units.map((u) => new Lend(u)),
+    units.map((u) => new Lend(u)),
+    units.map((u) => new Withdraw(u)),
+    units.map((u) => new Borrow(u)),
+    k.map((x) => new Cancel(x)),
+    k.map((x) => new Cancel(x)),
+    fc.tuple(k, fc.boolean()).map(([x, b]) => new Patch(x, b)),
+    k.map((x) => new Read(x)),
+    fc.tuple(k, fc.boolean()).map(([x, b]) => new Repay(x, b)),
+    fc.constantFrom('fill' as const, 'maturity' as const).map((s) => new Clock(s)),
+  ];
+}
+
+/**
+ * A fixed tour through every command, run before the random walks so that each kind of step is
+ * taken on every run whatever the seed: a lend and a borrow placed, the lend's flag changed and
+ * read back, the lend cancelled, the borrow matched (clock), repaid in part and in full, a
+ * withdrawal, and a second lend matched and carried past maturity (clock). Without the clock,
+ * its clock steps are skipped (and with them what needs a match).
+ */
+export const tour = (): Cmd[] => [
+  new Lend(5),
+  new Borrow(2),
+  new Patch(0, true),
+  new Read(0),
+  new Cancel(0),
+  new Withdraw(3),
+  new Clock('fill'),
+  new Repay(0, false),
+  new Repay(0, true),
+  new Lend(7),
+  new Clock('fill'),
+  new Clock('maturity'),
+  new Read(1),
+];

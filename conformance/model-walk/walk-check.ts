@@ -1,0 +1,114 @@
+import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
+import type { Profile } from '../../contract/index.ts';
+import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
+import { collateralFor, enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
+import { balanceControl, probeBody } from '../concurrency/linearize/funds.ts';
+import { commandArbs, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
+import type { WalkModel } from './model.ts';
+
+// Model-based random walks (fast-check's fc.commands and asyncModelRun) over one user's
+// ledger: sequences of lends, borrows, cancels, repays, withdrawals, PATCHes, reads and, where
+// the target has the sandbox clock, clock steps; every answer and every learnable balance is
+// checked against the model. A failure is shrunk by fast-check to the shortest sequence that
+// still breaks the rule, and shown with the seed that replays it (the run's --seed).
+
+/** The bounds of one walk: a few seconds against the sandbox. */
+export const WALK = { numRuns: 5, maxCommands: 12, timeLimitMs: 20_000, tour: true };
+
+/** The funds of `asset` from a lend of the largest order (insufficient_funds details), without controls. */
+async function probeFunds(ctx: CheckContext, userId: string, asset: string): Promise<Decimal | undefined> {
+  const r = await ctx.api('POST', '/lend', { body: probeBody(ctx, userId, asset) });
+  const err = (r.json as { error?: { code?: string; details?: { available?: unknown } } } | undefined)?.error;
+  if (r.status >= 200 && r.status < 300) {
+    const id = (r.json as { positionId?: string }).positionId;
+    if (id) await ctx.api('POST', `/positions/${enc(id)}/cancel`);
+    return undefined;
+  }
+  return err?.code === 'insufficient_funds' && typeof err.details?.available === 'string' ? new Decimal(err.details.available) : undefined;
+}
+
+export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) {
+  const asset = pairAsset(ctx.profile);
+  const collateral = collateralFor(ctx.profile, asset, '1').asset;
+  let n = 0;
+  let learnable: string[] = [];
+  let taken: string[] = [];
+  const setup = async (): Promise<{ model: WalkModel; real: Real }> => {
+    const tag = `walk${n++}`;
+    const userId = ctx.hasControls ? ctx.user(tag) : await fundedUser(ctx, tag);
+    if (ctx.hasControls) for (const a of new Set([asset, collateral])) await fund(ctx, userId, a, '1000000');
+    const funds: FundsSource = ctx.hasControls ? (a) => balanceControl(ctx, userId, a) : async (a) => (a === asset ? probeFunds(ctx, userId, a) : undefined);
+    const start: WalkModel['funds'] = {};
+    for (const a of new Set([asset, collateral])) start[a] = await funds(a);
+    learnable = Object.keys(start).filter((a) => start[a] !== undefined);
+    taken = [];
+    return { model: { funds: start, positions: [], clock: ctx.hasControls }, real: { ctx, userId, asset, funds, taken } };
+  };
+  const t0 = performance.now();
+  // The fixed tour first: every kind of step on every run; a failure is cut down by removing
+  // steps while it still fails (the tour is not generated, so fast-check cannot shrink it).
+  const runTour = async (cmds: Cmd[]): Promise<WalkBreak | undefined> => {
+    try {
+      await fc.asyncModelRun(setup, cmds);
+      return undefined;
+    } catch (e) {
+      if (e instanceof WalkBreak) return e;
+      throw e;
+    }
+  };
+  let cmds = tour();
+  let broke = bounds.tour ? await runTour(cmds) : undefined;
+  const tourTaken = taken.length;
+  if (broke) {
+    for (let i = 0; i < cmds.length; ) {
+      const fewer = cmds.filter((_, j) => j !== i);
+      const again = await runTour(fewer);
+      if (again) [cmds, broke] = [fewer, again];
+      else i++;
+    }
+    fail(
+      'every answer and every learnable balance of a sequence of operations agrees with the ledger model, to the last unit',
+      "the model's answer and funds after each step",
+      `${broke.message}\n  shortest sequence found: ${cmds.map(String).join(',')} (the fixed tour, cut down step by step; no seed needed), ${Math.round(performance.now() - t0)} ms`,
+    );
+  }
+  const details = await fc.check(
+    fc.asyncProperty(fc.commands(commandArbs(), { maxCommands: bounds.maxCommands, size: 'max' }), (cmds) => fc.asyncModelRun(setup, cmds)),
+    { seed: ctx.seed, numRuns: bounds.numRuns, interruptAfterTimeLimit: bounds.timeLimitMs, markInterruptAsFailure: false },
+  );
+  const ms = Math.round(performance.now() - t0);
+  if (details.failed) {
+    const e = details.errorInstance;
+    // A broken rule is a WalkBreak; anything else (a transport error, a skip) is what it is.
+    if (e instanceof CheckSkip) throw e;
+    const shortest = String(details.counterexample?.[0] ?? '(none)');
+    fail(
+      'every answer and every learnable balance of a random sequence of operations agrees with the ledger model, to the last unit',
+      'the model\'s answer and funds after each step',
+      `${e instanceof WalkBreak ? e.message : String(e)}\n  shortest sequence found: ${shortest}\n  seed ${details.seed}, path ${details.counterexamplePath ?? '-'} (replay: --seed ${details.seed}), ${details.numShrinks} shrinks${details.interrupted ? ', shrinking cut short by the time bound' : ''}, ${ms} ms`,
+    );
+  }
+  if (details.numRuns === 0) throw new CheckSkip(`no walk finished within ${bounds.timeLimitMs} ms`);
+  return pass({
+    notes: [
+      `${bounds.tour ? `the fixed tour of every step (${tourTaken} of ${cmds.length} taken), then ` : ''}${details.numRuns} random walks of up to ${bounds.maxCommands} operations (seed ${details.seed}), in ${ms} ms${details.interrupted ? ', cut short by the time bound' : ''}`,
+      `funds checked after every step for ${learnable.join(', ') || 'no asset'}, via ${ctx.hasControls ? 'the sandbox balances control' : 'insufficient_funds details of a largest-order lend'}`,
+      ...(ctx.hasControls ? [] : ['clock steps skipped: the target has no sandbox clock (GET /v1/sandbox/clock), so maturity and interest payouts were not walked']),
+    ],
+  });
+}
+
+export function walkChecks(_profile: Profile, bounds: typeof WALK = WALK): Check[] {
+  return [
+    {
+      id: 'model.ledger-walk',
+      title: 'random sequences of lends, borrows, cancels, repays, withdrawals, PATCHes, reads and clock steps move exactly the money the model says',
+      requirements: ['LEDGER-model', 'LEDGER-conserved', 'CONV-amount-decimal', 'ERR-insufficient_funds-details', 'EP-repay', 'EP-cancel', 'EP-withdraw', 'EP-patch', 'STATE-cancel-unmatched'],
+      needs: ['write'],
+      // Its clock steps move the target's time for everyone: after the main checks.
+      phase: 'late',
+      run: (ctx) => ledgerWalk(ctx, bounds),
+    },
+  ];
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { defaultProfile, loadProfile, type Profile } from '../../contract/index.ts';
+import { serveWrapped } from '../embedded.ts';
+import { runChecks } from '../runner.ts';
+import type { FaultSetting } from '../../sandbox/faults/index.ts';
+import { WALK, walkChecks } from './walk-check.ts';
+
+// The walk against the sandbox over real HTTP: clean, with and without controls (and under
+// each example profile), it passes; each sequential money fault is caught on every seed tried,
+// shrunk to a short sequence shown with its seed.
+
+async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; seed?: number; tour?: boolean } = {}) {
+  const profile = opts.profile ?? defaultProfile;
+  const t = await serveWrapped((req, next) => next(req), { profile, validateResponses: false, ...(opts.controls === false ? { controls: false } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
+  try {
+    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile, checks: walkChecks(profile, { ...WALK, tour: opts.tour ?? true }), seed: opts.seed ?? Date.now() % 2 ** 31 });
+    return r.checks[0]!;
+  } finally {
+    await t.close();
+  }
+}
+
+describe('model.ledger-walk', () => {
+  it('passes the clean sandbox, with controls and without them under each example profile', { timeout: 120_000 }, async () => {
+    const runs = await Promise.all([
+      run(),
+      run({ controls: false }),
+      ...['fintech-rest', 'minimal-sandbox', 'strict-gateway'].map((p) => run({ controls: false, profile: loadProfile(`examples/profiles/${p}.json`) })),
+      ...['fintech-rest', 'strict-gateway'].map((p) => run({ profile: loadProfile(`examples/profiles/${p}.json`) })),
+    ]);
+    for (const c of runs) expect(`${c.status} ${c.message ?? ''}`).toBe('passed ');
+    expect(runs[0]!.notes.join('\n')).toMatch(/fixed tour of every step, then 5 random walks .*\n.*via the sandbox balances control/);
+    expect(runs[1]!.notes.join('\n')).toContain('clock steps skipped: the target has no sandbox clock');
+  });
+
+  for (const name of ['withdraw-not-debited', 'cancel-double-refund']) {
+    it(`catches ${name} on every run (the fixed tour), cut down to the steps that break it`, { timeout: 120_000 }, async () => {
+      const seeds = [Date.now() % 2 ** 31, 7];
+      const runs = await Promise.all(seeds.map((seed) => run({ faults: [{ name }], seed })));
+      for (const c of runs) {
+        expect(c.status).toBe('failed');
+        expect(c.message).toMatch(/money appeared/);
+        expect(c.message).toContain('the fixed tour, cut down step by step');
+        const shortest = /shortest sequence found: (.*?) \(the fixed tour/.exec(c.message ?? '')?.[1] ?? '';
+        expect(shortest.split('),').length, shortest).toBeLessThanOrEqual(2);
+      }
+    });
+
+    it(`catches ${name} in random walks alone, shrunk by fast-check and shown with the seed`, { timeout: 120_000 }, async () => {
+      const seeds = [1, 2, 3];
+      const runs = await Promise.all(seeds.map((seed) => run({ faults: [{ name }], seed, tour: false })));
+      for (const [i, c] of runs.entries()) {
+        expect(c.status, `seed ${seeds[i]}`).toBe('failed');
+        expect(c.message).toContain(`seed ${seeds[i]}, path`);
+        expect(c.message).toMatch(/money appeared/);
+        const shortest = /shortest sequence found: (.*?) \/\*/.exec(c.message ?? '')?.[1] ?? '';
+        expect(shortest.split('),').length, shortest).toBeLessThanOrEqual(3);
+      }
+      console.log(`${name}:\n${runs.map((c) => c.message).join('\n')}`);
+    });
+  }
+});
