@@ -3,7 +3,7 @@ import type { SandboxConfig } from '../config.ts';
 import type { Db } from '../store/db.ts';
 import { Book, type Resting } from './book.ts';
 import type { Engine } from './engine.ts';
-import { D, str, type Dec } from './money.ts';
+import { D, meanRate, str, type Dec } from './money.ts';
 import type { PositionRow } from './rows.ts';
 
 // Books and matching: the in-memory order books and last trade rates (rebuilt from SQLite
@@ -133,7 +133,7 @@ export function applyFill(engine: Engine, r: PositionRow, x: Dec, rate: number, 
   if (new D(r.filled).eq(r.amount)) {
     engine.transition(r, 'active');
     r.matched_at_ms = at;
-    r.rate = round6(new D(r.fill_value).div(r.filled).toNumber());
+    r.rate = meanRate(r.fill_value, r.filled);
     engine.savePosition(r);
     engine.emit(r.partner_id, 'position.matched', engine.eventData(r, 'position.matched'), at);
   } else {
