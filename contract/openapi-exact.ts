@@ -1,5 +1,5 @@
 import { LEND_ASSETS, LIST_LIMIT_MAX } from './constants.ts';
-import type { Endpoint } from './endpoints.ts';
+import { endpointKey, type Endpoint } from './endpoints.ts';
 import { marketId, type Profile } from './profile.ts';
 
 // What zod's JSON Schema export cannot say on its own: the profile's closed lists (assets,
@@ -98,6 +98,9 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
     case 'position.patch':
       // Either flag alone is a change; an empty object is not.
       return { ...body, minProperties: 1, anyOf: [{ required: ['autoRollover'] }, { required: ['autoRefinance'] }] };
+    case 'webhooks.create':
+      // Part 4: "whether optional or required: not shown"; the profile says which.
+      return p.webhooks.secretRequired ? { ...body, required: [...new Set([...((body.required as string[]) ?? []), 'secret'])] } : body;
     case 'sandbox.fund':
       set(body, 'asset', assetEnum(Object.keys(p.assets.info)));
       positive(body, 'amount');
@@ -167,25 +170,34 @@ const positionOps = {
   PatchPosition: 'position.patch',
 };
 
-/** Links from a created resource's id to the operations that use it (Schemathesis' stateful phase follows them). */
-export function linksOf(e: Endpoint, ids: Set<string>): Json | undefined {
+/**
+ * Links from a created resource's id to the operations that use it (Schemathesis' stateful
+ * phase follows them). Only from fields that are always there: the spec's (the lend answer's
+ * positionId and userId), the id field the profile names, or lendcheck's own controls. No
+ * link reads a field a page may lack: the list's nextCursor is absent (or null) on the last
+ * page, and a link whose expression cannot resolve is an error, so there is no NextPage link
+ * (the conformance suite walks cursors itself).
+ */
+export function linksOf(p: Profile, e: Endpoint, ids: Set<string>): Json | undefined {
   const byId = (map: Record<string, [string, Json]>) => {
     const out: Json = {};
     for (const [name, [operationId, parameters]] of Object.entries(map)) if (ids.has(operationId)) out[name] = { operationId, parameters };
     return Object.keys(out).length ? out : undefined;
   };
-  const pos = { positionId: '$response.body#/positionId' };
+  const toPositions = () => ({
+    ...Object.fromEntries(Object.entries(positionOps).map(([k, v]) => [k, [v, { positionId: '$response.body#/positionId' }] as [string, Json]])),
+    ListUserPositions: ['positions.list', { userId: '$response.body#/userId' }] as [string, Json],
+  });
   switch (e.id) {
     case 'lend.create':
-    case 'borrow.create':
-      return byId({
-        ...Object.fromEntries(Object.entries(positionOps).map(([k, v]) => [k, [v, pos]])),
-        ListUserPositions: ['positions.list', { userId: '$response.body#/userId' }],
-      });
-    case 'positions.list':
-      return byId({ NextPage: ['positions.list', { userId: '$request.path.userId', cursor: '$response.body#/nextCursor' }] });
+      return byId(toPositions());
+    case 'borrow.create': {
+      // The borrow answer is not shown: linked only when the profile records both fields.
+      const f = p.responses[endpointKey(e)]?.fields ?? {};
+      return f.positionId === 'string' && f.userId === 'string' ? byId(toPositions()) : undefined;
+    }
     case 'webhooks.create':
-      return byId({ DeleteWebhook: ['webhooks.delete', { webhookId: '$response.body#/webhookId' }] });
+      return p.ids.webhook ? byId({ DeleteWebhook: ['webhooks.delete', { webhookId: `$response.body#/${p.ids.webhook}` }] }) : undefined;
     case 'sandbox.trigger':
       return byId({ EventAttempts: ['sandbox.attempts', { eventId: '$response.body#/eventId' }] });
     case 'sandbox.fund':
