@@ -65,7 +65,7 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
     case 'lend.create':
       set(body, 'asset', assetEnum([...LEND_ASSETS]));
       positive(body, 'amount');
-      set(body, 'maturity', maturityInput(p));
+      set(body, 'maturity', { ...maturityInput(p), default: p.lifecycle.defaultMaturity });
       return {
         ...body,
         allOf: [
@@ -79,7 +79,8 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
       set(props(body).collateral, 'asset', assetEnum(known(p, p.assets.collateral)));
       positive(props(body).collateral, 'amount');
       positive(body, 'borrowAmount');
-      set(body, 'maturity', maturityInput(p));
+      set(body, 'maturity', { ...maturityInput(p), default: p.lifecycle.defaultMaturity });
+      if (props(body).autoRefinance) props(body).autoRefinance = { ...props(body).autoRefinance, default: p.lifecycle.autoRefinanceDefault };
       return {
         ...body,
         allOf: [
@@ -119,7 +120,7 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
 
 /** Narrows a query parameter's schema. */
 export function exactQuery(p: Profile, e: Endpoint, name: string, schema: Json): Json {
-  if (name === 'period') return { type: 'string', enum: [...p.markets.periods] };
+  if (name === 'period') return { type: 'string', enum: [...p.markets.periods], ...(p.markets.periods.includes(p.markets.defaultPeriod) ? { default: p.markets.defaultPeriod } : {}) };
   if (name === 'maturity' && (e.id === 'orderbook.get' || e.id === 'public.rateSeries')) return maturityEnum(p);
   if (name === 'asset' && e.id === 'public.rateSeries') return assetEnum(marketAssets(p));
   if (name === 'limit' && p.pagination.overMax === 'reject') return { ...schema, maximum: LIST_LIMIT_MAX };

@@ -71,7 +71,17 @@ export const specShowsBody = (e: Endpoint) => e.responseSource === 'spec' || e.a
 /** The JSON Schema of an endpoint's success body in the exported document, envelope included. */
 export function documentedSuccess(p: Profile, e: Endpoint): Json {
   // The spec's own bodies, and lendcheck's sandbox controls (lendcheck defines those), as the contract says.
-  if (specShowsBody(e)) return toSchema(successSchema(p, e), 'output');
+  if (specShowsBody(e)) {
+    const schema = toSchema(successSchema(p, e), 'output');
+    if (e.id === 'positions.list') {
+      // The last page's nextCursor (part 2 does not show it): absent, or null, as the profile says.
+      const cursor = { type: 'string', minLength: 1 };
+      (schema.properties as Record<string, Json>).nextCursor = p.pagination.lastPageCursor === 'null'
+        ? { anyOf: [cursor, { type: 'null' }], description: 'null on the last page (profile pagination.lastPageCursor)' }
+        : { ...cursor, description: 'absent on the last page (profile pagination.lastPageCursor)' };
+    }
+    return schema;
+  }
   const payload = notShownPayload(p, e);
   if (e.access === 'public' && publicEnvelopeOf(p, e) === 'data') {
     return {
