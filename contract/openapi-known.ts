@@ -39,7 +39,8 @@ const JSON_TYPES: Record<string, Json> = {
   boolean: { type: 'boolean' },
   object: { type: 'object' },
   array: { type: 'array' },
-  null: { type: 'null' },
+  // Seen null once: the field may hold anything else another time, so nothing is said.
+  null: {},
 };
 
 /** Fields the profile records for an endpoint's body (`responses`, learned by `profile detect`). */
