@@ -173,11 +173,12 @@ const positionOps = {
 
 /**
  * Links from a created resource's id to the operations that use it (Schemathesis' stateful
- * phase follows them). Only from fields that are always there: the spec's (the lend answer's
- * positionId and userId), the id field the profile names, or lendcheck's own controls. No
- * link reads a field a page may lack: the list's nextCursor is absent (or null) on the last
- * page, and a link whose expression cannot resolve is an error, so there is no NextPage link
- * (the conformance suite walks cursors itself).
+ * phase follows them). Only from fields the response schema requires: the spec's (the lend
+ * answer's positionId and userId), the id field the profile names, or lendcheck's own
+ * controls. None from the borrow answer, which the spec does not show (a field the profile
+ * records was seen once, not promised), and none that reads a field a page may lack: the
+ * list's nextCursor is absent (or null) on the last page, and a link whose expression cannot
+ * resolve is an error, so there is no NextPage link (the conformance suite walks cursors).
  */
 export function linksOf(p: Profile, e: Endpoint, ids: Set<string>): Json | undefined {
   const byId = (map: Record<string, [string, Json]>) => {
@@ -192,11 +193,6 @@ export function linksOf(p: Profile, e: Endpoint, ids: Set<string>): Json | undef
   switch (e.id) {
     case 'lend.create':
       return byId(toPositions());
-    case 'borrow.create': {
-      // The borrow answer is not shown: linked only when the profile records both fields.
-      const f = p.responses[endpointKey(e)]?.fields ?? {};
-      return f.positionId === 'string' && f.userId === 'string' ? byId(toPositions()) : undefined;
-    }
     case 'webhooks.create':
       return p.ids.webhook ? byId({ DeleteWebhook: ['webhooks.delete', { webhookId: `$response.body#/${p.ids.webhook}` }] }) : undefined;
     case 'sandbox.trigger':

@@ -134,7 +134,7 @@ export const OPTION_EFFECTS: OptionEffect[] = [
     option: 'responses',
     set: { responses: { 'POST /borrow': { fields: { positionId: 'string', userId: 'string', rate: 'number' } } } },
     parts: [op('/borrow', 'post', 'responses')],
-    says: 'the fields `profile detect` saw in a body the spec does not show (typed, none required), and the links that read them',
+    says: 'the fields `profile detect` saw in a body the spec does not show (typed, none required, so no link reads them)',
   },
   none('funding.userIds', 'how lendcheck funds users: not the service\'s interface', { funding: { userIds: ['u1'] } }),
   none('funding.request', 'how lendcheck funds users: not the service\'s interface', { funding: { request: { method: 'POST', path: '/fund/{userId}' } } }),
