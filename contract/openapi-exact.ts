@@ -1,5 +1,5 @@
 import { LEND_ASSETS, LIST_LIMIT_MAX } from './constants.ts';
-import { endpointKey, type Endpoint } from './endpoints.ts';
+import type { Endpoint } from './endpoints.ts';
 import { marketId, type Profile } from './profile.ts';
 
 // What zod's JSON Schema export cannot say on its own: the profile's closed lists (assets,
