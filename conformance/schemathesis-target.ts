@@ -12,6 +12,8 @@ import { assertSafe, resolveTarget } from './target.ts';
 export interface WithSchemathesisOptions {
   baseUrl?: string;
   apiKey?: string;
+  /** Another partner's key: with it, object_level_authorization runs (the two are peers). */
+  apiKey2?: string;
   profileFile?: string;
   seed?: number;
   maxExamples?: number;
@@ -36,12 +38,13 @@ export async function withSchemathesis(o: WithSchemathesisOptions): Promise<Part
   if (target.baseUrl) {
     if (!target.apiKey) throw new Error('--with-schemathesis against --base-url needs --api-key (or LENDCHECK_API_KEY)');
     const controls = await hasControls(target.baseUrl, target.apiKey);
-    return runSchemathesis({ baseUrl: target.baseUrl, apiKey: target.apiKey, profile, controls, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
+    return runSchemathesis({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: o.apiKey2, profile, controls, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
   }
   const server = await startSandboxServer({ port: 0, host: '127.0.0.1', profile, plugins: defaultPlugins({ rateLimits: false }) });
   try {
     const key = (server.keys.find((k) => k.tier === 'scale') ?? server.keys[0]).key;
-    return await runSchemathesis({ baseUrl: server.url, apiKey: key, profile, controls: true, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
+    const other = server.keys.find((k) => k.partnerId !== server.keys.find((x) => x.key === key)?.partnerId)?.key;
+    return await runSchemathesis({ baseUrl: server.url, apiKey: key, apiKey2: other, profile, controls: true, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
   } finally {
     await server.close();
   }

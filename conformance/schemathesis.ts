@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { openApiText } from '../contract/openapi.ts';
 import type { Profile } from '../contract/profile.ts';
 import type { CheckResult, PartResult } from '../contract/results.ts';
 import { createRedactor } from '../reports/redact.ts';
 import { ensureSchemathesis as ensureUntyped } from '../scripts/ensure-schemathesis.mjs';
+import { schemathesisConfig, unsupportedMethodOff } from './schemathesis-config.ts';
 
 const ensureSchemathesis = ensureUntyped as () => string;
 
@@ -16,11 +16,13 @@ const ensureSchemathesis = ensureUntyped as () => string;
 // document generated for the profile, with every check and all four phases. Its JUnit
 // (one test case per operation) becomes a part of its own in the results format.
 
-export const SCHEMATHESIS_CONFIG = fileURLToPath(new URL('./schemathesis.toml', import.meta.url));
+export { SCHEMATHESIS_CONFIG } from './schemathesis-config.ts';
 
 export interface SchemathesisOptions {
   baseUrl: string;
   apiKey: string;
+  /** A second partner's key: both become Schemathesis peers, so object_level_authorization runs. */
+  apiKey2?: string;
   profile: Profile;
   /** Also test the /sandbox controls (only a target that has them). */
   controls: boolean;
@@ -33,7 +35,7 @@ export interface SchemathesisOptions {
   timeoutMs?: number;
 }
 
-export const SCHEMATHESIS_DEFAULTS = { seed: 1, maxExamples: 10, timeoutMs: 10 * 60_000 };
+export const SCHEMATHESIS_DEFAULTS = { seed: 7, maxExamples: 10, timeoutMs: 10 * 60_000 };
 
 interface JunitCase {
   name: string;
@@ -76,21 +78,53 @@ function skipped(o: SchemathesisOptions, startedAt: string, reason: string): Par
   return { part: 'schemathesis', name: 'schemathesis', status: 'skipped', skipReason: reason, target: o.baseUrl, profile: o.profile.name, startedAt, durationMs: 0, checks: [], figures: {} };
 }
 
-export function schemathesisArgs(o: SchemathesisOptions, docFile: string, junitFile: string): string[] {
+/**
+ * What the NDJSON event stream says: scenarios by status (an `error` is a run-time error,
+ * such as a link that cannot resolve), and each check's outcomes by name.
+ */
+export function figuresFromEvents(ndjson: string): { errors: number; errorTexts: string[]; checks: Record<string, { success: number; failure: number }> } {
+  const checks: Record<string, { success: number; failure: number }> = {};
+  const errorTexts: string[] = [];
+  for (const line of ndjson.split('\n')) {
+    if (!line.trim()) continue;
+    let ev: Record<string, Record<string, unknown>>;
+    try {
+      ev = JSON.parse(line) as typeof ev;
+    } catch {
+      continue;
+    }
+    const [kind, body] = Object.entries(ev)[0] ?? [];
+    if (kind === 'NonFatalError' || kind === 'FatalError') errorTexts.push(String((body?.info as { message?: string } | undefined)?.message ?? body?.value ?? kind).slice(0, 500));
+    if (kind === 'ScenarioFinished') {
+      if (body.status === 'error') errorTexts.push(`${String((body.recorder as { label?: string } | undefined)?.label)}: scenario error`);
+      const byCase = ((body.recorder as { checks?: Record<string, Array<{ name: string; status: string }>> } | undefined)?.checks) ?? {};
+      for (const list of Object.values(byCase)) for (const c of list) {
+        const rec = (checks[c.name] ??= { success: 0, failure: 0 });
+        if (c.status === 'success') rec.success++;
+        else rec.failure++;
+      }
+    }
+  }
+  return { errors: errorTexts.length, errorTexts, checks };
+}
+
+export function schemathesisArgs(o: SchemathesisOptions, docFile: string, junitFile: string, configFile: string, ndjsonFile?: string): string[] {
   const seed = o.seed ?? SCHEMATHESIS_DEFAULTS.seed;
   return [
-    '--config-file', SCHEMATHESIS_CONFIG,
+    '--config-file', configFile,
     'run', docFile,
     '--url', o.baseUrl,
     '--checks', 'all',
+    ...(unsupportedMethodOff(o.profile) ? ['--exclude-checks', 'unsupported_method'] : []),
     '--phases', 'examples,coverage,fuzzing,stateful',
     '--max-examples', String(o.maxExamples ?? SCHEMATHESIS_DEFAULTS.maxExamples),
     '--seed', String(seed),
     '--workers', '1',
     '--request-timeout', '10',
     '--no-color',
-    '--report', 'junit',
+    '--report', ndjsonFile ? 'junit,ndjson' : 'junit',
     '--report-junit-path', junitFile,
+    ...(ndjsonFile ? ['--report-ndjson-path', ndjsonFile] : []),
     // The target's own rules for a sandbox-less service: the controls are lendcheck's, not the spec's.
     ...(o.controls ? [] : ['--exclude-tag', 'sandbox']),
   ];
@@ -106,14 +140,23 @@ export async function runSchemathesis(o: SchemathesisOptions): Promise<PartResul
     return skipped(o, startedAt, `Schemathesis is not available: ${(e as Error).message}`);
   }
   const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-schemathesis-'));
-  const redactor = createRedactor([o.apiKey]);
+  const redactor = createRedactor([o.apiKey, ...(o.apiKey2 ? [o.apiKey2] : [])]);
   try {
     const docFile = join(tmp, 'openapi.json');
     const junitFile = join(tmp, 'junit.xml');
+    const ndjsonFile = join(tmp, 'events.ndjson');
+    const configFile = join(tmp, 'schemathesis.toml');
     writeFileSync(docFile, openApiText(o.profile));
+    // Keys reach Schemathesis through the environment (one key) or a 0600 file in a private
+    // temporary folder (two peers), so they show in no process list.
+    if (o.apiKey2) {
+      const wfcFile = join(tmp, 'peers.json');
+      const user = (name: string, key: string) => ({ name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${key}` }] });
+      writeFileSync(wfcFile, JSON.stringify({ auth: [user('partner_1', o.apiKey), user('partner_2', o.apiKey2)] }), { mode: 0o600 });
+      writeFileSync(configFile, schemathesisConfig(o.profile, { wfcFile, peers: ['partner_1', 'partner_2'] }));
+    } else writeFileSync(configFile, schemathesisConfig(o.profile, { headerEnv: 'LENDCHECK_SCHEMATHESIS_AUTH' }));
     const t0 = Date.now();
-    // The key goes in through the environment and the config's ${VAR}, so it shows in no process list.
-    const run = await spawnCollect(bin, schemathesisArgs(o, docFile, junitFile), {
+    const run = await spawnCollect(bin, schemathesisArgs(o, docFile, junitFile, configFile, ndjsonFile), {
       env: { ...process.env, LENDCHECK_SCHEMATHESIS_AUTH: `Bearer ${o.apiKey}`, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' },
       cwd: tmp,
       timeoutMs: o.timeoutMs ?? SCHEMATHESIS_DEFAULTS.timeoutMs,
@@ -126,6 +169,18 @@ export async function runSchemathesis(o: SchemathesisOptions): Promise<PartResul
     } catch {
       checks = [];
     }
+    let events: ReturnType<typeof figuresFromEvents> = { errors: 0, errorTexts: [], checks: {} };
+    try {
+      events = figuresFromEvents(readFileSync(ndjsonFile, 'utf8'));
+    } catch {
+      // No event stream: the run broke before it started; the check below says so.
+    }
+    // A run-time error (a link that cannot resolve, a config it could not read) is a failure of the run.
+    if (events.errors) {
+      checks.push({ id: 'schemathesis:errors', title: 'Schemathesis ran without errors', requirements: [], status: 'failed', durationMs: 0, notes: [], message: redactor.text(`expected 0 errors / received ${events.errors}: ${events.errorTexts.slice(0, 5).join('; ')}`) });
+    }
+    const off = unsupportedMethodOff(o.profile);
+    if (off) checks.push({ id: 'schemathesis:unsupported_method', title: 'Schemathesis unsupported_method', requirements: [], status: 'skipped', durationMs: 0, notes: [], message: `off for this profile: ${off}` });
     const failed = checks.filter((c) => c.status === 'failed').length;
     const passed = checks.filter((c) => c.status === 'passed').length;
     // Exit 0: every check held; 1: failures (in the JUnit); anything else: it could not run.
@@ -146,7 +201,17 @@ export async function runSchemathesis(o: SchemathesisOptions): Promise<PartResul
       startedAt,
       durationMs,
       checks,
-      figures: { ...figuresFromOutput(output), operations: checks.filter((c) => c.id !== 'schemathesis:run').length, passed, failed: failed + (broken ? 1 : 0), seed: o.seed ?? SCHEMATHESIS_DEFAULTS.seed, maxExamples: o.maxExamples ?? SCHEMATHESIS_DEFAULTS.maxExamples },
+      figures: {
+        ...figuresFromOutput(output),
+        operations: checks.filter((c) => !['schemathesis:run', 'schemathesis:errors', 'schemathesis:unsupported_method'].includes(c.id)).length,
+        passed,
+        failed: failed + (broken ? 1 : 0),
+        errors: events.errors,
+        checksRun: Object.values(events.checks).reduce((n, c) => n + c.success + c.failure, 0),
+        objectLevelAuthorization: (events.checks.object_level_authorization?.success ?? 0) + (events.checks.object_level_authorization?.failure ?? 0),
+        seed: o.seed ?? SCHEMATHESIS_DEFAULTS.seed,
+        maxExamples: o.maxExamples ?? SCHEMATHESIS_DEFAULTS.maxExamples,
+      },
     };
     if (o.reportDir) {
       mkdirSync(o.reportDir, { recursive: true });

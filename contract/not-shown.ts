@@ -1,5 +1,6 @@
 // Each line of the spec that says "not shown", matched by a phrase unique to it, and the
-// profile options (or lendcheck-v1 shapes) that answer it. A test reads the spec and fails
+// profile options (or lendcheck-v1 shapes) that answer it; `responses` is what the OpenAPI export
+// says of a body the spec does not show (the fields `profile detect` recorded, else nothing). A test reads the spec and fails
 // when a "not shown" line has no entry here, or an entry names an option that is missing.
 
 export interface NotShownItem {
@@ -16,24 +17,24 @@ export const NOT_SHOWN: NotShownItem[] = [
   { phrase: 'The meaning of this object beyond these two fields', answers: ['cbt.amountBasis'] },
   {
     phrase: 'Other records: fields of the borrow-position response',
-    answers: ['shapes.borrowPosition', 'shapes.repayResult', 'shapes.withdrawalRecord', 'shapes.vault', 'shapes.analyticsSeries', 'shapes.webhookRegistration'],
+    answers: ['shapes.borrowPosition', 'shapes.repayResult', 'shapes.withdrawalRecord', 'shapes.vault', 'shapes.analyticsSeries', 'shapes.webhookRegistration', 'responses'],
   },
   { phrase: 'Transitions: not shown', answers: ['lifecycle.transitions', 'lifecycle.statusAfterFullRepay', 'lifecycle.statusAfterLiquidation'] },
   { phrase: 'Success status codes: not shown', answers: ['successStatus'] },
-  { phrase: '| POST | /borrow |', answers: ['shapes.createBorrowResponse'] },
-  { phrase: '/positions/{positionId}/repay', answers: ['shapes.repayResult', 'lifecycle.repayOnLend'] },
-  { phrase: '/positions/{positionId}/cancel', answers: ['shapes.cancelResult', 'lifecycle.cancellable'] },
-  { phrase: '| PATCH | /positions/{positionId}', answers: ['shapes.patchResult'] },
-  { phrase: '/users/{userId}/withdraw', answers: ['shapes.withdrawalRecord', 'withdrawals.destinationPattern'] },
+  { phrase: '| POST | /borrow |', answers: ['shapes.createBorrowResponse', 'responses'] },
+  { phrase: '/positions/{positionId}/repay', answers: ['shapes.repayResult', 'lifecycle.repayOnLend', 'responses'] },
+  { phrase: '/positions/{positionId}/cancel', answers: ['shapes.cancelResult', 'lifecycle.cancellable', 'responses'] },
+  { phrase: '| PATCH | /positions/{positionId}', answers: ['shapes.patchResult', 'responses'] },
+  { phrase: '/users/{userId}/withdraw', answers: ['shapes.withdrawalRecord', 'withdrawals.destinationPattern', 'responses'] },
   { phrase: 'Get-rates path: not shown', answers: ['ratesPath'] },
-  { phrase: '| GET | /markets/{asset}/orderbook', answers: ['shapes.authOrderBook', 'orderbookPath'] },
-  { phrase: 'whether optional or required: not shown', answers: ['webhooks.secretRequired', 'shapes.webhookRegistration'] },
-  { phrase: '| GET | /markets/rates |', answers: ['shapes.publicRates', 'publicEnvelope'] },
-  { phrase: '| GET | /analytics/tvl |', answers: ['shapes.analyticsSeries', 'markets.defaultPeriod'] },
-  { phrase: '| GET | /analytics/volume |', answers: ['shapes.analyticsSeries'] },
-  { phrase: '| GET | /analytics/rates |', answers: ['shapes.analyticsSeries'] },
-  { phrase: '| GET | /vaults | none', answers: ['shapes.vaultList'] },
-  { phrase: '| GET | /vaults/{id} |', answers: ['shapes.vault'] },
+  { phrase: '| GET | /markets/{asset}/orderbook', answers: ['shapes.authOrderBook', 'orderbookPath', 'responses'] },
+  { phrase: 'whether optional or required: not shown', answers: ['webhooks.secretRequired', 'shapes.webhookRegistration', 'responses'] },
+  { phrase: '| GET | /markets/rates |', answers: ['shapes.publicRates', 'publicEnvelope', 'responses'] },
+  { phrase: '| GET | /analytics/tvl |', answers: ['shapes.analyticsSeries', 'markets.defaultPeriod', 'responses'] },
+  { phrase: '| GET | /analytics/volume |', answers: ['shapes.analyticsSeries', 'responses'] },
+  { phrase: '| GET | /analytics/rates |', answers: ['shapes.analyticsSeries', 'responses'] },
+  { phrase: '| GET | /vaults | none', answers: ['shapes.vaultList', 'responses'] },
+  { phrase: '| GET | /vaults/{id} |', answers: ['shapes.vault', 'responses'] },
   { phrase: 'Allowed values of `period`', answers: ['markets.periods'] },
   { phrase: 'which form applies to each endpoint', answers: ['publicEnvelope'] },
   { phrase: 'How keys are issued, rotated or scoped', answers: ['keys.issuance'] },

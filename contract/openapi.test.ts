@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildOpenApi, openApiText } from './openapi.ts';
 import { endpoints } from './endpoints.ts';
-import { defaultProfile, profileSchema } from './profile.ts';
+import { defaultProfile, parseProfile, profileSchema } from './profile.ts';
 import { REQUIREMENT_IDS, REQUIREMENTS } from './requirements.ts';
 
 describe('OpenAPI export', () => {
@@ -50,6 +50,40 @@ describe('OpenAPI export', () => {
     expect(doc.paths['/sandbox/events/{eventId}/attempts'].get.responses['404']).toBeDefined();
     const links = Object.values(doc.paths['/lend'].post.responses['201'].links ?? {}).map((l) => l.operationId);
     expect(links).toEqual(expect.arrayContaining(['position.get', 'position.cancel', 'position.repay', 'position.patch']));
+  });
+});
+
+describe('OpenAPI export under every profile', () => {
+  const profiles = [
+    ...['fintech-rest', 'minimal-sandbox', 'strict-gateway'].map((n) => parseProfile(JSON.parse(readFileSync(new URL(`../examples/profiles/${n}.json`, import.meta.url), 'utf8')))),
+    // What `profile detect` writes: named ids and recorded bodies.
+    parseProfile({ ids: { webhook: 'id', withdrawal: 'withdrawalId', repay: 'positionId' }, webhooks: { secretRequired: true }, responses: { 'POST /borrow': { fields: { positionId: 'string', userId: 'string' } } } }),
+  ];
+
+  it('is valid OpenAPI 3.1 for each', async () => {
+    for (const p of profiles) {
+      const res = await new Validator().validate(buildOpenApi(p));
+      expect(res.errors ?? [], p.name).toEqual([]);
+    }
+  });
+
+  it('has no link reading a field its response does not require: every link resolves on every answer, the last page included', () => {
+    type Resp = { content?: { 'application/json'?: { schema?: { required?: string[] } } }; links?: Record<string, { parameters: Record<string, string> }> };
+    let links = 0;
+    for (const p of [defaultProfile, ...profiles]) {
+      const doc = buildOpenApi(p) as { paths: Record<string, Record<string, { responses: Record<string, Resp> }>> };
+      for (const [path, ops] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(ops)) for (const [status, r] of Object.entries(op.responses)) {
+        for (const [name, link] of Object.entries(r.links ?? {})) {
+          for (const expr of Object.values(link.parameters)) {
+            const field = /^\$response\.body#\/(\w+)$/.exec(expr)?.[1];
+            if (!field) continue;
+            links++;
+            expect(r.content?.['application/json']?.schema?.required ?? [], `${p.name} ${method} ${path} ${status} ${name} reads ${field}`).toContain(field);
+          }
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(10);
   });
 });
 

@@ -1,18 +1,15 @@
 import { z } from 'zod';
 import { API_VERSION_PREFIX, ERROR_STATUS, RATE_LIMIT_HEADERS } from './constants.ts';
-import { endpoints, endpointSuccess, successSchema, type Endpoint } from './endpoints.ts';
+import { endpoints, endpointSuccess, type Endpoint } from './endpoints.ts';
 import { defaultProfile, type Profile } from './profile.ts';
 import { errorBody } from './schemas.ts';
 import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './openapi-exact.ts';
+import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './openapi-known.ts';
 
 // OpenAPI 3.1 generated from the endpoint table with zod's own JSON Schema export
 // (draft 2020-12 is OpenAPI 3.1's dialect, so schemas go in unchanged).
 
 type Json = Record<string, unknown>;
-const toSchema = (t: z.ZodType, io: 'input' | 'output'): Json => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(t, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
-  return rest;
-};
 
 function parameters(profile: Profile, e: Endpoint): Json[] {
   const out: Json[] = [];
@@ -26,26 +23,33 @@ function parameters(profile: Profile, e: Endpoint): Json[] {
   return out;
 }
 
-const rateHeaders = Object.fromEntries(
-  Object.values(RATE_LIMIT_HEADERS).map((h) => [h, { schema: { type: 'integer' }, description: `${h} (unit per profile)` }]),
-);
-const errorRef = (description: string): Json => ({
+/** The three headers of part 8, their units as the profile records them. */
+function rateHeaders(p: Profile): Json {
+  const unit = { 'delta-seconds': 'seconds until the bucket is full again', 'unix-seconds': 'Unix time in seconds', 'unix-ms': 'Unix time in milliseconds' }[p.limits.resetUnit];
+  const limit = p.limits.limitHeader === 'burst' ? 'the bucket capacity (burst)' : 'requests per minute';
+  return {
+    [RATE_LIMIT_HEADERS.limit]: { schema: { type: 'integer' }, description: `${RATE_LIMIT_HEADERS.limit}: ${limit} (profile limits.limitHeader)` },
+    [RATE_LIMIT_HEADERS.remaining]: { schema: { type: 'integer' }, description: `${RATE_LIMIT_HEADERS.remaining}: requests left` },
+    [RATE_LIMIT_HEADERS.reset]: { schema: { type: 'integer' }, description: `${RATE_LIMIT_HEADERS.reset}: ${unit} (profile limits.resetUnit)` },
+  };
+}
+const errorRef = (p: Profile, description: string): Json => ({
   description,
-  headers: rateHeaders,
+  headers: rateHeaders(p),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
 function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
-  const links = linksOf(e, ids);
+  const links = linksOf(profile, e, ids);
   const responses: Json = {
     [String(endpointSuccess(profile, e))]: {
-      description: e.responseSource === 'spec' ? 'Success (shape from the spec)' : 'Success (shape chosen by the lendcheck-v1 profile)',
-      headers: rateHeaders,
-      content: { 'application/json': { schema: toSchema(successSchema(profile, e), 'output') } },
+      description: specShowsBody(e) ? 'Success (shape from the spec)' : 'Success (shape not shown by the spec: what the profile records, else an open object)',
+      headers: rateHeaders(profile),
+      ...(hasBody(profile, e) ? { content: { 'application/json': { schema: documentedSuccess(profile, e) } } } : {}),
       ...(links ? { links } : {}),
     },
   };
-  for (const [status, codes] of [...errorStatuses(profile, e)].sort(([a], [b]) => a - b)) responses[String(status)] = errorRef(codes.join(' or '));
+  for (const [status, codes] of [...errorStatuses(profile, e)].sort(([a], [b]) => a - b)) responses[String(status)] = errorRef(profile, codes.join(' or '));
   const op: Json = {
     operationId: e.id,
     summary: e.summary,
@@ -113,6 +117,7 @@ export function buildOpenApi(profile: Profile = defaultProfile): Json {
     },
     servers: [{ url: `http://127.0.0.1:4010${API_VERSION_PREFIX}`, description: 'lendcheck reference sandbox' }],
     paths,
+    webhooks: webhooksSection(profile),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'ck_test_ (sandbox) or ck_live_ (production) key' } },
       schemas: { Error: toSchema(errorBody, 'output') },

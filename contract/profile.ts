@@ -10,6 +10,9 @@ import { fundingOptions, idsOptions } from './profile-target.ts';
 // changes both sides at once. Nothing open in the spec is hard-coded elsewhere.
 
 
+/** JSON types a recorded response field can have. */
+export const JSON_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+
 const endpointKey = z.string().regex(/^(GET|POST|PATCH|DELETE|PUT) \/\S*$/);
 const errorChoice = z.object({ code: z.string().min(1), status: z.number().int().min(400).max(599) });
 
@@ -368,6 +371,11 @@ export const profileSchema = z.object({
     .prefault({}),
 
   ids: idsOptions,
+
+  responses: doc(z.record(endpointKey, z.object({ fields: z.record(z.string(), z.enum(JSON_FIELD_TYPES)) })).default({}), {
+    spec: 'Part 2: "Other records ... not shown"; part 4: "Response body: not shown" (borrow, repay, cancel, patch, withdraw, order book, webhooks, public rates, analytics, vaults).',
+    reason: 'Empty: nothing is known of those bodies, so the OpenAPI export leaves them open objects; `profile detect` records the fields (and their JSON types) a target sent.',
+  }),
 
   funding: fundingOptions,
 

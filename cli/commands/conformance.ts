@@ -50,6 +50,7 @@ export function registerConformance(program: Command): void {
           const st = await withSchemathesis({
             baseUrl: o.baseUrl as string | undefined,
             apiKey: o.apiKey as string | undefined,
+            apiKey2: (o.apiKey2 as string | undefined) ?? process.env.LENDCHECK_API_KEY_2,
             profileFile: o.profile as string | undefined,
             seed: o.seed as number | undefined,
             maxExamples: o.schemathesisExamples as number,

@@ -63,7 +63,7 @@ describe('the contract step checks the target, not lendcheck\'s files', () => {
     }
   });
 
-  it('compares the target\'s own OpenAPI with the profile\'s endpoint table, parameter names aside', async () => {
+  it('compares the target\'s own OpenAPI with the exported one, parameter names and the /v1 prefix aside', async () => {
     const ours = buildOpenApi(defaultProfile) as { paths: Record<string, Record<string, unknown>> };
     // Theirs: /v1 in the paths, {id} where lendcheck says {positionId}, sandbox controls absent.
     const paths: Record<string, unknown> = {};
@@ -78,7 +78,9 @@ describe('the contract step checks the target, not lendcheck\'s files', () => {
       // Nothing else answered: the OpenAPI check alone is evidence enough for a pass.
       expect(ok.status).toBe('passed');
       const bad = await runContract({ target: target(partial.base), profile: defaultProfile });
-      expect(bad.checks.find((c) => c.id === 'target-openapi')).toMatchObject({ status: 'failed', message: expect.stringMatching(/openapi\.json to describe \d+ operations \/ received a document without POST \/lend$/) });
+      // Each difference is its own finding, naming the operation and the field.
+      expect(bad.checks.find((c) => c.id === 'target-openapi POST /lend (operation)')).toMatchObject({ status: 'failed', message: "expected the operation (spec part 4, under the profile) / received no such operation in the target's document" });
+      expect(bad.checks.find((c) => c.id === 'target-openapi')).toMatchObject({ status: 'failed', message: 'expected no difference / received 1 (each a check above)' });
     } finally {
       complete.server.close();
       partial.server.close();

@@ -2,14 +2,16 @@ import { request } from 'undici';
 import type { z } from 'zod';
 import { endpoints, endpointSuccess, successSchema, type Endpoint } from '../../contract/endpoints.ts';
 import type { Profile } from '../../contract/index.ts';
+import { buildOpenApi } from '../../contract/openapi.ts';
+import { diffOpenApi, findingText } from './openapi-diff.ts';
 import type { CheckResult, Exchange, PartResult } from '../../contract/results.ts';
 import type { GateTarget } from './target.ts';
 
 // The gate's contract step checks the TARGET against the contract, never lendcheck's own
 // files (those are unit-tested): (1) the target's answers on the GET endpoints it can be
 // asked safely (no path parameters, no side effects) parse with the contract's schemas under
-// the profile; (2) where the target serves its own OpenAPI document, every operation the
-// profile's endpoint table holds is in it. A check that could not be made is skipped with
+// the profile; (2) where the target serves its own OpenAPI document, it agrees with the one
+// lendcheck exports under the profile, each difference a finding (cli/gate/openapi-diff.ts). A check that could not be made is skipped with
 // its reason; a step where nothing could be checked is skipped, never passed.
 
 const TIMEOUT_MS = 10_000;
@@ -95,9 +97,6 @@ export async function checkAnswerShape(target: GateTarget, profile: Profile, e: 
   return check(id, title, e.requirements, 'passed', a.durationMs);
 }
 
-/** Operation keys ("GET /markets/{}/orderbook") with parameter names erased: services name them freely. */
-const opKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}').replace(/\/$/, '')}`;
-
 /** The first OpenAPI document the target serves, under its base URL or its origin. */
 export async function findOpenApi(target: GateTarget): Promise<{ url: string; doc: { paths?: Record<string, Record<string, unknown>>; servers?: Array<{ url?: string }> } } | undefined> {
   const origin = new URL(target.baseUrl).origin;
@@ -115,29 +114,27 @@ export async function findOpenApi(target: GateTarget): Promise<{ url: string; do
   return undefined;
 }
 
-/** Every operation of the profile's endpoint table (sandbox controls aside) is in the target's document. */
-export async function checkOpenApi(target: GateTarget, profile: Profile): Promise<CheckResult> {
+/**
+ * The target's own document against the one lendcheck exports under the profile: one
+ * finding per difference, each a check naming the operation and the field. Differences
+ * where the target documents more than the export knows are notes on the summary check.
+ */
+export async function checkOpenApi(target: GateTarget, profile: Profile): Promise<CheckResult[]> {
   const id = 'target-openapi';
-  const title = "the target's own OpenAPI document holds every operation of the profile's endpoint table";
+  const title = "the target's own OpenAPI document agrees with the document exported under the profile";
   const t0 = performance.now();
   const found = await findOpenApi(target);
   const ms = () => Math.round(performance.now() - t0);
-  if (!found) return check(id, title, [], 'skipped', ms(), `the target serves no OpenAPI JSON at ${OPENAPI_PATHS.join(', ')} (under the base URL or its origin)`);
+  if (!found) return [check(id, title, [], 'skipped', ms(), `the target serves no OpenAPI JSON at ${OPENAPI_PATHS.join(', ')} (under the base URL or its origin)`)];
   // Paths in the document may carry the /v1 prefix, or leave it to servers[].url.
   const prefix = new URL(target.baseUrl).pathname.replace(/\/$/, '');
-  const theirs = new Set<string>();
-  for (const [path, ops] of Object.entries(found.doc.paths ?? {})) {
-    for (const method of Object.keys(ops ?? {})) {
-      theirs.add(opKey(method, path));
-      if (prefix && path.startsWith(prefix)) theirs.add(opKey(method, path.slice(prefix.length)));
-    }
-  }
-  const ours = endpoints(profile).filter((e) => e.access !== 'sandbox');
-  const missing = ours.filter((e) => !theirs.has(opKey(e.method, e.path))).map((e) => `${e.method} ${e.path}`);
-  if (missing.length) {
-    return check(id, title, [], 'failed', ms(), `expected ${found.url} to describe ${ours.length} operations / received a document without ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` and ${missing.length - 8} more` : ''}`);
-  }
-  return check(id, title, [], 'passed', ms());
+  const controls = new Set(endpoints(profile).filter((e) => e.access === 'sandbox').map((e) => e.id));
+  const findings = diffOpenApi(buildOpenApi(profile), found.doc as Record<string, unknown>, { prefix, skip: (opId) => controls.has(opId) });
+  const failed = findings.filter((f) => f.severity === 'failed');
+  const notes = findings.filter((f) => f.severity === 'note').map(findingText);
+  const checks: CheckResult[] = failed.map((f) => ({ ...check(`${id} ${f.operation} ${f.field}`, `${found.url}: ${f.operation} ${f.field} as the profile's document says`, [], 'failed', ms(), `expected ${f.expected} / received ${f.received}`), notes: [] }));
+  checks.push({ ...check(id, title, [], failed.length ? 'failed' : 'passed', ms(), failed.length ? `expected no difference / received ${failed.length} (each a check above)` : undefined), notes });
+  return checks;
 }
 
 /** The contract part: every check made against the target; skipped when none could be made. */
@@ -146,7 +143,7 @@ export async function runContract(o: { target: GateTarget; profile: Profile }): 
   const t0 = performance.now();
   const checks: CheckResult[] = [];
   for (const e of safeGets(o.profile, !!o.target.apiKey)) checks.push(await checkAnswerShape(o.target, o.profile, e));
-  checks.push(await checkOpenApi(o.target, o.profile));
+  checks.push(...(await checkOpenApi(o.target, o.profile)));
   const failed = checks.some((c) => c.status === 'failed');
   const passed = checks.some((c) => c.status === 'passed');
   return {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ADDRESS_FORMS, defaultProfile, loadProfile, parseProfile } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { roundSizesBetween } from './body-limit.ts';
+import { buildOpenApi } from '../../contract/openapi.ts';
 import { detectToFile } from './cli.ts';
 import { detectProfile } from './index.ts';
 import { exampleProfile } from './matrix.ts';
@@ -37,6 +38,14 @@ describe('profile detect', () => {
         expect(file.detection.options[o]).toMatchObject({ detected: false, reason: expect.stringMatching(/no retry came within 3000 ms: .*--retry-wait 120/) });
       }
       expect(detected.requests).toBeLessThanOrEqual(100);
+      // Bodies the spec does not show are recorded as the target sent them, and the export uses them.
+      expect(loaded.responses['POST /webhooks']?.fields).toMatchObject({ webhookId: 'string', url: 'string', events: 'array' });
+      expect(loaded.responses['POST /borrow']?.fields).toMatchObject({ positionId: 'string', userId: 'string', rate: 'number' });
+      expect(file.detection.options['responses.POST /webhooks']).toMatchObject({ detected: true });
+      const doc = buildOpenApi(loaded) as { paths: Record<string, Record<string, { responses: Record<string, { content: { 'application/json': { schema: { properties: Record<string, unknown>; required?: string[] } } } }> }>> };
+      const reg = doc.paths['/webhooks'].post.responses['200'].content['application/json'].schema;
+      expect(reg.properties.webhookId).toEqual({ type: 'string', minLength: 1 });
+      expect(reg.required).toEqual(['webhookId']);
     } finally {
       await server.close();
     }

@@ -15,6 +15,7 @@ import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './public.ts';
 import { ratesDetector } from './rates.ts';
 import { retriesDetector } from './retries.ts';
+import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
 import { transitionsDetector } from './transitions.ts';
 import type { Receiver } from './receiver.ts';
@@ -104,8 +105,14 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
   for (const rec of RECORDS) {
     if (diff[rec]) diff[rec] = { ...(defaultProfile as unknown as Record<string, object>)[rec], ...(diff[rec] as object) };
   }
+  // The bodies the spec does not show, as the target sent them (no request of their own).
+  const learned = learnShapes(parseProfile(diff), probe.seen);
+  if (learned.length) diff.responses = Object.fromEntries(learned.map((l) => [l.key, { fields: l.fields }]));
   const merged = parseProfile(diff);
   const options: Record<string, OptionRecord> = {};
+  for (const l of learned) {
+    options[`responses.${l.key}`] = { detected: true, value: { fields: l.fields }, default: undefined, confidence: 'medium', evidence: [l.evidence], note: 'the fields of one success answer: each typed, none taken as always present' };
+  }
   for (const opt of profileOptions()) {
     const def = getOption(defaultProfile, opt);
     const f = probe.found.get(opt);

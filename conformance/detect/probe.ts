@@ -41,6 +41,8 @@ export class Probe {
   /** Facts shared between detectors, by name. */
   readonly facts = new Map<string, unknown>();
   readonly secrets: string[] = [];
+  /** Every answer, in order: the bodies the spec does not show are learned from them (shapes.ts). */
+  readonly seen: Array<{ method: string; path: string; keyed: boolean; reply: Reply }> = [];
 
   constructor(readonly http: HttpClient, readonly opts: ProbeOptions) {}
 
@@ -57,7 +59,9 @@ export class Probe {
   async call(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<Reply> {
     if (this.used >= this.opts.maxRequests) throw new OutOfBudget(`the request budget (${this.opts.maxRequests}) is spent`);
     this.used++;
-    return this.http.send({ key: this.opts.key, ...spec, method, path });
+    const reply = await this.http.send({ key: this.opts.key, ...spec, method, path });
+    this.seen.push({ method, path, keyed: spec.key !== null, reply });
+    return reply;
   }
 
   /** A public request: no key. */

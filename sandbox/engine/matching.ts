@@ -1,7 +1,6 @@
 import type { Resting } from './book.ts';
 import type { EngineCore } from './core.ts';
-import { round6 } from './markets.ts';
-import { D, str, type Dec } from './money.ts';
+import { D, meanRate, str, type Dec } from './money.ts';
 import type { PositionRow } from './rows.ts';
 
 // Matching: price-time matching of an order against the opposite side of its book, or
@@ -66,7 +65,7 @@ export function applyFill(engine: EngineCore, r: PositionRow, x: Dec, rate: numb
   if (new D(r.filled).eq(r.amount)) {
     engine.transition(r, 'active');
     r.matched_at_ms = at;
-    r.rate = round6(new D(r.fill_value).div(r.filled).toNumber());
+    r.rate = meanRate(r.fill_value, r.filled);
     engine.savePosition(r);
     engine.emit(r.partner_id, 'position.matched', engine.eventData(r, 'position.matched'), at);
   } else {

@@ -25,3 +25,13 @@ export function interest(principal: Dec, rate: number, ms: number, decimals: num
   if (ms <= 0 || rate <= 0 || principal.isZero()) return ZERO;
   return toAsset(principal.mul(new D(String(rate))).mul(ms).div(YEAR_MS), decimals);
 }
+
+/**
+ * A position's rate: the amount-weighted mean of its fills' rates (`fillValue` = Σ amount × rate),
+ * exact in decimal, then the nearest double. It lies between the lowest and the highest fill
+ * rate, so it is a valid rate (0 ≤ r < 1) whenever they are. Rounding it to a fixed number of
+ * places cannot promise that: rounded to 6 places, a fill at 0.9999996 became a rate of 1.
+ */
+export function meanRate(fillValue: string, filled: string): number {
+  return new D(fillValue).div(filled).toNumber();
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { defaultProfile, endpoints } from '../../contract/index.ts';
+import { buildOpenApi } from '../../contract/openapi.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../conformance/detect/matrix.ts';
+import { diffOpenApi, findingText } from './openapi-diff.ts';
+
+type Json = Record<string, any>;
+const controls = new Set(endpoints(defaultProfile).filter((e) => e.access === 'sandbox').map((e) => e.id));
+const skip = (id: string) => controls.has(id);
+
+/** The export as a target might serve it: OpenAPI 3.0, /v1 in the paths, its own parameter names, no controls. */
+function served(doc: Json): Json {
+  const paths: Json = {};
+  for (const [p, ops] of Object.entries(doc.paths as Json)) if (!p.startsWith('/sandbox')) paths[`/v1${p.replace('{positionId}', '{id}')}`] = structuredClone(ops);
+  return { openapi: '3.0.3', info: { title: 'theirs', version: '1' }, paths };
+}
+
+describe('a target\'s OpenAPI document against the export', () => {
+  for (const name of ['default', ...EXAMPLE_PROFILES]) {
+    it(`finds nothing when the target serves the export of its own profile (${name})`, () => {
+      const ours = buildOpenApi(exampleProfile(name));
+      expect(diffOpenApi(ours, served(ours), { prefix: '/v1', skip }).map(findingText)).toEqual([]);
+    });
+  }
+
+  it('names each difference with its operation and field, failures and notes apart', () => {
+    const ours = buildOpenApi(defaultProfile) as Json;
+    const theirs = served(ours);
+    const p = theirs.paths;
+    // A secret the profile leaves optional, required by the target.
+    p['/v1/webhooks'].post.requestBody.content['application/json'].schema.required.push('secret');
+    // A success status other than the profile's.
+    p['/v1/lend'].post.responses['200'] = p['/v1/lend'].post.responses['201'];
+    delete p['/v1/lend'].post.responses['201'];
+    // Other period values.
+    p['/v1/analytics/tvl'].get.parameters[0].schema = { type: 'string', enum: ['24h', '7d'] };
+    // A spec field the target does not send.
+    const pos = p['/v1/positions/{id}'].get.responses['200'].content['application/json'].schema;
+    pos.required = pos.required.filter((f: string) => f !== 'rate');
+    // A type the spec states, contradicted.
+    pos.properties.amount = { type: 'number' };
+    // What the spec does not show: an id the target always sends, and a DELETE on the collection.
+    p['/v1/webhooks'].post.responses['201'].content['application/json'].schema = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
+    p['/v1/webhooks'].delete = { responses: { '204': { description: 'deleted' } } };
+    // An operation the profile's table holds, missing.
+    delete p['/v1/vaults'];
+
+    const got = diffOpenApi(ours, theirs, { prefix: '/v1', skip });
+    expect(got.filter((f) => f.severity === 'failed').map(findingText).sort()).toEqual([
+      'GET /analytics/tvl query.period: expected one of 1d, 1y, 30d, 7d, 90d (profile) / received one of 24h, 7d',
+      "GET /positions/{positionId} response.amount: expected type string / received type number",
+      'GET /positions/{positionId} response.rate: expected required / received optional',
+      "GET /vaults (operation): expected the operation (spec part 4, under the profile) / received no such operation in the target's document",
+      'POST /lend responses: expected success status 201 (profile successStatus) / received success status 200',
+      'POST /webhooks requestBody.secret: expected optional / received required',
+    ]);
+    expect(got.filter((f) => f.severity === 'note').map(findingText).sort()).toEqual([
+      'DELETE /webhooks (operation): expected not in the export under this profile / received documented by the target',
+      'POST /webhooks response.id: expected not known to the export (the profile could record it) / received required',
+    ]);
+  });
+
+  it('reads a document written by hand: $refs, allOf, 3.0 nullable, paths under servers[].url', () => {
+    const ours = buildOpenApi(defaultProfile) as Json;
+    const theirs: Json = {
+      openapi: '3.0.1',
+      servers: [{ url: 'https://lending.example/v1' }],
+      paths: {
+        '/lend': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/LendRequest' } } } }, responses: { '201': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Created' } } } } } } },
+      },
+      components: {
+        schemas: {
+          LendRequest: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['asset', 'amount'], properties: { asset: { type: 'string', enum: ['USDC', 'USDT', 'DAI'] }, amount: { type: 'string' }, rate: { type: 'number', nullable: true } } }] },
+          Base: { type: 'object', required: ['userId'], properties: { userId: { type: 'string' } } },
+          Created: { type: 'object', required: ['positionId', 'status', 'userId', 'asset', 'amount', 'rate', 'maturity', 'autoRollover', 'createdAt'], properties: { rate: { type: 'string' } } },
+        },
+      },
+    };
+    const got = diffOpenApi(ours, theirs, { prefix: '/v1', skip });
+    const lend = got.filter((f) => f.operation === 'POST /lend').map(findingText);
+    // The body matches (required fields through allOf and $ref); the answer's rate has the wrong type.
+    expect(lend).toEqual(['POST /lend response.rate: expected type number / received type string']);
+    // Every other operation of the table is missing, each its own finding.
+    const missing = got.filter((f) => f.field === '(operation)' && f.severity === 'failed');
+    expect(missing.length).toBe(endpoints(defaultProfile).filter((e) => e.access !== 'sandbox').length - 2); // the shared book is one operation
+  });
+});
