@@ -2,10 +2,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { setMaxListeners } from 'node:events';
 import {
   isAckStatus,
-  SIGNATURE_HEADER,
   WEBHOOK_RESPONSE_DEADLINE_MS,
   WEBHOOK_RETRY_DELAYS_MS,
-  signWebhook,
+  signWebhookHeaders,
   type Profile,
 } from '../../contract/index.ts';
 import type { Clock } from '../clock.ts';
@@ -315,9 +314,11 @@ export class Dispatcher {
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'lendcheck-sandbox-webhooks/1',
-        [SIGNATURE_HEADER]: signWebhook(row.payload, row.secret, {
+        ...signWebhookHeaders(row.payload, row.secret, {
           scheme: this.profile.signature.scheme,
           timestamp: Math.floor(this.wallNow() / 1000),
+          // Standard Webhooks' webhook-id: the event id, the same on every retry (its idempotency key).
+          id: row.event_id,
         }),
       };
       const sentAt = this.clock.now();
