@@ -89,7 +89,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const keys = new KeyStore(opts.keys ?? DEFAULT_KEYS, profile);
   const validate = opts.validateResponses ?? (process.env.NODE_ENV === 'test' || process.env.LENDCHECK_DEV === '1');
   const plugins = opts.plugins ?? defaultPlugins();
-  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine };
+  const controls = opts.controls !== false;
+  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls };
 
   engine.groupCommit = opts.groupCommit ?? true;
   // Middleware of a plugin must see every request, so with any there is no shortcut.
@@ -107,7 +108,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     return internalErrorResponse();
   });
 
-  const controls = opts.controls !== false;
   const all = endpoints(profile).filter((e) => controls || e.access !== 'sandbox');
   const patterns = all.map((e) => ({ e, re: new RegExp(`^${API_VERSION_PREFIX}${e.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
   app.notFound((c) => {

@@ -4,6 +4,7 @@ import type { Profile } from '../contract/index.ts';
 import type { Clock } from './clock.ts';
 import type { Engine } from './engine/engine.ts';
 import { rateLimitPlugin } from './limiter/plugin.ts';
+import { openApiPlugin } from './openapi/plugin.ts';
 import { webhooksPlugin } from './webhooks/plugin.ts';
 
 // The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
@@ -32,6 +33,8 @@ export interface SandboxContext {
   lookupKey(raw: string): KeyInfo | undefined;
   /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
   engine: Engine;
+  /** Whether the /v1/sandbox/* controls are served (false plays a partner sandbox without them). */
+  controls: boolean;
 }
 
 export interface SandboxPlugin {
@@ -58,12 +61,14 @@ export interface PluginOptions {
 
 /**
  * The plugins a sandbox gets unless told otherwise: rate limits (middleware before auth)
- * and webhooks (subscription routes, trigger/attempts controls, the outbox dispatcher).
+ * webhooks (subscription routes, trigger/attempts controls, the outbox dispatcher) and the
+ * sandbox's own OpenAPI document (openapi/plugin.ts).
  * With `webhooks: false` the routes stay and only dispatch is off.
  */
 export function defaultPlugins(opts: PluginOptions = {}): SandboxPlugin[] {
   const plugins: SandboxPlugin[] = [];
   if (opts.rateLimits !== false) plugins.push(rateLimitPlugin());
   plugins.push(webhooksPlugin({ dispatch: opts.webhooks !== false }));
+  plugins.push(openApiPlugin());
   return plugins;
 }
