@@ -112,7 +112,7 @@ export async function startListen(o: ListenOptions): Promise<Listener> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void (async () => {
+      (async () => {
         const raw = Buffer.concat(chunks);
         const env = envelopeOf(raw);
         const t0 = performance.now();
@@ -136,7 +136,10 @@ export async function startListen(o: ListenOptions): Promise<Listener> {
         }
         forwarded.push(f);
         log(formatLine(f));
-      })();
+      })().catch((e: unknown) => {
+        log(`lendcheck listen: ${(e as Error).message}`);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
     });
   });
   await new Promise<void>((resolve, reject) => {
