@@ -7,6 +7,7 @@ import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
+import { consolePlugin } from '../../sandbox/console/plugin.ts';
 import { delayPlugin, parseDelays } from '../../sandbox/testing/delay.ts';
 
 interface Opts {
@@ -23,6 +24,7 @@ interface Opts {
   controls: boolean;
   metrics?: boolean;
   testDelay?: string;
+  console: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -45,6 +47,7 @@ export function registerSandbox(program: Command): void {
     .option('--no-liquidity', 'turn the built-in liquidity provider off (orders wait for a counter-order)')
     .option('--metrics', `serve ${METRICS_PATH} in Prometheus text format (requests and latency by endpoint, book depth, outbox backlog, deliveries)`)
     .option('--test-delay <endpoint=ms,…>', 'test only: answer these endpoints this many ms later (e.g. rates.get=200), to see a regression gate fail')
+    .option('--no-console', 'serve no web console at / and /console')
     .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match; business time at real time unless --time-scale says otherwise (an accelerated partner sandbox)')
     .action(async (o: Opts) => {
       const port = Number(o.port);
@@ -64,12 +67,13 @@ export function registerSandbox(program: Command): void {
       const server = await startSandboxServer({
         port, host: o.host, dbPath, keys, timeScale, profile,
         // The metrics plugin goes first so that its timing wraps the others (429s counted too).
-        plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
+        plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.console ? [consolePlugin()] : []), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
         liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
         controls: o.controls,
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
+      if (o.console) console.log(`  console: ${new URL('/console', server.url).href} (open it with a key; read-only without one)`);
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
       if (!o.controls) console.log('  no sandbox controls: users are pre-funded, crossing orders match, time runs at real time');
