@@ -97,8 +97,8 @@ export const CLIENT_SCRIPT = String.raw`
     var chart = charts[id] || (charts[id] = echarts.init(box, null, { renderer: 'svg' }));
     var lends = cumulative(book.lends || [], true);
     var borrows = cumulative(book.borrows || [], false);
-    box.setAttribute('data-lends', String(lends.length));
-    box.setAttribute('data-borrows', String(borrows.length));
+    box.setAttribute('data-lends', String((book.lends || []).length));
+    box.setAttribute('data-borrows', String((book.borrows || []).length));
     chart.setOption({
       animation: false,
       title: { text: id, textStyle: { fontSize: 12 }, left: 4, top: 2 },
@@ -126,13 +126,13 @@ export const CLIENT_SCRIPT = String.raw`
   function renderDeliveries(d) {
     $('subscriptions').tBodies[0].innerHTML = d.subscriptions.map(function (s) {
       var state = s.disabled ? 'disabled' : s.paused ? 'paused' : 'active';
-      return '<tr data-webhook="' + esc(s.webhookId) + '" data-state="' + state + '"><td>' + esc(s.webhookId) + '</td><td>' + esc(s.url) + '</td><td>' + esc(s.events.length === cfg.eventTypes.length ? 'all' : s.events.join(', ')) +
+      return '<tr data-webhook="' + esc(s.webhookId) + '" data-state="' + state + '"><td>' + esc(s.webhookId) + '</td><td class="wrap">' + esc(s.url) + '</td><td class="wrap">' + esc(s.events.length === cfg.eventTypes.length ? 'all' : s.events.join(', ')) +
         '</td><td>' + statusCell(state) + '</td><td>' + (s.disabled ? '' : '<button class="secondary" data-action="' + (s.paused ? 'resume' : 'pause') + '" data-webhook="' + esc(s.webhookId) + '"' + (cfg.controls ? '' : ' disabled') + '>' + (s.paused ? 'Resume' : 'Pause') + '</button>') + '</td></tr>';
     }).join('');
     $('deliveries').tBodies[0].innerHTML = d.events.map(function (e) {
       return '<tr data-event="' + esc(e.eventId) + '" data-type="' + esc(e.type) + '" data-state="' + esc(e.state) + '"><td>' + esc(e.eventId) + '</td><td>' + esc(e.type) + '</td><td>' + esc(e.createdAt.slice(5, 19).replace('T', ' ')) +
         '</td><td>' + statusCell(e.state) + '</td><td>' + (e.attempts.map(attemptText).join('') || '<span class="muted">no subscription wanted it</span>') +
-        '</td><td><button class="secondary" data-action="resend" data-event="' + esc(e.eventId) + '"' + (cfg.controls && d.subscriptions.length ? '' : ' disabled') + '>Resend</button></td></tr>';
+        '</td><td><button class="secondary" data-action="resend" data-event="' + esc(e.eventId) + '"' + (cfg.controls && e.attempts.length ? '' : ' disabled title="no subscription got this event"') + '>Resend</button></td></tr>';
     }).join('');
   }
 

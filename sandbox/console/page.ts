@@ -44,10 +44,10 @@ const CSS = `
 header{display:flex;gap:16px;align-items:center;padding:10px 18px;background:#1d2330;color:#fff;flex-wrap:wrap}
 header h1{font-size:16px;margin:0 12px 0 0}header .muted{color:#aab}
 main{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));gap:14px;padding:14px}
-section{background:#fff;border:1px solid #dde;border-radius:6px;padding:10px 12px;min-width:0}
+section{background:#fff;border:1px solid #dde;border-radius:6px;padding:10px 12px;min-width:0;overflow-x:auto}
 section.wide{grid-column:1/-1}h2{font-size:14px;margin:0 0 8px}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:3px 6px;border-bottom:1px solid #eef;vertical-align:top}
-th{font-weight:600;color:#556}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{font-weight:600;color:#556}td.wrap{overflow-wrap:anywhere}button{white-space:nowrap}td.num{text-align:right;font-variant-numeric:tabular-nums}
 form{display:flex;gap:6px;flex-wrap:wrap;align-items:center;margin:6px 0}input,select{font:inherit;padding:3px 5px;border:1px solid #ccd;border-radius:4px}
 input[type=text],input[type=number]{width:110px}button{font:inherit;padding:3px 10px;border:1px solid #2b59c3;background:#2b59c3;color:#fff;border-radius:4px;cursor:pointer}
 button.secondary{background:#fff;color:#2b59c3}button:disabled{opacity:.45;cursor:default}
