@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { generateWebhookSecret, parseProfile } from '../contract/index.ts';
 import { startReceiver } from './receiver.ts';
 import { signWebhook } from './sign.ts';
 import { AttemptStore } from './store.ts';
@@ -31,6 +33,22 @@ describe('receiver', () => {
     ]);
     expect(rows[0].bodySha256).toMatch(/^[0-9a-f]{64}$/);
     await rx.close();
+  });
+
+  it('under standard-webhooks, accepts what the standardwebhooks package signs and refuses it with another id', async () => {
+    const whsec = generateWebhookSecret();
+    const rx = await startReceiver({ secret: whsec, profile: parseProfile({ signature: { scheme: 'standard-webhooks' } }) });
+    try {
+      const b = body('evt_std');
+      const ts = new Date();
+      const h = { 'webhook-id': 'evt_std', 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(whsec).sign('evt_std', ts, b) };
+      const send = (headers: Record<string, string>) => fetch(rx.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: b });
+      expect((await send(h)).status).toBe(200);
+      expect((await send({ ...h, 'webhook-id': 'evt_other' })).status).toBe(401);
+      expect(rx.store.attempts().map((r) => [r.sigOk, r.sigReason])).toEqual([[true, null], [false, 'mismatch']]);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('loses no acknowledged observation when killed with SIGKILL, and numbers attempts on after a restart', async () => {

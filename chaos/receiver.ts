@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { defaultProfile, SIGNATURE_HEADER, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../contract/index.ts';
+import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../contract/index.ts';
 import { verifyWebhook } from './sign.ts';
 import { EMPTY_PLAN, type Plan } from './plan.ts';
 import { AttemptStore } from './store.ts';
@@ -176,7 +176,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       return;
     }
     const env = parseEnvelope(body);
-    const sig = verifyWebhook(body, req.headers[SIGNATURE_HEADER] as string | undefined, opts.secret, {
+    const sig = verifyWebhook(body, req.headers, opts.secret, {
       scheme,
       toleranceSeconds: profile.signature.toleranceSeconds,
       now: opts.nowSeconds?.(),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, type Profile, type results } from '../contract/index.ts';
+import { defaultProfile, EVENT_TYPES, generateWebhookSecret, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, type Profile, type results } from '../contract/index.ts';
 import { parsePlan, type PlanInput } from './plan.ts';
 import { startReceiver } from './receiver.ts';
 import { SCHEDULE_PLAN } from './schedule-plan.ts';
@@ -123,7 +123,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     log(`sandbox controls: ${controls ? 'yes' : 'no'}; time scale ${timeScale}`);
 
     // 2. The receiver, registered on the target.
-    const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+    const secret = generateWebhookSecret();
     const rx = await startReceiver({ secret, db: dbFile, plan: parsePlan(opts.plan ?? SCHEDULE_PLAN), timeScale, profile, host: opts.receiverHost });
     let rxOpen = true;
     cleanups.push(() => (rxOpen ? rx.close() : undefined));

@@ -67,9 +67,9 @@ export const profileSchema = z.object({
 
   signature: z
     .object({
-      scheme: doc(z.enum(['t-v1-hmac-sha256', 'hmac-sha256-hex']).default('t-v1-hmac-sha256'), {
+      scheme: doc(z.enum(['t-v1-hmac-sha256', 'hmac-sha256-hex', 'standard-webhooks']).default('t-v1-hmac-sha256'), {
         spec: 'Part 6: "The signing algorithm and the encoding of the signature: not shown."',
-        reason: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> binds a timestamp against replay (Stripe, Standard Webhooks).',
+        reason: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> (Stripe\'s form) binds a timestamp against replay. Also: hmac-sha256-hex (bare hex HMAC of the body) and standard-webhooks (webhook-id/-timestamp/-signature: v1,<base64>, secret whsec_<base64>; the signature also in x-service-signature).',
       }),
       toleranceSeconds: doc(z.number().int().min(1).default(300), {
         spec: 'Part 6: replay window of the timestamp: not shown.',

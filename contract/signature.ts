@@ -1,21 +1,38 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// The two webhook signature schemes the profile can select (spec part 6 leaves the
+// The webhook signature schemes the profile can select (spec part 6 leaves the
 // algorithm and encoding open). Shared by the sandbox's dispatcher, the chaos receiver,
 // the certifier and partners (re-exported as signWebhook/verifyWebhook from chaos/).
 //
-//  t-v1-hmac-sha256: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
-//                    (Stripe's form; several v1= entries are allowed during secret rotation)
-//  hmac-sha256-hex:  `<hex HMAC-SHA256(secret, raw body)>`
-// The HMAC key is the whole secret string, prefix included, as UTF-8.
+//  t-v1-hmac-sha256:  `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+//                     (Stripe's form; several v1= entries are allowed during secret rotation).
+//                     The HMAC key is the whole secret string, prefix included, as UTF-8.
+//  hmac-sha256-hex:   `<hex HMAC-SHA256(secret, raw body)>`, same key.
+//  standard-webhooks: Standard Webhooks (standardwebhooks.com): headers `webhook-id`,
+//                     `webhook-timestamp` (unix seconds) and `webhook-signature: v1,<base64
+//                     HMAC-SHA256(key, "<id>.<timestamp>.<raw body>")>` (several space-separated
+//                     entries allowed), where the key is the base64 text after `whsec_`.
+//                     The same `v1,<base64>` value also goes in the spec's x-service-signature.
+//
+// Hand-written rather than wrapping the `standardwebhooks` and `stripe` packages: both are
+// devDependencies only (the package root must load no extra module), and their verifiers
+// check timestamps against the wall clock, which the sandbox's test clock and the receiver's
+// `now` option must be able to replace. Interop with both is tested (signature-interop.test.ts).
 
-export type SignatureScheme = 't-v1-hmac-sha256' | 'hmac-sha256-hex';
-export const SIGNATURE_SCHEMES: SignatureScheme[] = ['t-v1-hmac-sha256', 'hmac-sha256-hex'];
+export type SignatureScheme = 't-v1-hmac-sha256' | 'hmac-sha256-hex' | 'standard-webhooks';
+export const SIGNATURE_SCHEMES: SignatureScheme[] = ['t-v1-hmac-sha256', 'hmac-sha256-hex', 'standard-webhooks'];
+
+/** The spec's header (part 6). Every scheme puts its signature there. */
+const SPEC_HEADER = 'x-service-signature';
+/** Standard Webhooks' own headers. */
+export const STANDARD_WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
 
 export interface SignOptions {
   scheme?: SignatureScheme;
-  /** Unix seconds; defaults to now. Only the timestamped scheme uses it. */
+  /** Unix seconds; defaults to now. The hex scheme ignores it. */
   timestamp?: number;
+  /** The message id (standard-webhooks: `webhook-id`, signed with the body); the event id by convention. */
+  id?: string;
 }
 
 const hmacHex = (secret: string, data: string | Buffer) => createHmac('sha256', secret).update(data).digest('hex');
@@ -24,12 +41,72 @@ function asBuffer(body: string | Buffer | Uint8Array): Buffer {
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
 }
 
+/** The HMAC key of a Standard Webhooks secret (base64 after `whsec_`), or null when it is not base64. */
+export function standardWebhooksKey(secret: string): Buffer | null {
+  const b64 = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) return null;
+  const key = Buffer.from(b64, 'base64');
+  return key.length > 0 ? key : null;
+}
+
+/** whsec_ + base64 of 24 random bytes (32 characters, no padding): valid under every scheme. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** Whether a secret can sign under the scheme (standard-webhooks needs base64 after the prefix). */
+export function secretFitsScheme(secret: string, scheme: SignatureScheme): boolean {
+  return scheme !== 'standard-webhooks' || standardWebhooksKey(secret) !== null;
+}
+
+function standardSignature(key: Buffer, id: string, t: number, body: Buffer): string {
+  return createHmac('sha256', key).update(`${id}.${t}.`).update(body).digest('base64');
+}
+
+/**
+ * The value of x-service-signature. Under standard-webhooks it needs opts.id, and the receiver
+ * also needs the id and timestamp headers: send signWebhookHeaders() instead.
+ */
 export function signWebhook(rawBody: string | Buffer | Uint8Array, secret: string, opts: SignOptions = {}): string {
   const scheme = opts.scheme ?? 't-v1-hmac-sha256';
   const body = asBuffer(rawBody);
   if (scheme === 'hmac-sha256-hex') return hmacHex(secret, body);
   const t = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  if (scheme === 'standard-webhooks') {
+    if (!opts.id) throw new Error('standard-webhooks signs the message id with the body: pass opts.id (the event id)');
+    const key = standardWebhooksKey(secret);
+    if (!key) throw new Error('standard-webhooks needs a secret of the form whsec_<base64>');
+    return `v1,${standardSignature(key, opts.id, t, body)}`;
+  }
   return `t=${t},v1=${hmacHex(secret, Buffer.concat([Buffer.from(`${t}.`), body]))}`;
+}
+
+/** Every header a delivery signed under the scheme carries (x-service-signature, plus webhook-* for standard-webhooks). */
+export function signWebhookHeaders(rawBody: string | Buffer | Uint8Array, secret: string, opts: SignOptions = {}): Record<string, string> {
+  const scheme = opts.scheme ?? 't-v1-hmac-sha256';
+  if (scheme !== 'standard-webhooks') return { [SPEC_HEADER]: signWebhook(rawBody, secret, opts) };
+  const t = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  const sig = signWebhook(rawBody, secret, { ...opts, timestamp: t });
+  return {
+    [SPEC_HEADER]: sig,
+    [STANDARD_WEBHOOK_HEADERS.id]: opts.id!,
+    [STANDARD_WEBHOOK_HEADERS.timestamp]: String(t),
+    [STANDARD_WEBHOOK_HEADERS.signature]: sig,
+  };
+}
+
+/** Request headers in any of the forms receivers hold them: a fetch Headers, Node's IncomingHttpHeaders, a plain record. */
+export type HeaderBag = Headers | Record<string, string | string[] | undefined>;
+
+function header(bag: HeaderBag, name: string): string | undefined {
+  if (typeof (bag as Headers).get === 'function') return (bag as Headers).get(name) ?? undefined;
+  const rec = bag as Record<string, string | string[] | undefined>;
+  let v = rec[name];
+  if (v === undefined) {
+    const k = Object.keys(rec).find((x) => x.toLowerCase() === name);
+    v = k === undefined ? undefined : rec[k];
+  }
+  return Array.isArray(v) ? v.join(', ') : v;
 }
 
 export interface VerifyOptions {
@@ -38,32 +115,70 @@ export interface VerifyOptions {
   toleranceSeconds?: number;
   /** Current time in unix seconds, for tests and test clocks. */
   now?: number;
+  /** standard-webhooks, when the second argument is the signature alone: the `webhook-id` value. */
+  id?: string;
+  /** standard-webhooks, when the second argument is the signature alone: the `webhook-timestamp` value. */
+  timestamp?: string | number;
 }
 
 export type VerifyResult =
   | { ok: true; timestamp?: number }
   | { ok: false; reason: 'missing' | 'malformed' | 'mismatch' | 'stale' | 'future' };
 
-function equalHex(a: string, b: string): boolean {
+function equalText(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
   const y = Buffer.from(b, 'utf8');
-  // Lengths are public (always 64 hex digits for SHA-256); contents are compared in constant time.
+  // Lengths are public (fixed for SHA-256 in each encoding); contents are compared in constant time.
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+function checkWindow(ts: number, opts: VerifyOptions): VerifyResult {
+  const now = opts.now ?? Math.floor(Date.now() / 1000);
+  const tol = opts.toleranceSeconds ?? 300;
+  if (ts < now - tol) return { ok: false, reason: 'stale' };
+  if (ts > now + tol) return { ok: false, reason: 'future' };
+  return { ok: true, timestamp: ts };
+}
+
+/**
+ * Verifies a delivery. The second argument is either the signature header's value or the
+ * request's whole header bag (needed by standard-webhooks, whose id and timestamp travel in
+ * their own headers; the signature is read from x-service-signature, else webhook-signature).
+ */
 export function verifyWebhook(
   rawBody: string | Buffer | Uint8Array,
-  signatureHeader: string | null | undefined,
+  signatureOrHeaders: string | HeaderBag | null | undefined,
   secret: string,
   opts: VerifyOptions = {},
 ): VerifyResult {
-  if (!signatureHeader) return { ok: false, reason: 'missing' };
   const scheme = opts.scheme ?? 't-v1-hmac-sha256';
+  const bag = signatureOrHeaders && typeof signatureOrHeaders === 'object' ? signatureOrHeaders : undefined;
+  const signatureHeader = bag
+    ? (header(bag, SPEC_HEADER) ?? (scheme === 'standard-webhooks' ? header(bag, STANDARD_WEBHOOK_HEADERS.signature) : undefined))
+    : (signatureOrHeaders as string | null | undefined);
+  if (!signatureHeader) return { ok: false, reason: 'missing' };
   const body = asBuffer(rawBody);
   if (scheme === 'hmac-sha256-hex') {
     const given = signatureHeader.trim().toLowerCase();
     if (!/^[0-9a-f]{64}$/.test(given)) return { ok: false, reason: 'malformed' };
-    return equalHex(given, hmacHex(secret, body)) ? { ok: true } : { ok: false, reason: 'mismatch' };
+    return equalText(given, hmacHex(secret, body)) ? { ok: true } : { ok: false, reason: 'mismatch' };
+  }
+  if (scheme === 'standard-webhooks') {
+    const id = bag ? header(bag, STANDARD_WEBHOOK_HEADERS.id) : opts.id;
+    const t = String((bag ? header(bag, STANDARD_WEBHOOK_HEADERS.timestamp) : opts.timestamp) ?? '');
+    if (!id) return { ok: false, reason: 'missing' };
+    const key = standardWebhooksKey(secret);
+    const sigs = signatureHeader
+      .trim()
+      .split(/\s+/)
+      .map((e) => e.split(','))
+      .filter(([v, s]) => v === 'v1' && s)
+      .map(([, s]) => s!);
+    if (!key || !/^\d{1,12}$/.test(t) || sigs.length === 0) return { ok: false, reason: 'malformed' };
+    const expected = standardSignature(key, id, Number(t), body);
+    let match = false;
+    for (const s of sigs) match = equalText(s, expected) || match;
+    return match ? checkWindow(Number(t), opts) : { ok: false, reason: 'mismatch' };
   }
   const parts = signatureHeader.split(',').map((p) => p.trim().split('='));
   const t = parts.find(([k]) => k === 't')?.[1];
@@ -71,12 +186,7 @@ export function verifyWebhook(
   if (!t || !/^\d{1,12}$/.test(t) || sigs.length === 0) return { ok: false, reason: 'malformed' };
   const expected = hmacHex(secret, Buffer.concat([Buffer.from(`${t}.`), body]));
   let match = false;
-  for (const s of sigs) match = equalHex(s, expected) || match;
+  for (const s of sigs) match = equalText(s, expected) || match;
   if (!match) return { ok: false, reason: 'mismatch' };
-  const now = opts.now ?? Math.floor(Date.now() / 1000);
-  const tol = opts.toleranceSeconds ?? 300;
-  const ts = Number(t);
-  if (ts < now - tol) return { ok: false, reason: 'stale' };
-  if (ts > now + tol) return { ok: false, reason: 'future' };
-  return { ok: true, timestamp: ts };
+  return checkWindow(Number(t), opts);
 }

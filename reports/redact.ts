@@ -18,9 +18,9 @@ const PATTERNS: Array<[RegExp, string]> = [
 
 /** Header and property names whose values are credentials whatever their form. */
 const SECRET_NAMES = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|secret|password|token|cookie|set-cookie)$/i;
-/** The webhook signature header: not a secret, but replayable, so only its first 8 hex digits show. */
-const SIGNATURE_NAMES = /^x-service-signature$/i;
-const shortenSignature = (x: string): string => x.replace(/([0-9a-f]{8})[0-9a-f]{56}/gi, '$1…');
+/** The webhook signature headers: not secrets, but replayable, so only the first 8 digits of each signature show (hex, or base64 under Standard Webhooks). */
+const SIGNATURE_NAMES = /^(x-service-signature|webhook-signature)$/i;
+const shortenSignature = (x: string): string => x.replace(/([0-9a-f]{8})[0-9a-f]{56}/gi, '$1…').replace(/(v1,[A-Za-z0-9+/]{8})[A-Za-z0-9+/]{35}=/g, '$1…');
 
 export interface Redactor {
   /** Masks keys and secrets inside a string. */

@@ -95,7 +95,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const keys = new KeyStore(opts.keys ?? DEFAULT_KEYS, profile);
   const validate = opts.validateResponses ?? (process.env.NODE_ENV === 'test' || process.env.LENDCHECK_DEV === '1');
   const plugins = opts.plugins ?? defaultPlugins();
-  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine };
+  const controls = opts.controls !== false;
+  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls };
 
   engine.groupCommit = opts.groupCommit ?? true;
   // Middleware of a plugin must see every request, so with any there is no shortcut.
@@ -113,7 +114,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     return internalErrorResponse();
   });
 
-  const controls = opts.controls !== false;
   // Validated here, so a bad fault name or config fails the start, not a request.
   const resolvers = opts.faults?.length ? installFaults(opts.faults, RESOLVERS) : RESOLVERS;
   const all = endpoints(profile).filter((e) => controls || e.access !== 'sandbox');

@@ -22,6 +22,14 @@ export type SandboxEnv = {
   };
 };
 
+/**
+ * The env of a request the sandbox makes to itself (the console's snapshot, console/snapshot.ts):
+ * it goes through the same routes and views as any API call but draws from no rate-limit
+ * bucket. Only in-process callers can set a request's env; the network listener never does.
+ */
+export const INTERNAL_REQUEST_ENV = Object.freeze({ internal: true });
+export const isInternalRequest = (env: unknown): boolean => (env as { internal?: unknown } | undefined)?.internal === true;
+
 export interface SandboxContext {
   db: BetterSqlite3.Database;
   clock: Clock;
@@ -30,6 +38,8 @@ export interface SandboxContext {
   lookupKey(raw: string): KeyInfo | undefined;
   /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
   engine: Engine;
+  /** Whether the /v1/sandbox/* controls are served (false plays a partner sandbox without them). */
+  controls: boolean;
 }
 
 export interface SandboxPlugin {

@@ -1,11 +1,12 @@
 import { rateLimitPlugin } from './limiter/plugin.ts';
+import { openApiPlugin } from './openapi/plugin.ts';
 import type { SandboxPlugin } from './plugin-types.ts';
 import { webhooksPlugin } from './webhooks/plugin.ts';
 
 // The plugins a sandbox gets by default. The seam itself (what a plugin is and is given) is
 // plugin-types.ts, which the plugins import, so that this list can import them.
 
-export type { KeyInfo, SandboxContext, SandboxEnv, SandboxPlugin } from './plugin-types.ts';
+export { INTERNAL_REQUEST_ENV, isInternalRequest, type KeyInfo, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugin-types.ts';
 
 export interface PluginOptions {
   /** Turns rate limiting off, e.g. for benchmarks of the core. */
@@ -16,12 +17,14 @@ export interface PluginOptions {
 
 /**
  * The plugins a sandbox gets unless told otherwise: rate limits (middleware before auth)
- * and webhooks (subscription routes, trigger/attempts controls, the outbox dispatcher).
+ * webhooks (subscription routes, trigger/attempts controls, the outbox dispatcher) and the
+ * sandbox's own OpenAPI document (openapi/plugin.ts).
  * With `webhooks: false` the routes stay and only dispatch is off.
  */
 export function defaultPlugins(opts: PluginOptions = {}): SandboxPlugin[] {
   const plugins: SandboxPlugin[] = [];
   if (opts.rateLimits !== false) plugins.push(rateLimitPlugin());
   plugins.push(webhooksPlugin({ dispatch: opts.webhooks !== false }));
+  plugins.push(openApiPlugin());
   return plugins;
 }

@@ -16,8 +16,8 @@ export interface Delivery {
 }
 
 export interface SendOptions {
-  /** The signature header to send; null sends none. Defaults to a valid one over the raw body. */
-  signature?: string | null;
+  /** The signature headers to send (x-service-signature, and webhook-* under standard-webhooks); null sends none. Defaults to valid ones over the raw body. */
+  signature?: Record<string, string> | null;
 }
 
 export interface CertifyContext {
@@ -30,8 +30,8 @@ export interface CertifyContext {
   sources: string[];
   /** POSTs a raw body and times the answer against the deadline. */
   send(rawBody: string, opts?: SendOptions): Promise<Delivery>;
-  /** A valid signature header for a body (optionally at another timestamp or with another secret). */
-  sign(rawBody: string, opts?: { timestamp?: number; secret?: string }): string;
+  /** Valid signature headers for a body (optionally at another timestamp or with another secret). */
+  sign(rawBody: string, opts?: { timestamp?: number; secret?: string }): Record<string, string>;
   figure(name: string, value: number | string): void;
 }
 

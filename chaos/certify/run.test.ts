@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { start } from '../../examples/receivers/sample.ts';
+import { generateWebhookSecret } from '../../contract/signature.ts';
 import { runCertify } from './run.ts';
 
 describe('runCertify', () => {
@@ -16,6 +17,33 @@ describe('runCertify', () => {
       expect(r.figures).toMatchObject({ burstSize: 10, certified: 'yes' });
       // Signatures in the recorded exchanges are shortened, never whole.
       for (const c of r.checks) expect(c.exchange?.requestHeaders['x-service-signature'] ?? '').not.toMatch(/[0-9a-f]{64}/);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('certifies under standard-webhooks with the timestamp probes run, not skipped', async () => {
+    const secret = generateWebhookSecret();
+    const rx = await start({ secret, scheme: 'standard-webhooks' });
+    try {
+      const r = await runCertify({ url: rx.url, secret, scheme: 'standard-webhooks', burst: 10 });
+      expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.message)).toEqual([]);
+      expect(r.checks.filter((c) => c.id.startsWith('signature.')).map((c) => [c.id, c.status])).toEqual(
+        ['invalid', 'missing', 'tampered-body', 'wrong-secret', 'reserialized', 'stale-timestamp', 'future-timestamp'].map((id) => [`signature.${id}`, 'passed']),
+      );
+      const sent = r.checks.find((c) => c.id === 'delivery.position.created')?.exchange?.requestHeaders ?? {};
+      expect(Object.keys(sent)).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-service-signature']));
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('a receiver checking the wrong scheme fails certification under standard-webhooks', async () => {
+    const secret = generateWebhookSecret();
+    const rx = await start({ secret, scheme: 't-v1-hmac-sha256' });
+    try {
+      const r = await runCertify({ url: rx.url, secret, scheme: 'standard-webhooks', burst: 5, only: ['delivery.position.created'] });
+      expect(r.status).toBe('failed');
     } finally {
       await rx.close();
     }

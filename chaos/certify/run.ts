@@ -1,5 +1,6 @@
-import { defaultProfile, SIGNATURE_HEADER, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile, type results } from '../../contract/index.ts';
-import { signWebhook, type SignatureScheme } from '../sign.ts';
+import { randomBytes } from 'node:crypto';
+import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile, type results } from '../../contract/index.ts';
+import { signWebhookHeaders, type SignatureScheme } from '../sign.ts';
 import { CheckRegistry, runCheck } from '../../contract/check-kernel.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { skipReasonFor } from '../../contract/needs.ts';
@@ -43,6 +44,17 @@ async function post(url: string, rawBody: string, headers: Record<string, string
   }
 }
 
+/** The message id a signature binds (standard-webhooks' webhook-id): the event's own id, as a sender would use. */
+function messageId(raw: string): string {
+  try {
+    const id = (JSON.parse(raw) as { id?: unknown }).id;
+    if (typeof id === 'string' && id) return id;
+  } catch {
+    // not JSON: a made-up id still lets the signature verify
+  }
+  return `msg_${randomBytes(8).toString('hex')}`;
+}
+
 export async function runCertify(opts: CertifyOptions): Promise<PartResult> {
   const started = Date.now();
   const profile = opts.profile ?? defaultProfile;
@@ -57,11 +69,10 @@ export async function runCertify(opts: CertifyOptions): Promise<PartResult> {
     deadlineMs,
     burst: opts.burst ?? 50,
     sources: opts.sources ?? [],
-    sign: (raw, o = {}) => signWebhook(raw, o.secret ?? opts.secret, { scheme, timestamp: o.timestamp }),
+    sign: (raw, o = {}) => signWebhookHeaders(raw, o.secret ?? opts.secret, { scheme, timestamp: o.timestamp, id: messageId(raw) }),
     send(raw, o = {}) {
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'lendcheck-certify' };
-      const sig = o.signature === undefined ? signWebhook(raw, opts.secret, { scheme }) : o.signature;
-      if (sig !== null) headers[SIGNATURE_HEADER] = sig;
+      const sig = o.signature === undefined ? signWebhookHeaders(raw, opts.secret, { scheme, id: messageId(raw) }) : o.signature;
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'lendcheck-certify', ...sig };
       return post(opts.url, raw, headers, deadlineMs);
     },
     figure: (k, v) => void (figures[k] = v),

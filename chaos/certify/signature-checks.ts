@@ -1,23 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { skip, type Outcome } from '../../contract/check-kernel.ts';
+import { generateWebhookSecret, SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS } from '../../contract/index.ts';
 import { describeAnswer, failedWith, passedWith, type CertifyCheck, type CertifyContext } from './checks.ts';
 import { makeEvent } from './events.ts';
 
 const REQS = ['HOOK-invalid-401', 'HOOK-verify-raw', 'HOOK-signature-header'];
 
-async function expect401(ctx: CertifyContext, raw: string, signature: string | null, title: string): Promise<Outcome> {
+async function expect401(ctx: CertifyContext, raw: string, signature: Record<string, string> | null, title: string): Promise<Outcome> {
   const d = await ctx.send(raw, { signature });
   return d.status === 401 && d.ms <= ctx.deadlineMs ? passedWith(ctx, d) : failedWith(ctx, title, `401 within ${ctx.deadlineMs} ms`, describeAnswer(d, ctx.deadlineMs), d);
 }
 const body = () => JSON.stringify(makeEvent('position.matched'));
 const hex64 = () => randomBytes(32).toString('hex');
 
+/** Valid headers with every signature value replaced by a well-formed wrong one of the scheme's form. */
+function forged(ctx: CertifyContext, raw: string): Record<string, string> {
+  const wrong =
+    ctx.scheme === 'hmac-sha256-hex' ? hex64() : ctx.scheme === 'standard-webhooks' ? `v1,${randomBytes(32).toString('base64')}` : `t=${Math.floor(Date.now() / 1000)},v1=${hex64()}`;
+  const h = ctx.sign(raw);
+  for (const k of [SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS.signature]) if (k in h) h[k] = wrong;
+  return h;
+}
+
 const timestampCheck = (id: string, dir: -1 | 1): CertifyCheck => ({
   id,
   title: `a correctly signed delivery with a ${dir < 0 ? 'stale' : 'future'} timestamp beyond the tolerance gets 401`,
   requirements: REQS,
   async run(ctx) {
-    if (ctx.scheme !== 't-v1-hmac-sha256') return skip(`scheme ${ctx.scheme} carries no timestamp, so there is no replay window to test`);
+    if (ctx.scheme === 'hmac-sha256-hex') return skip(`scheme ${ctx.scheme} carries no timestamp, so there is no replay window to test`);
     const raw = body();
     const t = Math.floor(Date.now() / 1000) + dir * (ctx.profile.signature.toleranceSeconds + 600);
     return expect401(ctx, raw, ctx.sign(raw, { timestamp: t }), `a delivery signed with a ${dir < 0 ? 'stale' : 'future'} timestamp`);
@@ -29,7 +39,10 @@ export const signatureChecks: CertifyCheck[] = [
     id: 'signature.invalid',
     title: 'a well-formed but wrong signature gets 401',
     requirements: REQS,
-    run: (ctx) => expect401(ctx, body(), ctx.scheme === 'hmac-sha256-hex' ? hex64() : `t=${Math.floor(Date.now() / 1000)},v1=${hex64()}`, 'a delivery with a wrong signature'),
+    run: (ctx) => {
+      const raw = body();
+      return expect401(ctx, raw, forged(ctx, raw), 'a delivery with a wrong signature');
+    },
   },
   {
     id: 'signature.missing',
@@ -54,7 +67,7 @@ export const signatureChecks: CertifyCheck[] = [
     requirements: REQS,
     async run(ctx) {
       const raw = body();
-      return expect401(ctx, raw, ctx.sign(raw, { secret: `whsec_${randomBytes(24).toString('base64url')}` }), 'a delivery signed with another secret');
+      return expect401(ctx, raw, ctx.sign(raw, { secret: generateWebhookSecret() }), 'a delivery signed with another secret');
     },
   },
   {

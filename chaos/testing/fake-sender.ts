@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defaultProfile, isAckStatus, WEBHOOK_MAX_RETRIES, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
-import { signWebhook, type SignatureScheme } from '../sign.ts';
+import { signWebhookHeaders, type SignatureScheme } from '../sign.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // A test double of the lending service's webhook sender. Correct by default; each option
@@ -56,7 +56,7 @@ export async function sendWithRetries(event: Envelope, o: FakeSenderOptions): Pr
     try {
       const res = await fetch(o.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': signWebhook(body, o.secret, { scheme: o.scheme }) },
+        headers: { 'content-type': 'application/json', ...signWebhookHeaders(body, o.secret, { scheme: o.scheme, id: ev.id }) },
         body,
         signal: AbortSignal.timeout(deadline),
       });

@@ -7,6 +7,7 @@ import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
+import { consolePlugin } from '../../sandbox/console/plugin.ts';
 import { delayPlugin, parseDelays } from '../../sandbox/testing/delay.ts';
 import { faultNames, parseFaultFlag, validateFaults } from '../../sandbox/faults/index.ts';
 
@@ -25,6 +26,7 @@ interface Opts {
   metrics?: boolean;
   testDelay?: string;
   fault?: string;
+  console: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -51,6 +53,7 @@ export function registerSandbox(program: Command): void {
       '--fault <name[,name]>',
       `test only, never on by default: give the sandbox deliberate bugs (races, lost updates) to see a suite catch them; name[:key=value;…] from ${faultNames().join(', ')}`,
     )
+    .option('--no-console', 'serve no web console at / and /console')
     .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match; business time at real time unless --time-scale says otherwise (an accelerated partner sandbox)')
     .action(async (o: Opts) => {
       const port = Number(o.port);
@@ -72,13 +75,14 @@ export function registerSandbox(program: Command): void {
       const server = await startSandboxServer({
         port, host: o.host, dbPath, keys, timeScale, profile,
         // The metrics plugin goes first so that its timing wraps the others (429s counted too).
-        plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
+        plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.console ? [consolePlugin()] : []), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
         liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
         controls: o.controls,
         ...(faults.length ? { faults } : {}),
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
+      if (o.console) console.log(`  console: ${new URL('/console', server.url).href} (open it with a key; read-only without one)`);
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
       if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { WEBHOOK_SECRET_PREFIX } from '../../contract/constants.ts';
+import { generateWebhookSecret } from '../../contract/signature.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
 import { start } from '../../examples/receivers/sample.ts';
 import type { GateStep } from './step-types.ts';
@@ -18,7 +17,7 @@ export const certifyStep: GateStep = {
   title: 'certification of the sample receiver',
   needs: [],
   async run(ctx) {
-    const secret = `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
+    const secret = generateWebhookSecret();
     // The sample verifies with the profile's scheme, the one the certifier signs with.
     const receiver = await start({ secret, port: 0, scheme: ctx.profile.signature.scheme });
     try {

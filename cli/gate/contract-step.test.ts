@@ -30,12 +30,12 @@ describe('the contract step checks the target, not lendcheck\'s files', () => {
     await sandbox.close();
   });
 
-  it('passes the reference sandbox: every safe GET parses with its schema; no OpenAPI served is a stated skip', async () => {
+  it('passes the reference sandbox: every safe GET parses with its schema, and its served OpenAPI holds every operation', async () => {
     const r = await runContract({ target: target(sandbox.url, KEY), profile: defaultProfile });
     const shapes = r.checks.filter((c) => c.id.startsWith('answer-shape'));
     expect(shapes.map((c) => c.id)).toEqual(safeGets(defaultProfile, true).map((e) => `answer-shape ${e.id}`));
     expect(shapes.filter((c) => c.status !== 'passed')).toEqual([]);
-    expect(r.checks.find((c) => c.id === 'target-openapi')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/serves no OpenAPI JSON/) });
+    expect(r.checks.find((c) => c.id === 'target-openapi')).toMatchObject({ status: 'passed' });
     expect(r.status).toBe('passed');
     // Without a key only the public GETs are asked.
     const pub = await runContract({ target: target(sandbox.url), profile: defaultProfile });
@@ -84,6 +84,16 @@ describe('the contract step checks the target, not lendcheck\'s files', () => {
     } finally {
       complete.server.close();
       partial.server.close();
+    }
+  });
+
+  it('a sandbox without the openapi plugin serves no document: a stated skip', async () => {
+    const bare = await startSandboxServer({ port: 0, plugins: [] });
+    try {
+      const r = await runContract({ target: target(bare.url, KEY), profile: defaultProfile });
+      expect(r.checks.find((c) => c.id === 'target-openapi')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/serves no OpenAPI JSON/) });
+    } finally {
+      await bare.close();
     }
   });
 

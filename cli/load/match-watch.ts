@@ -3,9 +3,8 @@
 // order's signed matched event back from the receiver (GET /observed, a long poll) instead of
 // polling the target. A target that refuses the subscription, or that lendcheck's loopback
 // receiver cannot be reached from, falls back to polling, and the run says why.
-import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
+import { generateWebhookSecret, type Profile } from '../../contract/index.ts';
 import { startReceiver, type Receiver } from '../../chaos/receiver.ts';
 
 export type MatchBy = 'auto' | 'webhooks' | 'polling';
@@ -29,7 +28,7 @@ export async function watchMatches(i: WatchInput): Promise<MatchWatch> {
   if (i.matchBy === 'polling') return polling('--match-by polling');
   // The receiver listens on loopback: only a target on this machine can deliver to it.
   if (!LOOPBACK.test(new URL(i.baseUrl).hostname) && i.matchBy === 'auto') return polling('the target is not on loopback, so it cannot reach lendcheck\'s receiver (use --match-by webhooks on a shared host)');
-  const secret = `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
+  const secret = generateWebhookSecret();
   const receiver = await startReceiver({ secret, profile: i.profile });
   const registered: Array<{ key: string; webhookId?: string }> = [];
   const close = async () => {

@@ -74,7 +74,10 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
 export const firstMarket = (p: Profile) => marketId(p, 'USDC', p.markets.maturities[0] ?? '30d');
 
 export function webhookSecret(ctx: CheckContext): string {
-  const s = `whsec_${ctx.runId}${'x'.repeat(16)}`;
+  // Alphanumerics padded to a multiple of 4: base64 text, so it fits every signature scheme
+  // (standard-webhooks decodes what follows whsec_), and still names the run.
+  const text = `${ctx.runId.replace(/[^A-Za-z0-9]/g, '')}${'x'.repeat(16)}`;
+  const s = `whsec_${text.padEnd(Math.ceil(text.length / 4) * 4, 'x')}`;
   ctx.http.addSecret(s);
   return s;
 }

@@ -114,9 +114,9 @@ export function hookChecks(profile: Profile): Check[] {
           if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
           const sig = d.headers[SIGNATURE_HEADER];
           if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
-          const v = verifyWebhook(d.raw, sig as string, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+          const v = verifyWebhook(d.raw, d.headers, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
           // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
-          const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, sig as string, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
+          const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, d.headers, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
           if (!v.ok && other) {
             ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
             if (!ctx.strict) return pass();

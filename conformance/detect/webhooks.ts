@@ -77,7 +77,7 @@ export const deliveriesDetector: Detector = {
     const ex = (d: Delivery) => deliveryExchange(d, sub.receiver.url, [...p.secrets, sub.secret ?? '']);
     const signed = sub.receiver.got.find((d) => d.headers[SIGNATURE_HEADER]);
     if (signed && sub.secret) {
-      const scheme = SIGNATURE_SCHEMES.find((s) => verifyWebhook(signed.raw, signed.headers[SIGNATURE_HEADER], sub.secret!, { scheme: s, toleranceSeconds: 3600 }).ok);
+      const scheme = SIGNATURE_SCHEMES.find((s) => verifyWebhook(signed.raw, signed.headers, sub.secret!, { scheme: s, toleranceSeconds: 3600 }).ok);
       if (scheme) p.set('signature.scheme', scheme, 'high', [ex(signed)], `the delivery's ${SIGNATURE_HEADER} verifies under ${scheme} with the subscription secret`);
       else p.miss('signature.scheme', `the delivery's ${SIGNATURE_HEADER} verifies under none of ${SIGNATURE_SCHEMES.join(', ')}`);
     } else if (signed) p.miss('signature.scheme', 'the registration gave no secret to verify with');

@@ -9,7 +9,8 @@ export function sampleHandler(secret: string, scheme: SignatureScheme = 't-v1-hm
   const processed = new Set<string>();
   return ({ headers, rawBody }) => {
     // 1. Verify over the raw bytes, before parsing, in constant time, inside the replay window.
-    const v = verifyWebhook(rawBody, headers['x-service-signature'] as string | undefined, secret, { scheme, toleranceSeconds: 300 });
+    //    Pass all the headers: some schemes (Standard Webhooks) sign an id and a timestamp sent beside the signature.
+    const v = verifyWebhook(rawBody, headers, secret, { scheme, toleranceSeconds: 300 });
     if (!v.ok) return { status: 401, body: { error: { code: 'authentication_failed', message: `signature ${v.reason}` } } };
     let event: { id?: unknown; type?: unknown; data?: unknown };
     try {

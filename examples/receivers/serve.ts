@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import type { SignatureScheme } from '../../chaos/sign.ts';
 
 // The plumbing every example shares: a node:http server that hands the handler the RAW body
 // bytes (as a string) — verifying a signature needs exactly the bytes that were signed.
@@ -19,7 +20,7 @@ export interface ExampleOptions {
   secret: string;
   port?: number;
   /** The signature scheme of the sender's profile (default t-v1-hmac-sha256). */
-  scheme?: 't-v1-hmac-sha256' | 'hmac-sha256-hex';
+  scheme?: SignatureScheme;
 }
 export interface Running {
   url: string;

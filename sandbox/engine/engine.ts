@@ -45,6 +45,14 @@ export class Engine extends EngineCore {
     return this.ledger.balances(partnerId, userId);
   }
 
+  /** A partner's users, newest first (at most `limit`), with their balances: the console's user list. */
+  users(partnerId: string, limit = 200): Array<{ userId: string; createdAtMs: number; balances: Balance[] }> {
+    const rows = this.db
+      .prepare('SELECT user_id, created_at_ms FROM users WHERE partner_id = ? ORDER BY created_at_ms DESC, user_id LIMIT ?')
+      .all(partnerId, limit) as Array<{ user_id: string; created_at_ms: number }>;
+    return rows.map((r) => ({ userId: r.user_id, createdAtMs: r.created_at_ms, balances: this.ledger.balances(partnerId, r.user_id) }));
+  }
+
   price(asset: string): Dec {
     return this.ledger.price(asset);
   }

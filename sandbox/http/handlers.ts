@@ -81,6 +81,10 @@ export const RESOLVERS: Record<string, Resolver> = {
 
   'sandbox.fund': (e, i) => ({ userId: i.body.userId, balances: e.fund(pid(i), i.body.userId, i.body.asset, i.body.amount) }),
   'sandbox.balances': (e, i) => ({ userId: i.params.userId, balances: e.balances(pid(i), i.params.userId) }),
+  'sandbox.users': (e, i) => ({
+    partnerId: pid(i),
+    users: e.users(pid(i)).map((u) => ({ userId: u.userId, createdAt: iso(u.createdAtMs), balances: u.balances })),
+  }),
   'sandbox.oracle': (e, i) => {
     const r = e.setOraclePrice(i.body.asset, i.body.priceUsd);
     runDueWork(e);

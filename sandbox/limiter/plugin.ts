@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
 import { ApiError, errorResponse } from '../errors.ts';
-import type { SandboxContext, SandboxEnv, SandboxPlugin } from '../plugin-types.ts';
+import { isInternalRequest, type SandboxContext, type SandboxEnv, type SandboxPlugin } from '../plugin-types.ts';
 import { GcraLimiter, type LimitRule, type RateLimiter } from './gcra.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';
@@ -61,6 +61,7 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
     name: 'rate-limits',
     middleware(app, ctx) {
       app.use('/v1/*', async (c, next) => {
+        if (isInternalRequest(c.env)) return next();
         const choice = chooseBucket(ctx, c.req.header('authorization'), address(c));
         const d = await limiter.check(choice.bucket, choice.rule, now());
         const headers = rateLimitHeaders(ctx.profile, choice.rule, d, wallNow());

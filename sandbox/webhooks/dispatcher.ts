@@ -5,7 +5,7 @@ import {
   SIGNATURE_HEADER,
   WEBHOOK_RESPONSE_DEADLINE_MS,
   WEBHOOK_RETRY_DELAYS_MS,
-  signWebhook,
+  signWebhookHeaders,
   type Profile,
 } from '../../contract/index.ts';
 import type { Clock } from '../clock.ts';
@@ -57,6 +57,9 @@ interface Completion {
   sentAt: number;
   doneAt: number;
   result: AttemptResult;
+  /** Real ms the attempt took. */
+  latencyMs: number;
+  signature: string;
 }
 
 export interface DispatcherStats {
@@ -138,8 +141,9 @@ export class Dispatcher {
       addDelivery: db.prepare(
         "INSERT OR IGNORE INTO webhook_deliveries (event_seq, event_id, webhook_id, attempts, state, next_at_ms) VALUES (?, ?, ?, 0, 'pending', ?)",
       ),
-      // Deleted or disabled subscriptions have no pending deliveries (they are cancelled with them).
-      hooks: db.prepare('SELECT id FROM webhook_subscriptions WHERE deleted_at_ms IS NULL AND disabled_at_ms IS NULL').pluck(),
+      // Deleted or disabled subscriptions have no pending deliveries (they are cancelled with them);
+      // a paused one keeps them queued, unsent, until it is resumed.
+      hooks: db.prepare('SELECT id FROM webhook_subscriptions WHERE deleted_at_ms IS NULL AND disabled_at_ms IS NULL AND paused_at_ms IS NULL').pluck(),
       dueFor: db.prepare(
         `SELECT d.id, d.event_id, d.webhook_id, d.attempts, d.next_at_ms, s.url, s.secret, e.payload
          FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.webhook_id JOIN outbox_events e ON e.seq = d.event_seq
@@ -147,7 +151,7 @@ export class Dispatcher {
       ),
       nextFuture: db.prepare("SELECT MIN(next_at_ms) FROM webhook_deliveries WHERE state = 'pending' AND next_at_ms > ?").pluck(),
       addAttempt: db.prepare(
-        'INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, scheduled_at_ms, sent_at_ms, status, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, scheduled_at_ms, sent_at_ms, status, outcome, error, latency_ms, response, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       // An attempt already on the wire when its subscription was deleted still arrived: record that.
       succeed: db.prepare("UPDATE webhook_deliveries SET state = 'succeeded', attempts = ? WHERE id = ? AND state IN ('pending', 'cancelled')"),
@@ -312,15 +316,18 @@ export class Dispatcher {
     this.sending++;
     const signal = this.abort.signal;
     const p = (async () => {
-      const headers = {
+      const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': 'lendcheck-sandbox-webhooks/1',
-        [SIGNATURE_HEADER]: signWebhook(row.payload, row.secret, {
+        ...signWebhookHeaders(row.payload, row.secret, {
           scheme: this.profile.signature.scheme,
           timestamp: Math.floor(this.wallNow() / 1000),
+          // Standard Webhooks' webhook-id: the event id, the same on every retry (its idempotency key).
+          id: row.event_id,
         }),
       };
       const sentAt = this.clock.now();
+      const t0 = performance.now();
       let result: AttemptResult;
       try {
         result = await this.send(row.url, row.payload, headers, signal);
@@ -328,7 +335,7 @@ export class Dispatcher {
         result = { status: null, error: (e as Error).message };
       }
       if (signal.aborted) return; // stopping: left pending, sent again after the next start
-      this.completions.push({ row, sentAt, doneAt: this.clock.now(), result });
+      this.completions.push({ row, sentAt, doneAt: this.clock.now(), result, latencyMs: performance.now() - t0, signature: headers[SIGNATURE_HEADER] ?? '' });
       // The slot is free now; the row stays held (unreadable) until its outcome is recorded.
       this.sending--;
       const n = (this.perEndpoint.get(hook) ?? 1) - 1;
@@ -354,11 +361,11 @@ export class Dispatcher {
     this.completions = [];
     const q = this.q;
     this.db.transaction(() => {
-      for (const { row, sentAt, doneAt, result } of done) {
+      for (const { row, sentAt, doneAt, result, latencyMs, signature } of done) {
         const attempt = row.attempts + 1;
         const ok = this.succeeded(result.status);
         const error = ok ? null : (result.error ?? `status ${result.status}`);
-        q.addAttempt.run(row.id, attempt, row.next_at_ms, sentAt, result.status, ok ? 'succeeded' : 'failed', error);
+        q.addAttempt.run(row.id, attempt, row.next_at_ms, sentAt, result.status, ok ? 'succeeded' : 'failed', error, Math.round(latencyMs * 10) / 10, result.response ?? null, signature);
         if (ok) {
           q.succeed.run(attempt, row.id);
           this.counters.succeeded++;

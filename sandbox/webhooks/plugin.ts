@@ -16,7 +16,17 @@ export interface WebhooksPlugin extends SandboxPlugin {
 }
 
 /** The contract endpoints whose routes registerWebhookRoutes serves. */
-export const WEBHOOK_ENDPOINTS = ['webhooks.create', 'webhooks.list', 'webhooks.delete', 'sandbox.trigger', 'sandbox.attempts'] as const;
+export const WEBHOOK_ENDPOINTS = [
+  'webhooks.create',
+  'webhooks.list',
+  'webhooks.delete',
+  'sandbox.trigger',
+  'sandbox.attempts',
+  'sandbox.deliveries',
+  'sandbox.resend',
+  'sandbox.webhook.pause',
+  'sandbox.webhook.resume',
+] as const;
 
 export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin {
   let dispatcher: Dispatcher | undefined;

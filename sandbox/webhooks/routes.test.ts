@@ -26,7 +26,7 @@ describe('webhook subscription routes', () => {
     const r = await call('POST', '/webhooks', { body: { url: rx.url, events: ['position.matched'] } });
     expect(r.status).toBe(201);
     const reg = shapes.webhookRegistration.parse(r.body);
-    expect(reg.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
+    expect(reg.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const list = await call('GET', '/webhooks');
     expect(list.status).toBe(200);
     expect(shapes.webhookList.parse(list.body).webhooks).toEqual([{ webhookId: reg.webhookId, url: rx.url, events: ['position.matched'], createdAt: reg.createdAt }]);

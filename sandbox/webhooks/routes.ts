@@ -3,7 +3,8 @@ import { controls, successStatus, type EventType, type Profile } from '../../con
 import { ApiError } from '../errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import type { SandboxContext, SandboxEnv } from '../plugin-types.ts';
-import { eventAttempts } from './attempts.ts';
+import { resendEvent, setPaused } from './actions.ts';
+import { deliveryLog, eventAttempts } from './attempts.ts';
 import { parseSubscription, SubscriptionStore } from './subscriptions.ts';
 import { positionData, syntheticData } from './trigger.ts';
 
@@ -55,6 +56,31 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
     dispatch()?.kick();
     return c.json({ eventId: ev.id, type }, successStatus(profile, 'POST /sandbox/trigger') as 200);
   });
+
+  app.get('/v1/sandbox/deliveries', (c) => {
+    const q = parseWith(controls.deliveriesQuery, c.req.query(), 'query');
+    return c.json(deliveryLog(ctx.db, c.get('partner').partnerId, q.limit ?? 100), 200);
+  });
+
+  app.post('/v1/sandbox/events/:eventId/resend', async (c) => {
+    const eventId = c.req.param('eventId');
+    const body = parseWith(controls.resendRequest, (await readJsonBody(c, profile, false)) ?? {}, 'body');
+    const partnerId = c.get('partner').partnerId;
+    const r = resendEvent(ctx.db, partnerId, eventId, body.webhookId, clock.now());
+    if (r === 'no-event') throw notFound(profile, 'eventId', `no event ${eventId}`);
+    if (r === 'no-subscription') throw notFound(profile, 'webhookId', body.webhookId ? `no live subscription ${body.webhookId}` : `event ${eventId} went to no live subscription`);
+    dispatch()?.kick();
+    return c.json(eventAttempts(ctx.db, partnerId, eventId)!, 200);
+  });
+
+  for (const [action, paused] of [['pause', true], ['resume', false]] as const) {
+    app.post(`/v1/sandbox/webhooks/:webhookId/${action}`, (c) => {
+      const webhookId = c.req.param('webhookId');
+      if (!setPaused(ctx.db, c.get('partner').partnerId, webhookId, paused, clock.now())) throw notFound(profile, 'webhookId', `no subscription ${webhookId}`);
+      dispatch()?.kick();
+      return c.json({ webhookId, paused }, 200);
+    });
+  }
 
   app.get('/v1/sandbox/events/:eventId/attempts', (c) => {
     const eventId = c.req.param('eventId');

@@ -14,7 +14,8 @@ CREATE TABLE IF NOT EXISTS webhook_subscriptions (
   after_seq INTEGER NOT NULL,      -- outbox seq at creation: only later events go to it
   created_at_ms INTEGER NOT NULL,
   deleted_at_ms INTEGER,
-  disabled_at_ms INTEGER);
+  disabled_at_ms INTEGER,
+  paused_at_ms INTEGER);           -- paused (sandbox control): deliveries queue, none is sent
 CREATE INDEX IF NOT EXISTS webhook_subscriptions_by_partner ON webhook_subscriptions (partner_id, created_at_ms);
 CREATE TABLE IF NOT EXISTS webhook_deliveries (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -36,6 +37,9 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
   status INTEGER,
   outcome TEXT NOT NULL,           -- succeeded | failed
   error TEXT,
+  latency_ms REAL,                 -- real ms from sending to the answer or the error
+  response TEXT,                   -- the first bytes of the answer
+  signature TEXT,                  -- the x-service-signature value sent
   PRIMARY KEY (delivery_id, attempt)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS webhook_dispatch_state (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -43,6 +47,18 @@ CREATE TABLE IF NOT EXISTS webhook_dispatch_state (
 INSERT OR IGNORE INTO webhook_dispatch_state (id, last_seq) VALUES (1, 0);
 `;
 
+/** Columns added after the first release: a database from before gets them on open. */
+const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
+  ['webhook_subscriptions', 'paused_at_ms', 'INTEGER'],
+  ['webhook_attempts', 'latency_ms', 'REAL'],
+  ['webhook_attempts', 'response', 'TEXT'],
+  ['webhook_attempts', 'signature', 'TEXT'],
+];
+
 export function migrateWebhooks(db: BetterSqlite3.Database): void {
   db.exec(WEBHOOK_SCHEMA);
+  for (const [table, column, type] of ADDED_COLUMNS) {
+    const has = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some((c) => c.name === column);
+    if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
 }

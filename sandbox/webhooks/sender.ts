@@ -7,7 +7,11 @@ export interface AttemptResult {
   /** HTTP status, or null when no response arrived (timeout, refused, reset). */
   status: number | null;
   error?: string;
+  /** The first RESPONSE_EXCERPT bytes of the answer's body (UTF-8, possibly cut mid-character). */
+  response?: string;
 }
+
+export const RESPONSE_EXCERPT = 256;
 
 export type Sender = (url: string, body: string, headers: Record<string, string>, signal: AbortSignal) => Promise<AttemptResult>;
 
@@ -35,8 +39,14 @@ export function httpSender(opts: HttpSenderOptions): { send: Sender; close(): Pr
     signal.addEventListener('abort', onStop, { once: true });
     try {
       const res = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal: ac.signal });
-      await res.body.dump();
-      return { status: res.statusCode };
+      // Only the first bytes are kept (for the delivery log); the rest is drained unread.
+      let response = '';
+      for await (const chunk of res.body) {
+        response += (chunk as Buffer).toString('utf8');
+        if (response.length >= RESPONSE_EXCERPT) break;
+      }
+      await res.body.dump().catch(() => undefined);
+      return { status: res.statusCode, response: response.slice(0, RESPONSE_EXCERPT) };
     } catch (e) {
       if (timedOut) return { status: null, error: `no answer within ${opts.timeoutMs} ms` };
       if (signal.aborted) return { status: null, error: 'aborted: dispatcher stopping' };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { z } from 'zod';
-import { EVENT_TYPES, WEBHOOK_SECRET_PREFIX, webhookSubscription, type Profile } from '../../contract/index.ts';
+import { EVENT_TYPES, generateWebhookSecret, secretFitsScheme, webhookSubscription, type Profile } from '../../contract/index.ts';
 import { invalid } from '../errors.ts';
 import { migrateWebhooks } from './schema.ts';
 
@@ -16,10 +16,8 @@ export interface Registration {
   secret?: string;
 }
 
-/** whsec_ + 32 url-safe characters (24 random bytes). */
-export function generateSecret(): string {
-  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
-}
+/** whsec_ + base64 of 24 random bytes: the Standard Webhooks form, valid under every scheme. */
+export const generateSecret = generateWebhookSecret;
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -49,6 +47,9 @@ export function parseSubscription(profile: Profile, body: unknown): z.infer<type
   if (!r.success) firstIssue(r.error);
   checkUrl(profile, r.data.url);
   if (profile.webhooks.secretRequired && r.data.secret === undefined) throw invalid('secret', 'is required');
+  if (r.data.secret !== undefined && !secretFitsScheme(r.data.secret, profile.signature.scheme)) {
+    throw invalid('secret', 'must be whsec_ followed by base64 (the signature scheme is standard-webhooks, whose key is the decoded base64)');
+  }
   return r.data;
 }
 

@@ -1,0 +1,37 @@
+import { request } from 'undici';
+import { EVENT_TYPES, type EventType } from '../../contract/index.ts';
+
+// `lendcheck trigger EVENT`, like `stripe trigger`: one event through the sandbox's
+// controls (POST /sandbox/trigger). A target without controls is told apart from a failure:
+// events there come only from real activity, and the message says so.
+
+export interface TriggerOptions {
+  baseUrl: string;
+  apiKey: string;
+  type: string;
+  positionId?: string;
+  userId?: string;
+}
+
+export class NoControlsError extends Error {}
+
+export async function triggerEvent(o: TriggerOptions): Promise<{ eventId: string; type: EventType }> {
+  if (!(EVENT_TYPES as readonly string[]).includes(o.type)) throw new Error(`unknown event type "${o.type}"; one of ${EVENT_TYPES.join(', ')}`);
+  const body = { type: o.type, ...(o.positionId ? { positionId: o.positionId } : {}), ...(o.userId ? { userId: o.userId } : {}) };
+  const r = await request(`${o.baseUrl}/sandbox/trigger`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
+  const text = await r.body.text();
+  if (r.statusCode === 404 || r.statusCode === 405) {
+    throw new NoControlsError(
+      `${o.baseUrl} has no sandbox controls (POST /sandbox/trigger answered ${r.statusCode}): it cannot be asked for an event; events come from real activity there (place an order, withdraw)`,
+    );
+  }
+  if (r.statusCode < 200 || r.statusCode > 299) throw new Error(`POST /sandbox/trigger answered ${r.statusCode}: ${text.slice(0, 300)}`);
+  const j = JSON.parse(text) as { eventId: string; type: EventType };
+  return j;
+}

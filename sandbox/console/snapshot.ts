@@ -1,0 +1,46 @@
+import type { Hono } from 'hono';
+import { INTERNAL_REQUEST_ENV, type SandboxEnv } from '../plugins.ts';
+
+// What the console shows, read in one go through the sandbox's own API routes (in-process,
+// so the views are the API's own and the partner's rate-limit bucket is left alone): public
+// market data always; with a key, that partner's clock, users, positions and delivery log.
+// A refused key answers as the API does (401), and the page locks itself again.
+
+export class SnapshotError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`status ${status}`);
+  }
+}
+
+type Json = Record<string, unknown>;
+const unwrap = (j: Json): Json => (j && typeof j === 'object' && 'data' in j && 'timestamp' in j ? (j.data as Json) : j);
+
+export async function consoleSnapshot(app: Hono<SandboxEnv>, authorization: string | undefined, controls: boolean): Promise<Json> {
+  const get = async (path: string, auth = true): Promise<Json> => {
+    const headers: Record<string, string> = auth && authorization ? { authorization } : {};
+    const r = await app.fetch(new Request(`http://sandbox.internal/v1${path}`, { headers }), INTERNAL_REQUEST_ENV);
+    const text = await r.text();
+    if (!r.ok) throw new SnapshotError(r.status, text);
+    return JSON.parse(text) as Json;
+  };
+  const markets = ((unwrap(await get('/markets', false)).markets ?? []) as Array<{ id: string }>).map((m) => m.id);
+  const books: Record<string, Json> = {};
+  for (const id of markets) books[id] = unwrap(await get(`/markets/${encodeURIComponent(id)}/orderbook`, false));
+  const out: Json = { markets, books, rates: unwrap(await get('/markets/rates', false)).rates ?? [] };
+  if (!authorization) return out;
+  if (!controls) {
+    // Without controls there is no user list or log to read: the key only proves itself.
+    await get('/webhooks');
+    return { ...out, partner: true };
+  }
+  const [clock, users, deliveries] = await Promise.all([get('/sandbox/clock'), get('/sandbox/users'), get('/sandbox/deliveries?limit=100')]);
+  const positions: Json[] = [];
+  for (const u of users.users as Array<{ userId: string }>) {
+    const page = await get(`/users/${encodeURIComponent(u.userId)}/positions?limit=100`);
+    for (const p of (page.positions ?? []) as Json[]) positions.push({ userId: u.userId, ...p });
+  }
+  return { ...out, partner: true, clock, users, positions, deliveries };
+}

@@ -1,0 +1,34 @@
+import { API_VERSION_PREFIX } from '../../contract/index.ts';
+import { buildOpenApi } from '../../contract/openapi.ts';
+import type { SandboxPlugin } from '../plugins.ts';
+
+// The sandbox serves its own API description, as Prism and stripe-mock do: the contract's
+// OpenAPI document generated under the profile the sandbox runs with, at /v1/openapi.json
+// and at the origin's /.well-known/openapi.json (both places the gate's contract step looks).
+// Without controls the /sandbox operations are left out, as the routes are. Built once, on
+// the first request; only servers[] is per request (the address the caller used).
+
+export const OPENAPI_PATHS = [`${API_VERSION_PREFIX}/openapi.json`, '/.well-known/openapi.json'] as const;
+
+export function openApiPlugin(): SandboxPlugin {
+  let doc: Record<string, unknown> | undefined;
+  return {
+    name: 'openapi',
+    routes(app, ctx) {
+      const serve = (c: { req: { url: string; header(name: string): string | undefined } }) => {
+        if (!doc) {
+          const built = buildOpenApi(ctx.profile) as Record<string, unknown> & { paths: Record<string, unknown> };
+          if (!ctx.controls) for (const p of Object.keys(built.paths)) if (p.startsWith('/sandbox/')) delete built.paths[p];
+          doc = built;
+        }
+        // The node listener hands the core a placeholder origin; the Host header is the address the caller used.
+        const host = c.req.header('host');
+        const origin = host ? `http://${host}` : new URL(c.req.url).origin;
+        return new Response(JSON.stringify({ ...doc, servers: [{ url: `${origin}${API_VERSION_PREFIX}`, description: `lendcheck reference sandbox (profile "${ctx.profile.name}")` }] }), {
+          headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
+        });
+      };
+      for (const p of OPENAPI_PATHS) app.get(p, serve);
+    },
+  };
+}
