@@ -49,6 +49,8 @@ export interface HttpClientOptions {
   secrets?: string[];
   timeoutMs?: number;
   connections?: number;
+  /** Environment variable of each key (value → name): an exchange records which one it carried, never the key. */
+  keyVars?: Record<string, string>;
 }
 
 const MAX_RECORDED_BODY = 4096;
@@ -62,6 +64,7 @@ export class HttpClient {
   private redactor: Redactor;
   private readonly timeoutMs: number;
   private listeners: Array<(r: Reply) => void> = [];
+  private readonly keyVars: Map<string, string>;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = new URL(opts.baseUrl.replace(/\/+$/, ''));
@@ -69,6 +72,7 @@ export class HttpClient {
     this.secrets = (opts.secrets ?? []).filter(Boolean);
     this.redactor = createRedactor(this.secrets);
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.keyVars = new Map(Object.entries(opts.keyVars ?? {}).filter(([k]) => k));
     this.agent = new Agent({ connections: opts.connections ?? 16, keepAliveTimeout: 4_000 });
   }
 
@@ -117,6 +121,7 @@ export class HttpClient {
       requestHeaders: this.redactor.value(headers),
       requestBody: body === undefined ? undefined : this.clip(this.redactor.text(body)),
       responseHeaders: {},
+      ...(spec.key && this.keyVars.has(spec.key) ? { credential: this.keyVars.get(spec.key) } : {}),
     };
     const timeout = spec.timeoutMs ?? this.timeoutMs;
     try {

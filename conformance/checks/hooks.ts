@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
-import { CheckSkip, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
+import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
+import { RECEIVER_VAR } from '../../contract/repro-vars.ts';
 import { findId } from '../detect/probe.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';
@@ -12,18 +13,27 @@ import { matchedPair, webhookSecret } from './endpoints.ts';
 // attempts control while the test clock is advanced through the schedule.
 
 interface Delivery {
+  /** Date.now() when it arrived. */
+  at: number;
   method: string;
   headers: Record<string, string | string[] | undefined>;
   raw: Buffer;
 }
 
-async function receiver(status: number): Promise<{ url: string; got: Delivery[]; close(): Promise<void> }> {
+interface Receiver {
+  url: string;
+  status: number;
+  got: Delivery[];
+  close(): Promise<void>;
+}
+
+async function receiver(status: number): Promise<Receiver> {
   const got: Delivery[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      got.push({ method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks) });
+      got.push({ at: Date.now(), method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks) });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'failing on purpose');
     });
   });
@@ -31,6 +41,7 @@ async function receiver(status: number): Promise<{ url: string; got: Delivery[];
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/lendcheck-hook`,
+    status,
     got,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
@@ -41,6 +52,26 @@ function asExchange(d: Delivery, url: string): results.Exchange {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(d.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   return { method: d.method, url, status: 200, requestHeaders: headers, requestBody: d.raw.toString('utf8').slice(0, 4096), responseHeaders: {}, durationMs: 0 };
+}
+
+/**
+ * A failed webhook check's reproduction: the check's own requests (its subscription names the
+ * receiver, which a reader replaces with theirs) and what the receiver got, headers and body.
+ */
+function hookDetail(ctx: CheckContext, from: number, rx: Receiver, timeline?: () => string | undefined): () => FailureDetail {
+  return () => {
+    const t0 = rx.got[0]?.at ?? 0;
+    const tl = timeline?.();
+    return {
+      exchanges: ctx.http.log.slice(from),
+      vars: { [RECEIVER_VAR]: rx.url },
+      deliveries: rx.got.slice(0, 10).map((d) => {
+        const x = asExchange(d, rx.url);
+        return { atMs: d.at - t0, method: d.method, headers: x.requestHeaders, body: x.requestBody, status: rx.status };
+      }),
+      ...(tl ? { timeline: tl } : {}),
+    };
+  };
 }
 
 async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
@@ -82,8 +113,10 @@ export function hookChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const rx = await receiver(200);
+        const from = ctx.http.log.length;
         let sub: { id?: string; secret: string } | undefined;
         try {
+          return await withDetail(hookDetail(ctx, from, rx), async () => {
           sub = await subscribe(ctx, rx.url, ['position.created', 'position.matched']);
           if (!sub.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, sub.secret.slice(0, 6));
           // With controls the event is triggered (fast path); without them it comes from a lend
@@ -136,11 +169,12 @@ export function hookChecks(profile: Profile): Check[] {
           if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
           if (!ids.includes(data.data!.positionId)) fail('the event names the position', ids.join(' or '), show(data.data!.positionId), dx);
           ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
+          return pass();
+          });
         } finally {
           await unsubscribe(ctx, sub?.id);
           await rx.close();
         }
-        return pass();
       },
     },
     {
@@ -152,8 +186,13 @@ export function hookChecks(profile: Profile): Check[] {
       async run(ctx) {
         if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.retry);
         const rx = await receiver(500);
+        const from = ctx.http.log.length;
         let sub: { id?: string; secret: string } | undefined;
+        let seen: { attempts: Array<Record<string, unknown>> } | undefined;
+        // The attempts as the control last showed them, one line each: the timeline a reader compares with the schedule.
+        const timeline = () => seen?.attempts.map((a, i) => `attempt ${i + 1}: ${Object.entries(a).filter(([k]) => k !== 'webhookId').map(([k, v]) => `${k} ${String(v)}`).join(', ')}`).join('\n');
         try {
+          return await withDetail(hookDetail(ctx, from, rx, timeline), async () => {
           const clock = await ctx.api('GET', '/sandbox/clock');
           const timeScale = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').timeScale;
           sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
@@ -165,7 +204,9 @@ export function hookChecks(profile: Profile): Check[] {
             expectStatus(r, 200, 'GET /sandbox/events/{eventId}/attempts');
             const a = expectShape(r, controls.attemptsResponse, 'the attempts control answer');
             // Only this check's subscription: the partner may have others (a dashboard one, a detection run's).
-            return { r, a: sub?.id ? { ...a, attempts: a.attempts.filter((x) => x.webhookId === sub!.id) } : a };
+            const mine = sub?.id ? { ...a, attempts: a.attempts.filter((x) => x.webhookId === sub!.id) } : a;
+            seen = mine;
+            return { r, a: mine };
           };
           const sentCount = async (n: number) => {
             const t0 = Date.now();
@@ -201,11 +242,12 @@ export function hookChecks(profile: Profile): Check[] {
           const want = profile.webhooks.afterFinalRetry;
           ctx.profileChoice({ option: 'webhooks.afterFinalRetry', expected: want, followed: want !== 'mark-failed' || end.a.state === 'failed', received: `state ${end.a.state}` }, end.r.exchange);
           if (rx.got.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs received', `${rx.got.length}`);
+          return pass();
+          });
         } finally {
           await unsubscribe(ctx, sub?.id);
           await rx.close();
         }
-        return pass();
       },
     },
   ];
