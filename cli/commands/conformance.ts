@@ -3,6 +3,10 @@ import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
 import { runConformance } from '../../conformance/run.ts';
 import { UnsafeTargetError } from '../../conformance/target.ts';
 import { withSchemathesis } from '../../conformance/schemathesis-target.ts';
+import { join } from 'node:path';
+import { colorEnabled, paint } from '../../reports/output/color.ts';
+import { failedCheckLines } from '../../reports/output/failed-lines.ts';
+import { FAILURES_FILE } from '../../reports/repro/failures-file.ts';
 
 /** 0 only when every applicable check passed (and at least one did); 1 otherwise. */
 export function exitCodeOf(r: { status: string; figures: Record<string, string | number> }): number {
@@ -44,7 +48,14 @@ export function registerConformance(program: Command): void {
           reporter: o.reporter as 'default',
         });
         const f = r.figures;
-        console.log(`conformance: ${r.status.toUpperCase()} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
+        const p = paint(colorEnabled(process.stdout));
+        const status = r.status === 'failed' ? p.red(r.status.toUpperCase()) : r.status === 'passed' ? p.green(r.status.toUpperCase()) : r.status.toUpperCase();
+        console.log(`conformance: ${status} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
+        const failedLines = failedCheckLines([r], p);
+        if (failedLines.length) {
+          console.log(`failed checks (reproductions above and in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: lendcheck replay ${join(o.reportDir as string, FAILURES_FILE)}):`);
+          for (const l of failedLines) console.log(l);
+        }
         process.exitCode = exitCodeOf(r);
         if (o.withSchemathesis) {
           const st = await withSchemathesis({
