@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { colorEnabled, paint } from '../../reports/output/color.ts';
 import { failedCheckLines } from '../../reports/output/failed-lines.ts';
 import { FAILURES_FILE } from '../../reports/repro/failures-file.ts';
+import { reportToGithub } from '../../reports/ci/github.ts';
+import { createRedactor } from '../../reports/redact.ts';
 
 /** 0 only when every applicable check passed (and at least one did); 1 otherwise. */
 export function exitCodeOf(r: { status: string; figures: Record<string, string | number> }): number {
@@ -57,6 +59,7 @@ export function registerConformance(program: Command): void {
           for (const l of failedLines) console.log(l);
         }
         process.exitCode = exitCodeOf(r);
+        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([o.apiKey, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
         if (o.withSchemathesis) {
           const st = await withSchemathesis({
             baseUrl: o.baseUrl as string | undefined,

@@ -14,6 +14,8 @@ const NOISE = /^(accept|host|content-length|connection|user-agent|accept-encodin
 // A prefixed secret, or the value of a "secret" member the redactor masked whole.
 const MASKED_SECRET = /whsec_\*\*\*|(?<="secret"\s*:\s*")\*\*\*(?=")/g;
 const CLIPPED = /…\((\d+) chars\)$/;
+/** What the suites record of a body (conformance/http.ts): a longer one is cut here the same way. */
+const MAX_BODY = 4096;
 
 type Part = { text: string } | { variable: string };
 
@@ -54,7 +56,7 @@ export function curlOf(x: Exchange, vars: Record<string, string> = {}): string {
     }
     args.push(`-H ${shellWord(`${name}: ${value}`, vars)}`);
   }
-  if (x.requestBody !== undefined) args.push(`--data-raw ${shellWord(x.requestBody.replace(CLIPPED, ''), vars)}`);
+  if (x.requestBody !== undefined) args.push(`--data-raw ${shellWord(x.requestBody.replace(CLIPPED, '').slice(0, MAX_BODY), vars)}`);
   return args.join(' ');
 }
 
@@ -81,8 +83,8 @@ export function curlLines(r: Reproduction): string[] {
   const groups = groupRepeats(r.exchanges);
   groups.forEach((g, i) => {
     if (r.omitted && i === Math.min(5, groups.length)) lines.push(`# … ${r.omitted} more exchanges left out here (the first and the last are kept)`);
-    const clipped = CLIPPED.exec(g.x.requestBody ?? '');
-    if (clipped) lines.push(`# the recorded body was cut at 4096 of its ${clipped[1]} characters: this line sends the cut body`);
+    const clipped = CLIPPED.exec(g.x.requestBody ?? '')?.[1] ?? ((g.x.requestBody?.length ?? 0) > MAX_BODY ? String(g.x.requestBody!.length) : undefined);
+    if (clipped) lines.push(`# the recorded body was cut at ${MAX_BODY} of its ${clipped} characters: this line sends the cut body`);
     if (g.answers.length === 1) {
       lines.push(curlOf(g.x, r.vars));
       lines.push(`#   → ${answer(g.x)}`);
