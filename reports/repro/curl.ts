@@ -45,7 +45,7 @@ const sameRequest = (a: Exchange, b: Exchange) =>
 
 /** The curl command of one exchange (no response). */
 export function curlOf(x: Exchange, vars: Record<string, string> = {}): string {
-  const args = ['curl -sS -i'];
+  const args = ["curl -sS -i -w '\\n'"];
   if (x.method !== 'GET' || x.requestBody !== undefined) args.push(`-X ${x.method}`);
   args.push(shellWord(x.url, vars));
   for (const [name, value] of Object.entries(x.requestHeaders)) {
@@ -89,7 +89,7 @@ export function curlLines(r: Reproduction): string[] {
       lines.push(curlOf(g.x, r.vars));
       lines.push(`#   → ${answer(g.x)}`);
     } else {
-      lines.push(`for i in $(seq ${g.answers.length}); do ${curlOf(g.x, r.vars)}; echo; done`);
+      lines.push(`for i in $(seq ${g.answers.length}); do ${curlOf(g.x, r.vars)}; done`);
       const counts = new Map<string, number>();
       for (const a of g.answers) counts.set(String(a.status ?? 'no answer'), (counts.get(String(a.status ?? 'no answer')) ?? 0) + 1);
       lines.push(`#   → ${[...counts].map(([s, n]) => `${s} ×${n}`).join(', ')}; the last: ${answer(g.answers[g.answers.length - 1])}`);
