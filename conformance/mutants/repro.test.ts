@@ -44,7 +44,10 @@ const CASES: Case[] = [
     family: 'pagination',
     mutant: 'page.default-10',
     check: 'pagination.default-limit',
-    wrong: (out) => expect(lastBody(out)).toMatchObject({ positions: expect.any(Array), hasMore: true }) && expect((lastBody(out) as { positions: unknown[] }).positions).toHaveLength(10),
+    wrong: (out) => {
+      expect(lastBody(out)).toMatchObject({ positions: expect.any(Array), hasMore: true });
+      expect((lastBody(out) as { positions: unknown[] }).positions).toHaveLength(10);
+    },
   },
   { family: 'auth', mutant: 'auth.403-not-401', check: 'auth.missing-header', wrong: (out) => expect(out).toMatch(/^HTTP\/1\.1 403[\s\S]*"code":"authentication_failed"/m) },
   { family: 'limits', mutant: 'limit.429-wrong-code', check: 'limits.burst-429', wrong: (out) => expect(out).toMatch(/^HTTP\/1\.1 429[\s\S]*"code":"too_many_requests"/m) },
