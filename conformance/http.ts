@@ -121,7 +121,7 @@ export class HttpClient {
       requestHeaders: this.redactor.value(headers),
       requestBody: body === undefined ? undefined : this.clip(this.redactor.text(body)),
       responseHeaders: {},
-      ...(spec.key && this.keyVars.has(spec.key) ? { credential: this.keyVars.get(spec.key) } : {}),
+      ...credentialOf(spec.key, headers, this.keyVars),
     };
     const timeout = spec.timeoutMs ?? this.timeoutMs;
     try {
@@ -169,6 +169,17 @@ export class HttpClient {
   private clip(s: string): string {
     return s.length > MAX_RECORDED_BODY ? `${s.slice(0, MAX_RECORDED_BODY)}…(${s.length} chars)` : s;
   }
+}
+
+/**
+ * The variable of the key a request carried: as the Bearer key, or as the whole credential of
+ * an Authorization header a check wrote itself (`Basic <key>`: a wrong scheme with a real key).
+ */
+function credentialOf(key: string | null | undefined, headers: Record<string, string>, vars: Map<string, string>): { credential?: string } {
+  if (key && vars.has(key)) return { credential: vars.get(key) };
+  const auth = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  const m = auth ? /^(\S+) (\S+)$/.exec(auth) : null;
+  return m && vars.has(m[2]) ? { credential: vars.get(m[2]) } : {};
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -117,59 +117,59 @@ export function hookChecks(profile: Profile): Check[] {
         let sub: { id?: string; secret: string } | undefined;
         try {
           return await withDetail(hookDetail(ctx, from, rx), async () => {
-          sub = await subscribe(ctx, rx.url, ['position.created', 'position.matched']);
-          if (!sub.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, sub.secret.slice(0, 6));
-          // With controls the event is triggered (fast path); without them it comes from a lend
-          // and a crossing borrow of two users, as it would for any partner.
-          let ids: string[];
-          let find: (raw: string) => boolean;
-          let what: string;
-          if (ctx.hasControls) {
-            const own = await sharedLend(ctx);
-            const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'position.matched', positionId: own.positionId } });
-            expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger position.matched');
-            const trig = expectShape(t, controls.triggerResponse, 'the trigger control answer');
-            ids = [own.positionId];
-            find = (raw) => raw.includes(trig.eventId);
-            what = `event ${trig.eventId}`;
-          } else {
-            const pair = await matchedPair(ctx, 'hook-organic');
-            ids = [pair.lendId, pair.borrowId];
-            find = (raw) => raw.includes('position.matched') && ids.some((id) => raw.includes(id));
-            what = `a position.matched event for ${ids.join(' or ')}`;
-            const created = await waitFor(() => rx.got.some((d) => d.raw.includes('position.created') && d.raw.includes(pair.lendId)), DELIVERY_WAIT_MS);
-            if (!created) fail('position.created is delivered for an organic lend', `a POST within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none for ${pair.lendId}`);
-          }
-          const arrived = await waitFor(() => rx.got.some((d) => find(d.raw.toString('utf8'))), DELIVERY_WAIT_MS);
-          if (!arrived) fail('the event is delivered in near real time', `a POST carrying ${what} within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none matching`);
-          const d = rx.got.find((x) => find(x.raw.toString('utf8')))!;
-          const dx = asExchange(d, rx.url);
-          if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
-          const sig = d.headers[SIGNATURE_HEADER];
-          if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
-          const v = verifyWebhook(d.raw, sig as string, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
-          // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
-          const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, sig as string, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
-          if (!v.ok && other) {
-            ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
-            if (!ctx.strict) return pass();
-          }
-          if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
-          let env: unknown;
-          try {
-            env = JSON.parse(d.raw.toString('utf8'));
-          } catch {
-            fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
-          }
-          const e = eventEnvelope.safeParse(env);
-          if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env), dx);
-          const ev = e.data!;
-          if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type), dx);
-          const data = positionMatchedData.safeParse(ev.data);
-          if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
-          if (!ids.includes(data.data!.positionId)) fail('the event names the position', ids.join(' or '), show(data.data!.positionId), dx);
-          ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
-          return pass();
+            sub = await subscribe(ctx, rx.url, ['position.created', 'position.matched']);
+            if (!sub.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, sub.secret.slice(0, 6));
+            // With controls the event is triggered (fast path); without them it comes from a lend
+            // and a crossing borrow of two users, as it would for any partner.
+            let ids: string[];
+            let find: (raw: string) => boolean;
+            let what: string;
+            if (ctx.hasControls) {
+              const own = await sharedLend(ctx);
+              const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'position.matched', positionId: own.positionId } });
+              expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger position.matched');
+              const trig = expectShape(t, controls.triggerResponse, 'the trigger control answer');
+              ids = [own.positionId];
+              find = (raw) => raw.includes(trig.eventId);
+              what = `event ${trig.eventId}`;
+            } else {
+              const pair = await matchedPair(ctx, 'hook-organic');
+              ids = [pair.lendId, pair.borrowId];
+              find = (raw) => raw.includes('position.matched') && ids.some((id) => raw.includes(id));
+              what = `a position.matched event for ${ids.join(' or ')}`;
+              const created = await waitFor(() => rx.got.some((d) => d.raw.includes('position.created') && d.raw.includes(pair.lendId)), DELIVERY_WAIT_MS);
+              if (!created) fail('position.created is delivered for an organic lend', `a POST within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none for ${pair.lendId}`);
+            }
+            const arrived = await waitFor(() => rx.got.some((d) => find(d.raw.toString('utf8'))), DELIVERY_WAIT_MS);
+            if (!arrived) fail('the event is delivered in near real time', `a POST carrying ${what} within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none matching`);
+            const d = rx.got.find((x) => find(x.raw.toString('utf8')))!;
+            const dx = asExchange(d, rx.url);
+            if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
+            const sig = d.headers[SIGNATURE_HEADER];
+            if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
+            const v = verifyWebhook(d.raw, sig as string, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+            // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
+            const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, sig as string, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
+            if (!v.ok && other) {
+              ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
+              if (!ctx.strict) return pass();
+            }
+            if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
+            let env: unknown;
+            try {
+              env = JSON.parse(d.raw.toString('utf8'));
+            } catch {
+              fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
+            }
+            const e = eventEnvelope.safeParse(env);
+            if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env), dx);
+            const ev = e.data!;
+            if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type), dx);
+            const data = positionMatchedData.safeParse(ev.data);
+            if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
+            if (!ids.includes(data.data!.positionId)) fail('the event names the position', ids.join(' or '), show(data.data!.positionId), dx);
+            ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
+            return pass();
           });
         } finally {
           await unsubscribe(ctx, sub?.id);
@@ -193,56 +193,56 @@ export function hookChecks(profile: Profile): Check[] {
         const timeline = () => seen?.attempts.map((a, i) => `attempt ${i + 1}: ${Object.entries(a).filter(([k]) => k !== 'webhookId').map(([k, v]) => `${k} ${String(v)}`).join(', ')}`).join('\n');
         try {
           return await withDetail(hookDetail(ctx, from, rx, timeline), async () => {
-          const clock = await ctx.api('GET', '/sandbox/clock');
-          const timeScale = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').timeScale;
-          sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
-          const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'withdrawal.completed', userId: ctx.user('hook-retry') } });
-          expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger withdrawal.completed');
-          const { eventId } = expectShape(t, controls.triggerResponse, 'the trigger control answer');
-          const attemptsOf = async () => {
-            const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);
-            expectStatus(r, 200, 'GET /sandbox/events/{eventId}/attempts');
-            const a = expectShape(r, controls.attemptsResponse, 'the attempts control answer');
-            // Only this check's subscription: the partner may have others (a dashboard one, a detection run's).
-            const mine = sub?.id ? { ...a, attempts: a.attempts.filter((x) => x.webhookId === sub!.id) } : a;
-            seen = mine;
-            return { r, a: mine };
-          };
-          const sentCount = async (n: number) => {
-            const t0 = Date.now();
-            for (;;) {
-              const x = await attemptsOf();
-              if (x.a.attempts.filter((y) => y.sentAt).length >= n || Date.now() - t0 > 3_000) return x;
-              await new Promise((r) => setTimeout(r, 25));
+            const clock = await ctx.api('GET', '/sandbox/clock');
+            const timeScale = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').timeScale;
+            sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
+            const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'withdrawal.completed', userId: ctx.user('hook-retry') } });
+            expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger withdrawal.completed');
+            const { eventId } = expectShape(t, controls.triggerResponse, 'the trigger control answer');
+            const attemptsOf = async () => {
+              const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);
+              expectStatus(r, 200, 'GET /sandbox/events/{eventId}/attempts');
+              const a = expectShape(r, controls.attemptsResponse, 'the attempts control answer');
+              // Only this check's subscription: the partner may have others (a dashboard one, a detection run's).
+              const mine = sub?.id ? { ...a, attempts: a.attempts.filter((x) => x.webhookId === sub!.id) } : a;
+              seen = mine;
+              return { r, a: mine };
+            };
+            const sentCount = async (n: number) => {
+              const t0 = Date.now();
+              for (;;) {
+                const x = await attemptsOf();
+                if (x.a.attempts.filter((y) => y.sentAt).length >= n || Date.now() - t0 > 3_000) return x;
+                await new Promise((r) => setTimeout(r, 25));
+              }
+            };
+            let cur = await sentCount(1);
+            for (let i = 0; i < WEBHOOK_RETRY_DELAYS_MS.length; i++) {
+              const sent = cur.a.attempts.filter((y) => y.sentAt);
+              const next = cur.a.attempts[i + 1];
+              if (!next) fail(`a failed attempt ${i + 1} is followed by retry ${i + 1}`, `attempt ${i + 2} scheduled`, `${cur.a.attempts.length} attempts (${show(cur.a.attempts.map((x) => x.outcome))})`, cur.r.exchange);
+              const gap = Date.parse(next.scheduledAt) - Date.parse(sent[i].sentAt!);
+              const want = WEBHOOK_RETRY_DELAYS_MS[i];
+              // The delay runs from the failure, which comes a round trip after sentAt; on a fast
+              // test clock that round trip is worth timeScale times more business time. Allowed:
+              // a second or 1 % of the delay, plus one real second at the clock's scale.
+              const slack = Math.max(1_000, want * 0.01) + timeScale * 1_000;
+              if (gap < want - 1_000 || gap > want + slack) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms (up to +${slack} ms)`, `${gap} ms`, cur.r.exchange);
+              const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
+              expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
+              cur = await sentCount(i + 2);
             }
-          };
-          let cur = await sentCount(1);
-          for (let i = 0; i < WEBHOOK_RETRY_DELAYS_MS.length; i++) {
-            const sent = cur.a.attempts.filter((y) => y.sentAt);
-            const next = cur.a.attempts[i + 1];
-            if (!next) fail(`a failed attempt ${i + 1} is followed by retry ${i + 1}`, `attempt ${i + 2} scheduled`, `${cur.a.attempts.length} attempts (${show(cur.a.attempts.map((x) => x.outcome))})`, cur.r.exchange);
-            const gap = Date.parse(next.scheduledAt) - Date.parse(sent[i].sentAt!);
-            const want = WEBHOOK_RETRY_DELAYS_MS[i];
-            // The delay runs from the failure, which comes a round trip after sentAt; on a fast
-            // test clock that round trip is worth timeScale times more business time. Allowed:
-            // a second or 1 % of the delay, plus one real second at the clock's scale.
-            const slack = Math.max(1_000, want * 0.01) + timeScale * 1_000;
-            if (gap < want - 1_000 || gap > want + slack) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms (up to +${slack} ms)`, `${gap} ms`, cur.r.exchange);
-            const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
-            expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
-            cur = await sentCount(i + 2);
-          }
-          // Under afterFinalRetry 'drop' the record goes once the last retry fails: the receiver's count is the evidence then.
-          const sent = Math.max(cur.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
-          if (sent !== 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('the failing delivery is tried once and retried five times', '6 attempts sent', `${sent}`, cur.r.exchange);
-          await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } });
-          const end = await attemptsOf();
-          const after = Math.max(end.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
-          if (after > 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('nothing is sent after the fifth retry', '6 attempts', `${after}`, end.r.exchange);
-          const want = profile.webhooks.afterFinalRetry;
-          ctx.profileChoice({ option: 'webhooks.afterFinalRetry', expected: want, followed: want !== 'mark-failed' || end.a.state === 'failed', received: `state ${end.a.state}` }, end.r.exchange);
-          if (rx.got.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs received', `${rx.got.length}`);
-          return pass();
+            // Under afterFinalRetry 'drop' the record goes once the last retry fails: the receiver's count is the evidence then.
+            const sent = Math.max(cur.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
+            if (sent !== 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('the failing delivery is tried once and retried five times', '6 attempts sent', `${sent}`, cur.r.exchange);
+            await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } });
+            const end = await attemptsOf();
+            const after = Math.max(end.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
+            if (after > 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('nothing is sent after the fifth retry', '6 attempts', `${after}`, end.r.exchange);
+            const want = profile.webhooks.afterFinalRetry;
+            ctx.profileChoice({ option: 'webhooks.afterFinalRetry', expected: want, followed: want !== 'mark-failed' || end.a.state === 'failed', received: `state ${end.a.state}` }, end.r.exchange);
+            if (rx.got.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs received', `${rx.got.length}`);
+            return pass();
           });
         } finally {
           await unsubscribe(ctx, sub?.id);

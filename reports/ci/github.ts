@@ -24,6 +24,7 @@ export function jobSummary(s: RunSummary, reportPath?: string): string {
   out.push(`## lendcheck: ${MARK[s.verdict]}`, '');
   out.push(`Target \`${s.target}\` · profile \`${s.profile}\` · ${formatDuration(s.durationMs)} · run \`${s.runId}\``, '');
   for (const r of s.verdictReasons ?? []) out.push(`- ${cell(r)}`);
+  if (s.verdictReasons?.length) out.push('');
   out.push('| step | result | passed | failed | skipped | duration | note |', '|---|---|---:|---:|---:|---:|---|');
   for (const p of s.parts) {
     const n = (st: string) => p.checks.filter((c) => c.status === st).length;

@@ -51,11 +51,14 @@ export function curlOf(x: Exchange, vars: Record<string, string> = {}): string {
   for (const [name, value] of Object.entries(x.requestHeaders)) {
     if (NOISE.test(name) && !(name.toLowerCase() === 'accept' && value !== 'application/json')) continue;
     if (/^authorization$/i.test(name) && x.credential) {
-      args.push(`-H "Authorization: Bearer $${x.credential}"`);
+      // The scheme as sent (a check may send a real key under a wrong one), the key as its variable.
+      const scheme = /^(\S+)\s/.exec(value)?.[1] ?? 'Bearer';
+      args.push(`-H "Authorization: ${scheme.replace(/[^A-Za-z0-9_-]/g, '')} $${x.credential}"`);
       continue;
     }
     args.push(`-H ${shellWord(`${name}: ${value}`, vars)}`);
   }
+  if (x.credential && !Object.keys(x.requestHeaders).some((h) => /^authorization$/i.test(h))) args.push(`-H "Authorization: Bearer $${x.credential}"`);
   if (x.requestBody !== undefined) args.push(`--data-raw ${shellWord(x.requestBody.replace(CLIPPED, '').slice(0, MAX_BODY), vars)}`);
   return args.join(' ');
 }
