@@ -4,7 +4,7 @@ import { dirContext, JunitReporter } from '../reports/writers.ts';
 import { RECEIVER_SIDE, RECEIVER_SIDE_NOTE } from './receiver-side.ts';
 import type { ConformanceResult } from './runner.ts';
 import type { TargetOptions } from './target.ts';
-import { FAILURES_FILE, failuresOf, type ReplayMeta } from '../reports/repro/failures-file.ts';
+import { writeFailuresFile, type ReplayMeta } from '../reports/repro/failures-file.ts';
 
 // The two files of a conformance run, written straight into the report dir: JUnit XML
 // (through the shared JunitReporter, so CI sees the same layout as a gate run) and
@@ -85,6 +85,6 @@ export function writeReports(r: ConformanceResult, dir: string, secrets: string[
     parts: [r],
   };
   const junit = new JunitReporter().onRunEnd(summary, ctx);
-  const failures = ctx.write(FAILURES_FILE, JSON.stringify(ctx.redactor.value(failuresOf(summary, meta)), null, 2) + '\n');
+  const failures = writeFailuresFile(ctx, summary, meta);
   return [json, ...junit, failures];
 }

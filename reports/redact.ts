@@ -21,8 +21,8 @@ const PATTERNS: Array<[RegExp, string]> = [
 /** Header and property names whose values are credentials whatever their form. */
 const SECRET_NAMES = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|secret|password|token|cookie|set-cookie)$/i;
 /** The webhook signature header: not a secret, but replayable, so only its first 8 hex digits show. */
-const SIGNATURE_NAMES = /^x-service-signature$/i;
-const shortenSignature = (x: string): string => x.replace(/([0-9a-f]{8})[0-9a-f]{56}/gi, '$1…');
+export const SIGNATURE_NAMES = /^x-service-signature$/i;
+export const shortenSignature = (x: string): string => x.replace(/([0-9a-f]{8})[0-9a-f]{56}/gi, '$1…');
 
 export interface Redactor {
   /** Masks keys and secrets inside a string. */

@@ -7,7 +7,7 @@ import { GATE_STEPS, unmetNeeds, type GateStep, type StepContext } from './steps
 import type { GateTarget } from './target.ts';
 import type { Progress } from './progress.ts';
 import { judgeRun, type VerdictRules } from './verdict.ts';
-import { FAILURES_FILE, failuresOf, type ReplayMeta } from '../../reports/repro/failures-file.ts';
+import { writeFailuresFile, type ReplayMeta } from '../../reports/repro/failures-file.ts';
 
 export function newRunId(d = new Date()): string {
   return `${d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
@@ -114,7 +114,7 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
     o.progress.stepEnd(i, steps.length, result);
   }
   const { summary, files } = await report.end(Date.now(), judgeRun(judged, o.verdictRules));
-  files.push(report.ctx.write(FAILURES_FILE, JSON.stringify(report.ctx.redactor.value(failuresOf(summary, o.replay)), null, 2) + '\n'));
+  files.push(writeFailuresFile(report.ctx, summary, o.replay));
   o.progress.end(summary, files.find((f) => f.endsWith('index.html')));
   return { summary, files, dir: report.ctx.dir, timedOut };
 }

@@ -1,5 +1,6 @@
 import type { CheckResult, Exchange, Reproduction } from '../../contract/results.ts';
 import { RECEIVER_VAR, SECRET_VAR } from '../../contract/repro-vars.ts';
+import { shortenSignature, SIGNATURE_NAMES } from '../redact.ts';
 
 // A failed check's reproduction as shell text: each exchange a runnable curl command (method,
 // URL, the headers that matter, the body), keys and secrets as environment variables, never
@@ -56,7 +57,7 @@ export function curlOf(x: Exchange, vars: Record<string, string> = {}): string {
       args.push(`-H "Authorization: ${scheme.replace(/[^A-Za-z0-9_-]/g, '')} $${x.credential}"`);
       continue;
     }
-    args.push(`-H ${shellWord(`${name}: ${value}`, vars)}`);
+    args.push(`-H ${shellWord(`${name}: ${SIGNATURE_NAMES.test(name) ? shortenSignature(value) : value}`, vars)}`);
   }
   if (x.credential && !Object.keys(x.requestHeaders).some((h) => /^authorization$/i.test(h))) args.push(`-H "Authorization: Bearer $${x.credential}"`);
   if (x.requestBody !== undefined) args.push(`--data-raw ${shellWord(x.requestBody.replace(CLIPPED, '').slice(0, MAX_BODY), vars)}`);
@@ -136,7 +137,8 @@ export function reproductionText(c: Pick<CheckResult, 'reproduction' | 'exchange
   if (r.input !== undefined) out.push(`# smallest failing input (shrunk): ${r.input}`);
   for (const d of r.deliveries) {
     out.push(`# delivery received at +${d.atMs} ms: ${d.method}${d.status !== undefined ? ` (answered ${d.status})` : ''}`);
-    for (const [k, v] of Object.entries(d.headers)) if (!NOISE.test(k)) out.push(`#   ${k}: ${v}`);
+    // The signature is replayable: its first 8 hex digits only, as in every report.
+    for (const [k, v] of Object.entries(d.headers)) if (!NOISE.test(k)) out.push(`#   ${k}: ${SIGNATURE_NAMES.test(k) ? shortenSignature(v) : v}`);
     if (d.body !== undefined) out.push(`#   ${d.body.replace(/\s+/g, ' ')}`);
   }
   if (r.timeline) {

@@ -67,6 +67,11 @@ export function failuresOf(s: Pick<RunSummary, 'runId' | 'target' | 'profile' | 
   };
 }
 
+/** Writes failures.json through a report sink (so through the one redactor); returns its path. */
+export function writeFailuresFile(ctx: { write(name: string, text: string): string; redactor: { value<T>(v: T): T } }, s: Parameters<typeof failuresOf>[0], meta: Partial<ReplayMeta> = {}): string {
+  return ctx.write(FAILURES_FILE, JSON.stringify(ctx.redactor.value(failuresOf(s, meta)), null, 2) + '\n');
+}
+
 export function readFailuresFile(file: string): FailuresFile {
   let raw: unknown;
   try {
