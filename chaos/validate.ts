@@ -102,6 +102,9 @@ export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[
   const checks: CheckResult[] = [];
   for (const c of VALIDATE_CHECKS.list()) checks.push(await runCheck(c, ctx));
   const timeline = events.map((e) => timelineOf(ctx, e));
+  // A failed check's reproduction is the attempts as the receiver saw them, of the events that broke a rule.
+  const attemptsText = attemptTimeline(events.filter((_, i) => timeline[i].verdict === 'failed'), timeline.filter((t) => t.verdict === 'failed'));
+  if (attemptsText) for (let i = 0; i < checks.length; i++) if (checks[i].status === 'failed' && !checks[i].reproduction) checks[i] = { ...checks[i], reproduction: { exchanges: [], omitted: 0, vars: {}, deliveries: [], timeline: attemptsText } };
   const pending = events.map((e) => pendingRetry(ctx, e)).filter((p) => p !== undefined);
   const nextDue = Math.min(...pending.map((p) => p.dueMs));
   let overlapping = 0;
@@ -135,6 +138,22 @@ export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[
       observedForMs: Math.round(untilMs - (rows[0]?.arrivalMs ?? untilMs)),
     },
   };
+}
+
+/** The attempts of each event, one line each, against the times the schedule expected (the first 10 events). */
+function attemptTimeline(events: ScheduleEvent[], lines: TimelineEvent[]): string {
+  return events
+    .slice(0, 10)
+    .map((e, i) => {
+      const t = lines[i];
+      const rows = e.attempts.map((a, k) => {
+        const exp = t.expectedMs[k];
+        return `  ${k === 0 ? 'first  ' : `retry ${k}`} at +${ms(a.arrivalMs - e.t0)}${exp !== undefined ? ` (expected +${ms(exp)})` : ''}: answered ${a.status ?? 'nothing'}${a.endedMs !== null ? ` after ${ms(a.endedMs - a.arrivalMs)}` : ''}${a.fault ? `, fault ${a.fault}` : ''}, signature ${a.sigOk ? 'valid' : `invalid (${a.sigReason ?? 'no reason'})`}`;
+      });
+      for (let k = e.attempts.length; k < t.expectedMs.length; k++) rows.push(`  retry ${k} expected at +${ms(t.expectedMs[k])}: not received`);
+      return [`event ${e.id} (${e.type}): ${t.message ?? t.verdict}`, ...rows].join('\n');
+    })
+    .join('\n');
 }
 
 function timelineOf(ctx: ValidateContext, e: ScheduleEvent): TimelineEvent {

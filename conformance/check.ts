@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Profile, results } from '../contract/index.ts';
 import type { HttpClient, Reply, RequestSpec } from './http.ts';
-import { CheckFailure, show, type Check as KernelCheck } from '../contract/check-kernel.ts';
+import { CheckFailure, show, type Check as KernelCheck, type FailureDetail } from '../contract/check-kernel.ts';
 
 type Exchange = results.Exchange;
 
@@ -51,11 +51,27 @@ export interface CheckContext {
   shared: Map<string, unknown>;
 }
 
-export const fail = (title: string, expected: string, received: string, exchange?: Exchange): never => {
-  throw new CheckFailure(title, expected, received, exchange);
+export const fail = (title: string, expected: string, received: string, exchange?: Exchange, detail?: FailureDetail): never => {
+  throw new CheckFailure(title, expected, received, exchange, detail);
 };
 
 export { show };
+export type { FailureDetail };
+
+/**
+ * Runs part of a check and, when it fails, adds to the failure's reproduction what only the
+ * check knows (the deliveries its receiver got, a timeline of attempts, values the reader must
+ * supply): `detail` is read at the moment of the failure.
+ */
+export async function withDetail<T>(detail: () => FailureDetail, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (e) {
+    if (!(e instanceof CheckFailure)) throw e;
+    const d = detail();
+    throw new CheckFailure(e.title, e.expected, e.received, e.exchange, { ...e.detail, ...d, vars: { ...e.detail?.vars, ...d.vars } });
+  }
+}
 
 export function expectStatus(r: Reply, status: number | number[], title: string): void {
   const ok = Array.isArray(status) ? status.includes(r.status) : r.status === status;

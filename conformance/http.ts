@@ -49,6 +49,8 @@ export interface HttpClientOptions {
   secrets?: string[];
   timeoutMs?: number;
   connections?: number;
+  /** Environment variable of each key (value → name): an exchange records which one it carried, never the key. */
+  keyVars?: Record<string, string>;
 }
 
 const MAX_RECORDED_BODY = 4096;
@@ -62,6 +64,7 @@ export class HttpClient {
   private redactor: Redactor;
   private readonly timeoutMs: number;
   private listeners: Array<(r: Reply) => void> = [];
+  private readonly keyVars: Map<string, string>;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = new URL(opts.baseUrl.replace(/\/+$/, ''));
@@ -69,6 +72,7 @@ export class HttpClient {
     this.secrets = (opts.secrets ?? []).filter(Boolean);
     this.redactor = createRedactor(this.secrets);
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.keyVars = new Map(Object.entries(opts.keyVars ?? {}).filter(([k]) => k));
     this.agent = new Agent({ connections: opts.connections ?? 16, keepAliveTimeout: 4_000 });
   }
 
@@ -117,6 +121,7 @@ export class HttpClient {
       requestHeaders: this.redactor.value(headers),
       requestBody: body === undefined ? undefined : this.clip(this.redactor.text(body)),
       responseHeaders: {},
+      ...credentialOf(spec.key, headers, this.keyVars),
     };
     const timeout = spec.timeoutMs ?? this.timeoutMs;
     try {
@@ -164,6 +169,17 @@ export class HttpClient {
   private clip(s: string): string {
     return s.length > MAX_RECORDED_BODY ? `${s.slice(0, MAX_RECORDED_BODY)}…(${s.length} chars)` : s;
   }
+}
+
+/**
+ * The variable of the key a request carried: as the Bearer key, or as the whole credential of
+ * an Authorization header a check wrote itself (`Basic <key>`: a wrong scheme with a real key).
+ */
+function credentialOf(key: string | null | undefined, headers: Record<string, string>, vars: Map<string, string>): { credential?: string } {
+  if (key && vars.has(key)) return { credential: vars.get(key) };
+  const auth = Object.entries(headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  const m = auth ? /^(\S+) (\S+)$/.exec(auth) : null;
+  return m && vars.has(m[2]) ? { credential: vars.get(m[2]) } : {};
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

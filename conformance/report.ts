@@ -3,6 +3,8 @@ import { REQUIREMENTS } from '../contract/index.ts';
 import { dirContext, JunitReporter } from '../reports/writers.ts';
 import { RECEIVER_SIDE, RECEIVER_SIDE_NOTE } from './receiver-side.ts';
 import type { ConformanceResult } from './runner.ts';
+import type { TargetOptions } from './target.ts';
+import { writeFailuresFile, type ReplayMeta } from '../reports/repro/failures-file.ts';
 
 // The two files of a conformance run, written straight into the report dir: JUnit XML
 // (through the shared JunitReporter, so CI sees the same layout as a gate run) and
@@ -58,7 +60,19 @@ export function buildReport(r: ConformanceResult): ConformanceReport {
   };
 }
 
-export function writeReports(r: ConformanceResult, dir: string, secrets: string[] = []): string[] {
+/** How a run was made, for `lendcheck replay`: the target unless embedded, the profile file, seed and strictness. */
+export function replayMeta(t: TargetOptions, embedded?: unknown): Partial<ReplayMeta> {
+  return {
+    ...(t.baseUrl && !embedded ? { baseUrl: t.baseUrl } : {}),
+    ...(t.publicBaseUrl && !embedded ? { publicBaseUrl: t.publicBaseUrl } : {}),
+    ...(t.profileFile ? { profileFile: resolve(t.profileFile) } : {}),
+    ...(t.seed !== undefined ? { seed: t.seed } : {}),
+    strict: !!t.strict,
+    readOnly: !!t.readOnly,
+  };
+}
+
+export function writeReports(r: ConformanceResult, dir: string, secrets: string[] = [], meta: Partial<ReplayMeta> = {}): string[] {
   const ctx = dirContext(resolve(dir), secrets.filter(Boolean));
   const json = ctx.write('conformance.json', JSON.stringify(ctx.redactor.value(buildReport(r)), null, 2) + '\n');
   const summary = {
@@ -71,5 +85,6 @@ export function writeReports(r: ConformanceResult, dir: string, secrets: string[
     parts: [r],
   };
   const junit = new JunitReporter().onRunEnd(summary, ctx);
-  return [json, ...junit];
+  const failures = writeFailuresFile(ctx, summary, meta);
+  return [json, ...junit, failures];
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProfile } from '../contract/index.ts';
 import { runOptionsFor, startEmbedded } from './embedded.ts';
-import { writeReports } from './report.ts';
+import { replayMeta, writeReports } from './report.ts';
+import { colorEnabled, colorEnv } from '../reports/output/color.ts';
 import { runChecks, type ConformanceResult } from './runner.ts';
 import { assertSafe, resolveTarget, targetEnv, type TargetOptions } from './target.ts';
 
@@ -37,11 +38,13 @@ export async function runConformance(opts: ConformanceOptions = {}): Promise<Con
 
   const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-conformance-'));
   const resultFile = join(tmp, 'result.json');
-  const env = { ...targetEnv(target), LENDCHECK_RESULT_FILE: resultFile };
+  // Vitest's reporter colours whatever it writes unless told: the decision is made here (a TTY, NO_COLOR, FORCE_COLOR).
+  const env: Record<string, string | undefined> = { ...targetEnv(target), LENDCHECK_RESULT_FILE: resultFile, ...colorEnv(colorEnabled(process.stdout)) };
   const saved: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(env)) {
     saved[k] = process.env[k];
-    process.env[k] = v;
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
   }
   try {
     const { startVitest } = await import('vitest/node');
@@ -74,7 +77,7 @@ async function runInProcess(target: TargetOptions): Promise<ConformanceResult> {
   const embedded = target.baseUrl ? undefined : await startEmbedded(profile);
   try {
     const result = await runChecks(runOptionsFor(target, profile, embedded));
-    if (target.reportDir) writeReports(result, target.reportDir, [target.apiKey ?? '', target.apiKey2 ?? '', target.burstKey ?? '']);
+    if (target.reportDir) writeReports(result, target.reportDir, [target.apiKey ?? '', target.apiKey2 ?? '', target.burstKey ?? ''], replayMeta(target, embedded));
     return result;
   } finally {
     await embedded?.close();

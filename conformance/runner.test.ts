@@ -37,11 +37,11 @@ describe('runChecks', () => {
     expect(r.status).toBe('passed');
   });
 
-  it('writes conformance.json and junit.xml with coverage and profile choices, and no key in them', async () => {
+  it('writes conformance.json, junit.xml and failures.json with coverage and profile choices, and no key in them', async () => {
     const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: defaultProfile, only: ['endpoint.lend.create', 'errors.position-not-found', 'auth.isolation'] });
     expect(r.checks.find((c) => c.id === 'auth.isolation')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/second partner key/) });
     const files = writeReports(r, dir, [t.apiKey]);
-    expect(files.map((f) => f.split('/').pop())).toEqual(['conformance.json', 'junit.xml']);
+    expect(files.map((f) => f.split('/').pop())).toEqual(['conformance.json', 'junit.xml', 'failures.json']);
     for (const f of files) expect(existsSync(f)).toBe(true);
     const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
     expect(json.checks[0]).toMatchObject({ id: expect.any(String), title: expect.any(String), requirements: expect.any(Array), status: expect.any(String), durationMs: expect.any(Number) });
@@ -52,6 +52,9 @@ describe('runChecks', () => {
     const all = files.map((f) => readFileSync(f, 'utf8')).join('\n');
     expect(all).not.toContain(t.apiKey);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('errors.position-not-found');
+    // Nothing failed: the failures file says so, with the seed a replay would use.
+    const failures = JSON.parse(readFileSync(join(dir, 'failures.json'), 'utf8'));
+    expect(failures).toMatchObject({ kind: 'lendcheck-failures', failures: [], run: { seed: expect.any(Number) } });
   });
 
   it('follows the profile where the spec is silent: a deviation is a note, and a failure under --strict', async () => {

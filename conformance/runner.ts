@@ -5,6 +5,7 @@ import { CheckRegistry, failed, failure, runCheck } from '../contract/check-kern
 import { skipReasonFor } from '../contract/needs.ts';
 import { HttpClient, TransportError } from './http.ts';
 import { allChecks } from './registry.ts';
+import { ENV } from './target.ts';
 import type { KeyTiers } from './checks/limits.ts';
 
 type CheckResult = results.CheckResult;
@@ -59,7 +60,9 @@ export function selectChecks(all: Check[], only?: string[]): Check[] {
 }
 
 export async function prepareRun(opts: RunOptions): Promise<Run> {
-  const http = new HttpClient({ baseUrl: opts.baseUrl, publicBaseUrl: opts.publicBaseUrl, secrets: [opts.apiKey, opts.apiKey2 ?? '', opts.burstKey ?? ''] });
+  // Later entries win on a shared value, so a key given twice is named by its first role.
+  const keyVars = Object.fromEntries(([[opts.burstKey, ENV.burstKey], [opts.apiKey2, ENV.apiKey2], [opts.apiKey, ENV.apiKey]] as const).filter(([k]) => !!k)) as Record<string, string>;
+  const http = new HttpClient({ baseUrl: opts.baseUrl, publicBaseUrl: opts.publicBaseUrl, secrets: [opts.apiKey, opts.apiKey2 ?? '', opts.burstKey ?? ''], keyVars });
   const runId = `lc${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const seed = opts.seed ?? (Date.now() % 2 ** 31);
   const run: Run = {
@@ -139,6 +142,7 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
     skip: item.skip,
     notes: current.notes,
     lastExchange,
+    exchanges: () => run.ctx.http.log.slice(logStart),
     classify: (e) => (e instanceof TransportError ? failed(failure('transport', 'an HTTP answer', e.message, e.exchange)) : undefined),
   });
   run.results.push(r);

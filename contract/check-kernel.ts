@@ -1,4 +1,4 @@
-import type { CheckResult, Exchange } from './results.ts';
+import type { CheckResult, DeliveryRecord, Exchange, Reproduction } from './results.ts';
 import type { Need } from './needs.ts';
 
 // The one check kernel, in the Schemathesis style: a check is a small named function with
@@ -50,11 +50,27 @@ export function show(v: unknown): string {
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
 
+/**
+ * What a failure adds to its reproduction beyond the exchanges the check made: the seed and
+ * shrunk input of a generated case, webhook deliveries, a timeline as text, values the reader
+ * supplies as variables; or the exchanges themselves, when only some of the check's show it
+ * (a property check's shrunk case rather than every case it tried).
+ */
+export interface FailureDetail {
+  seed?: number;
+  input?: string;
+  deliveries?: DeliveryRecord[];
+  timeline?: string;
+  vars?: Record<string, string>;
+  exchanges?: Exchange[];
+}
+
 export interface Failure {
   readonly title: Text;
   readonly expected: Text;
   readonly received: Text;
   readonly exchange?: Exchange;
+  readonly detail?: FailureDetail;
 }
 
 const OUTCOME: unique symbol = Symbol('lendcheck.outcome');
@@ -80,8 +96,8 @@ export type Outcome = Pass | Fail | Skip;
 
 export const isOutcome = (v: unknown): v is Outcome => typeof v === 'object' && v !== null && (v as Partial<Branded>)[OUTCOME] === true;
 
-export function failure(title: string, expected: string, received: string, exchange?: Exchange): Failure {
-  return { title: text(title, 'a failure title'), expected: text(expected, 'a failure "expected"'), received: text(received, 'a failure "received"'), ...(exchange ? { exchange } : {}) };
+export function failure(title: string, expected: string, received: string, exchange?: Exchange, detail?: FailureDetail): Failure {
+  return { title: text(title, 'a failure title'), expected: text(expected, 'a failure "expected"'), received: text(received, 'a failure "received"'), ...(exchange ? { exchange } : {}), ...(detail ? { detail } : {}) };
 }
 
 export const pass = (o: { notes?: readonly string[]; exchange?: Exchange } = {}): Pass => ({ [OUTCOME]: true, kind: 'pass', notes: o.notes ?? [], ...(o.exchange ? { exchange: o.exchange } : {}) });
@@ -96,7 +112,7 @@ export class CheckFailure extends Error implements Failure {
   readonly title: Text;
   readonly expected: Text;
   readonly received: Text;
-  constructor(title: string, expected: string, received: string, readonly exchange?: Exchange) {
+  constructor(title: string, expected: string, received: string, readonly exchange?: Exchange, readonly detail?: FailureDetail) {
     const f = failure(title, expected, received);
     super(`${f.title}: expected ${f.expected} / received ${f.received}`);
     this.title = f.title;
@@ -175,6 +191,8 @@ export interface RunCheckOptions {
   notes?: string[];
   /** The exchange a failure shows when it names none (the check's last). */
   lastExchange?: () => Exchange | undefined;
+  /** Every exchange the check made so far, in order: a failure's reproduction. */
+  exchanges?: () => Exchange[];
   /** Turns an error a check threw into an outcome (e.g. a transport error); undefined: not handled. */
   classify?: (e: unknown) => Outcome | undefined;
 }
@@ -188,14 +206,19 @@ export function describeOutcomeValue(v: unknown): string {
   return `${typeof v} ${JSON.stringify(v)}`;
 }
 
+const INTERNAL: unique symbol = Symbol('lendcheck.internal');
+
 function fromThrown(e: unknown, classify: RunCheckOptions['classify']): Outcome {
   if (e instanceof KernelError) throw e;
   if (e instanceof CheckFailure) return failed(e);
   if (e instanceof CheckSkip) return skip(e.message);
   const classified = classify?.(e);
   if (classified) return classified;
-  const err = e instanceof Error ? (e.stack ?? e.message) : String(e);
-  return failed(failure('the check ran to its end', 'no error', `an error ${show(err)}`));
+  // Anything else is a bug of lendcheck's (a check that broke on an answer it did not foresee):
+  // said so, with its stack kept apart for whoever fixes it, and never shown as the target's fault.
+  const message = e instanceof Error ? e.message : String(e);
+  const stack = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  return Object.assign(failed(failure('the check ran to its end (lendcheck crashed: an internal error, not a verdict on the target)', 'no error', `an error ${show(message)}`)), { [INTERNAL]: stack });
 }
 
 /** Runs one check and gives its result; throws KernelError when the check broke the kernel's rules. */
@@ -211,14 +234,37 @@ export async function runCheck<Ctx>(check: Check<Ctx>, ctx: Ctx, opts: RunCheckO
   }
   if (!isOutcome(out)) throw new KernelError(`check ${check.id} returned ${describeOutcomeValue(out)} instead of an outcome (pass, fail or skip): a lendcheck bug, not a verdict on the target`);
   const durationMs = Math.round((performance.now() - t0) * 10) / 10;
-  return toResult(base, out, { durationMs, notes: [...(opts.notes ?? []), ...out.notes], lastExchange: opts.lastExchange });
+  const internal = (out as { [INTERNAL]?: string })[INTERNAL];
+  const r = toResult(base, out, { durationMs, notes: [...(opts.notes ?? []), ...out.notes], lastExchange: opts.lastExchange, exchanges: opts.exchanges });
+  return internal ? { ...r, internalError: internal } : r;
 }
 
 export function failureMessage(f: Failure): Text {
   return text(`${f.title}: expected ${f.expected} / received ${f.received}`);
 }
 
-function toResult(base: Pick<CheckResult, 'id' | 'title' | 'requirements'>, out: Outcome, o: { durationMs: number; notes: string[]; lastExchange?: () => Exchange | undefined }): CheckResult {
+/** Exchanges kept in a reproduction: the first few (the setup) and the last ones (up to the failure). */
+export const REPRO_HEAD = 5;
+export const REPRO_TAIL = 45;
+
+export function reproductionOf(f: Failure, all: Exchange[] = []): Reproduction {
+  const d = f.detail ?? {};
+  let xs = d.exchanges ?? all;
+  // A failure's own exchange closes the list when the check made it elsewhere (a delivery, a receiver's view).
+  if (f.exchange && !xs.includes(f.exchange) && !d.exchanges) xs = [...xs, f.exchange];
+  const omitted = Math.max(0, xs.length - REPRO_HEAD - REPRO_TAIL);
+  return {
+    exchanges: omitted ? [...xs.slice(0, REPRO_HEAD), ...xs.slice(xs.length - REPRO_TAIL)] : xs,
+    omitted,
+    vars: d.vars ?? {},
+    ...(d.seed !== undefined ? { seed: d.seed } : {}),
+    ...(d.input !== undefined ? { input: d.input } : {}),
+    deliveries: d.deliveries ?? [],
+    ...(d.timeline ? { timeline: d.timeline } : {}),
+  };
+}
+
+function toResult(base: Pick<CheckResult, 'id' | 'title' | 'requirements'>, out: Outcome, o: { durationMs: number; notes: string[]; lastExchange?: () => Exchange | undefined; exchanges?: () => Exchange[] }): CheckResult {
   const common = { ...base, durationMs: o.durationMs, notes: o.notes };
   switch (out.kind) {
     case 'pass':
@@ -229,7 +275,10 @@ function toResult(base: Pick<CheckResult, 'id' | 'title' | 'requirements'>, out:
       const lines = out.failures.slice(0, MAX_LISTED).map(failureMessage);
       if (out.failures.length > MAX_LISTED) lines.push(text(`… and ${out.failures.length - MAX_LISTED} more`));
       const exchange = out.failures.find((f) => f.exchange)?.exchange ?? o.lastExchange?.();
-      return { ...common, status: 'failed', message: lines.join('\n'), ...(exchange ? { exchange } : {}) };
+      const first = out.failures.find((f) => f.exchange || f.detail) ?? out.failures[0];
+      const reproduction = reproductionOf(first, o.exchanges?.() ?? []);
+      const hasRepro = reproduction.exchanges.length || reproduction.deliveries.length || reproduction.timeline || reproduction.input !== undefined;
+      return { ...common, status: 'failed', message: lines.join('\n'), ...(exchange ? { exchange } : {}), ...(hasRepro ? { reproduction } : {}) };
     }
   }
 }

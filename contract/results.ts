@@ -14,8 +14,47 @@ export const exchange = z.object({
   responseBody: z.string().optional(),
   durationMs: z.number(),
   error: z.string().optional(),
+  /**
+   * The environment variable that holds the key this request carried (LENDCHECK_API_KEY,
+   * LENDCHECK_API_KEY_2, LENDCHECK_BURST_KEY): a reproduction writes the variable, never the key.
+   */
+  credential: z.string().optional(),
 });
 export type Exchange = z.infer<typeof exchange>;
+
+/** A webhook delivery as the receiver got it (headers and body redacted), for a reproduction. */
+export const deliveryRecord = z.object({
+  /** ms from the first delivery the check saw. */
+  atMs: z.number().default(0),
+  method: z.string(),
+  headers: z.record(z.string(), z.string()).default({}),
+  body: z.string().optional(),
+  /** What the receiver answered. */
+  status: z.number().int().optional(),
+});
+export type DeliveryRecord = z.infer<typeof deliveryRecord>;
+
+/**
+ * Everything needed to see a failed check happen again without lendcheck: the exchanges it
+ * made up to the failure (rendered as curl lines by reports/repro), the seed and the shrunk
+ * input of a generated case, webhook deliveries, and a timeline as text (retry attempts, a
+ * concurrency history). Written redacted, like everything else in a result.
+ */
+export const reproduction = z.object({
+  exchanges: z.array(exchange).default([]),
+  /** Exchanges left out of the middle (a long burst or walk): the first and the last are kept. */
+  omitted: z.number().int().default(0),
+  /** Non-secret values a reader must supply, by variable name (e.g. LENDCHECK_RECEIVER_URL → the receiver URL of the run). */
+  vars: z.record(z.string(), z.string()).default({}),
+  /** The run's seed: `lendcheck replay` and `--seed` use it. */
+  seed: z.number().optional(),
+  /** The smallest generated input that still fails, as the property library shrank it (JSON). */
+  input: z.string().optional(),
+  deliveries: z.array(deliveryRecord).default([]),
+  /** A timeline as plain text, one line per step (webhook attempts, a concurrency history). */
+  timeline: z.string().optional(),
+});
+export type Reproduction = z.infer<typeof reproduction>;
 
 export const checkStatus = z.enum(['passed', 'failed', 'skipped']);
 export const checkResult = z.object({
@@ -27,6 +66,10 @@ export const checkResult = z.object({
   /** Failures: "expected … / received …". Skips: the stated reason. */
   message: z.string().optional(),
   exchange: exchange.optional(),
+  /** Failures: how to see it happen again (reports/repro renders it). */
+  reproduction: reproduction.optional(),
+  /** Set when the check crashed inside lendcheck (a bug of ours, not a verdict on the target): the stack. */
+  internalError: z.string().optional(),
   /** Non-failing observations, e.g. undocumented extra fields, or profile deviations outside --strict. */
   notes: z.array(z.string()).default([]),
 });

@@ -6,6 +6,7 @@ import { formatDuration } from './format.ts';
 import { loadChart, timelineChart } from './charts.ts';
 import { comparedSection } from './compared.ts';
 import { timeToMatchTable } from './time-to-match.ts';
+import { reproductionText } from './repro/curl.ts';
 
 // One self-contained page: inline CSS, inline SVG, no script, no external resource.
 
@@ -36,6 +37,8 @@ pre{background:#f4f4f4;border:1px solid var(--line);padding:8px;overflow:auto;ma
 td.sparkline{padding:0 4px;line-height:0}td.sparkline svg{display:block}
 .muted{color:#666}
 details>summary{cursor:pointer}
+pre.repro{max-height:480px;user-select:all;-webkit-user-select:all;background:#1e1e1e;color:#eee}
+ul.breaks{margin:0 0 6px}p.breaks{margin:4px 0 0;font-weight:600}
 `;
 
 const st = (s: string): Html => html`<span class="st ${s}">${s}</span>`;
@@ -142,9 +145,28 @@ export function deriveCoverage(checks: CheckResult[]): NonNullable<PartResult['c
 }
 
 function failure(c: CheckResult): Html {
-  return html`<div class="failure"><h3 class="failed">✗ ${c.title} <code>${c.id}</code></h3>
-<p>${c.requirements.length ? html`Breaks ${c.requirements.map((r, i) => html`${i ? ', ' : ''}<code>${r}</code>`)}. ` : ''}${c.message ?? ''}</p>
-${c.exchange ? exchangeBlock(c.exchange) : html`<p class="muted">No exchange recorded.</p>`}</div>`;
+  return html`<div class="failure" id="failure-${slug(c.id)}"><h3 class="failed">✗ ${c.title} <code>${c.id}</code></h3>
+${breaks(c)}<p class="message">${c.message ?? ''}</p>
+${reproBlock(c)}
+${c.exchange ? html`<details><summary>The exchange that broke the rule</summary>${exchangeBlock(c.exchange)}</details>` : html`<p class="muted">No exchange recorded.</p>`}
+${c.internalError ? html`<details class="internal"><summary>lendcheck internal error (a bug in lendcheck, not a verdict on the target)</summary><pre>${c.internalError}</pre></details>` : ''}</div>`;
+}
+
+/** Which requirements a failure breaks, each with its text from the spec. */
+function breaks(c: CheckResult): Html {
+  if (!c.requirements.length) return html``;
+  return html`<p class="breaks">Breaks:</p><ul class="breaks">${c.requirements.map((r) => html`<li><code>${r}</code>${REQ_TEXT.get(r) ? html` (§${REQ_TEXT.get(r)!.section}) ${REQ_TEXT.get(r)!.text}` : ''}</li>`)}</ul>`;
+}
+
+/**
+ * The reproduction as selectable text: open by default, in a <pre> a reader selects and
+ * copies whole (user-select: all: one click selects the block, then Ctrl+C); the page stays script-free,
+ * so there is no copy button.
+ */
+function reproBlock(c: CheckResult): Html {
+  const lines = reproductionText(c);
+  if (!lines.length) return html``;
+  return html`<details class="repro" open><summary>Reproduce</summary><pre class="repro" tabindex="0">${lines.join('\n')}</pre></details>`;
 }
 
 function headerLines(h: Record<string, string>): string {
@@ -170,7 +192,7 @@ function exchangeBlock(x: Exchange): Html {
 function checksTable(checks: CheckResult[], title: string | null): Html {
   if (!checks.length) return title ? html`<h3>${title}</h3><p class="muted">No checks recorded.</p>` : html``;
   return html`${title ? html`<h3>${title}</h3>` : ''}<table class="checks"><thead><tr><th>check</th><th>requirements</th><th>result</th><th>detail</th></tr></thead><tbody>
-${checks.map((c) => html`<tr class="row-${c.status}"><td>${c.title}<br><code class="muted">${c.id}</code></td><td>${c.requirements.join(', ')}</td><td>${st(c.status)}</td><td>${c.message ?? ''}${c.notes.length ? html`<ul>${c.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}${c.status === 'failed' && c.exchange ? exchangeBlock(c.exchange) : ''}</td></tr>`)}
+${checks.map((c) => html`<tr class="row-${c.status}"><td>${c.title}<br><code class="muted">${c.id}</code></td><td>${c.requirements.join(', ')}</td><td>${st(c.status)}</td><td>${c.message ?? ''}${c.notes.length ? html`<ul>${c.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}${c.status === 'failed' ? reproBlock(c) : ''}${c.status === 'failed' && c.exchange ? exchangeBlock(c.exchange) : ''}</td></tr>`)}
 </tbody></table>`;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,13 @@ import { redact as redactK6Output } from '../cli/load/k6-process.ts';
 import { writeReports as writeConformanceReports } from '../conformance/report.ts';
 import type { ConformanceResult } from '../conformance/runner.ts';
 import { ReportRun, writePartFiles } from './writers.ts';
+import { createRedactor } from './redact.ts';
+import { writeFailuresFile } from './repro/failures-file.ts';
+import { reportToGithub } from './ci/github.ts';
+import { Progress } from '../cli/gate/progress.ts';
+import { replayLines } from '../cli/replay/print.ts';
+import { paint } from './output/color.ts';
+import { checkFailed } from '../conformance/suite/failure-error.ts';
 
 // Every report file every subcommand writes goes through the one redactor: each writer below
 // is the one its subcommand calls (conformance, load, chaos validate/certify/schedule, gate),
@@ -43,6 +50,21 @@ const check = (id: string, status: CheckResult['status']): CheckResult => ({
   durationMs: 1,
   message: status === 'passed' ? undefined : `expected 401 / received 200 with Bearer ${BEARER} and ${KEY} and ${HOOK} and ${RAW}`,
   exchange,
+  // A reproduction carries every exchange, a delivery, a shrunk input and a timeline: each a place a key could hide.
+  ...(status === 'failed'
+    ? {
+        reproduction: {
+          exchanges: [exchange, { ...exchange, url: `http://127.0.0.1:1/v1/rates`, requestHeaders: { Authorization: `Bearer ${RAW}` }, credential: 'LENDCHECK_API_KEY' }],
+          omitted: 0,
+          vars: { LENDCHECK_RECEIVER_URL: `http://127.0.0.1:1/hook?token=${RAW}` },
+          seed: 7,
+          input: JSON.stringify({ apiKey: RAW, secret: HOOK }),
+          deliveries: [{ atMs: 0, method: 'POST', headers: { 'x-service-signature': `t=1,v1=${'ab'.repeat(32)}`, authorization: `Bearer ${KEY}` }, body: `{"secret":"${HOOK}","key":"${KEY}"}`, status: 200 }],
+          timeline: `attempt 1 with ${KEY} signed by ${HOOK}`,
+        },
+        internalError: `Error: crashed on ${RAW}\n    at x (${KEY}.ts:1:1)`,
+      }
+    : {}),
   notes: [`note with ${LIVE} and ${RAW}`],
 });
 const part = (p: PartResult['part'], status: PartResult['status']): PartResult => ({
@@ -85,7 +107,24 @@ describe('no key or secret reaches a report file', () => {
     const run = new ReportRun({ runId: 'gate-run', target: 'http://127.0.0.1:1/v1', profile: 'default', startedAt: new Date(0).toISOString() }, { reportDir: join(dir, 'gate'), secrets: [RAW] });
     await run.begin();
     for (const p of ['conformance', 'load', 'chaos', 'certify'] as const) await run.part(part(p, 'failed'));
-    await run.end();
+    const { summary } = await run.end();
+    // The gate's failures.json (gate --rerun-failed, replay), written as runGate writes it.
+    writeFailuresFile(run.ctx, summary, { baseUrl: `http://127.0.0.1:1/v1?key=${RAW}` });
+    // GitHub: the job summary file and the annotations (gate and conformance under GITHUB_ACTIONS).
+    const annotations: string[] = [];
+    mkdirSync(join(dir, 'github'));
+    reportToGithub(summary, createRedactor([RAW]), { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(dir, 'github', 'step-summary.md') }, out: (l) => annotations.push(l) });
+    // The terminal: the suite's failure text, the gate's progress and final lines, replay's lines.
+    const progress: string[] = [];
+    const sink = { write: (s: string) => progress.push(s) } as unknown as NodeJS.WritableStream;
+    const p = new Progress(sink as never, createRedactor([RAW]), false, paint(false));
+    p.stepEnd(1, 1, summary.parts[0]);
+    p.end(summary, undefined);
+    const suiteText = checkFailed(summary.parts[0].checks[0], createRedactor([RAW])).message;
+    const replay = replayLines([{ failure: { part: 'conformance', ...summary.parts[0].checks[0] }, verdict: 'still failing', message: summary.parts[0].checks[0].message, result: summary.parts[0].checks[0] }], paint(false), createRedactor([RAW]));
+    const terminal = [...annotations, ...progress, suiteText, ...replay].join('\n');
+    expect(terminal).toContain('curl -sS -i');
+    expect(terminal).toContain('"Authorization: Bearer $LENDCHECK_API_KEY"');
 
     const files = filesUnder(dir);
     expect(files.map((f) => f.slice(dir.length + 1)).sort()).toEqual(
@@ -93,9 +132,12 @@ describe('no key or secret reaches a report file', () => {
         'conformance/conformance.json', 'conformance/junit.xml', 'load/result.json', 'load/junit.xml',
         'chaos/chaos-validate.json', 'chaos/chaos-validate.junit.xml', 'chaos/chaos-certify.json', 'chaos/chaos-certify.junit.xml',
         'chaos/chaos-schedule.json', 'chaos/chaos-schedule.junit.xml', 'gate/gate-run/index.html', 'gate/gate-run/junit.xml', 'gate/gate-run/summary.json',
+        'conformance/failures.json', 'gate/gate-run/failures.json', 'github/step-summary.md',
       ]),
     );
-    for (const [name, text] of [...files.map((f) => [f, readFileSync(f, 'utf8')] as const), ['k6.log', k6Log] as const]) {
+    // The reproductions did reach each new output (so the search below searched them).
+    for (const f of ['conformance/failures.json', 'gate/gate-run/failures.json', 'github/step-summary.md', 'gate/gate-run/index.html', 'gate/gate-run/junit.xml']) expect(readFileSync(join(dir, f), 'utf8'), f).toMatch(/attempt 1 with ck_test_\*\*\*/);
+    for (const [name, text] of [...files.map((f) => [f, readFileSync(f, 'utf8')] as const), ['k6.log', k6Log] as const, ['terminal', terminal] as const]) {
       for (const leak of LEAKS) expect(text.includes(leak), `${leak} in ${name}`).toBe(false);
       // The signature header shows its first 8 hex digits only.
       expect(text, name).not.toMatch(/(ab){32}/);

@@ -11,16 +11,18 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/\b(ck_(?:live|test)_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
   [/\b(whsec_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
   // The key's environment prefix stays: "Bearer ck_test_***" tells which environment was used.
-  [/\b(Bearer|Basic)(\s+|%20)(ck_(?:live|test)_)?[^\s"'<>,;\\]+/gi, `$1$2$3${MASK}`],
+  // A shell variable in its place (`Bearer $LENDCHECK_API_KEY` in a reproduction) holds no key: kept.
+  [/\b(Bearer|Basic)(\s+|%20)(?!\$\{?[A-Za-z_][A-Za-z0-9_]*\b)(ck_(?:live|test)_)?[^\s"'<>,;\\]+/gi, `$1$2$3${MASK}`],
   // A JSON "secret"/"apiKey" member whose value has no recognisable prefix.
-  [/("(?:secret|apiKey|api_key|password|token)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi, `$1${MASK}$3`],
+  // Not when a reproduction's shell line splices a variable in there ('"$LENDCHECK_WEBHOOK_SECRET"').
+  [/("(?:secret|apiKey|api_key|password|token)"\s*:\s*")(?!'"\$[A-Za-z_])((?:[^"\\]|\\.)*)(")/gi, `$1${MASK}$3`],
 ];
 
 /** Header and property names whose values are credentials whatever their form. */
 const SECRET_NAMES = /^(authorization|proxy-authorization|x-api-key|api[-_]?key|secret|password|token|cookie|set-cookie)$/i;
 /** The webhook signature headers: not secrets, but replayable, so only the first 8 digits of each signature show (hex, or base64 under Standard Webhooks). */
-const SIGNATURE_NAMES = /^(x-service-signature|webhook-signature)$/i;
-const shortenSignature = (x: string): string => x.replace(/([0-9a-f]{8})[0-9a-f]{56}/gi, '$1…').replace(/(v1,[A-Za-z0-9+/]{8})[A-Za-z0-9+/]{35}=/g, '$1…');
+export const SIGNATURE_NAMES = /^(x-service-signature|webhook-signature)$/i;
+export const shortenSignature = (x: string): string => x.replace(/([0-9a-f]{8})[0-9a-f]{56}/gi, '$1…').replace(/(v1,[A-Za-z0-9+/]{8})[A-Za-z0-9+/]{35}=/g, '$1…');
 
 export interface Redactor {
   /** Masks keys and secrets inside a string. */

@@ -4,6 +4,7 @@ import junitModule, { type Builder as JunitBuilder } from 'junit-report-builder'
 import { runSummary, partResult, type RunSummary, type PartResult } from '../contract/results.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { renderReportPage } from './html-page.ts';
+import { reproductionText } from './repro/curl.ts';
 
 // Report writers in the style of Vitest reporters: a class per format with lifecycle
 // hooks, called by whoever runs the parts (the gate, or `lendcheck report`). The map
@@ -64,7 +65,10 @@ export function junitXml(s: RunSummary): string {
       const tc = suite.testCase().className(`${p.part}.${c.id}`).name(c.title).time(c.durationMs / 1000);
       if (c.requirements.length) tc.property('requirements', c.requirements.join(','));
       if (c.status === 'failed') {
-        tc.failure(c.message ?? 'failed', 'check');
+        // The failure's body is what a CI shows under the red case: the message, the requirements
+        // it breaks and the reproduction (curl lines, seed, deliveries, timeline).
+        const body = [c.message ?? 'failed', ...(c.requirements.length ? [`breaks ${c.requirements.join(', ')}`] : []), ...reproductionText(c), ...(c.internalError ? ['lendcheck internal error (a bug in lendcheck, not a verdict on the target):', c.internalError] : [])];
+        tc.failure(c.message ?? 'failed', 'check').stacktrace(body.join('\n'));
         if (c.exchange) tc.standardOutput(JSON.stringify(c.exchange, null, 2));
       } else if (c.status === 'skipped') {
         tc.skipped().standardOutput(skipText(c.message));

@@ -3,6 +3,12 @@ import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
 import { runConformance } from '../../conformance/run.ts';
 import { UnsafeTargetError } from '../../conformance/target.ts';
 import { withSchemathesis } from '../../conformance/schemathesis-target.ts';
+import { join } from 'node:path';
+import { colorEnabled, paint } from '../../reports/output/color.ts';
+import { failedCheckLines } from '../../reports/output/failed-lines.ts';
+import { FAILURES_FILE } from '../../reports/repro/failures-file.ts';
+import { reportToGithub } from '../../reports/ci/github.ts';
+import { createRedactor } from '../../reports/redact.ts';
 
 /** 0 only when every applicable check passed (and at least one did); 1 otherwise. */
 export function exitCodeOf(r: { status: string; figures: Record<string, string | number> }): number {
@@ -44,8 +50,16 @@ export function registerConformance(program: Command): void {
           reporter: o.reporter as 'default',
         });
         const f = r.figures;
-        console.log(`conformance: ${r.status.toUpperCase()} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
+        const p = paint(colorEnabled(process.stdout));
+        const status = r.status === 'failed' ? p.red(r.status.toUpperCase()) : r.status === 'passed' ? p.green(r.status.toUpperCase()) : r.status.toUpperCase();
+        console.log(`conformance: ${status} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
+        const failedLines = failedCheckLines([r], p);
+        if (failedLines.length) {
+          console.log(`failed checks (reproductions above and in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: lendcheck replay ${join(o.reportDir as string, FAILURES_FILE)}):`);
+          for (const l of failedLines) console.log(l);
+        }
         process.exitCode = exitCodeOf(r);
+        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([o.apiKey, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
         if (o.withSchemathesis) {
           const st = await withSchemathesis({
             baseUrl: o.baseUrl as string | undefined,

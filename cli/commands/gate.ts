@@ -14,6 +14,10 @@ import { detectForGate, retryWaitMs } from '../../conformance/detect/cli.ts';
 import { regressionStep } from '../history/regression-step.ts';
 import { recordRun } from '../history/record.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';
+import { reportToGithub } from '../../reports/ci/github.ts';
+import { lastFailuresFile } from '../replay/last-run.ts';
+import { replayCommand } from './replay.ts';
+import { resolve } from 'node:path';
 
 interface GateFlags extends TargetFlags {
   profile?: string;
@@ -34,6 +38,7 @@ interface GateFlags extends TargetFlags {
   baseline?: string;
   maxRegression?: string;
   history?: string;
+  rerunFailed?: boolean;
 }
 
 export function registerGate(program: Command): void {
@@ -66,6 +71,7 @@ export function registerGate(program: Command): void {
     .option('--baseline <run>', 'compare with a run from the history: "last" (the last passing run against this target) or a run id')
     .option('--max-regression <bounds>', 'with --baseline: fail when a figure gets worse beyond these bounds, e.g. p95=10%,burst=0')
     .option('--history <file>', 'the run history every gate run is added to (default <report-dir>/history.db)')
+    .option('--rerun-failed', 'run only the checks that failed in the last run in --report-dir (its failures.json), with the same seed and profile, and say "fixed" or "still failing" for each (as lendcheck replay)')
     .action(async (opts: GateFlags) => {
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
       const early = createRedactor(keysOf(flagsFromEnv(opts)));
@@ -82,6 +88,12 @@ export function registerGate(program: Command): void {
 async function gate(opts: GateFlags): Promise<void> {
   const flags = flagsFromEnv(opts);
   refuseLiveKeys(flags);
+  if (opts.rerunFailed) {
+    const file = lastFailuresFile(opts.reportDir);
+    console.log(`rerunning the failed checks of ${file}`);
+    process.exitCode = await replayCommand(file, { baseUrl: flags.baseUrl, apiKey: flags.apiKey, apiKey2: flags.apiKey2, burstKey: flags.burstKey, profileFile: opts.profile ?? process.env.LENDCHECK_PROFILE });
+    return;
+  }
   let profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
   let profileFile = opts.profile;
   const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -136,8 +148,10 @@ async function gate(opts: GateFlags): Promise<void> {
   process.once('SIGINT', stop);
   try {
     const verdictRules = { named: only, allowSkip: !!opts.allowSkip };
-    const { summary, timedOut } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000, verdictRules });
+    const replay = { ...(target.embedded ? {} : { baseUrl: target.baseUrl }), ...(profileFile ? { profileFile: resolve(profileFile) } : {}) };
+    const { summary, timedOut, files } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000, verdictRules, replay });
     process.exitCode = EXIT_CODES[summary.verdict];
+    reportToGithub(summary, redactor, { reportPath: files.find((f) => f.endsWith('index.html')) });
     recordRun(summary, historyFile, 'gate');
     // A step that timed out may still hold sockets or timers; the verdict and the report
     // are written, so end the process rather than wait on it.
@@ -158,3 +172,4 @@ function targetEnv(pairs: string[]): Record<string, string> {
   }
   return env;
 }
+

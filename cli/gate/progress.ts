@@ -2,6 +2,9 @@ import type { Writable } from 'node:stream';
 import type { PartResult, RunSummary } from '../../contract/results.ts';
 import type { Redactor } from '../../reports/redact.ts';
 import { formatDuration } from '../../reports/format.ts';
+import { colorEnabled, paint as paintWith, type Paint } from '../../reports/output/color.ts';
+import { failedCheckLines } from '../../reports/output/failed-lines.ts';
+import { reproductionText } from '../../reports/repro/curl.ts';
 
 // Progress as the gate goes: on a terminal, one status line redrawn in place (step,
 // elapsed time, last message) with finished steps printed above it; elsewhere (CI logs,
@@ -20,6 +23,7 @@ export class Progress {
     private readonly out: Writable & { isTTY?: boolean; columns?: number },
     private readonly redactor: Redactor,
     readonly live: boolean = !!out.isTTY,
+    private readonly paint: Paint = paintWith(colorEnabled(out)),
   ) {}
 
   private line(s: string): void {
@@ -71,7 +75,11 @@ export class Progress {
     for (const k of p.checks) c[k.status]++;
     const counts = p.checks.length ? ` — ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped` : '';
     this.line(`${MARK[p.status]} [${index}/${total}] ${p.part} (${formatDuration(p.durationMs)})${counts}${p.skipReason ? ` — ${p.skipReason}` : ''}`);
-    for (const k of p.checks.filter((x) => x.status === 'failed' && x.message !== p.skipReason).slice(0, 5)) this.line(`       ✗ ${k.title}: ${k.message ?? ''}`);
+    for (const k of p.checks.filter((x) => x.status === 'failed' && x.message !== p.skipReason).slice(0, 5)) {
+      this.line(`       ${this.paint.red('✗')} ${k.title}: ${k.message ?? ''}`);
+      for (const l of reproductionText(k)) this.line(`         ${this.paint.dim(l)}`);
+      if (k.internalError) this.line(`         lendcheck internal error (a bug in lendcheck, not a verdict on the target):\n${k.internalError}`);
+    }
     const more = c.failed - 5;
     if (more > 0) this.line(`       … and ${more} more failures (see the report)`);
   }
@@ -89,6 +97,11 @@ export class Progress {
         (skipped.length ? ` — skipped: ${skipped.join(', ')}` : ''),
     );
     if (summary.verdict === 'incomplete') for (const r of summary.verdictReasons ?? []) this.line(`       ? ${r}`);
+    const failedLines = failedCheckLines(summary.parts, this.paint);
+    if (failedLines.length) {
+      this.line(`failed checks (${failedLines.length}; each with its reproduction in the report and failures.json; \`lendcheck gate --rerun-failed\` runs them again):`);
+      for (const l of failedLines) this.line(l);
+    }
     if (reportPath) this.line(`report: ${reportPath}`);
   }
 }

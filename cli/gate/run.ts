@@ -7,6 +7,7 @@ import { GATE_STEPS, unmetNeeds, type GateStep, type StepContext } from './steps
 import type { GateTarget } from './target.ts';
 import type { Progress } from './progress.ts';
 import { judgeRun, type VerdictRules } from './verdict.ts';
+import { writeFailuresFile, type ReplayMeta } from '../../reports/repro/failures-file.ts';
 
 export function newRunId(d = new Date()): string {
   return `${d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(2).toString('hex')}`;
@@ -26,6 +27,8 @@ export interface GateOptions {
   stepTimeoutMs?: number;
   /** Steps asked for by name and whether skips are accepted: see verdict.ts. */
   verdictRules?: VerdictRules;
+  /** How the run was made, written into failures.json for `lendcheck replay` / `gate --rerun-failed`. */
+  replay?: Partial<ReplayMeta>;
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 20 * 60_000;
@@ -111,6 +114,7 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
     o.progress.stepEnd(i, steps.length, result);
   }
   const { summary, files } = await report.end(Date.now(), judgeRun(judged, o.verdictRules));
+  files.push(writeFailuresFile(report.ctx, summary, o.replay));
   o.progress.end(summary, files.find((f) => f.endsWith('index.html')));
   return { summary, files, dir: report.ctx.dir, timedOut };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { borrowRequest, lendRequest, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
-import { expectClientError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
-import type { Reply } from '../http.ts';
+import { CheckFailure, expectClientError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
+import { TransportError, type Reply } from '../http.ts';
 import { enc, sharedLend } from './fixtures.ts';
 
 // A property-based corpus (fast-check, seeded per run so a failure can be replayed with
@@ -11,6 +11,34 @@ import { enc, sharedLend } from './fixtures.ts';
 
 const TIMEOUT_MS = 5_000;
 const RUNS = 12;
+
+/** Bounds the shrinking of a failed case: every step is one request to the target. */
+const SHRINK_MS = 20_000;
+
+/**
+ * A property over the target (fast-check, seeded by the run): on a failure fast-check shrinks
+ * the input to the smallest one that still fails, and that case is sent once more so the
+ * failure shows its exchange, the seed and the shrunk input (and only that exchange: the
+ * reproduction of a generated case is the case, not every case tried before it).
+ */
+async function shrunkCase<T>(ctx: CheckContext, arb: fc.Arbitrary<T>, probe: (v: T) => Promise<void>): Promise<void> {
+  const out = await fc.check(fc.asyncProperty(arb, probe), { seed: ctx.seed, numRuns: RUNS, interruptAfterTimeLimit: SHRINK_MS });
+  if (!out.failed || !out.counterexample) return;
+  const [value] = out.counterexample;
+  const from = ctx.http.log.length;
+  const detail = () => ({ seed: ctx.seed, input: show(value), exchanges: ctx.http.log.slice(from) });
+  try {
+    await probe(value);
+  } catch (e) {
+    if (e instanceof CheckFailure) throw new CheckFailure(e.title, e.expected, e.received, e.exchange, detail());
+    if (e instanceof TransportError) throw new CheckFailure(`the shrunk case ${show(value)} gets an answer`, 'an HTTP answer', e.message, e.exchange, detail());
+    throw e;
+  }
+  // The shrunk case passed when sent again: the target is not deterministic; the first failure stands.
+  const first = out.errorInstance;
+  if (first instanceof CheckFailure) throw new CheckFailure(first.title, first.expected, `${first.received} (the shrunk case passed when sent again: the answer varies)`, first.exchange, detail());
+  fail('a generated case fails the same way when sent again', 'the same failure', `${show(value)} passed the second time (first: ${String((first as Error | undefined)?.message ?? first)})`, undefined, detail());
+}
 
 function bad(r: Reply, what: string): void {
   if (r.status >= 500) fail(`${what} never gets a 5xx`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
@@ -39,8 +67,9 @@ export function fuzzChecks(profile: Profile): Check[] {
       async run(ctx) {
         for (const [m, label, pathOf, schema] of bodies) {
           const path = await pathOf(ctx);
-          const sample = fc.sample(jsonish, { numRuns: RUNS * 3, seed: ctx.seed }).filter((v) => !schema.safeParse(v).success).slice(0, RUNS);
-          for (const body of sample) bad(await ctx.api(m, path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `${m} ${label} with body ${show(body)}`);
+          await shrunkCase(ctx, jsonish.filter((v) => !schema.safeParse(v).success), async (body) =>
+            bad(await ctx.api(m, path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `${m} ${label} with body ${show(body)}`),
+          );
         }
         return pass();
       },

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
-import { CheckSkip, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
+import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
+import { RECEIVER_VAR } from '../../contract/repro-vars.ts';
 import { findId } from '../detect/probe.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';
@@ -12,18 +13,27 @@ import { matchedPair, webhookSecret } from './endpoints.ts';
 // attempts control while the test clock is advanced through the schedule.
 
 interface Delivery {
+  /** Date.now() when it arrived. */
+  at: number;
   method: string;
   headers: Record<string, string | string[] | undefined>;
   raw: Buffer;
 }
 
-async function receiver(status: number): Promise<{ url: string; got: Delivery[]; close(): Promise<void> }> {
+interface Receiver {
+  url: string;
+  status: number;
+  got: Delivery[];
+  close(): Promise<void>;
+}
+
+async function receiver(status: number): Promise<Receiver> {
   const got: Delivery[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      got.push({ method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks) });
+      got.push({ at: Date.now(), method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks) });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'failing on purpose');
     });
   });
@@ -31,6 +41,7 @@ async function receiver(status: number): Promise<{ url: string; got: Delivery[];
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/lendcheck-hook`,
+    status,
     got,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
@@ -41,6 +52,26 @@ function asExchange(d: Delivery, url: string): results.Exchange {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(d.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   return { method: d.method, url, status: 200, requestHeaders: headers, requestBody: d.raw.toString('utf8').slice(0, 4096), responseHeaders: {}, durationMs: 0 };
+}
+
+/**
+ * A failed webhook check's reproduction: the check's own requests (its subscription names the
+ * receiver, which a reader replaces with theirs) and what the receiver got, headers and body.
+ */
+function hookDetail(ctx: CheckContext, from: number, rx: Receiver, timeline?: () => string | undefined): () => FailureDetail {
+  return () => {
+    const t0 = rx.got[0]?.at ?? 0;
+    const tl = timeline?.();
+    return {
+      exchanges: ctx.http.log.slice(from),
+      vars: { [RECEIVER_VAR]: rx.url },
+      deliveries: rx.got.slice(0, 10).map((d) => {
+        const x = asExchange(d, rx.url);
+        return { atMs: d.at - t0, method: d.method, headers: x.requestHeaders, body: x.requestBody, status: rx.status };
+      }),
+      ...(tl ? { timeline: tl } : {}),
+    };
+  };
 }
 
 async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
@@ -82,65 +113,68 @@ export function hookChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const rx = await receiver(200);
+        const from = ctx.http.log.length;
         let sub: { id?: string; secret: string } | undefined;
         try {
-          sub = await subscribe(ctx, rx.url, ['position.created', 'position.matched']);
-          if (!sub.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, sub.secret.slice(0, 6));
-          // With controls the event is triggered (fast path); without them it comes from a lend
-          // and a crossing borrow of two users, as it would for any partner.
-          let ids: string[];
-          let find: (raw: string) => boolean;
-          let what: string;
-          if (ctx.hasControls) {
-            const own = await sharedLend(ctx);
-            const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'position.matched', positionId: own.positionId } });
-            expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger position.matched');
-            const trig = expectShape(t, controls.triggerResponse, 'the trigger control answer');
-            ids = [own.positionId];
-            find = (raw) => raw.includes(trig.eventId);
-            what = `event ${trig.eventId}`;
-          } else {
-            const pair = await matchedPair(ctx, 'hook-organic');
-            ids = [pair.lendId, pair.borrowId];
-            find = (raw) => raw.includes('position.matched') && ids.some((id) => raw.includes(id));
-            what = `a position.matched event for ${ids.join(' or ')}`;
-            const created = await waitFor(() => rx.got.some((d) => d.raw.includes('position.created') && d.raw.includes(pair.lendId)), DELIVERY_WAIT_MS);
-            if (!created) fail('position.created is delivered for an organic lend', `a POST within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none for ${pair.lendId}`);
-          }
-          const arrived = await waitFor(() => rx.got.some((d) => find(d.raw.toString('utf8'))), DELIVERY_WAIT_MS);
-          if (!arrived) fail('the event is delivered in near real time', `a POST carrying ${what} within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none matching`);
-          const d = rx.got.find((x) => find(x.raw.toString('utf8')))!;
-          const dx = asExchange(d, rx.url);
-          if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
-          const sig = d.headers[SIGNATURE_HEADER];
-          if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
-          const v = verifyWebhook(d.raw, d.headers, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
-          // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
-          const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, d.headers, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
-          if (!v.ok && other) {
-            ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
-            if (!ctx.strict) return pass();
-          }
-          if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
-          let env: unknown;
-          try {
-            env = JSON.parse(d.raw.toString('utf8'));
-          } catch {
-            fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
-          }
-          const e = eventEnvelope.safeParse(env);
-          if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env), dx);
-          const ev = e.data!;
-          if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type), dx);
-          const data = positionMatchedData.safeParse(ev.data);
-          if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
-          if (!ids.includes(data.data!.positionId)) fail('the event names the position', ids.join(' or '), show(data.data!.positionId), dx);
-          ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
+          return await withDetail(hookDetail(ctx, from, rx), async () => {
+            sub = await subscribe(ctx, rx.url, ['position.created', 'position.matched']);
+            if (!sub.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, sub.secret.slice(0, 6));
+            // With controls the event is triggered (fast path); without them it comes from a lend
+            // and a crossing borrow of two users, as it would for any partner.
+            let ids: string[];
+            let find: (raw: string) => boolean;
+            let what: string;
+            if (ctx.hasControls) {
+              const own = await sharedLend(ctx);
+              const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'position.matched', positionId: own.positionId } });
+              expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger position.matched');
+              const trig = expectShape(t, controls.triggerResponse, 'the trigger control answer');
+              ids = [own.positionId];
+              find = (raw) => raw.includes(trig.eventId);
+              what = `event ${trig.eventId}`;
+            } else {
+              const pair = await matchedPair(ctx, 'hook-organic');
+              ids = [pair.lendId, pair.borrowId];
+              find = (raw) => raw.includes('position.matched') && ids.some((id) => raw.includes(id));
+              what = `a position.matched event for ${ids.join(' or ')}`;
+              const created = await waitFor(() => rx.got.some((d) => d.raw.includes('position.created') && d.raw.includes(pair.lendId)), DELIVERY_WAIT_MS);
+              if (!created) fail('position.created is delivered for an organic lend', `a POST within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none for ${pair.lendId}`);
+            }
+            const arrived = await waitFor(() => rx.got.some((d) => find(d.raw.toString('utf8'))), DELIVERY_WAIT_MS);
+            if (!arrived) fail('the event is delivered in near real time', `a POST carrying ${what} within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none matching`);
+            const d = rx.got.find((x) => find(x.raw.toString('utf8')))!;
+            const dx = asExchange(d, rx.url);
+            if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
+            const sig = d.headers[SIGNATURE_HEADER];
+            if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
+            const v = verifyWebhook(d.raw, d.headers, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+            // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
+            const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, d.headers, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
+            if (!v.ok && other) {
+              ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
+              if (!ctx.strict) return pass();
+            }
+            if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
+            let env: unknown;
+            try {
+              env = JSON.parse(d.raw.toString('utf8'));
+            } catch {
+              fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
+            }
+            const e = eventEnvelope.safeParse(env);
+            if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env), dx);
+            const ev = e.data!;
+            if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type), dx);
+            const data = positionMatchedData.safeParse(ev.data);
+            if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
+            if (!ids.includes(data.data!.positionId)) fail('the event names the position', ids.join(' or '), show(data.data!.positionId), dx);
+            ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
+            return pass();
+          });
         } finally {
           await unsubscribe(ctx, sub?.id);
           await rx.close();
         }
-        return pass();
       },
     },
     {
@@ -152,60 +186,68 @@ export function hookChecks(profile: Profile): Check[] {
       async run(ctx) {
         if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.retry);
         const rx = await receiver(500);
+        const from = ctx.http.log.length;
         let sub: { id?: string; secret: string } | undefined;
+        let seen: { attempts: Array<Record<string, unknown>> } | undefined;
+        // The attempts as the control last showed them, one line each: the timeline a reader compares with the schedule.
+        const timeline = () => seen?.attempts.map((a, i) => `attempt ${i + 1}: ${Object.entries(a).filter(([k]) => k !== 'webhookId').map(([k, v]) => `${k} ${String(v)}`).join(', ')}`).join('\n');
         try {
-          const clock = await ctx.api('GET', '/sandbox/clock');
-          const timeScale = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').timeScale;
-          sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
-          const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'withdrawal.completed', userId: ctx.user('hook-retry') } });
-          expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger withdrawal.completed');
-          const { eventId } = expectShape(t, controls.triggerResponse, 'the trigger control answer');
-          const attemptsOf = async () => {
-            const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);
-            expectStatus(r, 200, 'GET /sandbox/events/{eventId}/attempts');
-            const a = expectShape(r, controls.attemptsResponse, 'the attempts control answer');
-            // Only this check's subscription: the partner may have others (a dashboard one, a detection run's).
-            return { r, a: sub?.id ? { ...a, attempts: a.attempts.filter((x) => x.webhookId === sub!.id) } : a };
-          };
-          const sentCount = async (n: number) => {
-            const t0 = Date.now();
-            for (;;) {
-              const x = await attemptsOf();
-              if (x.a.attempts.filter((y) => y.sentAt).length >= n || Date.now() - t0 > 3_000) return x;
-              await new Promise((r) => setTimeout(r, 25));
+          return await withDetail(hookDetail(ctx, from, rx, timeline), async () => {
+            const clock = await ctx.api('GET', '/sandbox/clock');
+            const timeScale = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').timeScale;
+            sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
+            const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'withdrawal.completed', userId: ctx.user('hook-retry') } });
+            expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger withdrawal.completed');
+            const { eventId } = expectShape(t, controls.triggerResponse, 'the trigger control answer');
+            const attemptsOf = async () => {
+              const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);
+              expectStatus(r, 200, 'GET /sandbox/events/{eventId}/attempts');
+              const a = expectShape(r, controls.attemptsResponse, 'the attempts control answer');
+              // Only this check's subscription: the partner may have others (a dashboard one, a detection run's).
+              const mine = sub?.id ? { ...a, attempts: a.attempts.filter((x) => x.webhookId === sub!.id) } : a;
+              seen = mine;
+              return { r, a: mine };
+            };
+            const sentCount = async (n: number) => {
+              const t0 = Date.now();
+              for (;;) {
+                const x = await attemptsOf();
+                if (x.a.attempts.filter((y) => y.sentAt).length >= n || Date.now() - t0 > 3_000) return x;
+                await new Promise((r) => setTimeout(r, 25));
+              }
+            };
+            let cur = await sentCount(1);
+            for (let i = 0; i < WEBHOOK_RETRY_DELAYS_MS.length; i++) {
+              const sent = cur.a.attempts.filter((y) => y.sentAt);
+              const next = cur.a.attempts[i + 1];
+              if (!next) fail(`a failed attempt ${i + 1} is followed by retry ${i + 1}`, `attempt ${i + 2} scheduled`, `${cur.a.attempts.length} attempts (${show(cur.a.attempts.map((x) => x.outcome))})`, cur.r.exchange);
+              const gap = Date.parse(next.scheduledAt) - Date.parse(sent[i].sentAt!);
+              const want = WEBHOOK_RETRY_DELAYS_MS[i];
+              // The delay runs from the failure, which comes a round trip after sentAt; on a fast
+              // test clock that round trip is worth timeScale times more business time. Allowed:
+              // a second or 1 % of the delay, plus one real second at the clock's scale.
+              const slack = Math.max(1_000, want * 0.01) + timeScale * 1_000;
+              if (gap < want - 1_000 || gap > want + slack) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms (up to +${slack} ms)`, `${gap} ms`, cur.r.exchange);
+              const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
+              expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
+              cur = await sentCount(i + 2);
             }
-          };
-          let cur = await sentCount(1);
-          for (let i = 0; i < WEBHOOK_RETRY_DELAYS_MS.length; i++) {
-            const sent = cur.a.attempts.filter((y) => y.sentAt);
-            const next = cur.a.attempts[i + 1];
-            if (!next) fail(`a failed attempt ${i + 1} is followed by retry ${i + 1}`, `attempt ${i + 2} scheduled`, `${cur.a.attempts.length} attempts (${show(cur.a.attempts.map((x) => x.outcome))})`, cur.r.exchange);
-            const gap = Date.parse(next.scheduledAt) - Date.parse(sent[i].sentAt!);
-            const want = WEBHOOK_RETRY_DELAYS_MS[i];
-            // The delay runs from the failure, which comes a round trip after sentAt; on a fast
-            // test clock that round trip is worth timeScale times more business time. Allowed:
-            // a second or 1 % of the delay, plus one real second at the clock's scale.
-            const slack = Math.max(1_000, want * 0.01) + timeScale * 1_000;
-            if (gap < want - 1_000 || gap > want + slack) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms (up to +${slack} ms)`, `${gap} ms`, cur.r.exchange);
-            const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
-            expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
-            cur = await sentCount(i + 2);
-          }
-          // Under afterFinalRetry 'drop' the record goes once the last retry fails: the receiver's count is the evidence then.
-          const sent = Math.max(cur.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
-          if (sent !== 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('the failing delivery is tried once and retried five times', '6 attempts sent', `${sent}`, cur.r.exchange);
-          await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } });
-          const end = await attemptsOf();
-          const after = Math.max(end.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
-          if (after > 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('nothing is sent after the fifth retry', '6 attempts', `${after}`, end.r.exchange);
-          const want = profile.webhooks.afterFinalRetry;
-          ctx.profileChoice({ option: 'webhooks.afterFinalRetry', expected: want, followed: want !== 'mark-failed' || end.a.state === 'failed', received: `state ${end.a.state}` }, end.r.exchange);
-          if (rx.got.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs received', `${rx.got.length}`);
+            // Under afterFinalRetry 'drop' the record goes once the last retry fails: the receiver's count is the evidence then.
+            const sent = Math.max(cur.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
+            if (sent !== 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('the failing delivery is tried once and retried five times', '6 attempts sent', `${sent}`, cur.r.exchange);
+            await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } });
+            const end = await attemptsOf();
+            const after = Math.max(end.a.attempts.filter((y) => y.sentAt).length, rx.got.length);
+            if (after > 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('nothing is sent after the fifth retry', '6 attempts', `${after}`, end.r.exchange);
+            const want = profile.webhooks.afterFinalRetry;
+            ctx.profileChoice({ option: 'webhooks.afterFinalRetry', expected: want, followed: want !== 'mark-failed' || end.a.state === 'failed', received: `state ${end.a.state}` }, end.r.exchange);
+            if (rx.got.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs received', `${rx.got.length}`);
+            return pass();
+          });
         } finally {
           await unsubscribe(ctx, sub?.id);
           await rx.close();
         }
-        return pass();
       },
     },
   ];

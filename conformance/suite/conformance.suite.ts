@@ -2,9 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, describe, it } from 'vitest';
 import { loadProfile } from '../../contract/index.ts';
 import { runOptionsFor, startEmbedded, type EmbeddedTarget } from '../embedded.ts';
-import { writeReports } from '../report.ts';
+import { replayMeta, writeReports } from '../report.ts';
 import { executeCheck, finishRun, prepareRun } from '../runner.ts';
 import { assertSafe, resolveTarget } from '../target.ts';
+import { createRedactor } from '../../reports/redact.ts';
+import { checkFailed } from './failure-error.ts';
 
 // The conformance suite as Vitest sees it: one test per check, in run order. The target
 // comes from LENDCHECK_* (runConformance sets them from the command's flags); without a
@@ -15,6 +17,7 @@ assertSafe(target);
 const profile = loadProfile(target.profileFile);
 const embedded: EmbeddedTarget | undefined = target.baseUrl ? undefined : await startEmbedded(profile);
 const run = await prepareRun(runOptionsFor(target, profile, embedded));
+const redactor = createRedactor([run.opts.apiKey, run.opts.apiKey2 ?? '', run.opts.burstKey ?? '']);
 
 describe(`conformance of ${run.opts.targetLabel}`, () => {
   for (const item of run.plan) {
@@ -22,10 +25,7 @@ describe(`conformance of ${run.opts.targetLabel}`, () => {
       const r = await executeCheck(run, item);
       for (const n of r.notes) await t.annotate(n, 'note');
       if (r.status === 'skipped') t.skip(`skipped: ${r.message}`);
-      if (r.status === 'failed') {
-        const ex = r.exchange ? `\n  exchange: ${r.exchange.method} ${r.exchange.url} → ${r.exchange.status}\n  response: ${(r.exchange.responseBody ?? '').slice(0, 500)}` : '';
-        throw new Error(`${r.message}${ex}`);
-      }
+      if (r.status === 'failed') throw checkFailed(r, redactor);
     });
   }
 });
@@ -35,7 +35,7 @@ afterAll(async () => {
     const result = finishRun(run);
     const file = process.env.LENDCHECK_RESULT_FILE;
     if (file) writeFileSync(file, JSON.stringify(result));
-    if (target.reportDir) writeReports(result, target.reportDir, [run.opts.apiKey, run.opts.apiKey2 ?? '', run.opts.burstKey ?? '']);
+    if (target.reportDir) writeReports(result, target.reportDir, [run.opts.apiKey, run.opts.apiKey2 ?? '', run.opts.burstKey ?? ''], replayMeta(target, embedded));
   } finally {
     await run.close();
     await embedded?.close();

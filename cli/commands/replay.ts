@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { readFailuresFile } from '../../reports/repro/failures-file.ts';
+import { createRedactor } from '../../reports/redact.ts';
+import { colorEnabled, paint } from '../../reports/output/color.ts';
+import { replayExitCode, replayFailures, type ReplayOptions } from '../replay/run.ts';
+import { replayLines } from '../replay/print.ts';
+import { UnsafeTargetError } from '../../conformance/target.ts';
+
+/** Replays a failures file and prints one line per check; returns the exit code. */
+export async function replayCommand(file: string, o: ReplayOptions): Promise<number> {
+  const failures = readFailuresFile(file);
+  const redactor = createRedactor([o.apiKey, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => !!k));
+  if (!failures.failures.length) {
+    console.log(`nothing to replay: run ${failures.runId} had no failed check`);
+    return 0;
+  }
+  const outcomes = await replayFailures(failures, { ...o, log: (l) => console.log(redactor.text(l)) });
+  for (const l of replayLines(outcomes, paint(colorEnabled(process.stdout)), redactor)) console.log(l);
+  return replayExitCode(outcomes);
+}
+
+export function registerReplay(program: Command): void {
+  program
+    .command('replay')
+    .description('Rerun the failed checks of a run (its failures.json) with the same seed and profile, and say "fixed" or "still failing" for each')
+    .argument('<failures>', 'a failures.json: <report-dir>/failures.json of lendcheck conformance, or <report-dir>/<run-id>/failures.json of a gate run')
+    .option('--base-url <url>', 'target base URL ending in /v1 (default: the run\'s target; the embedded sandbox when the run used it) (env LENDCHECK_BASE_URL)')
+    .option('--public-base-url <url>', 'base URL of the public endpoints, when different')
+    .option('--api-key <key>', 'API key of partner 1 (env LENDCHECK_API_KEY)')
+    .option('--api-key-2 <key>', "a second partner's key (env LENDCHECK_API_KEY_2)")
+    .option('--burst-key <key>', 'a key the 429 check may exhaust (env LENDCHECK_BURST_KEY)')
+    .option('--profile <file>', 'profile file, instead of the one the run used')
+    .action(async (file: string, o: Record<string, string | undefined>) => {
+      try {
+        process.exitCode = await replayCommand(file, { baseUrl: o.baseUrl ?? process.env.LENDCHECK_BASE_URL, publicBaseUrl: o.publicBaseUrl, apiKey: o.apiKey, apiKey2: o.apiKey2, burstKey: o.burstKey, profileFile: o.profile });
+      } catch (e) {
+        if (!(e instanceof UnsafeTargetError)) throw e;
+        console.error(`lendcheck replay: ${e.message}`);
+        process.exitCode = 2;
+      }
+    });
+}

@@ -1,0 +1,94 @@
+import { loadProfile } from '../../contract/index.ts';
+import type { CheckResult } from '../../contract/results.ts';
+import { runConformance } from '../../conformance/run.ts';
+import type { FailedCheck, FailuresFile } from '../../reports/repro/failures-file.ts';
+import { runContract } from '../gate/contract-step.ts';
+import { embeddedTarget } from '../gate/embedded.ts';
+import { externalTarget, type GateTarget } from '../gate/target.ts';
+
+// lendcheck replay: the failed checks of one run, run again exactly (the same ids, seed,
+// profile and strictness) against the target, each answered "fixed" or "still failing".
+// Conformance checks run in this process (no Vitest: one check needs no runner); contract
+// checks through the contract step; the other parts' failures come from a whole step (a
+// load series, a retry schedule), which replay says instead of pretending to rerun them.
+
+export type ReplayVerdict = 'fixed' | 'still failing' | 'not replayed';
+
+export interface ReplayOutcome {
+  failure: FailedCheck;
+  verdict: ReplayVerdict;
+  /** Why, for "not replayed"; the new failure message for "still failing". */
+  message?: string;
+  /** The new result, when the check ran. */
+  result?: CheckResult;
+}
+
+export interface ReplayOptions {
+  baseUrl?: string;
+  publicBaseUrl?: string;
+  apiKey?: string;
+  apiKey2?: string;
+  burstKey?: string;
+  /** Overrides the profile file the run recorded. */
+  profileFile?: string;
+  log?: (line: string) => void;
+}
+
+const STEP_OF: Record<string, string> = { load: 'load', chaos: 'chaos', certify: 'certify', regression: 'regression', schemathesis: 'conformance --with-schemathesis' };
+
+function verdictOf(f: FailedCheck, r: CheckResult | undefined, what: string): ReplayOutcome {
+  if (!r) return { failure: f, verdict: 'not replayed', message: `no check ${f.id} in this lendcheck's ${what} (renamed or removed)` };
+  if (r.status === 'passed') return { failure: f, verdict: 'fixed', result: r };
+  if (r.status === 'failed') return { failure: f, verdict: 'still failing', message: r.message, result: r };
+  // A skip is no fix: the check did not run (e.g. the target lost its sandbox controls).
+  return { failure: f, verdict: 'not replayed', message: `skipped now: ${r.message ?? 'no reason given'}`, result: r };
+}
+
+export async function replayFailures(file: FailuresFile, o: ReplayOptions = {}): Promise<ReplayOutcome[]> {
+  const baseUrl = o.baseUrl ?? file.run.baseUrl;
+  const profileFile = o.profileFile ?? file.run.profileFile;
+  const out: ReplayOutcome[] = [];
+  const conf = file.failures.filter((f) => f.part === 'conformance');
+  const contract = file.failures.filter((f) => f.part === 'contract');
+  if (conf.length) {
+    o.log?.(`replaying ${conf.length} conformance check(s) with seed ${file.run.seed ?? '(none recorded)'} against ${baseUrl ?? 'the embedded sandbox'}`);
+    const r = await runConformance({
+      inProcess: true,
+      baseUrl,
+      publicBaseUrl: o.publicBaseUrl ?? (o.baseUrl ? undefined : file.run.publicBaseUrl),
+      apiKey: o.apiKey,
+      apiKey2: o.apiKey2,
+      burstKey: o.burstKey,
+      profileFile,
+      strict: file.run.strict,
+      readOnly: file.run.readOnly,
+      seed: file.run.seed,
+      only: conf.map((f) => f.id),
+    });
+    for (const f of conf) out.push(verdictOf(f, r.checks.find((c) => c.id === f.id), 'conformance suite'));
+  }
+  if (contract.length) {
+    o.log?.(`replaying ${contract.length} contract check(s) against ${baseUrl ?? 'the embedded sandbox'}`);
+    const profile = loadProfile(profileFile);
+    const target: GateTarget = baseUrl
+      ? await externalTarget({ baseUrl, apiKey: o.apiKey ?? process.env.LENDCHECK_API_KEY })
+      : await embeddedTarget({ profile });
+    try {
+      const r = await runContract({ target, profile });
+      for (const f of contract) out.push(verdictOf(f, r.checks.find((c) => c.id === f.id), 'contract step'));
+    } finally {
+      await target.close();
+    }
+  }
+  for (const f of file.failures.filter((x) => x.part !== 'conformance' && x.part !== 'contract')) {
+    out.push({ failure: f, verdict: 'not replayed', message: `a ${f.part} failure comes from the whole step: run \`lendcheck gate --only ${STEP_OF[f.part] ?? f.part}\`` });
+  }
+  return out;
+}
+
+/** 0: every failure fixed; 1: one still fails; 3: none still fails but some could not be replayed. */
+export function replayExitCode(outcomes: ReplayOutcome[]): number {
+  if (outcomes.some((x) => x.verdict === 'still failing')) return 1;
+  if (outcomes.some((x) => x.verdict === 'not replayed')) return 3;
+  return 0;
+}
