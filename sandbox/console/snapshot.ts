@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { INTERNAL_REQUEST_ENV, type SandboxEnv } from '../plugins.ts';
+import { INTERNAL_REQUEST_ENV, type SandboxEnv } from '../plugin-types.ts';
 
 // What the console shows, read in one go through the sandbox's own API routes (in-process,
 // so the views are the API's own and the partner's rate-limit bucket is left alone): public
