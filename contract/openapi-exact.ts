@@ -123,7 +123,7 @@ export function exactQuery(p: Profile, e: Endpoint, name: string, schema: Json):
   if (name === 'period') return { type: 'string', enum: [...p.markets.periods], ...(p.markets.periods.includes(p.markets.defaultPeriod) ? { default: p.markets.defaultPeriod } : {}) };
   if (name === 'maturity' && (e.id === 'orderbook.get' || e.id === 'public.rateSeries')) return maturityEnum(p);
   if (name === 'asset' && e.id === 'public.rateSeries') return assetEnum(marketAssets(p));
-  if (name === 'limit' && p.pagination.overMax === 'reject') return { ...schema, maximum: LIST_LIMIT_MAX };
+  if (name === 'limit' && e.id === 'positions.list' && p.pagination.overMax === 'reject') return { ...schema, maximum: LIST_LIMIT_MAX };
   if (name === 'cursor') return { ...schema, description: 'Opaque: only a nextCursor this list returned (with the same filters) is valid' };
   return schema;
 }
@@ -156,7 +156,7 @@ export function errorStatuses(p: Profile, e: Endpoint): Map<number, string[]> {
   if (['lend.create', 'borrow.create', 'orderbook.get', 'public.rateSeries', 'user.withdraw', 'sandbox.fund', 'sandbox.oracle'].includes(e.id)) {
     add(p.errors.unsupportedAsset.status, p.errors.unsupportedAsset.code);
   }
-  if (['webhooks.delete', 'public.vault', 'public.orderbook', 'orderbook.get', 'sandbox.attempts'].includes(e.id)) {
+  if (['webhooks.delete', 'public.vault', 'public.orderbook', 'orderbook.get', 'sandbox.attempts', 'sandbox.resend', 'sandbox.webhook.pause', 'sandbox.webhook.resume'].includes(e.id)) {
     add(p.errors.unknownRoute.status, p.errors.unknownRoute.code);
   }
   add(429, 'rate_limit_exceeded');

@@ -39,8 +39,10 @@ describe('the sandbox serves its OpenAPI document', () => {
     expect(doc.paths[profile.ratesPath]?.get, `the profile's rates path ${profile.ratesPath}`).toBeDefined();
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sandbox'))).toEqual([]);
     // The gate's check reads it and finds every operation of this profile's table.
-    expect(await checkOpenApi(target(s.url), profile)).toMatchObject({ status: 'passed' });
+    const same = await checkOpenApi(target(s.url), profile);
+    expect(same.map((r) => r.status)).toEqual(['passed']);
     // ... and a profile that moved the rates path elsewhere finds it missing: the check can fail.
-    expect(await checkOpenApi(target(s.url), parseProfile({ ratesPath: '/rates-elsewhere' }))).toMatchObject({ status: 'failed', message: expect.stringMatching(/without GET \/rates-elsewhere/) });
+    const moved = await checkOpenApi(target(s.url), parseProfile({ ratesPath: '/rates-elsewhere' }));
+    expect(moved.filter((r) => r.status === 'failed').map((r) => `${r.title} ${r.message ?? ''}`).join('\n')).toMatch(/\/rates-elsewhere/);
   });
 });
