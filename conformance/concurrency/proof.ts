@@ -23,6 +23,16 @@ export const CAUGHT_BY: Record<string, string> = {
   'stale-read': 'concurrency.read-after-write',
 };
 
+/**
+ * The sequential money faults need no overlap, so no storm of this family is their proof: the
+ * model walk and the linearizability storm catch them (conformance/model-walk/walk.test.ts,
+ * conformance/concurrency/linearize/storm-check.test.ts).
+ */
+export const CAUGHT_ELSEWHERE: Record<string, string> = {
+  'withdraw-not-debited': 'model.ledger-walk',
+  'cancel-double-refund': 'model.ledger-walk',
+};
+
 export const EXAMPLE_PROFILES = ['fintech-rest', 'minimal-sandbox', 'strict-gateway'];
 
 export function exampleProfile(name: string): Profile {
