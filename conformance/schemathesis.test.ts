@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlugins } from '../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../sandbox/server.ts';
 import { checksFromJunit, figuresFromEvents, figuresFromOutput, runSchemathesis } from './schemathesis.ts';
+import { schemathesisConfig, unsupportedMethodOff } from './schemathesis-config.ts';
 import { ensureSchemathesis } from '../scripts/ensure-schemathesis.mjs';
 import { detectProfile } from './detect/index.ts';
 import { EXAMPLE_PROFILES, exampleProfile } from './detect/matrix.ts';
@@ -38,6 +39,20 @@ describe('Schemathesis JUnit and summary', () => {
     expect(f.checks).toEqual({ object_level_authorization: { success: 1, failure: 0 }, not_a_server_error: { success: 0, failure: 1 } });
   });
 
+  it('writes the config of a run: the toml\'s state rules with the profile\'s statuses, the auth, and no other tuning', () => {
+    const strict = exampleProfile('strict-gateway');
+    const text = schemathesisConfig(strict, { wfcFile: '/tmp/x/peers.json', peers: ['partner_1', 'partner_2'] });
+    // conflict 409, not_a_borrow 422, invalid_asset 400 and an unknown route answered 400 join the lists.
+    expect(text).toContain('expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429", "5xx", "422"]');
+    expect(text).toContain('expected-statuses = ["2xx", "401", "403", "404", "429", "5xx", "400", "409", "422"]');
+    expect(text).toMatch(/\[auth\.wfc\]\npath = "\/tmp\/x\/peers\.json"\npeers = \["partner_1","partner_2"\]/);
+    expect(text).not.toMatch(/headers =/);
+    expect(schemathesisConfig(exampleProfile('default'), { headerEnv: 'K' })).toMatch(/^headers = \{ Authorization = "\$\{K\}" \}\n/);
+    // unsupported_method wants 405; a profile answering a missing method otherwise turns it off, saying why.
+    expect(unsupportedMethodOff(strict)).toMatch(/with 404 \(invalid_request\)/);
+    expect(unsupportedMethodOff(exampleProfile('fintech-rest'))).toBeUndefined();
+  });
+
   it('reads the case count from the console summary', () => {
     expect(figuresFromOutput('Test cases:\n  1165 generated, 1165 passed, 32 skipped\n')).toEqual({ cases: 1165, uniqueFailures: 0, casesSkipped: 32 });
     expect(figuresFromOutput('  756 generated, 19 found 19 unique failures, 29 skipped')).toMatchObject({ cases: 756, uniqueFailures: 19 });
@@ -71,7 +86,7 @@ describe('Schemathesis against the sandbox, under every profile it can play', ()
         const key = (partner: string) => server.keys.find((k) => k.partnerId === partner)!.key;
         const part = await runSchemathesis({ baseUrl: server.url, apiKey: key('partner_a'), apiKey2: key('partner_b'), profile, controls: run.controls, seed: 7, maxExamples: 10 });
         const failures = part.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`);
-        console.log(`schemathesis ${run.name}: ${part.figures.cases} generated, ${part.figures.uniqueFailures} failures, ${part.figures.errors} errors; ${part.figures.operations} operations, ${part.figures.objectLevelAuthorization} object_level_authorization checks, ${part.durationMs} ms`);
+        console.log(`schemathesis ${run.name}: ${part.figures.cases} generated, ${part.figures.uniqueFailures} failures, ${part.figures.errors} errors, ${part.figures.casesSkipped ?? 0} skipped; ${part.figures.operations} operations, ${part.figures.objectLevelAuthorization} object_level_authorization checks, ${part.durationMs} ms`);
         expect(failures).toEqual([]);
         expect(part.status).toBe('passed');
         expect(part.figures.errors).toBe(0);
@@ -96,7 +111,7 @@ describe('Schemathesis against the sandbox, under every profile it can play', ()
       expect(Object.keys(detected.merged.responses).length).toBeGreaterThan(3);
       const part = await runSchemathesis({ baseUrl: server.url, apiKey: key('partner_a'), apiKey2: key('partner_b'), profile: detected.merged, controls: false, seed: 7, maxExamples: 10 });
       const failures = part.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`);
-      console.log(`schemathesis fintech-rest (detected profile): ${part.figures.cases} generated, ${part.figures.uniqueFailures} failures, ${part.figures.errors} errors; ${part.figures.operations} operations, ${part.durationMs} ms`);
+      console.log(`schemathesis fintech-rest (detected profile): ${part.figures.cases} generated, ${part.figures.uniqueFailures} failures, ${part.figures.errors} errors, ${part.figures.casesSkipped ?? 0} skipped; ${part.figures.operations} operations, ${part.durationMs} ms`);
       expect(failures).toEqual([]);
       expect(part.status).toBe('passed');
       expect(part.figures.errors).toBe(0);

@@ -119,7 +119,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const all = endpoints(profile).filter((e) => controls || e.access !== 'sandbox');
   const patterns = all.map((e) => ({ e, re: new RegExp(`^${API_VERSION_PREFIX}${e.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
   app.notFound((c) => {
-    const methods = patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.e.method);
+    // A set: the shared order-book path is two endpoints with one method.
+    const methods = [...new Set(patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.e.method))];
     if (methods.length) {
       const e = profile.errors.methodNotAllowed;
       return errorResponse(new ApiError(e.code, `method: ${c.req.method} is not allowed on ${c.req.path}; allowed: ${methods.join(', ')}`, e.status, undefined, { allow: methods.join(', ') }));
