@@ -152,7 +152,7 @@ export function errorStatuses(p: Profile, e: Endpoint): Map<number, string[]> {
   if (['lend.create', 'borrow.create', 'orderbook.get', 'public.rateSeries', 'user.withdraw', 'sandbox.fund', 'sandbox.oracle'].includes(e.id)) {
     add(p.errors.unsupportedAsset.status, p.errors.unsupportedAsset.code);
   }
-  if (['webhooks.delete', 'public.vault', 'public.orderbook', 'orderbook.get', 'sandbox.attempts'].includes(e.id)) {
+  if (['webhooks.delete', 'public.vault', 'public.orderbook', 'orderbook.get', 'sandbox.attempts', 'sandbox.resend', 'sandbox.webhook.pause', 'sandbox.webhook.resume'].includes(e.id)) {
     add(p.errors.unknownRoute.status, p.errors.unknownRoute.code);
   }
   add(429, 'rate_limit_exceeded');
