@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { redact, createRedactor } from './redact.ts';
+import { generateWebhookSecret, signWebhook } from '../contract/signature.ts';
 
 describe('redact', () => {
   it('masks sandbox and live keys but keeps their prefix', () => {
@@ -33,6 +34,14 @@ describe('redact', () => {
   it('shortens the webhook signature header to its first 8 hex digits (replayable, though not a secret)', () => {
     const sig = `t=1700000000,v1=${'0123456789abcdef'.repeat(4)}`;
     expect(redact.value({ 'x-service-signature': sig })).toEqual({ 'x-service-signature': 't=1700000000,v1=01234567…' });
+  });
+
+  it('shortens Standard Webhooks signatures (base64, in either header) the same way', () => {
+    const sig = signWebhook('{}', generateWebhookSecret(), { scheme: 'standard-webhooks', id: 'evt_1' });
+    const out = redact.value({ 'webhook-signature': sig, 'x-service-signature': sig, 'webhook-id': 'evt_1' });
+    expect(out['webhook-signature']).toBe(`${sig.slice(0, 11)}…`);
+    expect(out['x-service-signature']).toBe(`${sig.slice(0, 11)}…`);
+    expect(out['webhook-id']).toBe('evt_1');
   });
 
   it('leaves ordinary text alone', () => {

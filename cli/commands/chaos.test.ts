@@ -59,6 +59,7 @@ describe('lendcheck chaos', () => {
 
   it('refuses a secret without the whsec_ prefix, and a ck_live_ key unless allowed', async () => {
     await expect(run('certify', '--url', 'http://127.0.0.1:9/', '--secret', 'nope')).rejects.toThrow(/--secret must start with whsec_/);
+    await expect(run('certify', '--url', 'http://127.0.0.1:9/', '--secret', 'whsec_not-base64!', '--scheme', 'standard-webhooks')).rejects.toThrow(/--secret: under standard-webhooks it must be whsec_ followed by base64/);
     await expect(runChaosSchedule({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'ck_live_abc' })).rejects.toThrow(/refusing a ck_live_ key/);
   });
 });

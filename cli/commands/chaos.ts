@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadProfile, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { loadProfile, secretFitsScheme, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import { loadPlan } from '../../chaos/plan.ts';
 import { startReceiver } from '../../chaos/receiver.ts';
 import { AttemptStore } from '../../chaos/store.ts';
@@ -16,10 +16,11 @@ const num = (name: string) => (v: string) => {
 };
 
 /** The secret comes from --secret or LENDCHECK_WEBHOOK_SECRET (which keeps it out of process lists); it is never printed. */
-export function secretFrom(opt: string | undefined): string {
+export function secretFrom(opt: string | undefined, scheme?: SignatureScheme): string {
   const s = opt ?? process.env.LENDCHECK_WEBHOOK_SECRET;
   if (!s) throw new Error('--secret (or LENDCHECK_WEBHOOK_SECRET) is required');
   if (!s.startsWith(WEBHOOK_SECRET_PREFIX)) throw new Error(`--secret must start with ${WEBHOOK_SECRET_PREFIX}`);
+  if (scheme && !secretFitsScheme(s, scheme)) throw new Error(`--secret: under ${scheme} it must be ${WEBHOOK_SECRET_PREFIX} followed by base64 (the key is the decoded bytes)`);
   return s;
 }
 
@@ -36,13 +37,14 @@ export function registerChaos(program: Command): void {
     .option('--time-scale <n>', "the sender's time scale, recorded for the validator", num('--time-scale'), 1)
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { port: string; secret?: string; plan?: string; db: string; timeScale: number; profile?: string }) => {
+      const profile = loadProfile(o.profile);
       const rx = await startReceiver({
-        secret: secretFrom(o.secret),
+        secret: secretFrom(o.secret, profile.signature.scheme),
         port: Number(o.port),
         plan: o.plan ? loadPlan(o.plan) : undefined,
         db: o.db,
         timeScale: o.timeScale,
-        profile: loadProfile(o.profile),
+        profile,
       });
       console.log(`receiving on ${rx.url} (recording to ${o.db}); Ctrl-C to stop`);
       const stop = async () => {
@@ -90,7 +92,7 @@ export function registerChaos(program: Command): void {
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { url: string; secret?: string; scheme?: string; burst: number; source?: string[]; only?: string[]; reportDir: string; profile?: string }) => {
       if (o.scheme && !SIGNATURE_SCHEMES.includes(o.scheme as SignatureScheme)) throw new Error(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
-      const secret = secretFrom(o.secret);
+      const secret = secretFrom(o.secret, (o.scheme as SignatureScheme | undefined) ?? loadProfile(o.profile).signature.scheme);
       const r = await runCertify({
         url: o.url,
         secret,

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { EVENT_TYPES, KEY_PREFIX, loadProfile } from '../../contract/index.ts';
 import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
+import { consolePlugin } from '../../sandbox/console/plugin.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
 import { startListen } from '../listen/forward.ts';
@@ -74,9 +75,9 @@ export function registerListen(program: Command): void {
       let sandbox: SandboxServer | undefined;
       let baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL;
       if (!baseUrl) {
-        sandbox = await startSandboxServer({ port: Number(o.sandboxPort), profile, dbPath: ':memory:', plugins: defaultPlugins() });
+        sandbox = await startSandboxServer({ port: Number(o.sandboxPort), profile, dbPath: ':memory:', plugins: [...defaultPlugins(), consolePlugin()] });
         baseUrl = sandbox.url;
-        console.log(`reference sandbox at ${baseUrl} (profile "${profile.name}"; trigger events with: lendcheck trigger <type>${sandbox.port === 4010 ? '' : ` --base-url ${baseUrl}`})`);
+        console.log(`reference sandbox at ${baseUrl} (profile "${profile.name}"; trigger events with: lendcheck trigger <type>${sandbox.port === 4010 ? '' : ` --base-url ${baseUrl}`}; console at ${new URL('/console', baseUrl).href})`);
       }
       const listener = await startListen({ baseUrl, apiKey, profile, forwardTo: o.forwardTo, events, secret: o.secret, port: Number(o.port), host: o.host }).catch(async (e: unknown) => {
         await sandbox?.close();

@@ -110,8 +110,9 @@ describe('lendcheck listen --forward-to, against the embedded sandbox', () => {
     expect(rx.got[0].verified).toMatchObject({ id: eventId, type: 'position.created' });
     await vi.waitFor(() => expect(l.out()).toMatch(new RegExp(`position\\.created\\s+${eventId}\\s+→ 500`)), { timeout: 5_000 });
     // The sandbox saw the receiver's 500: its attempt failed and a retry is scheduled.
-    const attempts = (await (await fetch(`${l.base}/sandbox/events/${eventId}/attempts`, { headers: { authorization: 'Bearer ck_test_partner_a_growth' } })).json()) as { attempts: Array<{ status: number | null; outcome: string }> };
-    expect(attempts.attempts.map((a) => [a.status, a.outcome])).toEqual([[500, 'failed'], [null, 'pending']]);
+    // (recorded a moment after the answer, so polled)
+    const attempts = async () => ((await (await fetch(`${l.base}/sandbox/events/${eventId}/attempts`, { headers: { authorization: 'Bearer ck_test_partner_a_growth' } })).json()) as { attempts: Array<{ status: number | null; outcome: string }> }).attempts;
+    await vi.waitFor(async () => expect((await attempts()).map((a) => [a.status, a.outcome])).toEqual([[500, 'failed'], [null, 'pending']]), { timeout: 5_000, interval: 50 });
     answer = 200;
     // An event of a type the subscription did not ask for is not delivered.
     await runBin(['trigger', 'withdrawal.completed', '--base-url', l.base]);

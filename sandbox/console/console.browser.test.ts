@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +13,16 @@ import { consolePlugin } from './plugin.ts';
 // each step also checked through the API: open with a key, fund, lend and a matching borrow,
 // the position turning active without a reload, the clock past maturity, position.matured in
 // the delivery log, a failing receiver's retries, a resend by the button, pause and resume.
-// It writes docs/console.png, the README's screenshot.
+// It writes lendcheck-reports/screenshots/console.png on every run and, with
+// LENDCHECK_UPDATE_DOCS=1, docs/console.png, the README's screenshot (a tracked file, so a plain
+// `npm test` leaves the checkout clean).
 
 const CHROMIUM = process.env.LENDCHECK_CHROMIUM ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const absent = hasChromium ? '' : ` — skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`;
 const KEY = 'ck_test_partner_a_growth';
-export const CONSOLE_SCREENSHOT = resolve('docs/console.png');
+export const CONSOLE_SCREENSHOT = resolve('lendcheck-reports/screenshots/console.png');
+const README_SCREENSHOT = resolve('docs/console.png');
 
 let server: SandboxServer;
 let rx: Receiver;
@@ -175,5 +178,6 @@ describe('the sandbox web console in Chromium', () => {
     expect(requests.filter((u) => !u.startsWith(origin))).toEqual([]);
     mkdirSync(dirname(CONSOLE_SCREENSHOT), { recursive: true });
     await page.screenshot({ path: CONSOLE_SCREENSHOT, fullPage: true });
+    if (process.env.LENDCHECK_UPDATE_DOCS === '1') copyFileSync(CONSOLE_SCREENSHOT, README_SCREENSHOT);
   });
 });

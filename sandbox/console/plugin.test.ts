@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
 import { consolePlugin } from './plugin.ts';
+import { exampleProfile } from '../../conformance/detect/matrix.ts';
 
 const KEY = 'ck_test_partner_a_starter';
 let server: SandboxServer;
@@ -46,6 +47,23 @@ describe('the console plugin', () => {
     const r = await fetch(`${server.url}/sandbox/clock`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(r.status).toBe(200);
     expect(Number(r.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(95);
+  });
+
+  it.each(['fintech-rest', 'minimal-sandbox', 'strict-gateway'])('reads under the example profile %s, with and without controls', async (name) => {
+    const profile = exampleProfile(name);
+    for (const controls of [true, false]) {
+      const s = await startSandboxServer({ port: 0, profile, controls, plugins: [...defaultPlugins(), consolePlugin()] });
+      try {
+        const r = await at(s, '/console/snapshot', KEY);
+        expect(r.status, `${name} controls=${controls}: ${await r.clone().text()}`).toBe(200);
+        const body = (await r.json()) as { markets: string[]; rates: unknown[]; partner: boolean };
+        expect(body.markets.length).toBeGreaterThan(0);
+        expect(body.rates.length).toBeGreaterThan(0);
+        expect(body.partner).toBe(true);
+      } finally {
+        await s.close();
+      }
+    }
   });
 
   it('without controls: the actions are disabled in the page and the snapshot holds public data and the key check only', async () => {

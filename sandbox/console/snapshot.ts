@@ -18,7 +18,7 @@ export class SnapshotError extends Error {
 type Json = Record<string, unknown>;
 const unwrap = (j: Json): Json => (j && typeof j === 'object' && 'data' in j && 'timestamp' in j ? (j.data as Json) : j);
 
-export async function consoleSnapshot(app: Hono<SandboxEnv>, authorization: string | undefined, controls: boolean): Promise<Json> {
+export async function consoleSnapshot(app: Hono<SandboxEnv>, authorization: string | undefined, controls: boolean, ratesPath: string): Promise<Json> {
   const get = async (path: string, auth = true): Promise<Json> => {
     const headers: Record<string, string> = auth && authorization ? { authorization } : {};
     const r = await app.fetch(new Request(`http://sandbox.internal/v1${path}`, { headers }), INTERNAL_REQUEST_ENV);
@@ -32,8 +32,9 @@ export async function consoleSnapshot(app: Hono<SandboxEnv>, authorization: stri
   const out: Json = { markets, books, rates: unwrap(await get('/markets/rates', false)).rates ?? [] };
   if (!authorization) return out;
   if (!controls) {
-    // Without controls there is no user list or log to read: the key only proves itself.
-    await get('/webhooks');
+    // Without controls there is no user list or log to read: the key only proves itself, on the
+    // one authenticated GET every profile has (its rates path).
+    await get(ratesPath);
     return { ...out, partner: true };
   }
   const [clock, users, deliveries] = await Promise.all([get('/sandbox/clock'), get('/sandbox/users'), get('/sandbox/deliveries?limit=100')]);
