@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
 import { collateralFor, enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
-import { balanceControl, probeBody } from '../concurrency/linearize/funds.ts';
+import { balanceControl, eventualReads, probeBody } from '../concurrency/linearize/funds.ts';
 import { commandArbs, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import type { WalkModel } from './model.ts';
 
@@ -29,6 +29,8 @@ async function probeFunds(ctx: CheckContext, userId: string, asset: string): Pro
 }
 
 export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) {
+  const eventual = eventualReads(ctx.profile);
+  if (eventual) throw new CheckSkip(eventual);
   const asset = pairAsset(ctx.profile);
   const collateral = collateralFor(ctx.profile, asset, '1').asset;
   let n = 0;

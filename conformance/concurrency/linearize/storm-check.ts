@@ -4,7 +4,7 @@ import { CheckSkip, fail, pass, type Check, type CheckContext } from '../../chec
 import { enc, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
 import type { Operation } from '../history.ts';
 import { checkHistory } from './check-history.ts';
-import { balanceControl, fromProbe, probeBody, type Learned } from './funds.ts';
+import { balanceControl, eventualReads, fromProbe, probeBody, type Learned } from './funds.ts';
 import { accepted, field, Recorder } from './recorder.ts';
 
 // A mixed storm on one user, recorded as a history and checked for linearizability: lends
@@ -37,6 +37,8 @@ function amountsFor(profile: Profile, available: Decimal | undefined, own: boole
 }
 
 export async function ledgerStorm(ctx: CheckContext) {
+  const eventual = eventualReads(ctx.profile);
+  if (eventual) throw new CheckSkip(eventual);
   const user = await fundedUser(ctx, 'linearize');
   const rec = new Recorder(ctx);
   const lend = (client: number, amount: string) => rec.call(client, 'lend', 'POST', '/lend', { ...lendBody(ctx, user), asset: ASSET, amount });
