@@ -84,7 +84,7 @@ export async function ledgerStorm(ctx: CheckContext) {
   const verdict = checkHistory(rec.history, { profile: ctx.profile, spontaneousClose, ...(start.available ? { start: { [ASSET]: start.available.toFixed() } } : {}) });
   const count = (pred: (o: Operation) => boolean) => rec.history.filter(pred).length;
   const notes = [
-    `${rec.history.length} operations by up to ${client} concurrent clients: ${count(accepted)} accepted, ${count((o) => !!o.response && !accepted(o))} refused, ${count((o) => !o.response)} unanswered`,
+    `${rec.history.length} operations by up to ${client} concurrent clients: ${count(accepted)} accepted, ${count((o) => !!o.response && !accepted(o) && o.response.status !== 429)} refused, ${count((o) => o.response?.status === 429)} answered 429 (not accepted: a race needing them to overlap is not seen), ${count((o) => !o.response)} unanswered`,
     `funds at the start: ${start.available ? `${start.available.toFixed()} ${ASSET}` : 'unknown'}, via ${start.via}${start.reason ? ` (${start.reason})` : ''}`,
     amounts.overCommits ? `two withdrawals of ${amounts.withdraw} ${ASSET} at once, then four lends of ${amounts.lend} at once, each over-commit the funds` : `orders of ${amounts.lend} ${ASSET}: the funds are unknown, so over-commitment was not exercised`,
     spontaneousClose ? 'maturity or expiry could not be ruled out during the storm: the model let open positions close on their own' : 'no maturity fell inside the storm (the target\'s clock, read from a last order, was before every one)',
