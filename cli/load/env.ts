@@ -52,5 +52,7 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     MARKET_SEPARATOR: profile.markets.idSeparator,
     RUN_ID: i.runId,
     DESTINATION: addressFor(profile.withdrawals.destinationPattern) ?? ADDRESS_FORMS[0]!.sample,
+    INVALID_STATE_STATUS: String(profile.errors.invalidState.status),
+    INVALID_STATE_CODE: profile.errors.invalidState.code,
   };
 }

@@ -22,10 +22,28 @@ export interface Real {
   funds: FundsSource;
   /** The steps taken, by name (a step whose check() refused it is not run). */
   taken: string[];
+  /** Shared by every run of one check: once the target rate-limits the walk, the rest stop at once. */
+  limited: { seen?: string };
 }
 
 export class WalkBreak extends Error {
   override name = 'WalkBreak';
+}
+
+/** The target answered 429 even after the client waited once: not a broken rule, but the walk cannot go on. */
+export class RateLimited extends Error {
+  override name = 'RateLimited';
+}
+
+/** A request of the walk; a 429 (after the client's one wait and retry) stops the walk, never fails it. */
+async function call(r: Real, method: string, path: string, body?: unknown): Promise<Reply> {
+  if (r.limited.seen) throw new RateLimited(r.limited.seen);
+  const rep = await r.ctx.api(method, path, body === undefined ? {} : { body });
+  if (rep.status === 429) {
+    r.limited.seen = `${method} ${path.split('?')[0]} answered 429 after one wait`;
+    throw new RateLimited(r.limited.seen);
+  }
+  return rep;
 }
 
 const broken = (what: string, expected: string, received: string): never => {
@@ -73,7 +91,7 @@ function expectDebit(m: WalkModel, r: Real, what: string, asset: string, amount:
 }
 
 async function readPosition(r: Real, p: WalkPosition, what: string): Promise<Record<string, unknown>> {
-  const rep = await r.ctx.api('GET', `/positions/${enc(p.id)}`);
+  const rep = await call(r, 'GET', `/positions/${enc(p.id)}`);
   if (!ok(rep)) broken(`${what}: GET /positions/${p.id}`, 'a 2xx with the position', got(rep));
   const b = body(rep);
   for (const k of ['amount', 'accruedInterest', 'projectedReturn'] as const) {
@@ -130,7 +148,7 @@ export class Lend implements Cmd {
     r.taken.push(this.toString());
     const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const what = `lend ${amount.toFixed()} ${r.asset}`;
-    const rep = await r.ctx.api('POST', '/lend', { body: { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: 0.5, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false } });
+    const rep = await call(r, 'POST', '/lend', { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: 0.5, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false });
     if (expectDebit(m, r, what, r.asset, amount, rep)) {
       const b = body(rep);
       if (typeof b.positionId !== 'string') broken(what, 'a positionId', got(rep));
@@ -150,7 +168,7 @@ export class Withdraw implements Cmd {
     r.taken.push(this.toString());
     const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minWithdrawal, this.units);
     const what = `withdraw ${amount.toFixed()} ${r.asset}`;
-    const rep = await r.ctx.api('POST', `/users/${enc(r.userId)}/withdraw`, { body: { asset: r.asset, amount: amount.toFixed(), destination: validAddress(r.ctx.profile) } });
+    const rep = await call(r, 'POST', `/users/${enc(r.userId)}/withdraw`, { asset: r.asset, amount: amount.toFixed(), destination: validAddress(r.ctx.profile) });
     expectDebit(m, r, what, r.asset, amount, rep);
     await settle(m, r, what);
   }
@@ -165,7 +183,7 @@ export class Borrow implements Cmd {
     const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const collateral = collateralFor(r.ctx.profile, r.asset, amount.toFixed());
     const what = `borrow ${amount.toFixed()} ${r.asset} against ${collateral.amount} ${collateral.asset}`;
-    const rep = await r.ctx.api('POST', '/borrow', { body: { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false } });
+    const rep = await call(r, 'POST', '/borrow', { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false });
     if (expectDebit(m, r, what, collateral.asset, new Decimal(collateral.amount), rep)) {
       const id = body(rep).positionId;
       if (typeof id !== 'string') broken(what, 'a positionId', got(rep));
@@ -186,7 +204,7 @@ export class Cancel implements Cmd {
     r.taken.push(this.toString());
     const p = pick(pendings(m), this.k)!;
     const what = `cancel ${p.type} ${p.id}`;
-    const rep = await r.ctx.api('POST', `/positions/${enc(p.id)}/cancel`);
+    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/cancel`);
     if (ok(rep)) {
       p.status = 'cancelled';
       if (p.type === 'lend') credit(m, p.asset, p.amount);
@@ -209,7 +227,7 @@ export class Patch implements Cmd {
     r.taken.push(this.toString());
     const p = pick(m.positions.filter((x) => x.type === 'lend' && open(x)), this.k)!;
     const what = `PATCH ${p.id} autoRollover ${this.autoRollover}`;
-    const rep = await r.ctx.api('PATCH', `/positions/${enc(p.id)}`, { body: { autoRollover: this.autoRollover } });
+    const rep = await call(r, 'PATCH', `/positions/${enc(p.id)}`, { autoRollover: this.autoRollover });
     if (ok(rep)) p.autoRollover = this.autoRollover;
     else {
       if (!isInvalidState(r.ctx, rep)) broken(what, 'a 2xx on an open position', got(rep));
@@ -247,7 +265,7 @@ export class Repay implements Cmd {
     const places = r.ctx.profile.assets.info[p.asset]?.decimals ?? 6;
     const part = p.amount.minus(p.repaid).div(5).toDecimalPlaces(places, Decimal.ROUND_DOWN);
     const what = this.full ? `repay ${p.id} in full` : `repay ${part.toFixed()} ${p.asset} of ${p.id}`;
-    const rep = await r.ctx.api('POST', `/positions/${enc(p.id)}/repay`, { body: this.full ? {} : { amount: part.toFixed() } });
+    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/repay`, this.full ? {} : { amount: part.toFixed() });
     if (!ok(rep)) broken(what, 'a 2xx: the borrow is active and the user holds what it borrowed', got(rep));
     if (!this.full) {
       debit(m, p.asset, part);
@@ -275,7 +293,7 @@ export class Clock implements Cmd {
     const days = Number.parseInt(r.ctx.profile.lifecycle.defaultMaturity, 10);
     const seconds = this.step === 'fill' ? 10 : (days + 1) * 86_400;
     const what = `clock +${this.step === 'fill' ? '10 s' : `${days + 1} d`}`;
-    const rep = await r.ctx.api('POST', '/sandbox/clock/advance', { body: { seconds } });
+    const rep = await call(r, 'POST', '/sandbox/clock/advance', { seconds });
     if (!ok(rep)) broken(what, 'the clock control to answer 2xx', got(rep));
     for (const p of m.positions.filter(open)) learn(m, r, p, await readPosition(r, p, what), what);
     await settle(m, r, what);

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type { Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
 import { collateralFor, enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
-import { balanceControl, probeBody } from '../concurrency/linearize/funds.ts';
-import { commandArbs, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
+import { balanceControl, eventualReads, probeBody } from '../concurrency/linearize/funds.ts';
+import { commandArbs, RateLimited, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import type { WalkModel } from './model.ts';
 
 // Model-based random walks (fast-check's fc.commands and asyncModelRun) over one user's
@@ -29,41 +29,55 @@ async function probeFunds(ctx: CheckContext, userId: string, asset: string): Pro
 }
 
 export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) {
+  const eventual = eventualReads(ctx.profile);
+  if (eventual) throw new CheckSkip(eventual);
   const asset = pairAsset(ctx.profile);
   const collateral = collateralFor(ctx.profile, asset, '1').asset;
   let n = 0;
   let learnable: string[] = [];
   let taken: string[] = [];
+  const limited: Real['limited'] = {};
   const setup = async (): Promise<{ model: WalkModel; real: Real }> => {
+    if (limited.seen) throw new RateLimited(limited.seen);
     const tag = `walk${n++}`;
     const userId = ctx.hasControls ? ctx.user(tag) : await fundedUser(ctx, tag);
     if (ctx.hasControls) for (const a of new Set([asset, collateral])) await fund(ctx, userId, a, '1000000');
-    const funds: FundsSource = ctx.hasControls ? (a) => balanceControl(ctx, userId, a) : async (a) => (a === asset ? probeFunds(ctx, userId, a) : undefined);
+    const funds: FundsSource = async (a) => {
+      if (limited.seen) throw new RateLimited(limited.seen);
+      if (!ctx.hasControls) return a === asset ? probeFunds(ctx, userId, a) : undefined;
+      const r = await ctx.api('GET', `/sandbox/users/${enc(userId)}/balances`);
+      if (r.status === 429) throw new RateLimited((limited.seen = 'the balances control answered 429 after one wait'));
+      return balanceControl(ctx, userId, a);
+    };
     const start: WalkModel['funds'] = {};
     for (const a of new Set([asset, collateral])) start[a] = await funds(a);
     learnable = Object.keys(start).filter((a) => start[a] !== undefined);
     taken = [];
-    return { model: { funds: start, positions: [], clock: ctx.hasControls }, real: { ctx, userId, asset, funds, taken } };
+    return { model: { funds: start, positions: [], clock: ctx.hasControls }, real: { ctx, userId, asset, funds, taken, limited } };
   };
   const t0 = performance.now();
   // The fixed tour first: every kind of step on every run; a failure is cut down by removing
   // steps while it still fails (the tour is not generated, so fast-check cannot shrink it).
-  const runTour = async (cmds: Cmd[]): Promise<WalkBreak | undefined> => {
+  const runTour = async (cmds: Cmd[]): Promise<WalkBreak | RateLimited | undefined> => {
     try {
       await fc.asyncModelRun(setup, cmds);
       return undefined;
     } catch (e) {
-      if (e instanceof WalkBreak) return e;
+      if (e instanceof WalkBreak || e instanceof RateLimited) return e;
       throw e;
     }
   };
   let cmds = tour();
-  let broke = bounds.tour ? await runTour(cmds) : undefined;
+  const first = bounds.tour ? await runTour(cmds) : undefined;
+  if (first instanceof RateLimited) throw new CheckSkip(`the target rate-limited the walk's fixed tour (${first.message}): a key of a higher tier gives it room`);
+  let broke = first;
   const tourTaken = taken.length;
   if (broke) {
     for (let i = 0; i < cmds.length; ) {
       const fewer = cmds.filter((_, j) => j !== i);
       const again = await runTour(fewer);
+      // Rate-limited while cutting down: the failure stands as cut so far.
+      if (again instanceof RateLimited) break;
       if (again) [cmds, broke] = [fewer, again];
       else i++;
     }
@@ -73,16 +87,29 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
       `${broke.message}\n  shortest sequence found: ${cmds.map(String).join(',')} (the fixed tour, cut down step by step; no seed needed), ${Math.round(performance.now() - t0)} ms`,
     );
   }
+  // The smallest broken sequence seen, kept apart: a 429 during shrinking is no smaller failure.
+  let smallest: { error: WalkBreak; cmds: string } | undefined;
   const details = await fc.check(
-    fc.asyncProperty(fc.commands(commandArbs(), { maxCommands: bounds.maxCommands, size: 'max' }), (cmds) => fc.asyncModelRun(setup, cmds)),
+    fc.asyncProperty(fc.commands(commandArbs(), { maxCommands: bounds.maxCommands, size: 'max' }), async (cmds) => {
+      try {
+        await fc.asyncModelRun(setup, cmds);
+      } catch (e) {
+        if (e instanceof WalkBreak) smallest = { error: e, cmds: String(cmds) };
+        throw e;
+      }
+    }),
     { seed: ctx.seed, numRuns: bounds.numRuns, interruptAfterTimeLimit: bounds.timeLimitMs, markInterruptAsFailure: false },
   );
   const ms = Math.round(performance.now() - t0);
   if (details.failed) {
-    const e = details.errorInstance;
+    let e = details.errorInstance;
+    let shortest = String(details.counterexample?.[0] ?? '(none)');
+    if (e instanceof RateLimited && smallest) ({ error: e, cmds: shortest } = smallest);
+    if (e instanceof RateLimited) {
+      throw new CheckSkip(`the target rate-limited the walk (${e.message}) after ${n} walks, with no broken rule found: a key of a higher tier gives it room`);
+    }
     // A broken rule is a WalkBreak; anything else (a transport error, a skip) is what it is.
     if (e instanceof CheckSkip) throw e;
-    const shortest = String(details.counterexample?.[0] ?? '(none)');
     fail(
       'every answer and every learnable balance of a random sequence of operations agrees with the ledger model, to the last unit',
       'the model\'s answer and funds after each step',

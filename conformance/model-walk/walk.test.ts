@@ -9,9 +9,11 @@ import { WALK, walkChecks } from './walk-check.ts';
 // each example profile), it passes; each sequential money fault is caught on every seed tried,
 // shrunk to a short sequence shown with its seed.
 
-async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; seed?: number; tour?: boolean } = {}) {
+type Wrap = Parameters<typeof serveWrapped>[0];
+
+async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; seed?: number; tour?: boolean; wrap?: Wrap } = {}) {
   const profile = opts.profile ?? defaultProfile;
-  const t = await serveWrapped((req, next) => next(req), { profile, validateResponses: false, ...(opts.controls === false ? { controls: false } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
+  const t = await serveWrapped(opts.wrap ?? ((req, next) => next(req)), { profile, validateResponses: false, ...(opts.controls === false ? { controls: false } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
   try {
     const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile, checks: walkChecks(profile, { ...WALK, tour: opts.tour ?? true }), seed: opts.seed ?? Date.now() % 2 ** 31 });
     return r.checks[0]!;
@@ -29,7 +31,7 @@ describe('model.ledger-walk', () => {
       ...['fintech-rest', 'strict-gateway'].map((p) => run({ profile: loadProfile(`examples/profiles/${p}.json`) })),
     ]);
     for (const c of runs) expect(`${c.status} ${c.message ?? ''}`).toBe('passed ');
-    expect(runs[0]!.notes.join('\n')).toMatch(/fixed tour of every step, then 5 random walks .*\n.*via the sandbox balances control/);
+    expect(runs[0]!.notes.join('\n')).toMatch(/fixed tour of every step \(13 of 13 taken\), then 5 random walks .*\n.*via the sandbox balances control/);
     expect(runs[1]!.notes.join('\n')).toContain('clock steps skipped: the target has no sandbox clock');
   });
 
@@ -59,4 +61,14 @@ describe('model.ledger-walk', () => {
       console.log(`${name}:\n${runs.map((c) => c.message).join('\n')}`);
     });
   }
+
+  it('a target that rate-limits the walk makes it skip, saying so, never fail', { timeout: 60_000 }, async () => {
+    const limited: Wrap = (req, next) =>
+      req.url.includes('/withdraw')
+        ? Promise.resolve(new Response(JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'slow down' } }), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '0' } }))
+        : next(req);
+    const c = await run({ wrap: limited });
+    expect(c.status).toBe('skipped');
+    expect(c.message).toMatch(/rate-limited the walk's fixed tour \(POST \/users\/.*\/withdraw answered 429 after one wait\)/);
+  });
 });

@@ -36,6 +36,8 @@ export interface LoadConfig {
   collateralAmount: string;
   /** A withdrawal destination of the form the profile takes. */
   destination: string;
+  /** The profile's answer to an operation in the wrong state (errors.invalidState). */
+  invalidState: { status: number; code: string };
 }
 
 function str(name: string, fallback: string): string {
@@ -91,6 +93,7 @@ export function loadConfig(): LoadConfig {
     collateralAsset: str('COLLATERAL', 'ETH'),
     collateralAmount: str('COLLATERAL_AMOUNT', '0.06'),
     destination: str('DESTINATION', '0x000000000000000000000000000000000000dEaD'),
+    invalidState: { status: num('INVALID_STATE_STATUS', 400), code: str('INVALID_STATE_CODE', 'invalid_request') },
   };
 }
 

@@ -43,9 +43,10 @@ export function call(cfg: LoadConfig, c: Call): Res {
   return http.request(c.method ?? 'GET', `${cfg.baseUrl}${c.path}`, body, params);
 }
 
-/** `n` copies of one request in parallel (up to the batch options), answers in order. */
-export function callMany(cfg: LoadConfig, c: Call, n: number): Res[] {
+/** `n` copies of one request in parallel (up to the batch options), answers in order; `alsoExpected` statuses are no failure. */
+export function callMany(cfg: LoadConfig, c: Call, n: number, alsoExpected: number[] = []): Res[] {
   const { body, params } = paramsOf(cfg, c);
+  if (alsoExpected.length) params.responseCallback = http.expectedStatuses({ min: 200, max: 299 }, 429, ...alsoExpected);
   const url = `${cfg.baseUrl}${c.path}`;
   const reqs = Array.from({ length: n }, () => ({ method: c.method ?? 'GET', url, body, params }));
   return http.batch(reqs) as Res[];

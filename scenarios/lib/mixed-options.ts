@@ -20,7 +20,7 @@ export const ACTIONS: Record<string, Action> = {
   lend: { share: 0.1, cost: 1, endpoints: ['lend.create'] },
   borrow: { share: 0.05, cost: 1, endpoints: ['borrow.create'] },
   repay: { share: 0.05, cost: 1, endpoints: ['position.repay'] },
-  cancel: { share: 0.1, cost: 2, endpoints: ['lend.create', 'position.cancel'] },
+  cancel: { share: 0.1, cost: 3, endpoints: ['lend.create', 'position.cancel'] },
   withdraw: { share: 0.05, cost: 1, endpoints: ['user.withdraw'] },
   patch: { share: 0.05, cost: 1, endpoints: ['position.patch'] },
   rates: { share: 0.1, cost: 1, endpoints: ['rates.get'] },

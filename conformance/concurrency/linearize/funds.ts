@@ -36,3 +36,15 @@ export function fromProbe(ctx: CheckContext, probe: Operation, asset: string): L
 
 /** The largest-order probe body for a lend of `asset` that stays pending. */
 export const probeBody = (ctx: CheckContext, userId: string, asset: string) => ({ userId, asset, amount: ctx.profile.amounts.maxOrder, rate: 0.5, maturity: ctx.profile.lifecycle.defaultMaturity });
+
+/**
+ * The profile's `consistency.readAfterWrite` (an option the concurrency suite adds): when a
+ * target declares reads eventually consistent, a read may miss an acknowledged write for a
+ * while, so neither a linearizability check nor an exact walk applies. Read structurally, so the
+ * checks honour it wherever the option is defined.
+ */
+export function eventualReads(profile: unknown): string | undefined {
+  const c = (profile as { consistency?: { readAfterWrite?: unknown; convergenceMs?: unknown } }).consistency;
+  if (c?.readAfterWrite !== 'eventual') return undefined;
+  return `the profile declares reads eventually consistent (consistency.readAfterWrite eventual, within ${String(c.convergenceMs ?? '?')} ms), so a read may miss an acknowledged write for a while and this check would fail a correct target`;
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultProfile, parseProfile } from '../../../contract/index.ts';
 import type { History, Operation } from '../history.ts';
 import { checkHistory } from './check-history.ts';
+import { eventualReads } from './funds.ts';
 import type { ModelOptions } from './model.ts';
 
 // Hand-written histories, legal and illegal, before the checker meets a server.
@@ -192,5 +193,13 @@ describe('search', () => {
     expect(v.inconclusive).toBe(true);
     expect(v.linearizable).toBe(false);
     expect(v.witness).toBeUndefined();
+  });
+});
+
+describe('consistency', () => {
+  it('a profile declaring eventual reads makes the storm and the walk skip, saying why', () => {
+    expect(eventualReads(defaultProfile)).toBeUndefined();
+    expect(eventualReads({ ...defaultProfile, consistency: { readAfterWrite: 'strict', convergenceMs: 2000 } })).toBeUndefined();
+    expect(eventualReads({ ...defaultProfile, consistency: { readAfterWrite: 'eventual', convergenceMs: 2000 } })).toMatch(/eventually consistent .*within 2000 ms/);
   });
 });

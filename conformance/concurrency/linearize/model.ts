@@ -315,8 +315,10 @@ export function interpret(profile: Profile, op: Operation): Interpreted | undefi
           if (oc.kind === 'invalid-state') {
             if (!p) return { states: [], reason: `${what} was refused as invalid state, but no such position was created before it` };
             if (p.status !== 'pending') return { states: [s] };
-            // Matched (wholly or in part) just before, or expired.
-            const next = [withPos(s, id, { ...p, status: 'active' }), withPos(s, id, { ...p, status: 'partial' })];
+            // Matched (wholly or in part) just before, or expired. `partial` covers a whole match
+            // too: it allows every answer `active` does and reads of pending besides, so one
+            // state stands for both (the search branches half as much, and fails nothing more).
+            const next = [withPos(s, id, { ...p, status: 'partial' })];
             if (o.spontaneousClose) next.push(...closings(s, id, p).map((c) => c.state));
             return { states: next };
           }

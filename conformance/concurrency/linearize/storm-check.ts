@@ -4,7 +4,7 @@ import { CheckSkip, fail, pass, type Check, type CheckContext } from '../../chec
 import { enc, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
 import type { Operation } from '../history.ts';
 import { checkHistory } from './check-history.ts';
-import { balanceControl, fromProbe, probeBody, type Learned } from './funds.ts';
+import { balanceControl, eventualReads, fromProbe, probeBody, type Learned } from './funds.ts';
 import { accepted, field, Recorder } from './recorder.ts';
 
 // A mixed storm on one user, recorded as a history and checked for linearizability: lends
@@ -16,22 +16,29 @@ import { accepted, field, Recorder } from './recorder.ts';
 
 const ASSET = 'USDC';
 
-function amountsFor(profile: Profile, available: Decimal | undefined): { lend: string; withdraw: string; overCommits: boolean } {
+/**
+ * Two withdrawals at once, then four lends at once, each pair and each four over-committing what
+ * is left: withdrawals of 55 % each (one fits) when the user is the check's own, of 1 % when it is
+ * a pre-funded user the profile names, whose money a withdrawal takes for good; then lends of a
+ * third of what one correct withdrawal leaves (three fit, the fourth cannot, whatever the order).
+ */
+function amountsFor(profile: Profile, available: Decimal | undefined, own: boolean): { lend: string; withdraw: string; overCommits: boolean } {
   const places = Math.min(profile.assets.info[ASSET]?.decimals ?? 6, 2);
   const minOrder = new Decimal(profile.amounts.minOrder);
   const minWd = new Decimal(profile.amounts.minWithdrawal);
   const floor = (x: Decimal) => x.toDecimalPlaces(places, Decimal.ROUND_DOWN);
   if (!available) return { lend: floor(minOrder.mul(3)).toFixed(), withdraw: minWd.toFixed(), overCommits: false };
-  // Four lends of 30 % each: three fit and the fourth cannot, whatever the order.
-  const lend = Decimal.min(floor(available.mul('0.3')), new Decimal(profile.amounts.maxOrder));
-  const withdraw = Decimal.max(minWd, floor(available.mul('0.01')));
-  if (lend.lt(minOrder) || available.lt(lend.mul(3).plus(withdraw.mul(2)))) {
+  const withdraw = Decimal.max(minWd, floor(available.mul(own ? '0.55' : '0.01')));
+  const lend = Decimal.min(floor(available.minus(withdraw).mul('0.3')), new Decimal(profile.amounts.maxOrder));
+  if (lend.lt(minOrder) || withdraw.gt(available)) {
     throw new CheckSkip(`the user holds ${available.toFixed()} ${ASSET}, too little for a storm of orders of at least ${profile.amounts.minOrder}`);
   }
   return { lend: lend.toFixed(), withdraw: withdraw.toFixed(), overCommits: true };
 }
 
 export async function ledgerStorm(ctx: CheckContext) {
+  const eventual = eventualReads(ctx.profile);
+  if (eventual) throw new CheckSkip(eventual);
   const user = await fundedUser(ctx, 'linearize');
   const rec = new Recorder(ctx);
   const lend = (client: number, amount: string) => rec.call(client, 'lend', 'POST', '/lend', { ...lendBody(ctx, user), asset: ASSET, amount });
@@ -45,16 +52,13 @@ export async function ledgerStorm(ctx: CheckContext) {
     start = fromProbe(ctx, first, ASSET);
     if (accepted(first)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(first, 'positionId')))}/cancel`);
   }
-  const amounts = amountsFor(ctx.profile, start.available);
+  const amounts = amountsFor(ctx.profile, start.available, ctx.hasControls || !ctx.profile.funding.userIds.length);
   const dest = validAddress(ctx.profile);
 
-  // Phase 1: four lends and two withdrawals at once.
-  const phase1 = await Promise.all([0, 1, 2, 3].map((c) => lend(c, amounts.lend)).concat([4, 5].map((c) => rec.call(c, 'withdraw', 'POST', `/users/${enc(user)}/withdraw`, { asset: ASSET, amount: amounts.withdraw, destination: dest }))));
-  const ids = phase1.filter((o) => o.kind === 'lend' && accepted(o)).map((o) => String(field(o, 'positionId')));
-  if (!ids.length) {
-    const first = phase1[0]!;
-    throw new CheckSkip(`no lend of the storm was accepted (the first answered ${first.response?.status ?? 'nothing'}), so there is nothing to race on`);
-  }
+  // Phase 1: two withdrawals at once; then four lends at once.
+  await Promise.all([0, 1].map((c) => rec.call(c, 'withdraw', 'POST', `/users/${enc(user)}/withdraw`, { asset: ASSET, amount: amounts.withdraw, destination: dest })));
+  const phase1 = await Promise.all([0, 1, 2, 3].map((c) => lend(c, amounts.lend)));
+  const ids = phase1.filter((o) => accepted(o)).map((o) => String(field(o, 'positionId')));
   // Phase 2: on each accepted lend, two cancels and a read at once; a PATCH on the first.
   let client = 0;
   await Promise.all(
@@ -62,7 +66,7 @@ export async function ledgerStorm(ctx: CheckContext) {
       rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
       rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
       rec.call(client++, 'read', 'GET', `/positions/${enc(id)}`),
-    ]).concat([rec.call(client++, 'patch', 'PATCH', `/positions/${enc(ids[0]!)}`, { autoRollover: false })]),
+    ]).concat(ids.length ? [rec.call(client++, 'patch', 'PATCH', `/positions/${enc(ids[0]!)}`, { autoRollover: false })] : []),
   );
   // Phase 3: every position read again, and the funds pinned by the probe.
   await Promise.all(ids.map((id, i) => rec.call(i, 'read', 'GET', `/positions/${enc(id)}`)));
@@ -80,11 +84,12 @@ export async function ledgerStorm(ctx: CheckContext) {
   const verdict = checkHistory(rec.history, { profile: ctx.profile, spontaneousClose, ...(start.available ? { start: { [ASSET]: start.available.toFixed() } } : {}) });
   const count = (pred: (o: Operation) => boolean) => rec.history.filter(pred).length;
   const notes = [
-    `${rec.history.length} operations by up to ${client} concurrent clients: ${count(accepted)} accepted, ${count((o) => !!o.response && !accepted(o))} refused, ${count((o) => !o.response)} unanswered`,
+    `${rec.history.length} operations by up to ${client} concurrent clients: ${count(accepted)} accepted, ${count((o) => !!o.response && !accepted(o) && o.response.status !== 429)} refused, ${count((o) => o.response?.status === 429)} answered 429 (not accepted: a race needing them to overlap is not seen), ${count((o) => !o.response)} unanswered`,
     `funds at the start: ${start.available ? `${start.available.toFixed()} ${ASSET}` : 'unknown'}, via ${start.via}${start.reason ? ` (${start.reason})` : ''}`,
-    amounts.overCommits ? `four lends of ${amounts.lend} ${ASSET} over-commit the funds` : `orders of ${amounts.lend} ${ASSET}: the funds are unknown, so over-commitment was not exercised`,
+    amounts.overCommits ? `two withdrawals of ${amounts.withdraw} ${ASSET} at once, then four lends of ${amounts.lend} at once, each over-commit the funds` : `orders of ${amounts.lend} ${ASSET}: the funds are unknown, so over-commitment was not exercised`,
     spontaneousClose ? 'maturity or expiry could not be ruled out during the storm: the model let open positions close on their own' : 'no maturity fell inside the storm (the target\'s clock, read from a last order, was before every one)',
     `search: ${verdict.steps} steps in ${Math.round(performance.now() - t0)} ms`,
+    ...(ids.length ? [] : [`no lend was accepted (the first answered ${phase1[0]!.response?.status ?? 'nothing'}), so no cancel raced: the withdrawals and the funds were checked`]),
   ];
   if (verdict.inconclusive) throw new CheckSkip(`the linearizability search over ${verdict.operations} operations ran out of its budget (${verdict.steps} steps) before deciding; no verdict`);
   if (!verdict.linearizable) {
