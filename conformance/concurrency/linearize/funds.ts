@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { controls } from '../../../contract/index.ts';
+import { controls, type Profile } from '../../../contract/index.ts';
 import { expectShape, type CheckContext } from '../../check.ts';
 import { enc } from '../../checks/fixtures.ts';
 import { outcomeOf } from './model.ts';
@@ -40,11 +40,10 @@ export const probeBody = (ctx: CheckContext, userId: string, asset: string) => (
 /**
  * The profile's `consistency.readAfterWrite` (an option the concurrency suite adds): when a
  * target declares reads eventually consistent, a read may miss an acknowledged write for a
- * while, so neither a linearizability check nor an exact walk applies. Read structurally, so the
- * checks honour it wherever the option is defined.
+ * while, so neither a linearizability check nor an exact walk applies.
  */
-export function eventualReads(profile: unknown): string | undefined {
-  const c = (profile as { consistency?: { readAfterWrite?: unknown; convergenceMs?: unknown } }).consistency;
-  if (c?.readAfterWrite !== 'eventual') return undefined;
-  return `the profile declares reads eventually consistent (consistency.readAfterWrite eventual, within ${String(c.convergenceMs ?? '?')} ms), so a read may miss an acknowledged write for a while and this check would fail a correct target`;
+export function eventualReads(profile: Profile): string | undefined {
+  const c = profile.consistency;
+  if (c.readAfterWrite !== 'eventual') return undefined;
+  return `the profile declares reads eventually consistent (consistency.readAfterWrite eventual, within ${c.convergenceMs} ms), so a read may miss an acknowledged write for a while and this check would fail a correct target`;
 }
