@@ -1,3 +1,4 @@
+import { redact } from '../reports/redact.ts';
 import { Command } from 'commander';
 import { createRequire } from 'node:module';
 import { COMMANDS } from './commands/index.ts';
@@ -18,6 +19,8 @@ export function buildProgram(): Command {
   return program;
 }
 
+const isCrash = (e: unknown): boolean => e instanceof TypeError || e instanceof ReferenceError || e instanceof RangeError || e instanceof SyntaxError;
+
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   try {
@@ -25,7 +28,10 @@ export async function main(argv: string[]): Promise<void> {
   } catch (e) {
     const err = e as { code?: string; exitCode?: number; message?: string };
     if (err.code?.startsWith('commander.')) process.exit(err.exitCode ?? 1);
-    console.error(`lendcheck: ${err.message ?? String(e)}`);
+    console.error(`lendcheck: ${redact.text(err.message ?? String(e))}`);
+    // A TypeError and its kind are a bug of lendcheck's, not a bad flag or an unreachable target:
+    // its trace is kept for whoever fixes it, and said to be ours.
+    if (isCrash(e)) console.error(`lendcheck internal error (a bug in lendcheck, not a verdict on the target); its trace:\n${redact.text((e as Error).stack ?? '')}`);
     process.exit(2);
   }
 }

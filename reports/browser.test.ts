@@ -8,6 +8,12 @@ import type { RunSummary } from '../contract/results.ts';
 import { writeReports } from './writers.ts';
 import { fixtureRunSummary } from './fixture.ts';
 import { fixtureComparedRun } from './history/fixture.ts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { defaultProfile, REQUIREMENTS } from '../contract/index.ts';
+import { serveWrapped } from '../conformance/embedded.ts';
+import { MUTANTS_BY_ID } from '../conformance/mutants/index.ts';
+import { runChecks } from '../conformance/runner.ts';
 
 // Debian's chromium package, driven by playwright-core; playwright never downloads a browser here.
 const CHROMIUM = process.env.LENDCHECK_CHROMIUM ?? '/usr/bin/chromium';
@@ -15,6 +21,7 @@ const hasChromium = existsSync(CHROMIUM);
 /** Stable path, so people (and the lead) can open the last screenshot. */
 export const SCREENSHOT = resolve('lendcheck-reports/screenshots/report.png');
 export const SCREENSHOT_COMPARED = resolve('lendcheck-reports/screenshots/report-compared.png');
+export const SCREENSHOT_FAILURES = resolve('lendcheck-reports/screenshots/report-failures.png');
 
 const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-browser-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -99,5 +106,43 @@ describe('the report in a real browser', () => {
       await section.screenshot({ path: SCREENSHOT_COMPARED });
       expect(statSync(SCREENSHOT_COMPARED).size).toBeGreaterThan(30_000);
     });
+  });
+
+  it.skipIf(!hasChromium)(`a failing run: each failure names the requirements it breaks, and its reproduction is visible, copied whole in one click, and runs${absent}`, async () => {
+    // A real failing run: the suite against a mutant answering 403 where 401 is due.
+    const t = await serveWrapped(MUTANTS_BY_ID.get('auth.403-not-401')!.make(), { profile: defaultProfile, validateResponses: false });
+    try {
+      const part = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: defaultProfile, only: ['auth.missing-header', 'errors.position-not-found', 'endpoint.rates.get'] });
+      const failed = part.checks.filter((c) => c.status === 'failed');
+      expect(failed.map((c) => c.id)).toEqual(['auth.missing-header']);
+      const summary: RunSummary = { runId: 'failing-run', verdict: 'failed', target: t.url, profile: defaultProfile.name, startedAt: part.startedAt, durationMs: part.durationMs, parts: [part] };
+      await inBrowser(summary, async (page) => {
+        expect(await page.locator('script').count(), 'the page stays script-free').toBe(0);
+        const f = page.locator('.failure');
+        expect(await f.count()).toBe(1);
+        // Which requirement it breaks: each id with the spec's words for it.
+        const breaks = f.locator('ul.breaks li');
+        expect(await breaks.allTextContents()).toEqual(failed[0].requirements.map((id) => expect.stringContaining(id)));
+        const auth4 = REQUIREMENTS.find((r) => r.id === 'AUTH-4')!;
+        await expect(breaks.filter({ hasText: 'AUTH-4' }).textContent()).resolves.toContain(auth4.text);
+        // The reproduction: open, visible, and one click selects it whole (user-select: all) for copying.
+        const pre = f.locator('pre.repro');
+        expect(await pre.isVisible()).toBe(true);
+        const text = (await pre.textContent())!;
+        expect(text).toMatch(/^# reproduce:\ncurl -sS -i .*'http:\/\/127\.0\.0\.1:\d+\/v1\/lend'/);
+        await pre.click();
+        const selected = await page.evaluate(() => window.getSelection()?.toString() ?? '');
+        expect(selected.trim()).toBe(text.trim());
+        // What was copied from the page runs, and shows the wrong answer again.
+        // (asynchronously: the target answers from this process)
+        const { stdout: out } = await promisify(execFile)('bash', ['-c', selected], { env: { PATH: process.env.PATH, LENDCHECK_API_KEY: t.apiKey }, timeout: 30_000 });
+        expect(out).toMatch(/^HTTP\/1\.1 403/m);
+        expect(await page.content()).not.toContain(t.apiKey);
+        mkdirSync(resolve(SCREENSHOT_FAILURES, '..'), { recursive: true });
+        await f.screenshot({ path: SCREENSHOT_FAILURES });
+      });
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -48,4 +48,12 @@ describe('redact', () => {
     const s = 'expected status 401 / received 200 for GET /v1/positions/p_1';
     expect(redact.text(s)).toBe(s);
   });
+
+  it('keeps a reproduction\'s shell variables and an escaped placeholder, and still masks a key written in their place', () => {
+    const line = `curl -H "Authorization: Bearer $LENDCHECK_API_KEY" --data-raw '{"secret":"'"$LENDCHECK_WEBHOOK_SECRET"'"}'`;
+    expect(redact.text(line)).toBe(line);
+    expect(redact.text('Authorization: Bearer &lt;API_KEY&gt;')).toBe('Authorization: Bearer &lt;API_KEY&gt;');
+    expect(redact.text('Authorization: Bearer opaque$token')).toBe('Authorization: Bearer ***');
+    expect(redact.text(`--data-raw '{"secret":"hunter2"}'`)).toBe(`--data-raw '{"secret":"***"}'`);
+  });
 });

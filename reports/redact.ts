@@ -11,8 +11,9 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/\b(ck_(?:live|test)_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
   [/\b(whsec_)[A-Za-z0-9_\-.~+/=]+/g, `$1${MASK}`],
   // The key's environment prefix stays: "Bearer ck_test_***" tells which environment was used.
-  // A shell variable in its place (`Bearer $LENDCHECK_API_KEY` in a reproduction) holds no key: kept.
-  [/\b(Bearer|Basic)(\s+|%20)(?!\$\{?[A-Za-z_][A-Za-z0-9_]*\b)(ck_(?:live|test)_)?[^\s"'<>,;\\]+/gi, `$1$2$3${MASK}`],
+  // A shell variable in its place (`Bearer $LENDCHECK_API_KEY` in a reproduction) holds no key, nor
+  // does an HTML-escaped placeholder (the spec's `Bearer <API_KEY>` in a page): both kept.
+  [/\b(Bearer|Basic)(\s+|%20)(?!\$\{?[A-Za-z_][A-Za-z0-9_]*\b|&lt;)(ck_(?:live|test)_)?[^\s"'<>,;\\]+/gi, `$1$2$3${MASK}`],
   // A JSON "secret"/"apiKey" member whose value has no recognisable prefix.
   // Not when a reproduction's shell line splices a variable in there ('"$LENDCHECK_WEBHOOK_SECRET"').
   [/("(?:secret|apiKey|api_key|password|token)"\s*:\s*")(?!'"\$[A-Za-z_])((?:[^"\\]|\\.)*)(")/gi, `$1${MASK}$3`],

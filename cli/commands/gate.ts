@@ -80,6 +80,7 @@ export function registerGate(program: Command): void {
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));
         err.message = early.text(err.message);
+        if (err.stack) err.stack = early.text(err.stack);
         throw err;
       }
     });

@@ -25,6 +25,8 @@ interface Answer {
   contentType: string;
   durationMs: number;
   error?: string;
+  /** Whether the gate's --api-key went with it (a reproduction then names LENDCHECK_API_KEY). */
+  withKey?: boolean;
 }
 
 async function get(url: string, apiKey: string | undefined): Promise<Answer> {
@@ -32,9 +34,9 @@ async function get(url: string, apiKey: string | undefined): Promise<Answer> {
   try {
     const r = await request(url, { method: 'GET', headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
     const body = await r.body.text();
-    return { status: r.statusCode, body, contentType: String(r.headers['content-type'] ?? ''), durationMs: Math.round(performance.now() - t0) };
+    return { status: r.statusCode, body, contentType: String(r.headers['content-type'] ?? ''), durationMs: Math.round(performance.now() - t0), withKey: !!apiKey };
   } catch (e) {
-    return { status: null, body: '', contentType: '', durationMs: Math.round(performance.now() - t0), error: (e as Error).message };
+    return { status: null, body: '', contentType: '', durationMs: Math.round(performance.now() - t0), error: (e as Error).message, withKey: !!apiKey };
   }
 }
 
@@ -48,6 +50,7 @@ function exchangeOf(url: string, a: Answer): Exchange {
     responseBody: a.body.slice(0, 4000),
     durationMs: a.durationMs,
     ...(a.error ? { error: a.error } : {}),
+    ...(a.withKey ? { credential: 'LENDCHECK_API_KEY' } : {}),
   };
 }
 

@@ -53,7 +53,7 @@ describe('the gate', () => {
     expect(summary.parts[1].skipReason).toBe('skipped: no key for tier starter, growth, scale (--key-starter or LENDCHECK_KEY_STARTER)');
     expect(summary.parts[2].skipReason).toMatch(/no sandbox controls/);
     expect(summary.verdict).toBe('failed');
-    expect(files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort()).toEqual(['index.html', 'junit.xml', 'summary.json']);
+    expect(files.map((f) => f.slice(f.lastIndexOf('/') + 1)).sort()).toEqual(['failures.json', 'index.html', 'junit.xml', 'summary.json']);
     // Plain lines (not a TTY), the skip reasons shown, one verdict, the report path, no key.
     const log = cap.text();
     expect(log).not.toContain('\r');

@@ -6,6 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../contract/index.ts';
 import { serveWrapped, type EmbeddedTarget } from '../../conformance/embedded.ts';
 import { MUTANTS_BY_ID } from '../../conformance/mutants/index.ts';
+import { failuresOf } from '../../reports/repro/failures-file.ts';
+import { runContract } from '../gate/contract-step.ts';
+import { externalTarget } from '../gate/target.ts';
+import { replayFailures } from './run.ts';
 
 // From a red run to a fix, through the CLI as a user runs it, output redirected to files:
 // conformance against a faulty target (two mutants) prints the target's behaviour and the
@@ -130,4 +134,17 @@ describe('a red run, its reproductions and their replay, through the CLI', () =>
     expect(fixed.out).not.toMatch(/^still failing/m);
     expect(fixed.code).toBe(0);
   }, 240_000);
+
+  it('replays contract checks too: still failing on the faulty target, fixed on the clean one', async () => {
+    const target = await externalTarget({ baseUrl: faulty.url, apiKey: faulty.apiKey });
+    const part = await runContract({ target, profile: defaultProfile });
+    await target.close();
+    const failed = part.checks.filter((c) => c.status === 'failed').map((c) => c.id);
+    expect(failed.length).toBeGreaterThan(0);
+    const file = failuresOf({ runId: 'r', target: faulty.url, profile: defaultProfile.name, startedAt: part.startedAt, parts: [part] }, { baseUrl: faulty.url });
+    const still = await replayFailures(file, { apiKey: faulty.apiKey });
+    expect(still.map((o) => o.verdict)).toEqual(failed.map(() => 'still failing'));
+    const fixed = await replayFailures(file, { apiKey: clean.apiKey, baseUrl: clean.url });
+    expect(fixed.map((o) => o.verdict)).toEqual(failed.map(() => 'fixed'));
+  }, 120_000);
 });

@@ -21,8 +21,8 @@ const SHRINK_MS = 20_000;
  * failure shows its exchange, the seed and the shrunk input (and only that exchange: the
  * reproduction of a generated case is the case, not every case tried before it).
  */
-async function shrunkCase<T>(ctx: CheckContext, arb: fc.Arbitrary<T>, probe: (v: T) => Promise<void>): Promise<void> {
-  const out = await fc.check(fc.asyncProperty(arb, probe), { seed: ctx.seed, numRuns: RUNS, interruptAfterTimeLimit: SHRINK_MS });
+async function shrunkCase<T>(ctx: CheckContext, arb: fc.Arbitrary<T>, probe: (v: T) => Promise<void>, numRuns = RUNS): Promise<void> {
+  const out = await fc.check(fc.asyncProperty(arb, probe), { seed: ctx.seed, numRuns, interruptAfterTimeLimit: SHRINK_MS });
   if (!out.failed || !out.counterexample) return;
   const [value] = out.counterexample;
   const from = ctx.http.log.length;
@@ -117,16 +117,21 @@ export function fuzzChecks(profile: Profile): Check[] {
       async run(ctx) {
         const list = `/users/${enc(ctx.user('fuzz-q'))}/positions`;
         const arb = fc.record({ key: fc.constantFrom('limit', 'status', 'type', 'cursor'), value: fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.double().map(String)) });
-        for (const { key, value } of fc.sample(arb, { numRuns: RUNS * 2, seed: ctx.seed })) {
-          const r = await ctx.api('GET', list, { query: { [key]: value }, timeoutMs: TIMEOUT_MS });
-          if (r.status >= 500) fail(`GET /users/{userId}/positions?${key}=… never gets a 5xx`, 'a 2xx or 4xx', `${r.status} for ${key}=${show(value)}`, r.exchange);
-          // Blank or padded values may fairly be read as absent or trimmed; they are held to "no 5xx" only.
-          if (value.trim() === '' || value.trim() !== value) continue;
-          const overMax = key === 'limit' && Number(value) > 100;
-          const valid = positionListQuery.safeParse({ [key]: value }).success && !(overMax && profile.pagination.overMax === 'reject');
-          if (!valid && key !== 'cursor') bad(r, `GET /users/{userId}/positions?${key}=${show(value)}`);
-          if (key === 'cursor' && (r.status < 200 || r.status > 299)) bad(r, `GET /users/{userId}/positions?cursor=${show(value)}`);
-        }
+        await shrunkCase(
+          ctx,
+          arb,
+          async ({ key, value }) => {
+            const r = await ctx.api('GET', list, { query: { [key]: value }, timeoutMs: TIMEOUT_MS });
+            if (r.status >= 500) fail(`GET /users/{userId}/positions?${key}=… never gets a 5xx`, 'a 2xx or 4xx', `${r.status} for ${key}=${show(value)}`, r.exchange);
+            // Blank or padded values may fairly be read as absent or trimmed; they are held to "no 5xx" only.
+            if (value.trim() === '' || value.trim() !== value) return;
+            const overMax = key === 'limit' && Number(value) > 100;
+            const valid = positionListQuery.safeParse({ [key]: value }).success && !(overMax && profile.pagination.overMax === 'reject');
+            if (!valid && key !== 'cursor') bad(r, `GET /users/{userId}/positions?${key}=${show(value)}`);
+            if (key === 'cursor' && (r.status < 200 || r.status > 299)) bad(r, `GET /users/{userId}/positions?cursor=${show(value)}`);
+          },
+          RUNS * 2,
+        );
         for (const value of fc.sample(fc.string({ maxLength: 8 }), { numRuns: 6, seed: ctx.seed })) {
           const r = await ctx.api('GET', '/markets/USDC/orderbook', { query: { depth: value }, timeoutMs: TIMEOUT_MS });
           if (r.status >= 500) fail('GET /markets/{asset}/orderbook?depth=… never gets a 5xx', 'a 2xx or 4xx', `${r.status} for ${show(value)}`, r.exchange);
@@ -140,8 +145,9 @@ export function fuzzChecks(profile: Profile): Check[] {
       title: 'random position ids and vault ids in the path get 404 with the error object, never a 5xx',
       requirements: ['ERR-position_not_found', 'SHAPE-error', 'EP-public-vaults'],
       async run(ctx) {
-        const ids = fc.sample(fc.string({ minLength: 1, maxLength: 24 }).filter((s) => s.trim().length > 0 && !/[/?#]/.test(s) && s !== '.' && s !== '..'), { numRuns: RUNS, seed: ctx.seed });
-        for (const id of ids) {
+        const idArb = fc.string({ minLength: 1, maxLength: 24 }).filter((s) => s.trim().length > 0 && !/[/?#]/.test(s) && s !== '.' && s !== '..');
+        const ids = fc.sample(idArb, { numRuns: RUNS, seed: ctx.seed });
+        await shrunkCase(ctx, idArb, async (id) => {
           const r = await ctx.api('GET', `/positions/${enc(id)}`, { timeoutMs: TIMEOUT_MS });
           if (r.status >= 500) fail('GET /positions/{random} never gets a 5xx', '404 position_not_found', `${r.status}`, r.exchange);
           // An id that cannot exist is either not found or malformed; both answers are fair.
@@ -150,7 +156,7 @@ export function fuzzChecks(profile: Profile): Check[] {
           if (!(r.status === 404 && code === 'position_not_found') && !(r.status === 400 && code === 'invalid_request')) {
             fail(`GET /positions/${show(id)} is not found (or refused as malformed)`, '404 position_not_found or 400 invalid_request', `${r.status} ${code}`, r.exchange);
           }
-        }
+        });
         for (const id of ids.slice(0, 3)) {
           const r = await ctx.pub('GET', `/vaults/${enc(`${ctx.runId}${id}`)}`, { timeoutMs: TIMEOUT_MS });
           if (r.status >= 500 || r.status < 400) fail(`GET /vaults/{unknown} is refused`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../contract/results.ts';
 import { createRedactor } from '../redact.ts';
-import { annotations, escapeData, escapeProperty, jobSummary, reportToGithub } from './github.ts';
+import { annotations, escapeData, escapeProperty, jobSummary, reportToGithub, SUMMARY_BUDGET } from './github.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-gh-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,5 +55,16 @@ describe('GitHub Actions output', () => {
     expect(md.match(/^## lendcheck/gm)).toHaveLength(2);
     expect(lines).toHaveLength(1);
     for (const t of [md, ...lines]) expect(t).not.toContain('SECRETVALUE1');
+  });
+
+  it('keeps within GitHub\'s summary size: past the budget, reproductions stay in the report', () => {
+    const big = structuredClone(run);
+    const c = big.parts[0].checks[0];
+    c.reproduction!.exchanges = [...Array(50)].map((_, i) => ({ ...c.reproduction!.exchanges[0], url: `http://t/v1/p${i}`, requestBody: 'x'.repeat(4000) }));
+    big.parts[0].checks = [...Array(10)].map((_, i) => ({ ...c, id: `c${i}` }));
+    const md = jobSummary(big);
+    expect(Buffer.byteLength(md)).toBeLessThan(SUMMARY_BUDGET);
+    expect(md).toContain('The reproductions did not fit in a job summary');
+    expect(md.match(/<details>/g)).toHaveLength(10);
   });
 });

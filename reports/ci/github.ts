@@ -19,7 +19,10 @@ const MARK: Record<string, string> = { passed: '✅ PASS', failed: '❌ FAIL', i
 /** Text in a table cell or a summary line: no pipe, no newline, no stray HTML. */
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
 
-export function jobSummary(s: RunSummary, reportPath?: string): string {
+/** GitHub takes at most 1 MiB of summary per step; past this, reproductions stay in the report only. */
+export const SUMMARY_BUDGET = 900_000;
+
+export function jobSummary(s: RunSummary, reportPath?: string, withRepro = true): string {
   const out: string[] = [];
   out.push(`## lendcheck: ${MARK[s.verdict]}`, '');
   out.push(`Target \`${s.target}\` · profile \`${s.profile}\` · ${formatDuration(s.durationMs)} · run \`${s.runId}\``, '');
@@ -35,15 +38,17 @@ export function jobSummary(s: RunSummary, reportPath?: string): string {
     out.push('', `### Failed checks (${failed.length})`, '');
     for (const { p, c } of failed) {
       const req = c.requirements.length ? ` — breaks ${c.requirements.map((r) => `\`${r}\``).join(', ')}` : '';
-      const repro = reproductionText(c);
+      const repro = withRepro ? reproductionText(c) : [];
       out.push('<details>', `<summary><b>${cell(`${p.part}/${c.id}`)}</b>${req}: ${cell((c.message ?? c.title).split('\n')[0])}</summary>`, '');
       out.push('```text', c.message ?? c.title, '```');
       if (repro.length) out.push('', '```sh', ...repro.map((l) => l.replace(/```/g, "'''")), '```');
       out.push('', '</details>', '');
     }
   }
+  if (!withRepro) out.push('', '_The reproductions did not fit in a job summary: see the report and failures.json._');
   if (reportPath) out.push('', `Report: \`${reportPath}\` (kept as the job's artifact in the example workflows).`);
-  return out.join('\n') + '\n';
+  const md = out.join('\n') + '\n';
+  return withRepro && Buffer.byteLength(md) > SUMMARY_BUDGET ? jobSummary(s, reportPath, false) : md;
 }
 
 /** One `::error` line per failed check, titled with the check and its requirement ids. */
