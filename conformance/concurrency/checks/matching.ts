@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
-import { expectOnly, isInsufficient, noteRateLimited, sort, STORM, stormFail } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm } from '../storm.ts';
 
 // Matching never fills more than was offered: in a market of its own (one whose book is empty
@@ -57,6 +57,7 @@ export const matchingNoOverfill: Check = {
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, `${STORM} overlapping lends crossing ${makerId}`, 'insufficient_funds');
     noteRateLimited(ctx, s, 'lends');
+    requireAnswered(s, STORM, 2, 'lends');
     const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
     const t0 = performance.now();
     const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` })).json as { status?: unknown; rate?: unknown } | undefined;

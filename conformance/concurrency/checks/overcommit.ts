@@ -3,7 +3,7 @@ import { LEND_ASSETS, type Profile } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, collateralFor, enc, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
-import { expectOnly, isInsufficient, noteRateLimited, signed, sort, STORM, stormFail, units } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, STORM, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
 
 // Over-commitment: STORM requests on one user that each fit its funds and together do not,
@@ -88,6 +88,8 @@ function overcommit(kind: Kind): Check {
       const s = sort(replies, isInsufficient);
       expectOnly(ctx, history, replies, s, `${pl.many(STORM, a.toFixed())} at once`, 'insufficient_funds');
       noteRateLimited(ctx, s, pl.noun);
+      // More answered than fit, or the storm never exceeded the funds.
+      requireAnswered(s, STORM, before.lo.div(a).floor().toNumber() + 1, pl.noun);
       if (kind !== 'withdraw') distinctPositions(ctx, history, replies, s.accepted, pl.noun);
 
       const k = s.accepted.length;

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, createLend, enc, fundedUser, pairAsset, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
-import { expectOnly, noteRateLimited, sort, STORM, stormFail } from '../kit.ts';
+import { expectOnly, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, storm } from '../storm.ts';
 import { conserved, searchableCollateral } from './overcommit.ts';
 
@@ -39,6 +39,7 @@ const cancelOnce: Check = {
     const s = sort(replies, invalidState());
     expectOnly(ctx, history, replies, s, `${STORM} overlapping cancels of ${positionId}`, 'the invalid-state error');
     noteRateLimited(ctx, s, 'cancels');
+    requireAnswered(s, STORM, 2, 'cancels');
     if (!s.accepted.length) {
       const g = await ctx.api('GET', `/positions/${enc(positionId)}`);
       const status = (g.json as { status?: unknown } | undefined)?.status;
@@ -96,6 +97,7 @@ const repayOnce: Check = {
     const s = sort(replies, invalidState());
     expectOnly(ctx, history, replies, s, `${STORM} overlapping full repays of ${loan.positionId}`, 'the invalid-state error');
     noteRateLimited(ctx, s, 'repays');
+    requireAnswered(s, STORM, 2, 'repays');
     if (!s.accepted.length) stormFail(ctx, history, 'one of the overlapping full repays succeeds', '1 accepted', `0 of ${STORM} accepted`);
     const after = await learnFunds(ctx, loan.borrower, asset);
     const principal = new Decimal(loan.amount);
