@@ -51,7 +51,7 @@ export const conservation: Check = {
       stormFail(ctx, history, `accepted debits never exceed the funds plus refunds (${id})`, `debits ≤ ${before.hi.plus(refunds).toFixed()}`, `${story}: debits ${debits.toFixed()}, funds now ${showFunds(after)}`);
     }
     conserved(ctx, history, id, story, before, debits.minus(refunds), after);
-    ctx.note(`storm of ${ops.length}: ${story}; funds by ${before.way}`);
+    ctx.note(`storm of ${ops.length}: ${story}`);
     return pass();
   },
 };

@@ -105,7 +105,7 @@ function overcommit(kind: Kind): Check {
         stormFail(ctx, history, `${pl.noun} that fit are not refused as insufficient_funds (${id})`, `${before.lo.div(a).floor().toFixed()} of ${STORM} accepted (each ${a.toFixed()} of ${showFunds(before)})`, `${story}; ${s.refused.length} refused with ${before.lo.minus(spent).toFixed()} still available: ${show(r.json)}`, r.exchange);
       }
       conserved(ctx, history, id, story, before, spent, after);
-      ctx.note(`storm: ${pl.many(STORM, a.toFixed())}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited; funds by ${before.way}`);
+      ctx.note(`storm: ${pl.many(STORM, a.toFixed())}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited`);
       return pass();
     },
   };
@@ -130,7 +130,7 @@ export function conserved(ctx: CheckContext, history: Parameters<typeof stormFai
     stormFail(ctx, history, `the funds after the storm are the funds before less what was accepted (${id})`, `${showFunds(want)} (by ${after.way})`, `${story}: the target now reports ${showFunds(after)}, ${signed(after.lo.minus(lo))} off`);
   }
   if (after.hi.isNegative()) stormFail(ctx, history, `no user's funds go negative (${id})`, 'funds ≥ 0', `${story}: ${showFunds(after)}`);
-  if (!exact(after)) ctx.note(`conservation checked within the search's bracket: ${showFunds(after)}`);
+  ctx.note(`funds learned by ${before.way}${exact(after) ? '' : `; conservation checked within the search's bracket (${showFunds(after)})`}`);
 }
 
 export const overcommitChecks = (): Check[] => [overcommit('withdraw'), overcommit('lend'), overcommit('borrow')];
