@@ -10,8 +10,10 @@ import { CAUGHT_BY, runFamily } from './proof.ts';
 const RUNS = 2;
 
 describe('the concurrency family catches every race fault of the sandbox', () => {
-  it('has a catching check for every registered fault', () => {
-    expect(Object.keys(CAUGHT_BY).sort()).toEqual([...FAULTS.keys()].sort());
+  it('names a catching check for each race fault, all registered', () => {
+    // Faults of other suites (the model walks' sequential money faults) are proven by those suites.
+    for (const f of Object.keys(CAUGHT_BY)) expect(FAULTS.has(f), f).toBe(true);
+    for (const [name, m] of FAULTS) if (m.breaks.includes('overlap') || m.config.safeParse({ gapMs: 5 }).success) expect(CAUGHT_BY[name], name).toBeDefined();
   });
 
   for (const [fault, check] of Object.entries(CAUGHT_BY)) {

@@ -61,7 +61,13 @@ export const matchingNoOverfill: Check = {
     const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
     const t0 = performance.now();
     const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` })).json as { status?: unknown; rate?: unknown } | undefined;
-    const maker = await read(makerId);
+    // Matching may complete after the answers (the spec lets it happen at any time): the
+    // resting order is read until it is active, for up to 2 s, before the takers are counted.
+    let maker = await read(makerId);
+    while (maker?.status !== 'active' && performance.now() - t0 < 2_000) {
+      await new Promise((res) => setTimeout(res, 100));
+      maker = await read(makerId);
+    }
     const states = await Promise.all(takers.map(read));
     const filled = takers.filter((_, i) => states[i]?.status === 'active');
     const byMaker = filled.filter((_, i) => states[takers.indexOf(filled[i]!)]?.rate !== TAKER_RATE);
