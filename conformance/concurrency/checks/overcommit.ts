@@ -69,7 +69,7 @@ function overcommit(kind: Kind): Check {
   const id = `concurrency.${kind}-overcommit`;
   return {
     id,
-    title: `${STORM} overlapping ${kind === 'borrow' ? 'borrows pledging the same collateral' : `${kind}s`} that together exceed the funds: the accepted ones fit, the rest get insufficient_funds, and the funds add up`,
+    title: `${STORM} overlapping ${{ withdraw: 'withdrawals', lend: 'lends', borrow: 'borrows pledging the same collateral' }[kind]} that together exceed the funds: the accepted ones fit, the rest get insufficient_funds, and the funds add up`,
     requirements: ['CONC-no-overcommit', 'CONC-conservation', 'ERR-insufficient_funds'],
     needs: ['write'],
     async run(ctx) {
