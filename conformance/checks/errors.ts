@@ -189,6 +189,11 @@ export function errorChecks(profile: Profile): Check[] {
           if (!available && r.status >= 200 && r.status < 300) throw new CheckSkip(`the target accepted ${what} for a fresh user, and has no sandbox controls to learn or lower its balance`);
           const err = expectError(r, 'insufficient_funds', 400, what);
           const d = err.details as { required?: unknown; available?: unknown } | undefined;
+          // The spec calls details optional; a profile that says the target leaves them out is followed.
+          if (d === undefined && !ctx.profile.errors.insufficientFundsDetails) {
+            ctx.profileChoice({ option: 'errors.insufficientFundsDetails', expected: 'false', followed: true, received: 'no details' }, r.exchange);
+            continue;
+          }
           for (const k of ['required', 'available'] as const) {
             const v = d?.[k];
             if (typeof v !== 'string' || !/^(0|[1-9]\d*)(\.\d+)?$/.test(v)) fail(`${what}: details.${k} is a decimal string`, 'a non-negative decimal string', show(v), r.exchange);

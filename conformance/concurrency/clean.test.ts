@@ -26,6 +26,21 @@ describe('the clean sandbox passes the concurrency family', () => {
     }, 60_000);
   }
 
+  it('a target whose rate limit answers 429 to every other withdrawal and cancel: 429s count as not accepted, never a failure', async () => {
+    let n = 0;
+    const limited = async (req: Request) => /\/(withdraw|cancel)$/.test(new URL(req.url).pathname) && !(await req.clone().text()).includes('1000000000000000');
+    const r = await runFamily({
+      only: ['concurrency.withdraw-overcommit', 'concurrency.cancel-once', 'concurrency.conservation'],
+      wrap: async (req, next) =>
+        (await limited(req)) && n++ % 2 === 1
+          ? Response.json({ error: { code: 'rate_limit_exceeded', message: 'too many requests' } }, { status: 429 })
+          : next(req),
+    });
+    expect(r.checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(r.checks.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(2);
+    expect(r.checks.flatMap((c) => c.notes).join('\n')).toMatch(/answered 429 during the storm and count as not accepted/);
+  }, 90_000);
+
   it('a target without insufficient_funds details: funds found by search', async () => {
     const r = await runFamily({ profile: parseProfile({ errors: { insufficientFundsDetails: false } }) });
     expectClean(r, 'no details');

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { CheckFailure, show, type CheckContext } from '../check.ts';
+import { CheckFailure, CheckSkip, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import type { History } from './history.ts';
 import { accepted, errorCode, rateLimited } from './storm.ts';
@@ -50,4 +50,12 @@ export const signed = (x: Decimal) => (x.isNegative() ? `−${x.abs().toFixed()}
 
 export function noteRateLimited(ctx: CheckContext, s: Sorted, what: string): void {
   if (s.limited.length) ctx.note(`${s.limited.length} ${what} answered 429 during the storm and count as not accepted (a race needing them to overlap is not seen)`);
+}
+
+/** A storm whose answers were mostly 429 observed no race: skip, saying so, rather than pass on nothing. */
+export function requireAnswered(s: Sorted, total: number, min: number, what: string): void {
+  const answered = total - s.limited.length;
+  if (answered < min) {
+    throw new CheckSkip(`only ${answered} of ${total} ${what} were answered other than 429: the target's rate limit left too few overlapping (at least ${min} needed) to observe a race`);
+  }
 }

@@ -39,9 +39,9 @@ export function exampleProfile(name: string): Profile {
   return parseProfile(JSON.parse(readFileSync(new URL(`../../examples/profiles/${name}.json`, import.meta.url), 'utf8')));
 }
 
-export async function runFamily(o: { faults?: FaultSetting[]; only?: string[]; profile?: Profile; controls?: boolean } = {}): Promise<ConformanceResult> {
+export async function runFamily(o: { faults?: FaultSetting[]; only?: string[]; profile?: Profile; controls?: boolean; wrap?: Parameters<typeof serveWrapped>[0] } = {}): Promise<ConformanceResult> {
   const profile = o.profile ?? defaultProfile;
-  const t = await serveWrapped((req, next) => next(req), { profile, controls: o.controls, ...(o.faults ? { faults: o.faults } : {}) });
+  const t = await serveWrapped(o.wrap ?? ((req, next) => next(req)), { profile, controls: o.controls, ...(o.faults ? { faults: o.faults } : {}) });
   try {
     return await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile, only: o.only ?? ['concurrency.*'] });
   } finally {

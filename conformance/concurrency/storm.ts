@@ -1,4 +1,4 @@
-import type { CheckContext } from '../check.ts';
+import { CheckSkip, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import type { History, Operation } from './history.ts';
 
@@ -63,7 +63,8 @@ export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], 
   return { history, replies };
 }
 
-/** One request recorded into an existing history (a read or a set-up step between storms). */
+/** One request recorded into an existing history (a read or a set-up step between storms). It is
+ *  no part of a storm, so a 429 is waited out and retried once; a second 429 skips the check. */
 export async function recordOne(ctx: CheckContext, history: History, op: StormOp): Promise<Reply> {
   const rec: Operation = {
     id: history.length ? history[history.length - 1]!.id + 1 : 0,
@@ -73,9 +74,10 @@ export async function recordOne(ctx: CheckContext, history: History, op: StormOp
     request: { method: op.method, path: op.path, ...(op.body !== undefined ? { body: op.body } : {}), partner: op.partner ?? 1 },
   };
   history.push(rec);
-  const r = await ctx.api(op.method, op.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), retry429: false, ...(op.body !== undefined ? { body: op.body } : {}) });
+  const r = await ctx.api(op.method, op.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), ...(op.body !== undefined ? { body: op.body } : {}) });
   rec.complete = performance.now();
   rec.response = { status: r.status, json: r.json };
+  if (rateLimited(r)) throw new CheckSkip(`${op.method} ${op.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
   return r;
 }
 

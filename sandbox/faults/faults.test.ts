@@ -41,6 +41,13 @@ describe('fault registry', () => {
     expect(r['lend.create']).toBe(RESOLVERS['lend.create']);
   });
 
+  it('lendcheck sandbox --fault is explicit and its help says it is never on by default', async () => {
+    const { buildProgram } = await import('../../cli/main.ts');
+    const help = buildProgram().commands.find((c) => c.name() === 'sandbox')!.helpInformation().replace(/\s+/g, ' ');
+    expect(help).toMatch(/--fault <name\[,name\]> test only, never on by default/);
+    expect(help).toContain('withdraw-race');
+  });
+
   it('a sandbox with a bad fault fails at start', () => {
     expect(() => testSandbox({ faults: [{ name: 'nope' }] })).toThrow(/unknown fault/);
   });

@@ -22,8 +22,9 @@ export function swapped<T extends object, K extends keyof T, R>(obj: T, method: 
 }
 
 /** The engine's answer to a user short of funds (the same as ledger.lock's). */
-export function insufficientFunds(engine: Engine, asset: string, available: Dec, required: Dec): ApiError {
-  const details = engine.profile.errors.insufficientFundsDetails ? { required: required.toFixed(), available: available.toFixed() } : undefined;
+export function insufficientFunds(asset: string, available: Dec, required: Dec, withDetails = true): ApiError {
+  // Without details when the sandbox plays a target that leaves them out (profile errors.insufficientFundsDetails).
+  const details = withDetails ? { required: required.toFixed(), available: available.toFixed() } : undefined;
   return new ApiError('insufficient_funds', `insufficient funds: ${asset} available ${available.toFixed()}, required ${required.toFixed()}`, 400, details);
 }
 
@@ -31,7 +32,7 @@ export function insufficientFunds(engine: Engine, asset: string, available: Dec,
 export function checkFunds(engine: Engine, partnerId: string, userId: string, asset: string, amount: string): void {
   if (!engine.ledger.userExists(partnerId, userId)) engine.tx(() => engine.ledger.ensureUser(partnerId, userId));
   const { available } = engine.ledger.bal(partnerId, userId, asset);
-  if (available.lt(amount)) throw insufficientFunds(engine, asset, available, new D(amount));
+  if (available.lt(amount)) throw insufficientFunds(asset, available, new D(amount), engine.profile.errors.insufficientFundsDetails);
 }
 
 /** The "act" of check-then-act: the real operation, with the funds check it already passed skipped. */

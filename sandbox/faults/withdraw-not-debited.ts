@@ -22,7 +22,7 @@ export const withdrawNotDebited: FaultModule<typeof everyConfig> = {
         // The funds check of ledger.lock, without its write.
         const checkOnly = (partnerId: string, userId: string, asset: string, amount: Dec): void => {
           const b = ledger.bal(partnerId, userId, asset);
-          if (b.available.lt(amount)) throw insufficientFunds(engine, asset, b.available, new D(amount));
+          if (b.available.lt(amount)) throw insufficientFunds(asset, b.available, new D(amount));
         };
         return swapped(ledger, 'lock', checkOnly, () => real(engine, input));
       },

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { pass, type Check } from '../../check.ts';
 import { createLend, enc, fundedUser, lendBody, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
-import { expectOnly, isInsufficient, noteRateLimited, sort, stormFail, units } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
 import { conserved } from './overcommit.ts';
 
@@ -35,6 +35,7 @@ export const conservation: Check = {
     const s = sort(replies, (r) => isInsufficient(r) || (ops[replies.indexOf(r)]!.kind === 'cancel' && r.status >= 400 && r.status < 500));
     expectOnly(ctx, history, replies, s, 'a mixed storm', 'insufficient_funds (or, for a cancel, a refusal)');
     noteRateLimited(ctx, s, 'requests');
+    requireAnswered(s, ops.length, 4, 'requests of the mixed storm');
     let debits = new Decimal(0);
     let refunds = new Decimal(0);
     const counts: Record<string, number> = {};
@@ -50,7 +51,7 @@ export const conservation: Check = {
       stormFail(ctx, history, `accepted debits never exceed the funds plus refunds (${id})`, `debits ≤ ${before.hi.plus(refunds).toFixed()}`, `${story}: debits ${debits.toFixed()}, funds now ${showFunds(after)}`);
     }
     conserved(ctx, history, id, story, before, debits.minus(refunds), after);
-    ctx.note(`storm of ${ops.length}: ${story}; funds by ${before.way}`);
+    ctx.note(`storm of ${ops.length}: ${story}`);
     return pass();
   },
 };

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { enc, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds } from '../funds.ts';
-import { expectOnly, isInsufficient, noteRateLimited, sort, STORM, stormFail } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
 import { conserved } from './overcommit.ts';
 
@@ -48,9 +48,11 @@ export const isolation: Check = {
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, 'lends of two partners for one userId', 'insufficient_funds');
     noteRateLimited(ctx, s, 'lends');
+    requireAnswered(s, STORM, 2, 'lends');
     if (s.refused.length) throw new CheckSkip(`${s.refused.length} lends of ${userId} were refused as insufficient_funds: the user needs ${amount[2]} USDC per order with each partner`);
     const mine = { 1: new Set<string>(), 2: new Set<string>() };
     for (const i of s.accepted) mine[ops[i]!.partner ?? 1].add(String((replies[i]!.json as { positionId?: unknown }).positionId));
+    if (!mine[1].size || !mine[2].size) throw new CheckSkip(`the rate limit let lends of only one partner through (${mine[1].size} and ${mine[2].size}): nothing to keep apart`);
     for (const p of [1, 2] as const) {
       const other = p === 1 ? 2 : 1;
       const listed = new Set(await listIds(ctx, userId, keys[p]));

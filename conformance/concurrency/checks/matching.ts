@@ -1,11 +1,11 @@
 import { Decimal } from 'decimal.js';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
-import { expectOnly, isInsufficient, noteRateLimited, sort, STORM, stormFail } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm } from '../storm.ts';
 
-// Matching never fills more than was offered: in a market of its own (one whose book is empty
-// when the check starts, so the book is known), one resting borrow of A, then STORM lends of
+// Matching never fills more than was offered: in a market of its own (one whose book holds
+// nothing at the rates the check uses, so the book is known), one resting borrow of A, then STORM lends of
 // A that each cross it, at once. At most one of them can be filled by it: the takers filled at
 // the resting order's rate together fill at most A, and the resting order is filled once.
 // The spec has no filled amount, so a fill shows as status active: each taker is as large as
@@ -19,18 +19,28 @@ const TAKER_RATE = 0.2;
 const AMOUNT = '100';
 
 interface Book {
-  lends?: unknown[];
-  borrows?: unknown[];
+  lends?: Array<{ rate?: unknown }>;
+  borrows?: Array<{ rate?: unknown }>;
 }
 
-/** A maturity whose book of `asset` is empty on both sides, trying the least used (longest) first. */
+/**
+ * A maturity whose book of `asset` is the check's own at the rates it uses, trying the least
+ * used (longest) first: no resting lend at or below the resting borrow's rate (it would match
+ * the borrow at once) and no resting borrow at or above the takers' rate (they would cross it
+ * before the check's borrow). Books list the best first, so the top of each side decides.
+ */
 async function privateMarket(ctx: CheckContext, asset: string): Promise<string | undefined> {
   const ms = [...ctx.profile.markets.maturities].reverse();
   for (const m of ms) {
     const r = await ctx.api('GET', `/markets/${enc(asset)}/orderbook?maturity=${enc(m)}`);
     if (!accepted(r)) continue;
     const body = ((r.json as { data?: Book })?.data ?? r.json) as Book;
-    if (Array.isArray(body.lends) && Array.isArray(body.borrows) && !body.lends.length && !body.borrows.length) return m;
+    if (!Array.isArray(body.lends) || !Array.isArray(body.borrows)) continue;
+    const rates = (side: Array<{ rate?: unknown }>) => side.map((e) => e.rate);
+    const lends = rates(body.lends);
+    const borrows = rates(body.borrows);
+    if (![...lends, ...borrows].every((x) => typeof x === 'number')) continue;
+    if ((lends as number[]).every((x) => x > MAKER_RATE) && (borrows as number[]).every((x) => x < TAKER_RATE)) return m;
   }
   return undefined;
 }
@@ -44,7 +54,7 @@ export const matchingNoOverfill: Check = {
     const id = this.id;
     const asset = pairAsset(ctx.profile);
     const maturity = await privateMarket(ctx, asset);
-    if (!maturity) throw new CheckSkip(`no market of ${asset} had an empty order book (maturities ${ctx.profile.markets.maturities.join(', ')}), so no book is known to the check: the target gives no private market`);
+    if (!maturity) throw new CheckSkip(`no market of ${asset} (maturities ${ctx.profile.markets.maturities.join(', ')}) had a book free of lends at or below ${MAKER_RATE} and borrows at or above ${TAKER_RATE}, so no resting order is the check's own: the target gives no private market`);
     const borrower = await fundedUser(ctx, 'conc-maker');
     const lender = await fundedUser(ctx, 'conc-takers');
     const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { borrowAmount: AMOUNT, rate: MAKER_RATE, maturity }) });
@@ -57,10 +67,17 @@ export const matchingNoOverfill: Check = {
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, `${STORM} overlapping lends crossing ${makerId}`, 'insufficient_funds');
     noteRateLimited(ctx, s, 'lends');
+    requireAnswered(s, STORM, 2, 'lends');
     const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
     const t0 = performance.now();
     const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` })).json as { status?: unknown; rate?: unknown } | undefined;
-    const maker = await read(makerId);
+    // Matching may complete after the answers (the spec lets it happen at any time): the
+    // resting order is read until it is active, for up to 2 s, before the takers are counted.
+    let maker = await read(makerId);
+    while (maker?.status !== 'active' && performance.now() - t0 < 2_000) {
+      await new Promise((res) => setTimeout(res, 100));
+      maker = await read(makerId);
+    }
     const states = await Promise.all(takers.map(read));
     const filled = takers.filter((_, i) => states[i]?.status === 'active');
     const byMaker = filled.filter((_, i) => states[takers.indexOf(filled[i]!)]?.rate !== TAKER_RATE);

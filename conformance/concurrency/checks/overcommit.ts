@@ -3,7 +3,7 @@ import { LEND_ASSETS, type Profile } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, collateralFor, enc, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
-import { expectOnly, isInsufficient, noteRateLimited, signed, sort, STORM, stormFail, units } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, STORM, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
 
 // Over-commitment: STORM requests on one user that each fit its funds and together do not,
@@ -69,7 +69,7 @@ function overcommit(kind: Kind): Check {
   const id = `concurrency.${kind}-overcommit`;
   return {
     id,
-    title: `${STORM} overlapping ${kind === 'borrow' ? 'borrows pledging the same collateral' : `${kind}s`} that together exceed the funds: the accepted ones fit, the rest get insufficient_funds, and the funds add up`,
+    title: `${STORM} overlapping ${{ withdraw: 'withdrawals', lend: 'lends', borrow: 'borrows pledging the same collateral' }[kind]} that together exceed the funds: the accepted ones fit, the rest get insufficient_funds, and the funds add up`,
     requirements: ['CONC-no-overcommit', 'CONC-conservation', 'ERR-insufficient_funds'],
     needs: ['write'],
     async run(ctx) {
@@ -88,6 +88,8 @@ function overcommit(kind: Kind): Check {
       const s = sort(replies, isInsufficient);
       expectOnly(ctx, history, replies, s, `${pl.many(STORM, a.toFixed())} at once`, 'insufficient_funds');
       noteRateLimited(ctx, s, pl.noun);
+      // More answered than fit, or the storm never exceeded the funds.
+      requireAnswered(s, STORM, before.lo.div(a).floor().toNumber() + 1, pl.noun);
       if (kind !== 'withdraw') distinctPositions(ctx, history, replies, s.accepted, pl.noun);
 
       const k = s.accepted.length;
@@ -103,7 +105,7 @@ function overcommit(kind: Kind): Check {
         stormFail(ctx, history, `${pl.noun} that fit are not refused as insufficient_funds (${id})`, `${before.lo.div(a).floor().toFixed()} of ${STORM} accepted (each ${a.toFixed()} of ${showFunds(before)})`, `${story}; ${s.refused.length} refused with ${before.lo.minus(spent).toFixed()} still available: ${show(r.json)}`, r.exchange);
       }
       conserved(ctx, history, id, story, before, spent, after);
-      ctx.note(`storm: ${pl.many(STORM, a.toFixed())}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited; funds by ${before.way}`);
+      ctx.note(`storm: ${pl.many(STORM, a.toFixed())}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited`);
       return pass();
     },
   };
@@ -128,7 +130,7 @@ export function conserved(ctx: CheckContext, history: Parameters<typeof stormFai
     stormFail(ctx, history, `the funds after the storm are the funds before less what was accepted (${id})`, `${showFunds(want)} (by ${after.way})`, `${story}: the target now reports ${showFunds(after)}, ${signed(after.lo.minus(lo))} off`);
   }
   if (after.hi.isNegative()) stormFail(ctx, history, `no user's funds go negative (${id})`, 'funds ≥ 0', `${story}: ${showFunds(after)}`);
-  if (!exact(after)) ctx.note(`conservation checked within the search's bracket: ${showFunds(after)}`);
+  ctx.note(`funds learned by ${before.way}${exact(after) ? '' : `; conservation checked within the search's bracket (${showFunds(after)})`}`);
 }
 
 export const overcommitChecks = (): Check[] => [overcommit('withdraw'), overcommit('lend'), overcommit('borrow')];

@@ -26,6 +26,8 @@ export const paginationUnderWrites: Check = {
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, `${EXISTING} overlapping lends`, 'insufficient_funds');
     distinctPositions(ctx, history, replies, s.accepted, 'lends');
+    // Lends the rate limit turned away are placed one by one (waiting out the 429): the walk needs them, not their overlap.
+    for (let i = 0; i < s.limited.length; i++) await recordOne(ctx, history, create());
     const before = await listIds(ctx, userId);
     if (before.length <= PAGE) throw new CheckSkip(`only ${before.length} positions of ${userId} were listed (${s.accepted.length} accepted): too few for a walk of several pages`);
     const seen = new Map<string, number>();
