@@ -1,7 +1,7 @@
 // The profile's choices, resolved here and handed to the scenarios as env: k6 cannot
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { ADDRESS_FORMS, addressFor, LEND_ASSETS, type Profile } from '../../contract/index.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;

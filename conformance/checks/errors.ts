@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { borrowRequest, errorBody, lendRequest, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { bodyCases, type BodyCase } from '../cases.ts';
 import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { addressFor, ADDRESS_FORMS, controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, skipIfUnfunded, validAddress } from './fixtures.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { LEND_ASSETS } from '../../contract/index.ts';
 import { CheckSkip, type CheckContext } from '../check.ts';
 import { enc, lendBody, RESTING_RATE, validAddress } from '../checks/fixtures.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { CheckFailure, CheckSkip, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import type { History } from './history.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import type { Reply } from '../http.ts';
 import { errorOf, errorText, ok, type Detector, type Probe } from './probe.ts';
 import { NO_MARKET, stablePair, tradeAsset } from './assets.ts';

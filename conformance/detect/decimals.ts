@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { defaultProfile } from '../../contract/index.ts';
 import type { Reply } from '../http.ts';
 import { NO_MARKET } from './assets.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import type { Reply } from '../http.ts';
 import { stablePair } from './assets.ts';
 import { controlsOf, NO_CONTROLS, setPrice } from './controls.ts';

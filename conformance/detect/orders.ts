@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import type { Reply } from '../http.ts';
 import { tradeAsset } from './assets.ts';
 import { errorChoiceOf, errorText, ok, type Detector, type Probe } from './probe.ts';

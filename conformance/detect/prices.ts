@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import type { Reply } from '../http.ts';
 import { errorOf, errorText, ok, type Confidence, type Probe } from './probe.ts';
 import { firstTrue, niceLadder } from './search.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 
 // Bounded searches over a sorted ladder of candidate values. A ladder of 1, 2 and 5 × 10^k
 // keeps each search to log2(len) requests and finds any bound of that form exactly; a

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import { show, type CheckContext } from '../check.ts';
 import { collateralFor, enc, validAddress } from '../checks/fixtures.ts';

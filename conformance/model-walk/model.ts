@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../contract/decimal.ts';
 import { decimalPlaces, decimalString, type Profile } from '../../contract/index.ts';
 
 // The walk's model of one user's ledger: exact funds per asset (as learned at the start), and

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import { pass, type Check } from '../../check.ts';
 import { createLend, enc, fundedUser, lendBody, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';

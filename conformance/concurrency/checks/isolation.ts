@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { enc, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds } from '../funds.ts';

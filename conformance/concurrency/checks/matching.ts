@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';

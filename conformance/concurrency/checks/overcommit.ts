@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import { LEND_ASSETS, type Profile } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, collateralFor, enc, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';

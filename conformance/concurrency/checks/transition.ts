@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, createLend, enc, fundedUser, pairAsset, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';

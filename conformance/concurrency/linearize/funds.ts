@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import { controls, type Profile } from '../../../contract/index.ts';
 import { expectShape, type CheckContext } from '../../check.ts';
 import { enc } from '../../checks/fixtures.ts';

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
 import type { Operation } from '../history.ts';
 
@@ -61,7 +61,7 @@ export interface Step {
   reason?: string;
 }
 
-const D = (s: Decimal.Value) => new Decimal(s);
+const D = (s: string | number | Decimal) => new Decimal(s);
 
 export function initialState(o: ModelOptions): State {
   const funds: Record<string, Funds> = {};

@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../../check.ts';
 import { enc, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
