@@ -39,22 +39,17 @@ import { parseArgs } from 'node:util';
 import { Session } from 'node:inspector/promises';
 import { Pool } from 'undici';
 import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
+import { BENCH_KEY, EXHAUSTED_KEY, poolKeys } from './lib/key-pool.ts';
 
-const KEY = 'ck_test_partner_a_scale';
-const EXHAUSTED_KEY = 'ck_test_bench_exhausted';
+const KEY = BENCH_KEY;
 const UNKNOWN_KEY = 'ck_test_bench_nobody';
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = join(SELF, '..', '..');
 
-/** The key pool the children are given (env LENDCHECK_BENCH_KEYS: a count) and the parent rotates over. */
-function poolKeys(n: number): Array<{ key: string; partnerId: string; tier: string }> {
-  const keys = Array.from({ length: n }, (_, i) => ({ key: `ck_test_bench_k${i}`, partnerId: 'partner_a', tier: 'scale' }));
-  return [{ key: KEY, partnerId: 'partner_a', tier: 'scale' }, { key: EXHAUSTED_KEY, partnerId: 'partner_a', tier: 'starter' }, ...keys];
-}
-
 // ---- child: one server, its URL on stdout ----------------------------------------------
 
-async function sandboxPlugins(root: string, names: string): Promise<unknown[]> {
+/** The plugins of a sandbox child, imported from the checkout at `root` (--against). */
+export async function sandboxPlugins(root: string, names: string): Promise<unknown[]> {
   if (names === 'none') return [];
   const want = new Set(names.split(','));
   const out: unknown[] = [];
@@ -362,4 +357,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Imported by bench/mixed.ts for its children (the same sandbox setups); run when executed.
+if (process.argv[1] === SELF) await main();
