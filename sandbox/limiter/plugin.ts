@@ -94,7 +94,16 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
           return refusal(message, headers);
         }
         await next();
-        for (const [k, v] of Object.entries(headers)) c.header(k, v);
+        // Set on the answer's own headers: c.header() on a finished response rebuilds it
+        // from its body stream, which sent every limited answer down the listener's slow
+        // path (a stream read per request). Headers that refuse changes (an immutable
+        // guard) still go through c.header(), as before.
+        try {
+          const h = c.res.headers;
+          for (const k in headers) h.set(k, headers[k]!);
+        } catch {
+          for (const k in headers) c.header(k, headers[k]);
+        }
       });
     },
   };
