@@ -4,7 +4,7 @@
 //
 //   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici] [--profile]
 //                                          [--rounds 3] [--before] [--endpoints get,list,lend,429,401]
-//                                          [--plugins none|default,metrics] [--keys 500] [--against DIR]
+//                                          [--plugins none|default,metrics] [--keys 500] [--against DIR] [--root DIR]
 //
 // --plugins default,metrics serves the sandbox as `lendcheck sandbox --metrics` does (rate
 // limits on, metrics on, hence no read cache); requests then rotate over a pool of --keys
@@ -270,7 +270,8 @@ async function main(): Promise<void> {
 
   const rounds = Math.max(1, Math.min(10, Number(values.rounds)));
   const bare = await startChild('bare', ':memory:');
-  const child = { plugins: values.plugins, keys: nKeys };
+  // --root DIR serves (and --profile profiles) another checkout's sandbox in place of this one.
+  const child = { plugins: values.plugins, keys: nKeys, root: values.root };
   const sb = await startChild('sandbox', join(dir, 'bench.db'), child);
   // --against DIR: the sandbox of another checkout (the commit before a change) in place of the old adapter.
   const beforeLabel = values.against ? `  (before: ${values.against})` : '  (before: @hono/node-server)';
