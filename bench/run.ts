@@ -20,6 +20,7 @@ interface Step {
 const STEPS: Step[] = [
   { name: 'peers', script: 'peers.ts', args: ['--rate', '3000', '--duration', '10s', '--json', 'peers.json'], what: 'sandbox vs bare node:http vs Prism, k6 constant arrival rate per endpoint' },
   { name: 'sandbox-http', script: 'sandbox-http.ts', args: ['--seconds', '5', '--rounds', '3', '--before', '--profile'], what: 'sandbox GET, list and POST /lend (file database) req/s and p50/p99 vs a bare node:http handler, 3 rounds, beside the previous adapter; then where its CPU goes (V8 profile)' },
+  { name: 'mixed', script: 'mixed.ts', args: ['--rate', '400', '--seconds', '20', '--against-ref', 'a7082ae', '--json', 'mixed.json'], what: "k6's mixed scenario against the default sandbox (limits on through a key pool, metrics on) beside the sandbox before issue 27 (commit a7082ae) and bare node:http: req/s and p99 per endpoint" },
   { name: 'matching-load', script: 'matching-load.ts', args: ['--keys', '40', '--partners', '4', '--json', 'matching-load.json'], what: 'highest sustained order rate through a pool of 40 keys over 4 partners (rate limits on) with p99 time-to-match from webhooks < 100 ms, beside the single-key ceiling' },
   { name: 'matching', script: 'matching.ts', args: ['--json', 'matching.json'], what: 'matching cost at depth 1k vs 100k (book and engine)' },
   { name: 'limiter', script: 'limiter.ts', args: [], what: 'ns per rate-limit check vs a Map get+set' },

@@ -3,7 +3,14 @@
 // bare node:http handler measured in the same run; figures are reported as ratios.
 //
 //   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici] [--profile]
-//                                          [--rounds 3] [--before] [--endpoints get,list,lend]
+//                                          [--rounds 3] [--before] [--endpoints get,list,lend,429,401]
+//                                          [--plugins none|default,metrics] [--keys 500] [--against DIR] [--root DIR]
+//
+// --plugins default,metrics serves the sandbox as `lendcheck sandbox --metrics` does (rate
+// limits on, metrics on, hence no read cache); requests then rotate over a pool of --keys
+// Scale keys so no tier caps the run. Endpoint 429 reads with a Starter key exhausted during
+// seeding; 401 reads with an unknown key (with limits on that draws from the public bucket,
+// so after its burst the answers are the public 429: the status mix is printed per row).
 //
 // --rounds N measures every endpoint N times (bare and sandbox alternately, each round its
 // own ratio). --before also serves the same sandbox through @hono/node-server's listener (the
@@ -17,9 +24,11 @@
 // the figures above them; the .cpuprofile files stay in lendcheck-reports/bench/ for DevTools.
 //
 // Each server runs in its own child process so the load generator (wrk when installed,
-// else an undici Pool loop in this process) does not share its event loop. Rate limits
-// are off (plugins: []) and the built-in liquidity provider is off, so the figures are
-// those of the request path itself. Load goes to 127.0.0.1 only and is bounded in time.
+// else an undici Pool loop in this process) does not share its event loop. By default rate
+// limits are off (plugins: []) and the built-in liquidity provider is always off, so the
+// figures are those of the request path itself. Load goes to 127.0.0.1 only and is bounded
+// in time. --against DIR runs this file's child with DIR's sandbox modules (--root), so both
+// sides get the same plugins and key pool.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,13 +39,29 @@ import { parseArgs } from 'node:util';
 import { Session } from 'node:inspector/promises';
 import { Pool } from 'undici';
 import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
+import { BENCH_KEY, EXHAUSTED_KEY, poolKeys } from './lib/key-pool.ts';
 
-const KEY = 'ck_test_partner_a_scale';
+const KEY = BENCH_KEY;
+const UNKNOWN_KEY = 'ck_test_bench_nobody';
 const SELF = fileURLToPath(import.meta.url);
+const ROOT = join(SELF, '..', '..');
 
 // ---- child: one server, its URL on stdout ----------------------------------------------
 
-async function serve(kind: string, dbPath: string): Promise<void> {
+/** The plugins of a sandbox child, imported from the checkout at `root` (--against). */
+export async function sandboxPlugins(root: string, names: string): Promise<unknown[]> {
+  if (names === 'none') return [];
+  const want = new Set(names.split(','));
+  const out: unknown[] = [];
+  if (want.has('metrics')) out.push((await import(join(root, 'sandbox', 'metrics', 'plugin.ts'))).metricsPlugin());
+  if (want.has('default')) out.push(...(await import(join(root, 'sandbox', 'plugins.ts'))).defaultPlugins({ webhooks: false }));
+  return out;
+}
+
+async function serve(kind: string, dbPath: string, root: string, pluginNames: string): Promise<void> {
+  const plugins = (await sandboxPlugins(root, pluginNames)) as [];
+  const nKeys = Number(process.env.LENDCHECK_BENCH_KEYS ?? 0);
+  const keys = nKeys > 0 ? poolKeys(nKeys) : undefined;
   if (kind === 'bare') {
     const { startBare } = await import('./lib/peers.ts');
     console.log(`URL ${(await startBare()).base}/v1`);
@@ -51,8 +76,8 @@ async function serve(kind: string, dbPath: string): Promise<void> {
       });
     });
   } else {
-    const { startSandboxServer } = await import('../sandbox/server.ts');
-    const s = await startSandboxServer({ port: 0, dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
+    const { startSandboxServer } = (await import(join(root, 'sandbox', 'server.ts'))) as typeof import('../sandbox/server.ts');
+    const s = await startSandboxServer({ port: 0, dbPath, plugins, keys, liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
     console.log(`URL ${s.url}`);
     process.on('SIGTERM', () => {
       s.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));
@@ -91,6 +116,8 @@ function ask<T>(child: ChildProcess, msg: string): Promise<T> {
 // ---- parent: load and figures -------------------------------------------------------------
 
 interface Figures {
+  /** Answers by status code. */
+  statuses?: Record<number, number>;
   /** Server CPU per request (user+system of its process), when /proc is there. */
   cpuUs?: number;
   rps: number;
@@ -102,13 +129,18 @@ interface Figures {
 
 interface Scenario {
   name: string;
+  /** Key sent instead of the pool's (the exhausted or the unknown key). */
+  key?: string;
   method: 'GET' | 'POST';
   path: string;
   body?: (i: number) => string;
 }
 
-function startChild(kind: string, dbPath: string, script = SELF): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--serve', kind, '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+function startChild(kind: string, dbPath: string, opts: { root?: string; plugins?: string; keys?: number } = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, '--db', dbPath, '--root', opts.root ?? ROOT, '--plugins', opts.plugins ?? 'none'], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, LENDCHECK_BENCH_KEYS: String(opts.keys ?? 0) },
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -140,6 +172,7 @@ async function stopChild(c: ChildProcess): Promise<void> {
 }
 
 async function withWrk(base: string, s: Scenario, seconds: number, connections: number, dir: string): Promise<Figures> {
+  if (s.key) throw new Error('--client wrk: the 429/401 endpoints need --client undici (status mix)');
   // Lua keeps POST bodies distinct per request (userId rotates over 200 users).
   const lua = join(dir, `${s.name.replace(/\W+/g, '_')}.lua`);
   const bodyLine = s.body
@@ -157,10 +190,13 @@ async function withWrk(base: string, s: Scenario, seconds: number, connections: 
   return { rps: total / (durUs / 1e6), p50: p50us / 1000, p99: p99us / 1000, errors: statusErr + sockErr, total };
 }
 
-async function withUndici(base: string, s: Scenario, seconds: number, connections: number): Promise<Figures> {
+async function withUndici(base: string, s: Scenario, seconds: number, connections: number, keys: string[]): Promise<Figures> {
   const url = new URL(base);
   const pool = new Pool(url.origin, { connections, pipelining: 1 });
   const lat: number[] = [];
+  const statuses: Record<number, number> = {};
+  const auth = keys.map((k) => `Bearer ${k}`);
+  const fixed = s.key ? `Bearer ${s.key}` : undefined;
   let errors = 0;
   let i = 0;
   const end = performance.now() + seconds * 1000;
@@ -172,11 +208,12 @@ async function withUndici(base: string, s: Scenario, seconds: number, connection
         const r = await pool.request({
           method: s.method,
           path: `${url.pathname}${s.path}`,
-          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          headers: { authorization: fixed ?? auth[n % auth.length]!, 'content-type': 'application/json' },
           body: s.body?.(n).replace('USERID', `bench-u${n % 200}`),
         });
         await r.body.dump();
-        if (r.statusCode >= 400) errors++;
+        statuses[r.statusCode] = (statuses[r.statusCode] ?? 0) + 1;
+        if (r.statusCode >= 400 && !s.key) errors++;
       } catch {
         errors++;
       }
@@ -189,7 +226,7 @@ async function withUndici(base: string, s: Scenario, seconds: number, connection
   await pool.close();
   lat.sort((a, b) => a - b);
   const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
-  return { rps: lat.length / dur, p50: pct(50), p99: pct(99), errors, total: lat.length };
+  return { rps: lat.length / dur, p50: pct(50), p99: pct(99), errors, total: lat.length, statuses };
 }
 
 async function main(): Promise<void> {
@@ -205,17 +242,24 @@ async function main(): Promise<void> {
       before: { type: 'boolean', default: false },
       endpoints: { type: 'string', default: 'get,list,lend' },
       against: { type: 'string' },
+      root: { type: 'string', default: ROOT },
+      plugins: { type: 'string', default: 'none' },
+      keys: { type: 'string', default: '500' },
     },
   });
-  if (values.serve) return serve(values.serve, values.db!);
+  if (values.serve) return serve(values.serve, values.db!, values.root!, values.plugins!);
+  const limitsOn = values.plugins!.split(',').includes('default');
+  const nKeys = limitsOn ? Math.max(1, Math.min(5000, Number(values.keys))) : 0;
+  const rotation = nKeys > 0 ? poolKeys(nKeys).filter((k) => k.key !== EXHAUSTED_KEY).map((k) => k.key) : [KEY];
 
   const seconds = Math.min(60, Number(values.seconds));
   const connections = Math.min(256, Number(values.connections));
   const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
   const client = values.client ?? (hasWrk ? 'wrk' : 'undici');
   if (client === 'wrk' && !hasWrk) throw new Error('--client wrk: wrk is not installed');
+  if (client === 'wrk' && nKeys > 0) throw new Error('--client wrk sends one key; with rate limits on use --client undici (it rotates over the key pool)');
   const dir = mkdtempSync(join(tmpdir(), 'lc-bench-sandbox-'));
-  const load = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir) : withUndici(base, s, seconds, connections));
+  const load = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir) : withUndici(base, s, seconds, connections, rotation));
   const run = async (server: { child: ChildProcess; url: string }, s: Scenario): Promise<Figures> => {
     const c0 = cpuSeconds(server.child.pid);
     const f = await load(server.url, s);
@@ -226,11 +270,13 @@ async function main(): Promise<void> {
 
   const rounds = Math.max(1, Math.min(10, Number(values.rounds)));
   const bare = await startChild('bare', ':memory:');
-  const sb = await startChild('sandbox', join(dir, 'bench.db'));
+  // --root DIR serves (and --profile profiles) another checkout's sandbox in place of this one.
+  const child = { plugins: values.plugins, keys: nKeys, root: values.root };
+  const sb = await startChild('sandbox', join(dir, 'bench.db'), child);
   // --against DIR: the sandbox of another checkout (the commit before a change) in place of the old adapter.
   const beforeLabel = values.against ? `  (before: ${values.against})` : '  (before: @hono/node-server)';
   const before = values.against
-    ? await startChild('sandbox', join(dir, 'before.db'), join(values.against, 'bench', 'sandbox-http.ts'))
+    ? await startChild('sandbox', join(dir, 'before.db'), { ...child, root: values.against })
     : values.before ? await startChild('sandbox-before', join(dir, 'before.db')) : undefined;
   try {
     // Seed: one position to read, and a user with 50 positions to list (in each sandbox).
@@ -242,6 +288,8 @@ async function main(): Promise<void> {
         );
       const first = await lend('bench-reader');
       for (let i = 0; i < 49; i++) await lend('bench-reader');
+      // Exhausts the Starter key (its burst plus margin) for the 429 endpoint.
+      if (limitsOn) for (let i = 0; i < 120; i++) await fetch(`${url}/positions/${first.positionId}`, { headers: { authorization: `Bearer ${EXHAUSTED_KEY}` } }).then((r) => r.arrayBuffer());
       return first.positionId;
     };
     const one = { positionId: await seed(sb.url) };
@@ -252,17 +300,21 @@ async function main(): Promise<void> {
       { label: 'GET /positions/{id}', sandbox: { name: 'get', method: 'GET', path: `/positions/${one.positionId}` }, bare: { name: 'bare-get', method: 'GET', path: '/x' }, target: 5000 },
       { label: 'GET /users/{id}/positions', sandbox: { name: 'list', method: 'GET', path: '/users/bench-reader/positions' }, bare: { name: 'bare-get2', method: 'GET', path: '/x' }, target: 5000 },
       { label: 'POST /lend', sandbox: { name: 'lend', method: 'POST', path: '/lend', body: lendBody }, bare: { name: 'bare-post', method: 'POST', path: '/x', body: lendBody }, target: 2000 },
+      { label: '429 exhausted key', sandbox: { name: '429', method: 'GET', path: `/positions/${one.positionId}`, key: EXHAUSTED_KEY }, bare: { name: 'bare-get3', method: 'GET', path: '/x' }, target: 5000 },
+      { label: '401 unknown key', sandbox: { name: '401', method: 'GET', path: `/positions/${one.positionId}`, key: UNKNOWN_KEY }, bare: { name: 'bare-get4', method: 'GET', path: '/x' }, target: 5000 },
     ];
     const wanted = new Set(values.endpoints!.split(','));
     for (let k = pairs.length - 1; k >= 0; k--) if (!wanted.has(pairs[k].sandbox.name)) pairs.splice(k, 1);
-    console.log(`sandbox HTTP benchmark — client ${client}, ${connections} connections, ${seconds}s per run, loopback, rate limits off`);
+    console.log(`sandbox HTTP benchmark — client ${client}, ${connections} connections, ${seconds}s per run, loopback, plugins ${values.plugins}${nKeys ? ` (key pool of ${nKeys} Scale keys)` : ', rate limits off'}`);
     console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log('endpoint                      sandbox req/s   p50 ms   p99 ms  errors  cpu µs/req | bare req/s   p50 ms   p99 ms  cpu µs/req | ratio  aim');
     const rows = [];
     const line = (label: string, s: Figures, b: Figures, ratio: number, target: number) =>
       console.log(
         `${label.padEnd(28)} ${s.rps.toFixed(0).padStart(10)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${String(s.errors).padStart(7)} ${(s.cpuUs?.toFixed(0) ?? '-').padStart(11)} |` +
-          ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} ${(b.cpuUs?.toFixed(0) ?? '-').padStart(11)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= target ? 'met' : 'under'} ${target}/s`,
+          ` ${b.rps.toFixed(0).padStart(10)} ${b.p50.toFixed(2).padStart(8)} ${b.p99.toFixed(2).padStart(8)} ${(b.cpuUs?.toFixed(0) ?? '-').padStart(11)} | ${ratio.toFixed(2).padStart(5)}  ${s.rps >= target ? 'met' : 'under'} ${target}/s` +
+          (s.statuses ? `  ${Object.entries(s.statuses).map(([k, v]) => `${k}×${v}`).join(' ')}` : '') +
+          (s.cpuUs && b.cpuUs ? `  cpu ${(b.cpuUs / s.cpuUs).toFixed(2)}× bare` : ''),
       );
     for (const p of pairs) {
       await run(sb, p.sandbox).catch(() => undefined); // warm-up (JIT, page cache); figures discarded
@@ -306,4 +358,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Imported by bench/mixed.ts for its children (the same sandbox setups); run when executed.
+if (process.argv[1] === SELF) await main();

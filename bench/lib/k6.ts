@@ -15,13 +15,13 @@ export interface K6Figures {
 let k6Path: string | undefined;
 
 /** Runs one k6 script with env and returns the summary figures that benchmarks compare. */
-export async function runK6(script: string, env: Record<string, string>): Promise<K6Figures> {
+export async function runK6(script: string, env: Record<string, string>, extraArgs: string[] = []): Promise<K6Figures> {
   const k6 = (k6Path ??= (ensureK6() as { path: string }).path);
   const dir = mkdtempSync(join(tmpdir(), 'lc-bench-'));
   const summary = join(dir, 'summary.json');
   try {
     await new Promise<void>((resolve, reject) => {
-      const p = spawn(k6, ['run', '-q', '--no-usage-report', '--summary-export', summary, script], {
+      const p = spawn(k6, ['run', '-q', '--no-usage-report', '--summary-export', summary, ...extraArgs, script], {
         env: { ...process.env, ...env },
         stdio: ['ignore', 'ignore', 'pipe'],
       });

@@ -43,3 +43,24 @@ describe('key store', () => {
     }
   });
 });
+
+describe('key store lookups', () => {
+  it('answers the same from its memory of seen keys as on the first lookup, and stays bounded', () => {
+    const keys = Array.from({ length: 300 }, (_, i) => ({ key: `ck_test_k${i}`, partnerId: `p${i % 3}`, tier: i % 2 ? 'scale' : 'starter' }));
+    const store = new KeyStore(keys, defaultProfile);
+    const first = keys.map((k) => store.lookup(k.key));
+    expect(first.every((i, n) => i?.partnerId === keys[n]!.partnerId && i.tier === keys[n]!.tier)).toBe(true);
+    expect(keys.map((k) => store.lookup(k.key))).toEqual(first);
+    // Thousands of unknown keys push the known ones out of memory; they are still found by hash.
+    for (let i = 0; i < 5000; i++) expect(store.lookup(`ck_test_unknown_${i}`)).toBeUndefined();
+    expect(store.lookup('ck_test_unknown_4999')).toBeUndefined();
+    expect(keys.map((k) => store.lookup(k.key))).toEqual(first);
+    expect(JSON.stringify(store)).not.toContain('ck_test_k1');
+  });
+
+  it('keeps the first entry of a key listed twice', () => {
+    const store = new KeyStore([{ key: 'ck_test_dup', partnerId: 'first' }, { key: 'ck_test_dup', partnerId: 'second' }], defaultProfile);
+    expect(store.lookup('ck_test_dup')?.partnerId).toBe('first');
+    expect(store.lookup('ck_test_dup')?.partnerId).toBe('first');
+  });
+});

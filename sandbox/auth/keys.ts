@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { KEY_PREFIX, type Profile } from '../../contract/index.ts';
@@ -61,24 +61,42 @@ export function loadKeys(file?: string, env: NodeJS.ProcessEnv = process.env): K
   return DEFAULT_KEYS;
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Holds only SHA-256 hashes; every lookup compares against every entry in constant time. */
+/** Raw keys remembered between requests; past this many the oldest is forgotten. */
+const SEEN_MAX = 4096;
+
+/**
+ * Holds SHA-256 hashes of the keys and finds a presented key by its hash in a Map. The
+ * index is the hash, never the raw key, so a lookup's timing depends on a digest a client
+ * cannot steer towards a valid key's without a preimage (the usual way hashed API keys are
+ * indexed); the former constant-time scan compared against every entry, O(keys) per
+ * request, which a key pool of hundreds made the sandbox's hottest function.
+ * Keys seen recently (valid or not) are remembered, bounded, in a private Map, so a
+ * repeated key costs one Map get instead of a SHA-256 per request (and the limiter and
+ * auth both look a key up). Those raw keys are ones the process was given or was sent;
+ * they stay in memory only, never in JSON or logs.
+ */
 export class KeyStore {
-  private readonly entries: Array<{ hash: Buffer; info: KeyInfo }>;
+  readonly #byHash = new Map<string, KeyInfo>();
+  readonly #seen = new Map<string, KeyInfo | null>();
 
   constructor(keys: KeyEntry[], profile: Profile) {
-    this.entries = keys.map((k) => {
+    for (const k of keys) {
       const hash = sha256(k.key);
-      return { hash, info: { keyId: hash.toString('hex').slice(0, 8), partnerId: k.partnerId, tier: k.tier ?? profile.limits.defaultTier } };
-    });
+      // The first entry of a key wins, as the scan did.
+      if (!this.#byHash.has(hash)) this.#byHash.set(hash, { keyId: hash.slice(0, 8), partnerId: k.partnerId, tier: k.tier ?? profile.limits.defaultTier });
+    }
   }
 
   lookup(raw: string): KeyInfo | undefined {
-    if (!KEY_RE.test(raw)) return undefined;
-    const h = sha256(raw);
-    let found: KeyInfo | undefined;
-    for (const e of this.entries) if (timingSafeEqual(e.hash, h) && !found) found = e.info;
-    return found;
+    const seen = this.#seen.get(raw);
+    if (seen !== undefined) return seen ?? undefined;
+    const info = KEY_RE.test(raw) ? this.#byHash.get(sha256(raw)) : undefined;
+    if (raw.length <= 256) {
+      if (this.#seen.size >= SEEN_MAX) this.#seen.delete(this.#seen.keys().next().value!);
+      this.#seen.set(raw, info ?? null);
+    }
+    return info;
   }
 }
