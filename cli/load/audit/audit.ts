@@ -155,7 +155,8 @@ export async function auditAfterLoad(i: AuditInput): Promise<AuditResult> {
     // The audit's own requests, so that what the target counted (its /metrics) can be told apart from the run's.
     const auditRequests = http.log.length;
     const audit429 = http.log.filter((x) => x.status === 429).length;
-    const figures = { auditUsers: users.size, auditOrders: ordersSeen, auditConserved: conserved, auditViolations: violations.length, auditRequests, audit429 };
+    const audit2xx = http.log.filter((x) => x.status !== null && x.status >= 200 && x.status < 300).length;
+    const figures = { auditUsers: users.size, auditOrders: ordersSeen, auditConserved: conserved, auditViolations: violations.length, auditRequests, audit429, audit2xx };
     const base = { id: `load.${i.scenario}.audit:ledger`, title: 'after the load, every touched user\'s funds are conserved and never negative, and every acknowledged order is listed exactly once', requirements: ['LEDGER-conserved'], durationMs: Math.round(performance.now() - t0) };
     if (!users.size) return { check: { ...base, status: 'skipped', message: 'the run acknowledged no write, so no user was touched', notes }, figures };
     return {
