@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultProfile, parseProfile } from '../contract/index.ts';
 import { serveWrapped, type EmbeddedTarget } from './embedded.ts';
 import { writeReports } from './report.ts';
-import { runChecks } from './runner.ts';
+import { executeCheck, finishRun, prepareRun, runChecks } from './runner.ts';
 
 // The runner against the real sandbox over loopback, on a few checks: read-only safety,
 // --only, skips with reasons, and the two report files.
@@ -71,5 +71,20 @@ describe('runChecks', () => {
     const strict = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: other, only, strict: true });
     expect(strict.checks.map((c) => c.status)).toEqual(['failed', 'failed']);
     expect(strict.checks[0].message).toMatch(/--strict/);
+  });
+});
+
+describe('a check that never comes to an outcome', () => {
+  it('is failed on record at the deadline, so the run cannot say PASSED over it', async () => {
+    const hang = { id: 'test.hangs', title: 'a check that waits forever', requirements: [], needs: [], run: () => new Promise<never>(() => {}) };
+    const run = await prepareRun({ baseUrl: t.url, apiKey: t.apiKey, profile: defaultProfile, checks: [hang as never] });
+    try {
+      const r = await executeCheck(run, run.plan[0]!, 50);
+      expect(r.status).toBe('failed');
+      expect(r.message).toMatch(/an outcome within 0.05 s \/ received none after 0.05 s/);
+      expect(finishRun(run).status).toBe('failed');
+    } finally {
+      await run.close();
+    }
   });
 });

@@ -131,8 +131,32 @@ async function probeControls(ctx: CheckContext): Promise<boolean> {
   }
 }
 
-export async function executeCheck(run: Run, item: { check: Check; skip?: string }): Promise<CheckResult> {
-  const { check } = item;
+/**
+ * Below the suite's per-test timeout (conformance/suite/vitest.config.ts, 120 s): a check that
+ * never comes to an outcome is a failure on record, not a Vitest timeout that the run's verdict
+ * never hears of (it said PASSED over one once).
+ */
+export const CHECK_DEADLINE_MS = 110_000;
+
+function withDeadline(check: Check, ms: number): Check {
+  return {
+    ...check,
+    run: async (ctx) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CheckFailure(`the check comes to an outcome within ${ms / 1000} s`, `an outcome within ${ms / 1000} s`, `none after ${ms / 1000} s: the target's answers were too slow or never came`)), ms);
+      });
+      try {
+        return await Promise.race([check.run(ctx), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+export async function executeCheck(run: Run, item: { check: Check; skip?: string }, deadlineMs = CHECK_DEADLINE_MS): Promise<CheckResult> {
+  const check = withDeadline(item.check, deadlineMs);
   const current = { notes: [] as string[], id: check.id };
   run.current = current;
   const logStart = run.ctx.http.log.length;

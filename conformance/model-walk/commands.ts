@@ -24,6 +24,8 @@ export interface Real {
   taken: string[];
   /** Shared by every run of one check: once the target rate-limits the walk, the rest stop at once. */
   limited: { seen?: string };
+  /** performance.now() past which the walk takes no further step (its whole time budget). */
+  deadline?: number;
 }
 
 export class WalkBreak extends Error {
@@ -37,6 +39,11 @@ export class RateLimited extends Error {
 
 /** A request of the walk; a 429 (after the client's one wait and retry) stops the walk, never fails it. */
 async function call(r: Real, method: string, path: string, body?: unknown): Promise<Reply> {
+  // A target slowed by its rate limit (a 429 waited out and retried on every request) would
+  // hold the walk past the suite's timeout: past its budget it stops, like a lasting 429.
+  if (!r.limited.seen && r.deadline !== undefined && performance.now() > r.deadline) {
+    r.limited.seen = `the walk's time budget ran out before ${method} ${path.split('?')[0]}: the target answered too slowly, or held requests back with 429s`;
+  }
   if (r.limited.seen) throw new RateLimited(r.limited.seen);
   const rep = await r.ctx.api(method, path, body === undefined ? {} : { body });
   if (rep.status === 429) {

@@ -14,7 +14,7 @@ import type { WalkModel } from './model.ts';
 // still breaks the rule, and shown with the seed that replays it (the run's --seed).
 
 /** The bounds of one walk: a few seconds against the sandbox. */
-export const WALK = { numRuns: 5, maxCommands: 12, timeLimitMs: 20_000, tour: true };
+export const WALK = { numRuns: 5, maxCommands: 12, timeLimitMs: 20_000, tour: true, budgetMs: 60_000 };
 
 /** The funds of `asset` from a lend of the largest order (insufficient_funds details), without controls. */
 async function probeFunds(ctx: CheckContext, userId: string, asset: string): Promise<Decimal | undefined> {
@@ -53,7 +53,7 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
     for (const a of new Set([asset, collateral])) start[a] = await funds(a);
     learnable = Object.keys(start).filter((a) => start[a] !== undefined);
     taken = [];
-    return { model: { funds: start, positions: [], clock: ctx.hasControls }, real: { ctx, userId, asset, funds, taken, limited } };
+    return { model: { funds: start, positions: [], clock: ctx.hasControls }, real: { ctx, userId, asset, funds, taken, limited, deadline: t0 + bounds.budgetMs } };
   };
   const t0 = performance.now();
   // The fixed tour first: every kind of step on every run; a failure is cut down by removing
