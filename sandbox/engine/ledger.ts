@@ -126,14 +126,20 @@ export class Ledger {
     this.credit(HOUSE, HOUSE, asset, delta);
   }
 
-  /** Takes `amount` from available (into locked when `lockIt`), or fails with insufficient_funds. */
-  lock(partnerId: string, userId: string, asset: string, amount: Dec, lockIt = true): void {
+  /** The user's balance of `asset` when it covers `amount`; else fails with insufficient_funds. */
+  covering(partnerId: string, userId: string, asset: string, amount: Dec): { available: Dec; locked: Dec } {
     const b = this.bal(partnerId, userId, asset);
     if (b.available.lt(amount)) {
       // A target may leave the details out (profile errors.insufficientFundsDetails); the sandbox can play one.
       const details = this.profile.errors.insufficientFundsDetails ? { required: str(amount), available: str(b.available) } : undefined;
       throw new ApiError('insufficient_funds', `insufficient funds: ${asset} available ${str(b.available)}, required ${str(amount)}`, 400, details);
     }
+    return b;
+  }
+
+  /** Takes `amount` from available (into locked when `lockIt`), or fails with insufficient_funds. */
+  lock(partnerId: string, userId: string, asset: string, amount: Dec, lockIt = true): void {
+    const b = this.covering(partnerId, userId, asset, amount);
     this.putBal(partnerId, userId, asset, b.available.minus(amount), lockIt ? b.locked.plus(amount) : b.locked);
   }
 

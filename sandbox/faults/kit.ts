@@ -1,7 +1,6 @@
 import { D, type Dec } from '../engine/money.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { PositionRow } from '../engine/rows.ts';
-import { ApiError } from '../errors.ts';
 
 // Pieces the race faults share. Each swaps one engine method on the instance for the length
 // of one synchronous call (so no other request can see the swap: nothing else runs until the
@@ -21,18 +20,10 @@ export function swapped<T extends object, K extends keyof T, R>(obj: T, method: 
   }
 }
 
-/** The engine's answer to a user short of funds (the same as ledger.lock's). */
-export function insufficientFunds(asset: string, available: Dec, required: Dec, withDetails = true): ApiError {
-  // Without details when the sandbox plays a target that leaves them out (profile errors.insufficientFundsDetails).
-  const details = withDetails ? { required: required.toFixed(), available: available.toFixed() } : undefined;
-  return new ApiError('insufficient_funds', `insufficient funds: ${asset} available ${available.toFixed()}, required ${required.toFixed()}`, 400, details);
-}
-
 /** The "check" of check-then-act: reads the user's available funds now and refuses when short. */
 export function checkFunds(engine: Engine, partnerId: string, userId: string, asset: string, amount: string): void {
   if (!engine.ledger.userExists(partnerId, userId)) engine.tx(() => engine.ledger.ensureUser(partnerId, userId));
-  const { available } = engine.ledger.bal(partnerId, userId, asset);
-  if (available.lt(amount)) throw insufficientFunds(asset, available, new D(amount), engine.profile.errors.insufficientFundsDetails);
+  engine.ledger.covering(partnerId, userId, asset, new D(amount));
 }
 
 /** The "act" of check-then-act: the real operation, with the funds check it already passed skipped. */

@@ -1,6 +1,6 @@
-import { D, type Dec } from '../engine/money.ts';
+import type { Dec } from '../engine/money.ts';
 import type { FaultModule } from './fault.ts';
-import { insufficientFunds, swapped } from './kit.ts';
+import { swapped } from './kit.ts';
 import { counter, everyConfig } from './money-config.ts';
 
 // A sequential money bug, no overlap needed: a withdrawal is checked against the funds,
@@ -20,10 +20,7 @@ export const withdrawNotDebited: FaultModule<typeof everyConfig> = {
         if (!hit()) return real(engine, input);
         const { ledger } = engine;
         // The funds check of ledger.lock, without its write.
-        const checkOnly = (partnerId: string, userId: string, asset: string, amount: Dec): void => {
-          const b = ledger.bal(partnerId, userId, asset);
-          if (b.available.lt(amount)) throw insufficientFunds(asset, b.available, new D(amount));
-        };
+        const checkOnly = (partnerId: string, userId: string, asset: string, amount: Dec): void => void ledger.covering(partnerId, userId, asset, amount);
         return swapped(ledger, 'lock', checkOnly, () => real(engine, input));
       },
     };
