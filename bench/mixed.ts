@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runK6 } from './lib/k6.ts';
 import { BENCH_KEY, poolKeys } from './lib/key-pool.ts';
+import { stopChild } from './lib/child.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = join(SELF, '..', '..');
@@ -98,15 +99,6 @@ function startSandbox(root: string, db: string, keys: number): Promise<{ child: 
   });
 }
 
-async function stop(c: ChildProcess): Promise<void> {
-  if (c.exitCode !== null) return;
-  const done = new Promise((r) => c.once('exit', r));
-  c.kill('SIGTERM');
-  const t = setTimeout(() => c.kill('SIGKILL'), 5000);
-  await done;
-  clearTimeout(t);
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -147,10 +139,10 @@ async function main(): Promise<void> {
       values.against = worktree;
     }
     const sb = await startSandbox(ROOT, join(dir, 'after.db'), nKeys);
-    targets.push({ name: 'sandbox', url: sb.url, close: () => stop(sb.child) });
+    targets.push({ name: 'sandbox', url: sb.url, close: () => stopChild(sb.child) });
     if (values.against) {
       const before = await startSandbox(values.against, join(dir, 'before.db'), nKeys);
-      targets.push({ name: `before (${values.against})`, url: before.url, close: () => stop(before.child) });
+      targets.push({ name: `before (${values.against})`, url: before.url, close: () => stopChild(before.child) });
     }
     const bare = await startBare();
     targets.push({ name: 'bare node:http', ...bare });

@@ -40,6 +40,7 @@ import { Session } from 'node:inspector/promises';
 import { Pool } from 'undici';
 import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
 import { BENCH_KEY, EXHAUSTED_KEY, poolKeys } from './lib/key-pool.ts';
+import { stopChild } from './lib/child.ts';
 
 const KEY = BENCH_KEY;
 const UNKNOWN_KEY = 'ck_test_bench_nobody';
@@ -160,15 +161,6 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function stopChild(c: ChildProcess): Promise<void> {
-  if (c.exitCode !== null) return;
-  const done = new Promise((r) => c.once('exit', r));
-  c.kill('SIGTERM');
-  const t = setTimeout(() => c.kill('SIGKILL'), 5000);
-  await done;
-  clearTimeout(t);
 }
 
 async function withWrk(base: string, s: Scenario, seconds: number, connections: number, dir: string): Promise<Figures> {
