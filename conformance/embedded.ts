@@ -50,7 +50,7 @@ export async function serveWrapped(wrap: FetchWrapper, opts: SandboxOptions = {}
   const sandbox = createSandbox(opts);
   const server = await new Promise<ServerType>((resolve, reject) => {
     // The node adapter passes the socket as env; the limiter reads the client address from it.
-    const s = serve({ fetch: (req: Request, env: unknown) => wrap(req, (r) => Promise.resolve(sandbox.app.fetch(r, env as never))), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serve({ fetch: (req: Request, env: unknown) => wrap(req, (r) => sandbox.fetch(r, env)), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;

@@ -75,11 +75,14 @@ describe('sandbox core (in-process only)', () => {
     expect(errors.length).toBe(1);
   });
 
-  it('runs plugin middleware before auth and plugin routes after it', async () => {
+  it('runs plugin stages before auth, on lane and Hono routes alike, and plugin routes after it', async () => {
     const seen: string[] = [];
     const p: SandboxPlugin = {
       name: 'probe',
-      middleware: (app) => app.use('/v1/*', async (c, next) => { seen.push(`mw ${c.req.path}`); await next(); }),
+      stage: () => (req, next) => {
+        seen.push(`mw ${req.path}`);
+        return next();
+      },
       routes: (app) => app.get('/v1/probe', (c) => c.json({ partner: c.get('partner')?.partnerId ?? null })),
     };
     const sb = testSandbox({ plugins: [p] });
@@ -88,6 +91,7 @@ describe('sandbox core (in-process only)', () => {
     expect((await call('GET', '/rates', { key: 'ck_test_bad' })).status).toBe(401);
     expect(seen).toContain('mw /v1/rates');
     expect((await call('GET', '/probe')).body).toEqual({ partner: null });
+    expect(seen).toContain('mw /v1/probe');
     // A body refused for its size still passes through plugin middleware (rate-limit headers).
     const big = await call('POST', '/lend', { raw: 'x'.repeat(70_000), headers: { 'content-type': 'application/json', 'content-length': '70000' } });
     expect(big.status).toBe(413);

@@ -1,14 +1,6 @@
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import {
-  API_VERSION_PREFIX,
-  defaultProfile,
-  endpointSuccess,
-  endpoints,
-  successSchema,
-  type Endpoint,
-  type Profile,
-} from '../contract/index.ts';
+import { API_VERSION_PREFIX, defaultProfile, endpoints, type Endpoint, type Profile } from '../contract/index.ts';
 import { KeyStore, DEFAULT_KEYS, type KeyEntry } from './auth/keys.ts';
 import { authMiddleware, bearerKey } from './auth/middleware.ts';
 import { TestClock, type Clock } from './clock.ts';
@@ -16,13 +8,15 @@ import { defaultConfig, type LiquidityConfig, type SandboxConfig } from './confi
 import { Engine } from './engine/engine.ts';
 import { runDueWork } from './engine/lifecycle.ts';
 import { recordSnapshot } from './engine/market-data.ts';
-import { viewTime } from './engine/views.ts';
-import { iso } from './engine/rows.ts';
 import { ApiError, errorResponse, internalErrorResponse } from './errors.ts';
+import { endpointRoute } from './http/endpoint-route.ts';
 import { RESOLVERS } from './http/handlers.ts';
-import { RawJson } from './http/raw-json.ts';
 import { ReadCache, type CachedAnswer } from './http/read-cache.ts';
-import { parseWith, readJsonBody } from './http/validate.ts';
+import { toResponse } from './lane/answer.ts';
+import { createLane, type Lane, type LaneRoute } from './lane/lane.ts';
+import { FetchLaneRequest } from './lane/request.ts';
+import { compileRouter, type RouteEntry } from './lane/router.ts';
+import { stageMiddleware } from './lane/stage.ts';
 import { installFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugins.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
@@ -60,13 +54,18 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  fetch(req: Request): Promise<Response>;
+  /** The whole sandbox, fetch-style: the lane for the contract's routes, Hono for the rest.
+   *  `env` is what the node listener passes (the socket); in-process callers may omit it. */
+  fetch(req: Request, env?: unknown): Promise<Response>;
+  /** The contract's routes without Hono (lane/lane.ts); undefined: not a lane route, ask `app`. */
+  lane: Lane;
   /**
    * The node:http listener's shortcut for a repeated read (see http/read-cache.ts): the
    * answer the core gave to the same partner for the same target, while nothing changed;
-   * undefined sends the request through `fetch`. Absent when plugins install middleware.
+   * undefined sends the request through `fetch`. Absent when a plugin has a stage.
    */
   cachedRead?(target: string, authorization: string | undefined): CachedAnswer | undefined;
+  /** Hono, for the routes outside the lane (plugins' routes, controls, 404 and 405). */
   app: Hono<SandboxEnv>;
   engine: Engine;
   db: Db;
@@ -96,11 +95,13 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const validate = opts.validateResponses ?? (process.env.NODE_ENV === 'test' || process.env.LENDCHECK_DEV === '1');
   const plugins = opts.plugins ?? defaultPlugins();
   const controls = opts.controls !== false;
-  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls };
+  // fetch is bound late: the lane it goes through is built from the plugins this context starts.
+  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls, fetch: (req, env) => sandboxFetch(req, env) };
 
   engine.groupCommit = opts.groupCommit ?? true;
-  // Middleware of a plugin must see every request, so with any there is no shortcut.
-  const readCache = plugins.some((p) => p.middleware) ? undefined : new ReadCache(db, clock);
+  // A plugin's stage must see every request, so with any there is no shortcut.
+  const stages = plugins.flatMap((p) => (p.stage ? [p.stage(ctx)] : []));
+  const readCache = stages.length ? undefined : new ReadCache(db, clock);
 
   const app = new Hono<SandboxEnv>();
   // Outermost: no response leaves before the writes behind it are committed (group commit).
@@ -129,7 +130,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     return errorResponse(new ApiError(e.code, `path: no route ${c.req.method} ${c.req.path}`, e.status));
   });
 
-  for (const p of plugins) p.middleware?.(app, ctx);
+  for (const st of stages) app.use(`${API_VERSION_PREFIX}/*`, stageMiddleware(st));
 
   const limitBody = bodyLimit({
     maxSize: profile.limits.maxBodyBytes,
@@ -167,16 +168,22 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const sharedPaths = sharedKeyAndPublicPaths(all);
   const auth = authMiddleware(keys);
   const optionalAuth: MiddlewareHandler<SandboxEnv> = (c, next) => (c.req.header('authorization') !== undefined ? auth(c, next) : next());
+  // Only for what Hono serves: the lane authenticates its own routes (http/endpoint-route.ts).
+  // An endpoint whose plugin is absent still refuses a missing key, as before its 404/405.
+  const laneServes = (e: Endpoint) => !plugins.some((p) => p.endpoints?.includes(e.id)) && e.id in RESOLVERS;
   for (const e of all) {
-    if (e.access === 'public') continue;
+    if (e.access === 'public' || laneServes(e)) continue;
     app.on(e.method, honoPath(e.path), sharedPaths.has(`${e.method} ${e.path}`) ? optionalAuth : auth);
   }
 
   for (const p of plugins) p.routes?.(app, ctx);
 
-  // Endpoints a plugin declares are its own; the core serves those it has a resolver for.
-  // Without the plugin that declares them (tests run with none) such endpoints stay unrouted.
+  // Endpoints a plugin declares are its own (Hono serves them); the lane serves those the
+  // core has a resolver for. Without the plugin that declares them (tests run with none)
+  // such endpoints stay unrouted.
   const pluginOwned = new Set(plugins.flatMap((p) => p.endpoints ?? []));
+  const deps = { engine, profile, keys, resolvers, validate, readCache };
+  const entries: RouteEntry<LaneRoute>[] = [];
   const registered = new Set<string>();
   for (const e of all) {
     if (pluginOwned.has(e.id) || !(e.id in RESOLVERS)) continue;
@@ -184,75 +191,18 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     if (registered.has(key)) continue;
     registered.add(key);
     const twin = all.find((o) => o !== e && shape(o) === key);
-    if (twin) {
-      const [keyed, pub] = e.access === 'public' ? [twin, e] : [e, twin];
-      const hk = handler(keyed);
-      const hp = handler(pub);
-      app.on(e.method, honoPath(e.path), (c) => (c.get('partner') ? hk(c) : hp(c)));
-    } else {
-      app.on(e.method, honoPath(e.path), handler(e));
-    }
+    const pair = [e, twin].filter((x): x is Endpoint => x !== undefined);
+    const keyed = pair.find((x) => x.access !== 'public');
+    const pub = pair.find((x) => x.access === 'public');
+    entries.push({ method: e.method, path: `${API_VERSION_PREFIX}${e.path}`, value: endpointRoute(deps, keyed, pub) });
   }
-
-  function handler(e: Endpoint) {
-    const resolve = resolvers[e.id];
-    if (!resolve) throw new Error(`sandbox: no resolver for endpoint ${e.id}`);
-    const status = endpointSuccess(profile, e);
-    const schema = successSchema(profile, e);
-    const envelope = e.access === 'public' && schema !== e.response;
-    const bodyRequired = e.body !== undefined && e.id !== 'position.repay';
-    // Params come from the first path segment names, whatever the twin route called them.
-    const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    const cacheable = readCache && !envelope && (e.id === 'position.get' || e.id === 'positions.list') ? readCache : undefined;
-    return async (c: Context<SandboxEnv>) => {
-      const raw = c.req.param() as Record<string, string>;
-      const values = Object.values(raw);
-      const named: Record<string, string> = {};
-      paramNames.forEach((n, i) => (named[n] = raw[n] ?? values[i]));
-      const params = e.params ? (parseWith(e.params, named, 'params') as Record<string, string>) : named;
-      const query = e.query ? (parseWith(e.query, c.req.query(), 'query') as Record<string, unknown>) : {};
-      let body: unknown;
-      if (e.body) {
-        const json = await readJsonBody(c, profile, bodyRequired);
-        // An asset outside the lists gets the profile's unsupported-asset error, not a schema one.
-        if (e.id === 'lend.create') {
-          const a = (json as { asset?: unknown } | undefined)?.asset;
-          if (typeof a === 'string' && !engine.marketAssets().includes(a)) throw engine.unsupportedAsset('asset', a);
-        }
-        body = json === undefined && !bodyRequired ? undefined : parseWith(e.body, json ?? {}, 'body');
-      }
-      let out = resolve(engine, { partner: c.get('partner'), params, query, body });
-      // Only a fault's resolver answers with a promise; the clean path stays synchronous.
-      if (out instanceof Promise) out = await out;
-      if (out instanceof RawJson && !envelope) {
-        if (validate) {
-          const r = schema.safeParse(JSON.parse(out.text));
-          if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
-        }
-        remember(c, out.text, undefined);
-        return c.body(out.text, status as 200, { 'Content-Type': 'application/json' });
-      }
-      const payload = envelope ? { data: out instanceof RawJson ? JSON.parse(out.text) : out, timestamp: iso(engine.now()) } : out;
-      if (validate) {
-        const r = schema.safeParse(payload);
-        if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
-      }
-      if (cacheable) {
-        const text = JSON.stringify(payload);
-        remember(c, text, viewTime(out));
-        return c.body(text, status as 200, { 'Content-Type': 'application/json' });
-      }
-      return c.json(payload as object, status as 200);
-    };
-
-    /** Keeps an answer for the listener's shortcut; only requests that came through it have a target. */
-    function remember(c: Context<SandboxEnv>, body: string, at: number | undefined): void {
-      const target = (c.env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
-      const partner = c.get('partner');
-      if (!cacheable || target === undefined || !partner) return;
-      cacheable.put(partner.partnerId, target, { status, body, length: Buffer.byteLength(body), ...(at !== undefined ? { at } : {}) });
-    }
-  }
+  const lane = createLane({
+    route: compileRouter(entries),
+    stages,
+    profile,
+    pendingCommit: () => engine.pendingCommit(),
+    onInternalError: (err) => console.error(`sandbox: internal error: ${err instanceof Error ? err.stack : String(err)}`),
+  });
 
   // Lifecycle: clock advances run due work at once; a timer covers time passing on its own.
   const offAdvance = clock.onAdvance((now) => runDueWork(engine, now));
@@ -269,9 +219,15 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       .catch((e: unknown) => console.error(`sandbox: plugin ${p.name} failed to start: ${e instanceof Error ? e.message : String(e)}`));
   }
 
+  function sandboxFetch(req: Request, env?: unknown): Promise<Response> {
+    const a = lane(new FetchLaneRequest(req, env));
+    return a === undefined ? Promise.resolve(app.fetch(req, env as never)) : Promise.resolve(a).then(toResponse);
+  }
+
   let closed = false;
   return {
-    fetch: (req) => Promise.resolve(app.fetch(req)),
+    fetch: sandboxFetch,
+    lane,
     ...(readCache
       ? {
           cachedRead(target: string, authorization: string | undefined) {

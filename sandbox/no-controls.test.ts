@@ -46,7 +46,7 @@ describe('sandbox without controls', () => {
   it('runs at a time scale when told (an accelerated partner sandbox), still without controls', async () => {
     sb = createSandbox({ controls: false, timeScale: 60, plugins: [] });
     expect(sb.clock.timeScale).toBe(60);
-    const r = await sb.app.fetch(new Request('http://sandbox.test/v1/sandbox/clock', { headers: { authorization: `Bearer ${KEY_A}` } }));
+    const r = await sb.fetch(new Request('http://sandbox.test/v1/sandbox/clock', { headers: { authorization: `Bearer ${KEY_A}` } }));
     expect(r.status).toBe(404);
   });
 

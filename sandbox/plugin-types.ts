@@ -3,10 +3,12 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Profile } from '../contract/index.ts';
 import type { Clock } from './clock.ts';
 import type { Engine } from './engine/engine.ts';
+import type { Stage } from './lane/stage.ts';
 
 // The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
-// it (rate limits, webhooks). A plugin installs middleware that runs BEFORE auth, so it
-// sees every request including ones that end in 401, and routes that run AFTER auth.
+// it (rate limits, webhooks). A plugin's stage runs BEFORE auth on every /v1 request, so it
+// sees every request including ones that end in 401 (lane/stage.ts: the lane runs it inline,
+// Hono as middleware), and its routes run AFTER auth.
 
 export interface KeyInfo {
   /** Stable, non-secret id of the key (never the key itself). */
@@ -38,6 +40,8 @@ export interface SandboxContext {
   lookupKey(raw: string): KeyInfo | undefined;
   /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
   engine: Engine;
+  /** The whole sandbox, fetch-style (Sandbox.fetch): the console reads the API through it. */
+  fetch(req: Request, env?: unknown): Promise<Response>;
   /** Whether the /v1/sandbox/* controls are served (false plays a partner sandbox without them). */
   controls: boolean;
 }
@@ -47,8 +51,8 @@ export interface SandboxPlugin {
   /** Ids of the contract's endpoints (contract/endpoints.ts) whose routes this plugin registers
    *  in `routes`; the core registers no resolver for them. */
   endpoints?: readonly string[];
-  /** Runs before auth: registers middleware for every /v1 request. */
-  middleware?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
+  /** Runs before auth on every /v1 request (rate limits, metrics): built once per sandbox. */
+  stage?(ctx: SandboxContext): Stage;
   /** Runs after auth: registers routes; `c.get('partner')` is set on authenticated ones. */
   routes?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
   /** Starts background work (dispatcher loops) once the store is open. */

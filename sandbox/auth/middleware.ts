@@ -1,22 +1,28 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.ts';
-import type { SandboxEnv } from '../plugin-types.ts';
+import type { KeyInfo, SandboxEnv } from '../plugin-types.ts';
 import type { KeyStore } from './keys.ts';
 
 // Bearer auth. Every refusal is the same 401 authentication_failed; the message says what
 // was wrong with the header but never echoes the key.
+
+/** The key an Authorization header presents, or the 401 that refuses it. */
+export function authenticate(keys: KeyStore, header: string | undefined): KeyInfo {
+  if (header === undefined) throw fail('Authorization: missing; send "Authorization: Bearer <API_KEY>"');
+  const key = bearerKey(header);
+  if (key === undefined) throw fail('Authorization: must use the Bearer scheme');
+  const info = keys.lookup(key);
+  if (!info) {
+    const live = key.startsWith('ck_live_');
+    throw fail(live ? 'Authorization: production keys are refused by the sandbox' : 'Authorization: invalid API key');
+  }
+  return info;
+}
+
+/** authenticate() for the routes Hono serves (the plugins' keyed routes). */
 export function authMiddleware(keys: KeyStore): MiddlewareHandler<SandboxEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization');
-    if (header === undefined) throw fail('Authorization: missing; send "Authorization: Bearer <API_KEY>"');
-    const key = bearerKey(header);
-    if (key === undefined) throw fail('Authorization: must use the Bearer scheme');
-    const info = keys.lookup(key);
-    if (!info) {
-      const live = key.startsWith('ck_live_');
-      throw fail(live ? 'Authorization: production keys are refused by the sandbox' : 'Authorization: invalid API key');
-    }
-    c.set('partner', info);
+    c.set('partner', authenticate(keys, c.req.header('authorization')));
     await next();
   };
 }

@@ -31,7 +31,7 @@ export function consolePlugin(): SandboxPlugin {
       // The page's one read: everything it shows, with the key the user typed (Bearer, as the API takes it).
       app.get('/console/snapshot', async (c) => {
         try {
-          const body = await consoleSnapshot(app, c.req.header('authorization'), ctx.controls, ctx.profile.ratesPath);
+          const body = await consoleSnapshot(ctx.fetch, c.req.header('authorization'), ctx.controls, ctx.profile.ratesPath);
           return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
         } catch (e) {
           if (e instanceof SnapshotError) return new Response(e.body, { status: e.status, headers: { 'content-type': 'application/json' } });

@@ -1,5 +1,4 @@
-import type { Hono } from 'hono';
-import { INTERNAL_REQUEST_ENV, type SandboxEnv } from '../plugin-types.ts';
+import { INTERNAL_REQUEST_ENV } from '../plugin-types.ts';
 
 // What the console shows, read in one go through the sandbox's own API routes (in-process,
 // so the views are the API's own and the partner's rate-limit bucket is left alone): public
@@ -18,10 +17,10 @@ export class SnapshotError extends Error {
 type Json = Record<string, unknown>;
 const unwrap = (j: Json): Json => (j && typeof j === 'object' && 'data' in j && 'timestamp' in j ? (j.data as Json) : j);
 
-export async function consoleSnapshot(app: Hono<SandboxEnv>, authorization: string | undefined, controls: boolean, ratesPath: string): Promise<Json> {
+export async function consoleSnapshot(fetch: (req: Request, env?: unknown) => Promise<Response>, authorization: string | undefined, controls: boolean, ratesPath: string): Promise<Json> {
   const get = async (path: string, auth = true): Promise<Json> => {
     const headers: Record<string, string> = auth && authorization ? { authorization } : {};
-    const r = await app.fetch(new Request(`http://sandbox.internal/v1${path}`, { headers }), INTERNAL_REQUEST_ENV);
+    const r = await fetch(new Request(`http://sandbox.internal/v1${path}`, { headers }), INTERNAL_REQUEST_ENV);
     const text = await r.text();
     if (!r.ok) throw new SnapshotError(r.status, text);
     return JSON.parse(text) as Json;

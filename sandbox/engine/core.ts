@@ -37,6 +37,7 @@ export class EngineCore extends EngineStore {
 
   /** A failed commit rolled back rows the caches had followed: every cache is rebuilt. */
   protected reloadCaches(): void {
+    this.reads.forgetAll();
     this.markets.reload();
     this.ledger.reload();
   }
@@ -59,6 +60,7 @@ export class EngineCore extends EngineStore {
   // ---- positions: store and lifecycle -------------------------------------------------
 
   savePosition(r: PositionRow): void {
+    this.reads.forget(r.id);
     this.st.updPos.run(r);
   }
   /** Moves a position to a new status, refusing moves the profile's transition table does not list. */
@@ -73,6 +75,10 @@ export class EngineCore extends EngineStore {
   }
   getPosition(partnerId: string, positionId: string): PositionRow {
     return this.reads.getPosition(partnerId, positionId);
+  }
+  /** getPosition for a view only: the row may be the shared, frozen copy of the row cache. */
+  viewPosition(partnerId: string, positionId: string): Readonly<PositionRow> {
+    return this.reads.getPosition(partnerId, positionId, true);
   }
   accrued(r: PositionRow, at: number): Dec {
     return this.reads.accrued(r, at);

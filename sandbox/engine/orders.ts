@@ -135,6 +135,7 @@ export function insertPosition(engine: EngineCore, p: NewPosition): PositionRow 
     rolled_from: p.rolled_from ?? null, rolled_to: null,
   };
   // The row is built here rather than read back: one SELECT * less on the order path.
+  engine.reads.forget(row.id);
   row.seq = Number(engine.st.insertPos.run(row).lastInsertRowid);
   engine.emit(p.partner_id, 'position.created', engine.eventData(row), p.created_at_ms);
   return row;

@@ -9,6 +9,8 @@ import { iso, isOpen, type PositionRow } from './rows.ts';
 // Reads: one position (scoped to its partner), the interest figures derived from a row,
 // event data, and the keyset-paginated list with its signed cursor.
 
+const ROW_CACHE_MAX = 50_000;
+
 export interface ListQuery {
   status?: string;
   type?: string;
@@ -19,11 +21,13 @@ export interface ListQuery {
 const LIST_COLUMNS = 'id, status, type, user_id, asset, amount, rate, maturity_ms, created_at_ms';
 export type ListRow = Pick<PositionRow, 'id' | 'status' | 'type' | 'user_id' | 'asset' | 'amount' | 'rate' | 'maturity_ms' | 'created_at_ms'>;
 
-/** An ISO 8601 UTC text of an integer ms column, as Date#toISOString writes it (integer arithmetic, no float rounding). */
-const isoSql = (col: string) => `strftime('%Y-%m-%dT%H:%M:%S', ${col} / 1000, 'unixepoch') || printf('.%03dZ', ${col} % 1000)`;
-/** One list item as JSON text built by SQLite: the page is assembled from one string per row
- *  instead of nine column values and an object per row (listItemView's shape and key order). */
-const LIST_ITEM_JSON = `json_object('positionId', id, 'status', status, 'type', type, 'userId', user_id, 'asset', asset, 'amount', amount, 'rate', rate, 'maturity', ${isoSql('maturity_ms')}, 'createdAt', ${isoSql('created_at_ms')})`;
+/** One list item as JSON text, listItemView's shape and key order, from a raw row of
+ *  LIST_COLUMNS. Built here rather than by SQLite's json_object (whose strftime per row was
+ *  half a list page's CPU) or by JSON.stringify of an object per row. */
+const q = JSON.stringify;
+function listItemText(r: unknown[]): string {
+  return `{"positionId":${q(r[0])},"status":${q(r[1])},"type":${q(r[2])},"userId":${q(r[3])},"asset":${q(r[4])},"amount":${q(r[5])},"rate":${q(r[6])},"maturity":"${iso(r[7] as number)}","createdAt":"${iso(r[8] as number)}"}`;
+}
 
 export interface ListPage {
   /** Row objects (shape 'rows'); empty under shape 'json'. */
@@ -57,9 +61,36 @@ export class Reads {
     return this.getPos.get(positionId) as PositionRow | undefined;
   }
 
-  /** A partner's position; another partner's is indistinguishable from a missing one. */
-  getPosition(partnerId: string, positionId: string): PositionRow {
+  // Rows as last committed, for views (GET /positions/{id}): a SELECT * builds a 27-field
+  // object in native code, a fifth of a GET's CPU. An entry is dropped by every write of its
+  // row (savePosition, insertPosition call forget before they write) and all of them after a
+  // failed commit (reloadCaches); it is stored only outside a transaction, so nothing that
+  // could still roll back is kept. Frozen: the views share it and must not change it.
+  private readonly cached = new Map<string, Readonly<PositionRow>>();
+
+  private committedRow(positionId: string): Readonly<PositionRow> | undefined {
+    const hit = this.cached.get(positionId);
+    if (hit) return hit;
     const r = this.row(positionId);
+    if (r && !this.db.inTransaction) {
+      if (this.cached.size >= ROW_CACHE_MAX) this.cached.clear();
+      this.cached.set(positionId, Object.freeze(r));
+    }
+    return r;
+  }
+
+  forget(positionId: string): void {
+    this.cached.delete(positionId);
+  }
+
+  forgetAll(): void {
+    this.cached.clear();
+  }
+
+  /** A partner's position; another partner's is indistinguishable from a missing one.
+   *  `shared`: the caller only reads it (a view), so the cached row may be handed out. */
+  getPosition(partnerId: string, positionId: string, shared = false): PositionRow {
+    const r = shared ? (this.committedRow(positionId) as PositionRow | undefined) : this.row(positionId);
     if (!r || r.partner_id !== partnerId) throw new ApiError('position_not_found', `positionId: no position ${positionId}`, 404);
     return r;
   }
@@ -114,7 +145,7 @@ export class Reads {
       const dir = desc ? 'DESC' : 'ASC';
       stmt = this.db.prepare(
         // Only the list's columns: materialising all 27 per row dominated the list's cost.
-        `SELECT ${json ? `${LIST_ITEM_JSON}, created_at_ms, id` : LIST_COLUMNS} FROM positions WHERE partner_id = @p AND user_id = @u` +
+        `SELECT ${LIST_COLUMNS} FROM positions WHERE partner_id = @p AND user_id = @u` +
           (q.status ? ' AND status = @s' : '') +
           (q.type ? ' AND type = @t' : '') +
           (after ? ` AND (created_at_ms ${cmp} @c OR (created_at_ms = @c AND id ${cmp} @i))` : '') +
@@ -128,13 +159,13 @@ export class Reads {
     if (q.type) params.t = q.type;
     if (after) Object.assign(params, after);
     if (json) {
-      const raw = stmt.all(params) as Array<[string, number, string]>;
+      const raw = stmt.all(params) as unknown[][];
       const hasMore = raw.length > limit;
       if (hasMore) raw.length = limit;
       const items = new Array<string>(raw.length);
-      for (let i = 0; i < raw.length; i++) items[i] = raw[i][0];
-      const end = raw[raw.length - 1];
-      return { rows: [], items, hasMore, nextCursor: hasMore ? this.encodeCursor({ c: end[1], i: end[2] }, scope) : undefined };
+      for (let i = 0; i < raw.length; i++) items[i] = listItemText(raw[i]!);
+      const end = raw[raw.length - 1]!;
+      return { rows: [], items, hasMore, nextCursor: hasMore ? this.encodeCursor({ c: end[8] as number, i: end[0] as string }, scope) : undefined };
     }
     const rows = stmt.all(params) as ListRow[];
     const hasMore = rows.length > limit;

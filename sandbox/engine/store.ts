@@ -94,6 +94,12 @@ export abstract class EngineStore {
     return this.batch ? this.batch.done : Promise.resolve();
   }
 
+  /** The commit that covers everything written so far, or undefined when nothing is open
+   *  (a read then answers at once, without a turn of the microtask queue). */
+  pendingCommit(): Promise<void> | undefined {
+    return this.batch?.done;
+  }
+
   /** Commits an open batch now (close() and tests call this). */
   commitNow(): void {
     const b = this.batch;

@@ -33,7 +33,7 @@ function findMarketId(e: Engine, id: string): { asset: string; maturity: string 
 export const RESOLVERS: Record<string, Resolver> = {
   'lend.create': (e, i) => createLendView(e.lend(pid(i), i.body)),
   'borrow.create': (e, i) => createBorrowView(e.borrow(pid(i), i.body)),
-  'position.get': (e, i) => positionView(e, e.getPosition(pid(i), i.params.positionId)),
+  'position.get': (e, i) => positionView(e, e.viewPosition(pid(i), i.params.positionId)),
   'positions.list': (e, i) => {
     // Items come as JSON text from SQLite (listItemView's shape); the page is joined around them.
     const page = e.listPositions(pid(i), i.params.userId, i.query, 'json');

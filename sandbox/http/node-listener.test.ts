@@ -46,7 +46,7 @@ async function serve(sb: Sandbox): Promise<{ port: number; coreCalls: () => numb
   let calls = 0;
   const core = (req: Request, env: object) => {
     calls++;
-    return sb.app.fetch(req, env as never);
+    return sb.fetch(req, env);
   };
   const server: Server = createServer(nodeListener(core, sb.cachedRead));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -2,6 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { CachedAnswer } from './read-cache.ts';
+import { writeAnswer, type Answer } from '../lane/answer.ts';
+import type { Lane } from '../lane/lane.ts';
+import { NodeLaneRequest } from '../lane/request.ts';
 
 // The node:http listener in front of the sandbox's fetch-style core (`app.fetch`). Written by
 // hand because @hono/node-server's listener, measured under a CPU profile, spends its share
@@ -11,6 +14,8 @@ import type { CachedAnswer } from './read-cache.ts';
 // @hono/node-server's own is): `url` is a string (Hono parses paths from strings), headers are
 // read straight from `incoming.headers`, and a real Request (with a web stream) is built only
 // if something asks for `body`. The core stays fetch-style and is what the tests call.
+// With a lane (Sandbox.lane), the contract's routes skip Hono and Response objects: the lane
+// gets the socket's request as it is and its answer is written as it is (lane/answer.ts).
 
 /** @hono/node-server swaps in a light Response whose status, body and headers sit under an
  *  own symbol; installing it (its listener does so once) lets answers skip stream reads. */
@@ -135,7 +140,16 @@ async function write(res: Response, out: ServerResponse): Promise<void> {
 /** A repeated read answered without the core (Sandbox.cachedRead); undefined: ask the core. */
 type CachedRead = (target: string, authorization: string | undefined) => CachedAnswer | undefined;
 
-export function nodeListener(fetch: Fetch, cachedRead?: CachedRead): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+export function nodeListener(fetch: Fetch, cachedRead?: CachedRead, lane?: Lane): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  const fail = (outgoing: ServerResponse) => (e: unknown) => {
+    console.error(`sandbox: cannot answer: ${e instanceof Error ? e.stack : String(e)}`);
+    if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+    outgoing.end('{"error":{"code":"internal_error","message":"internal error"}}');
+  };
+  // An unread body (a refused request) is drained so the connection can be reused.
+  const drain = (incoming: IncomingMessage) => {
+    if (!incoming.readableEnded && !incoming.readableDidRead) incoming.resume();
+  };
   return (incoming, outgoing) => {
     if (cachedRead && incoming.method === 'GET') {
       const a = cachedRead(incoming.url ?? '/', incoming.headers.authorization);
@@ -143,20 +157,33 @@ export function nodeListener(fetch: Fetch, cachedRead?: CachedRead): (incoming: 
         // The headers the core's answer gets below (Hono's c.body with this content type).
         outgoing.writeHead(a.status, { 'content-type': 'application/json', 'content-length': String(a.length) });
         outgoing.end(a.body);
-        if (!incoming.readableEnded && !incoming.readableDidRead) incoming.resume();
+        drain(incoming);
+        return;
+      }
+    }
+    if (lane) {
+      const a = lane(new NodeLaneRequest(incoming, outgoing));
+      if (a !== undefined) {
+        const done = (x: Answer) => {
+          writeAnswer(x, outgoing);
+          drain(incoming);
+        };
+        if (a instanceof Promise) a.then(done).catch(fail(outgoing));
+        else {
+          try {
+            done(a);
+          } catch (e) {
+            fail(outgoing)(e);
+          }
+        }
         return;
       }
     }
     const answer = async () => {
       const res = await fetch(lightRequest(incoming), { incoming, outgoing });
       await write(res, outgoing);
-      // An unread body (a refused request) is drained so the connection can be reused.
-      if (!incoming.readableEnded && !incoming.readableDidRead) incoming.resume();
+      drain(incoming);
     };
-    answer().catch((e: unknown) => {
-      console.error(`sandbox: cannot answer: ${e instanceof Error ? e.stack : String(e)}`);
-      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-      outgoing.end('{"error":{"code":"internal_error","message":"internal error"}}');
-    });
+    answer().catch(fail(outgoing));
   };
 }

@@ -70,7 +70,7 @@ async function call(s: Sandbox, method: string, target: string, auth: string, bo
     headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const res = method === 'GET' ? await s.app.fetch(req, { incoming: { url: target } }) : await s.app.fetch(req);
+  const res = method === 'GET' ? await s.fetch(req, { incoming: { url: target } }) : await s.fetch(req);
   if (method !== 'GET') writes[res.status < 300 ? 'ok' : res.status < 500 ? 'refused' : 'crashed']++;
   return { status: res.status, text: await res.text() };
 }

@@ -22,18 +22,24 @@ export function parseWith<T>(schema: z.ZodType<T>, input: unknown, root: string)
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
+/** Where a body comes from: a lane request (lane/request.ts), or a Hono context (contextBody). */
+export interface BodySource {
+  header(name: string): string | undefined;
+  text(profile: Profile): Promise<string>;
+}
+
 /** Reads a JSON body. `required`: an empty body is an error; otherwise it reads as undefined. */
-export async function readJsonBody(c: Context, profile: Profile, required: boolean): Promise<unknown> {
-  const text = await bodyText(c, profile);
+export async function readJsonBody(src: BodySource, profile: Profile, required: boolean): Promise<unknown> {
+  const text = await src.text(profile);
   if (text.trim() === '') {
     if (required) {
-      const ct = c.req.header('content-type');
+      const ct = src.header('content-type');
       if (!ct || !JSON_TYPE.test(ct)) throw mediaType(profile);
       throw invalid('body', 'is required: a JSON object');
     }
     return undefined;
   }
-  const ct = c.req.header('content-type');
+  const ct = src.header('content-type');
   if (!ct || !JSON_TYPE.test(ct)) throw mediaType(profile);
   let body: unknown;
   try {
@@ -51,6 +57,11 @@ function mediaType(profile: Profile): ApiError {
 }
 
 type Incoming = IncomingMessage & { rawBody?: Buffer };
+
+/** The body of a request Hono routed (plugin routes such as the webhook subscriptions). */
+export function contextBody(c: Context): BodySource {
+  return { header: (name) => c.req.header(name), text: (profile) => bodyText(c, profile) };
+}
 
 /** The body as text. Under the node adapter it is read straight from the socket stream
  *  (capped at maxBodyBytes) and left on `incoming.rawBody`, where the adapter looks first

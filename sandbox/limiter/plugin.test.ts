@@ -4,6 +4,7 @@ import { defaultProfile, errorBody, parseProfile, type Profile } from '../../con
 import { ApiError, errorResponse } from '../errors.ts';
 import type { KeyInfo, SandboxContext, SandboxEnv } from '../plugins.ts';
 import { rateLimitPlugin } from './plugin.ts';
+import { stageMiddleware } from '../lane/stage.ts';
 
 // A stand-in for the core: the plugin's middleware, then an auth step that 401s bad keys.
 const KEYS: Record<string, KeyInfo> = {
@@ -15,7 +16,8 @@ function harness(profile: Profile = defaultProfile) {
   let now = 0;
   const ctx = { profile, lookupKey: (raw: string) => KEYS[raw] } as unknown as SandboxContext;
   const app = new Hono<SandboxEnv>();
-  rateLimitPlugin({ now: () => now, wallNow: () => 1_700_000_000_000 + now, clientAddress: (c) => c.req.header('x-test-addr') ?? '127.0.0.1' }).middleware!(app, ctx);
+  const stage = rateLimitPlugin({ now: () => now, wallNow: () => 1_700_000_000_000 + now, clientAddress: (req) => req.header('x-test-addr') ?? '127.0.0.1' }).stage!(ctx);
+  app.use('/v1/*', stageMiddleware(stage));
   app.get('/v1/markets', (c) => c.json({ markets: [] }));
   app.use('/v1/positions/*', async (c, next) => {
     const key = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];

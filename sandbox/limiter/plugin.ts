@@ -1,12 +1,12 @@
-import type { Context } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
-import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxEnv, type SandboxPlugin } from '../plugin-types.ts';
-import { GcraLimiter, type LimitRule, type RateLimiter } from './gcra.ts';
+import type { Answer } from '../lane/answer.ts';
+import { andThen, type StageRequest } from '../lane/stage.ts';
+import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../plugin-types.ts';
+import { GcraLimiter, type LimitDecision, type LimitRule, type RateLimiter } from './gcra.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';
 
-// Rate limits as middleware that runs before auth, so 401s carry the headers too.
+// Rate limits as a stage that runs before auth, so 401s carry the headers too.
 //
 // Buckets:
 //  - a request with a valid key draws from `key:<keyId>` by the key's tier;
@@ -22,18 +22,15 @@ export interface RateLimitOptions {
   /** Wall-clock ms, for unix-based X-RateLimit-Reset units. */
   wallNow?: () => number;
   /** Client address of a request; defaults to the socket's remote address. */
-  clientAddress?: (c: Context<SandboxEnv>) => string;
+  clientAddress?: (req: StageRequest) => string;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-function socketAddress(c: Context<SandboxEnv>): string {
-  try {
-    // X-Forwarded-For is not trusted: the sandbox listens on loopback and nothing proxies it.
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // app.request() in tests has no socket
-  }
+function socketAddress(req: StageRequest): string {
+  // X-Forwarded-For is not trusted: the sandbox listens on loopback and nothing proxies it.
+  // In-process requests (tests) have no socket.
+  return req.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
 export interface BucketChoice {
@@ -50,15 +47,13 @@ export function chooseBucket(ctx: SandboxContext, authorization: string | undefi
 }
 
 /**
- * The 429 as errorResponse would build it (same bytes, same header order), without an
- * Error: a refusal is the limiter's commonest answer in a tier run, and an Error's stack
- * capture was its largest cost.
+ * The 429 as errorAnswer would build it (same bytes, same headers), without an Error: a
+ * refusal is the limiter's commonest answer in a tier run, and an Error's stack capture was
+ * its largest cost.
  */
-function refusal(message: string, headers: Record<string, string>): Response {
-  return new Response(`{"error":{"code":"rate_limit_exceeded","message":${JSON.stringify(message)}}}`, {
-    status: 429,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
+function refusal(message: string, headers: Record<string, string>): Answer {
+  headers['content-type'] = 'application/json; charset=utf-8';
+  return { status: 429, headers, body: `{"error":{"code":"rate_limit_exceeded","message":${JSON.stringify(message)}}}` };
 }
 
 export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
@@ -70,22 +65,19 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
   const address = opts.clientAddress ?? socketAddress;
   return {
     name: 'rate-limits',
-    middleware(app, ctx) {
+    stage(ctx) {
       // A key's bucket and rule are fixed for the sandbox's life: built once per key (the key
       // store hands back the same KeyInfo for a key), not per request.
       const keyed = new WeakMap<KeyInfo, BucketChoice>();
-      const choose = (authorization: string | undefined, c: Context<SandboxEnv>): BucketChoice => {
+      const choose = (authorization: string | undefined, req: StageRequest): BucketChoice => {
         const raw = authorization ? BEARER.exec(authorization)?.[1] : undefined;
         const info = raw ? ctx.lookupKey(raw) : undefined;
-        if (!info) return chooseBucket(ctx, undefined, address(c));
+        if (!info) return chooseBucket(ctx, undefined, address(req));
         let choice = keyed.get(info);
         if (!choice) keyed.set(info, (choice = { bucket: `key:${info.keyId}`, rule: tierRule(ctx.profile, info.tier), keyed: true }));
         return choice;
       };
-      app.use('/v1/*', async (c, next) => {
-        if (isInternalRequest(c.env)) return next();
-        const choice = choose(c.req.header('authorization'), c);
-        const d = await limiter.check(choice.bucket, choice.rule, now());
+      const decide = (choice: BucketChoice, d: LimitDecision, next: () => Answer | Promise<Answer>): Answer | Promise<Answer> => {
         const headers = rateLimitHeaders(ctx.profile, choice.rule, d, wallNow());
         if (!d.allowed) {
           const message = choice.keyed
@@ -93,18 +85,17 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
             : PUBLIC_RATE_LIMIT_MESSAGE;
           return refusal(message, headers);
         }
-        await next();
-        // Set on the answer's own headers: c.header() on a finished response rebuilds it
-        // from its body stream, which sent every limited answer down the listener's slow
-        // path (a stream read per request). Headers that refuse changes (an immutable
-        // guard) still go through c.header(), as before.
-        try {
-          const h = c.res.headers;
-          for (const k in headers) h.set(k, headers[k]!);
-        } catch {
-          for (const k in headers) c.header(k, headers[k]);
-        }
-      });
+        return andThen(next(), (a) => {
+          for (const k in headers) a.headers[k] = headers[k]!;
+          return a;
+        });
+      };
+      return (req, next) => {
+        if (isInternalRequest(req.env)) return next();
+        const choice = choose(req.header('authorization'), req);
+        const d = limiter.check(choice.bucket, choice.rule, now());
+        return d instanceof Promise ? d.then((v) => decide(choice, v, next)) : decide(choice, d, next);
+      };
     },
   };
 }

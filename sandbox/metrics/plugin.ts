@@ -1,14 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { API_VERSION_PREFIX } from '../../contract/index.ts';
 import type { SandboxPlugin } from '../plugin-types.ts';
+import { andThen } from '../lane/stage.ts';
 import { endpointMatcher } from './route.ts';
 
 // `lendcheck sandbox --metrics`: GET /metrics in Prometheus text format (prom-client).
 // Requests and latency by the contract's endpoint id, measured around everything the
 // sandbox does (limiter, auth, engine, commit), so the counts equal what a load tool sent;
 // book depth, outbox backlog and delivery outcomes read from the database at scrape time.
-// Register it before the other plugins so its middleware wraps theirs (429s counted too).
+// Register it before the other plugins so its stage wraps theirs (429s counted too).
 
 export const METRICS_PATH = '/metrics';
 
@@ -73,16 +73,27 @@ export function metricsPlugin(opts: { registry?: Registry } = {}): SandboxPlugin
 
   return {
     name: 'metrics',
-    middleware(app, ctx) {
+    stage(ctx) {
       db = ctx.db;
       const endpointOf = endpointMatcher(ctx.profile);
-      app.use(`${API_VERSION_PREFIX}/*`, async (c, next) => {
+      // prom-client hashes a label object on every call; the child of each label set is
+      // looked up once and kept (a few dozen endpoint × status pairs).
+      const counters = new Map<string, Counter.Internal>();
+      const timers = new Map<string, Histogram.Internal<'endpoint'>>();
+      return (req, next) => {
         const t0 = performance.now();
-        await next();
-        const endpoint = endpointOf(c.req.method, c.req.path, c.req.header('authorization') !== undefined);
-        requests.inc({ endpoint, method: c.req.method, status: String(c.res.status) });
-        duration.observe({ endpoint }, (performance.now() - t0) / 1000);
-      });
+        return andThen(next(), (a) => {
+          const endpoint = req.endpoint ?? endpointOf(req.method, req.path, req.header('authorization') !== undefined);
+          const key = `${endpoint} ${req.method} ${a.status}`;
+          let c = counters.get(key);
+          if (!c) counters.set(key, (c = requests.labels({ endpoint, method: req.method, status: String(a.status) })));
+          c.inc();
+          let h = timers.get(endpoint);
+          if (!h) timers.set(endpoint, (h = duration.labels({ endpoint })));
+          h.observe((performance.now() - t0) / 1000);
+          return a;
+        });
+      };
     },
     routes(app) {
       app.get(METRICS_PATH, async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));

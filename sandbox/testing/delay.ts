@@ -1,4 +1,3 @@
-import { API_VERSION_PREFIX } from '../../contract/index.ts';
 import type { SandboxPlugin } from '../plugin-types.ts';
 import { endpointMatcher } from '../metrics/route.ts';
 
@@ -19,13 +18,12 @@ export function parseDelays(text: string | undefined): Map<string, number> {
 export function delayPlugin(delays: Map<string, number>): SandboxPlugin {
   return {
     name: 'test-delay',
-    middleware(app, ctx) {
+    stage(ctx) {
       const endpointOf = endpointMatcher(ctx.profile);
-      app.use(`${API_VERSION_PREFIX}/*`, async (c, next) => {
-        const ms = delays.size ? delays.get(endpointOf(c.req.method, c.req.path, c.req.header('authorization') !== undefined)) : undefined;
-        if (ms) await new Promise((r) => setTimeout(r, ms));
-        await next();
-      });
+      return (req, next) => {
+        const ms = delays.size ? delays.get(req.endpoint ?? endpointOf(req.method, req.path, req.header('authorization') !== undefined)) : undefined;
+        return ms ? new Promise<void>((r) => setTimeout(r, ms)).then(next) : next();
+      };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { controls, successStatus, type EventType, type Profile } from '../../contract/index.ts';
 import { ApiError } from '../errors.ts';
-import { parseWith, readJsonBody } from '../http/validate.ts';
+import { contextBody, parseWith, readJsonBody } from '../http/validate.ts';
 import type { SandboxContext, SandboxEnv } from '../plugin-types.ts';
 import { resendEvent, setPaused } from './actions.ts';
 import { deliveryLog, eventAttempts } from './attempts.ts';
@@ -28,7 +28,7 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
   const subs = new SubscriptionStore(ctx.db);
 
   app.post('/v1/webhooks', async (c) => {
-    const body = parseSubscription(profile, await readJsonBody(c, profile, true));
+    const body = parseSubscription(profile, await readJsonBody(contextBody(c), profile, true));
     const reg = subs.create(c.get('partner').partnerId, body, clock.now());
     return c.json(reg, successStatus(profile, 'POST /webhooks') as 200);
   });
@@ -44,7 +44,7 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
   }
 
   app.post('/v1/sandbox/trigger', async (c) => {
-    const req = parseWith(controls.triggerRequest, await readJsonBody(c, profile, true), 'body');
+    const req = parseWith(controls.triggerRequest, await readJsonBody(contextBody(c), profile, true), 'body');
     const partnerId = c.get('partner').partnerId;
     const type = req.type as EventType;
     const now = clock.now();
@@ -64,7 +64,7 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
 
   app.post('/v1/sandbox/events/:eventId/resend', async (c) => {
     const eventId = c.req.param('eventId');
-    const body = parseWith(controls.resendRequest, (await readJsonBody(c, profile, false)) ?? {}, 'body');
+    const body = parseWith(controls.resendRequest, (await readJsonBody(contextBody(c), profile, false)) ?? {}, 'body');
     const partnerId = c.get('partner').partnerId;
     const r = resendEvent(ctx.db, partnerId, eventId, body.webhookId, clock.now());
     if (r === 'no-event') throw notFound(profile, 'eventId', `no event ${eventId}`);

@@ -1,0 +1,104 @@
+import { getQueryParam } from 'hono/utils/url';
+import { endpointSuccess, successSchema, type Endpoint, type Profile } from '../../contract/index.ts';
+import { authenticate } from '../auth/middleware.ts';
+import type { KeyStore } from '../auth/keys.ts';
+import type { Engine } from '../engine/engine.ts';
+import { iso } from '../engine/rows.ts';
+import { viewTime } from '../engine/views.ts';
+import { JSON_TYPE, type Answer } from '../lane/answer.ts';
+import type { LaneRequest } from '../lane/request.ts';
+import type { LaneRoute } from '../lane/lane.ts';
+import type { KeyInfo } from '../plugin-types.ts';
+import type { Resolver } from './handlers.ts';
+import { RawJson } from './raw-json.ts';
+import type { ReadCache } from './read-cache.ts';
+import { parseWith, readJsonBody } from './validate.ts';
+
+// One contract endpoint as a lane route, in the msw/Hono order: parse (path parameters,
+// query and body by the endpoint's own schemas), predicate (auth) and resolve (the
+// endpoint's resolver), then the success answer in the profile's status and envelope.
+// Only an endpoint with a body to read answers with a promise.
+
+export interface RouteDeps {
+  engine: Engine;
+  profile: Profile;
+  keys: KeyStore;
+  resolvers: Record<string, Resolver>;
+  /** Checks every success body against the contract (tests, LENDCHECK_DEV=1). */
+  validate: boolean;
+  readCache?: ReadCache;
+}
+
+const NO_BODY = new Set([204, 205, 304]);
+
+/** The resolve step of one endpoint: parsed input in, success answer out. */
+export function endpointHandler(d: RouteDeps, e: Endpoint): (req: LaneRequest, params: string[], partner: KeyInfo | undefined) => Answer | Promise<Answer> {
+  const { engine, profile } = d;
+  const resolve = d.resolvers[e.id];
+  if (!resolve) throw new Error(`sandbox: no resolver for endpoint ${e.id}`);
+  const status = endpointSuccess(profile, e);
+  const schema = successSchema(profile, e);
+  const envelope = e.access === 'public' && schema !== e.response;
+  const bodyRequired = e.body !== undefined && e.id !== 'position.repay';
+  const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const cacheable = d.readCache && !envelope && (e.id === 'position.get' || e.id === 'positions.list') ? d.readCache : undefined;
+
+  const answer = (req: LaneRequest, partner: KeyInfo | undefined, out: unknown): Answer => {
+    let text: string;
+    let at: number | undefined;
+    if (out instanceof RawJson && !envelope) {
+      text = out.text;
+      if (d.validate) check(JSON.parse(text));
+    } else {
+      const payload = envelope ? { data: out instanceof RawJson ? JSON.parse(out.text) : out, timestamp: iso(engine.now()) } : out;
+      if (d.validate) check(payload);
+      text = JSON.stringify(payload);
+      at = viewTime(out);
+    }
+    if (cacheable && partner && req.incoming?.url !== undefined) {
+      cacheable.put(partner.partnerId, req.incoming.url, { status, body: text, length: Buffer.byteLength(text), ...(at !== undefined ? { at } : {}) });
+    }
+    return { status, headers: { 'content-type': JSON_TYPE }, body: NO_BODY.has(status) ? null : text };
+  };
+  const check = (payload: unknown) => {
+    const r = schema.safeParse(payload);
+    if (!r.success) throw new Error(`response of ${e.id} breaks its schema: ${JSON.stringify(r.error.issues.slice(0, 3))}`);
+  };
+
+  return (req, values, partner) => {
+    const named: Record<string, string> = {};
+    for (let i = 0; i < paramNames.length; i++) named[paramNames[i]!] = values[i]!;
+    const params = e.params ? (parseWith(e.params, named, 'params') as Record<string, string>) : named;
+    const query = e.query ? (parseWith(e.query, getQueryParam(req.url) as Record<string, string>, 'query') as Record<string, unknown>) : {};
+    if (!e.body) return finish(req, partner, resolve(engine, { partner, params, query, body: undefined }));
+    return readJsonBody(req, profile, bodyRequired).then((json) => {
+      // An asset outside the lists gets the profile's unsupported-asset error, not a schema one.
+      if (e.id === 'lend.create') {
+        const a = (json as { asset?: unknown } | undefined)?.asset;
+        if (typeof a === 'string' && !engine.marketAssets().includes(a)) throw engine.unsupportedAsset('asset', a);
+      }
+      const body = json === undefined && !bodyRequired ? undefined : parseWith(e.body!, json ?? {}, 'body');
+      return finish(req, partner, resolve(engine, { partner, params, query, body }));
+    });
+  };
+
+  function finish(req: LaneRequest, partner: KeyInfo | undefined, out: unknown): Answer | Promise<Answer> {
+    // Only a fault's resolver answers with a promise; the clean path stays synchronous.
+    return out instanceof Promise ? out.then((o: unknown) => answer(req, partner, o)) : answer(req, partner, out);
+  }
+}
+
+/** An endpoint's lane route: keyed endpoints authenticate first; a path shared by a keyed and
+ *  a public endpoint (profile.orderbookPath 'shared-by-auth') takes the keyed one when a key comes. */
+export function endpointRoute(d: RouteDeps, keyed: Endpoint | undefined, pub: Endpoint | undefined): LaneRoute {
+  const hk = keyed && endpointHandler(d, keyed);
+  const hp = pub && endpointHandler(d, pub);
+  return {
+    endpoint: (hasKey) => (hasKey && keyed ? keyed.id : (pub ?? keyed)!.id),
+    run(req, params) {
+      const header = req.header('authorization');
+      if (hk && (header !== undefined || !hp)) return hk(req, params, authenticate(d.keys, header));
+      return hp!(req, params, undefined);
+    },
+  };
+}
