@@ -36,6 +36,10 @@ export class EngineCore extends EngineStore {
   }
 
   /** A failed commit rolled back rows the caches had followed: every cache is rebuilt. */
+  protected rolledBack(): void {
+    this.reads.forgetAll();
+  }
+
   protected reloadCaches(): void {
     this.reads.forgetAll();
     this.markets.reload();

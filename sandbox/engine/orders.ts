@@ -137,6 +137,7 @@ export function insertPosition(engine: EngineCore, p: NewPosition): PositionRow 
   // The row is built here rather than read back: one SELECT * less on the order path.
   engine.reads.forget(row.id);
   row.seq = Number(engine.st.insertPos.run(row).lastInsertRowid);
+  engine.reads.added(row);
   engine.emit(p.partner_id, 'position.created', engine.eventData(row), p.created_at_ms);
   return row;
 }

@@ -10,6 +10,7 @@ import { iso, isOpen, type PositionRow } from './rows.ts';
 // event data, and the keyset-paginated list with its signed cursor.
 
 const ROW_CACHE_MAX = 50_000;
+const USER_KEYS_MAX = 10_000;
 
 export interface ListQuery {
   status?: string;
@@ -21,13 +22,15 @@ export interface ListQuery {
 const LIST_COLUMNS = 'id, status, type, user_id, asset, amount, rate, maturity_ms, created_at_ms';
 export type ListRow = Pick<PositionRow, 'id' | 'status' | 'type' | 'user_id' | 'asset' | 'amount' | 'rate' | 'maturity_ms' | 'created_at_ms'>;
 
-/** One list item as JSON text, listItemView's shape and key order, from a raw row of
- *  LIST_COLUMNS. Built here rather than by SQLite's json_object (whose strftime per row was
- *  half a list page's CPU) or by JSON.stringify of an object per row. */
+/** One list item as JSON text, listItemView's shape and key order. Built here rather than
+ *  by SQLite's json_object (whose strftime per row was half a list page's CPU) or by
+ *  JSON.stringify of an object per row. */
 const q = JSON.stringify;
-function listItemText(r: unknown[]): string {
-  return `{"positionId":${q(r[0])},"status":${q(r[1])},"type":${q(r[2])},"userId":${q(r[3])},"asset":${q(r[4])},"amount":${q(r[5])},"rate":${q(r[6])},"maturity":"${iso(r[7] as number)}","createdAt":"${iso(r[8] as number)}"}`;
+function listItemText(r: Readonly<PositionRow>): string {
+  return `{"positionId":${q(r.id)},"status":${q(r.status)},"type":${q(r.type)},"userId":${q(r.user_id)},"asset":${q(r.asset)},"amount":${q(r.amount)},"rate":${q(r.rate)},"maturity":"${iso(r.maturity_ms)}","createdAt":"${iso(r.created_at_ms)}"}`;
 }
+/** Item texts of cached rows: a row's text lives as long as its cache entry (a write drops both). */
+const itemTexts = new WeakMap<object, string>();
 
 export interface ListPage {
   /** Row objects (shape 'rows'); empty under shape 'json'. */
@@ -42,6 +45,7 @@ export class Reads {
   private readonly cursorKey: string;
   private readonly listStmts = new Map<string, ReturnType<Db['prepare']>>();
   private readonly getPos;
+  private readonly keysStmt;
 
   constructor(
     private readonly db: Db,
@@ -49,6 +53,7 @@ export class Reads {
     private readonly ledger: Ledger,
   ) {
     this.getPos = db.prepare('SELECT * FROM positions WHERE id = ?');
+    this.keysStmt = db.prepare('SELECT id, created_at_ms FROM positions WHERE partner_id = ? AND user_id = ? ORDER BY created_at_ms, id').raw(true);
     let key = getMeta(db, 'cursor_key');
     if (!key) {
       key = randomBytes(32).toString('hex');
@@ -61,18 +66,21 @@ export class Reads {
     return this.getPos.get(positionId) as PositionRow | undefined;
   }
 
-  // Rows as last committed, for views (GET /positions/{id}): a SELECT * builds a 27-field
-  // object in native code, a fifth of a GET's CPU. An entry is dropped by every write of its
-  // row (savePosition, insertPosition call forget before they write) and all of them after a
-  // failed commit (reloadCaches); it is stored only outside a transaction, so nothing that
-  // could still roll back is kept. Frozen: the views share it and must not change it.
+  // Rows for views (GET /positions/{id}, list items): a SELECT * builds a 27-field object in
+  // native code, a fifth of a GET's CPU. An entry is dropped by every write of its row
+  // (savePosition and insertPosition call forget before they write), and all of them when a
+  // transaction rolls back or a commit fails (EngineCore.rolledBack, reloadCaches), so an
+  // entry read inside a transaction never outlives a rollback of it. Frozen: views share it.
   private readonly cached = new Map<string, Readonly<PositionRow>>();
+  // Each user's position keys in list order (created_at_ms, id), loaded on a first list and
+  // kept in step by insertPosition (added); dropped with the rows on a rollback.
+  private readonly userKeys = new Map<string, { ids: string[]; created: number[] }>();
 
-  private committedRow(positionId: string): Readonly<PositionRow> | undefined {
+  private cachedRow(positionId: string): Readonly<PositionRow> | undefined {
     const hit = this.cached.get(positionId);
     if (hit) return hit;
     const r = this.row(positionId);
-    if (r && !this.db.inTransaction) {
+    if (r) {
       if (this.cached.size >= ROW_CACHE_MAX) this.cached.clear();
       this.cached.set(positionId, Object.freeze(r));
     }
@@ -85,12 +93,75 @@ export class Reads {
 
   forgetAll(): void {
     this.cached.clear();
+    this.userKeys.clear();
+  }
+
+  /** A new position joins its user's keys (insertPosition, in the same transaction). */
+  added(r: PositionRow): void {
+    const e = this.userKeys.get(`${r.partner_id}\u0000${r.user_id}`);
+    if (!e) return;
+    let i = e.ids.length;
+    while (i > 0 && (e.created[i - 1]! > r.created_at_ms || (e.created[i - 1] === r.created_at_ms && e.ids[i - 1]! > r.id))) i--;
+    e.ids.splice(i, 0, r.id);
+    e.created.splice(i, 0, r.created_at_ms);
+  }
+
+  private keysOf(partnerId: string, userId: string): { ids: string[]; created: number[] } {
+    const k = `${partnerId}\u0000${userId}`;
+    let e = this.userKeys.get(k);
+    if (!e) {
+      const rows = this.keysStmt.all(partnerId, userId) as Array<[string, number]>;
+      e = { ids: rows.map((r) => r[0]), created: rows.map((r) => r[1]) };
+      if (this.userKeys.size >= USER_KEYS_MAX) this.userKeys.clear();
+      this.userKeys.set(k, e);
+    }
+    return e;
+  }
+
+  /** An unfiltered page as item texts from the user's keys and the row cache; undefined
+   *  when a row does not belong there (a fault replaced it): SQLite answers then. */
+  private pageFromKeys(partnerId: string, userId: string, limit: number, desc: boolean, after: { c: number; i: string } | undefined, scope: string): ListPage | undefined {
+    const e = this.keysOf(partnerId, userId);
+    // First index whose key is after the cursor's (strictly) in ascending order.
+    const above = (c: number, id: string) => {
+      let lo = 0;
+      let hi = e.ids.length;
+      while (lo < hi) {
+        const m = (lo + hi) >>> 1;
+        if (e.created[m]! < c || (e.created[m] === c && e.ids[m]! <= id)) lo = m + 1;
+        else hi = m;
+      }
+      return lo;
+    };
+    const at: number[] = [];
+    if (desc) {
+      let i = after ? above(after.c, after.i) - 1 : e.ids.length - 1;
+      if (after && i >= 0 && e.created[i] === after.c && e.ids[i] === after.i) i--;
+      for (; i >= 0 && at.length <= limit; i--) at.push(i);
+    } else {
+      for (let i = after ? above(after.c, after.i) : 0; i < e.ids.length && at.length <= limit; i++) at.push(i);
+    }
+    const hasMore = at.length > limit;
+    if (hasMore) at.length = limit;
+    const items = new Array<string>(at.length);
+    for (let k = 0; k < at.length; k++) {
+      const r = this.cachedRow(e.ids[at[k]!]!);
+      if (!r || r.partner_id !== partnerId || r.user_id !== userId) {
+        this.userKeys.delete(`${partnerId}\u0000${userId}`);
+        return undefined;
+      }
+      let text = itemTexts.get(r);
+      if (text === undefined) itemTexts.set(r, (text = listItemText(r)));
+      items[k] = text;
+    }
+    const end = at[at.length - 1];
+    return { rows: [], items, hasMore, nextCursor: hasMore && end !== undefined ? this.encodeCursor({ c: e.created[end]!, i: e.ids[end]! }, scope) : undefined };
   }
 
   /** A partner's position; another partner's is indistinguishable from a missing one.
    *  `shared`: the caller only reads it (a view), so the cached row may be handed out. */
   getPosition(partnerId: string, positionId: string, shared = false): PositionRow {
-    const r = shared ? (this.committedRow(positionId) as PositionRow | undefined) : this.row(positionId);
+    const r = shared ? (this.cachedRow(positionId) as PositionRow | undefined) : this.row(positionId);
     if (!r || r.partner_id !== partnerId) throw new ApiError('position_not_found', `positionId: no position ${positionId}`, 404);
     return r;
   }
@@ -138,6 +209,10 @@ export class Reads {
     let after: { c: number; i: string } | undefined;
     if (q.cursor !== undefined) after = this.decodeCursor(q.cursor, scope);
     const json = shape === 'json';
+    if (json && !q.status && !q.type) {
+      const page = this.pageFromKeys(partnerId, userId, limit, desc, after, scope);
+      if (page) return page;
+    }
     const key = `${q.status ? 's' : ''}${q.type ? 't' : ''}${after ? 'c' : ''}${json ? 'j' : ''}`;
     let stmt = this.listStmts.get(key);
     if (!stmt) {
@@ -145,7 +220,7 @@ export class Reads {
       const dir = desc ? 'DESC' : 'ASC';
       stmt = this.db.prepare(
         // Only the list's columns: materialising all 27 per row dominated the list's cost.
-        `SELECT ${LIST_COLUMNS} FROM positions WHERE partner_id = @p AND user_id = @u` +
+        `SELECT ${json ? 'id, created_at_ms' : LIST_COLUMNS} FROM positions WHERE partner_id = @p AND user_id = @u` +
           (q.status ? ' AND status = @s' : '') +
           (q.type ? ' AND type = @t' : '') +
           (after ? ` AND (created_at_ms ${cmp} @c OR (created_at_ms = @c AND id ${cmp} @i))` : '') +
@@ -159,13 +234,20 @@ export class Reads {
     if (q.type) params.t = q.type;
     if (after) Object.assign(params, after);
     if (json) {
-      const raw = stmt.all(params) as unknown[][];
+      // Only the keys come from SQLite (a string per row, not nine); each item is its row's
+      // text, built once per version of the row while the row cache holds it.
+      const raw = stmt.all(params) as Array<[string, number]>;
       const hasMore = raw.length > limit;
       if (hasMore) raw.length = limit;
       const items = new Array<string>(raw.length);
-      for (let i = 0; i < raw.length; i++) items[i] = listItemText(raw[i]!);
+      for (let i = 0; i < raw.length; i++) {
+        const r = this.cachedRow(raw[i]![0])!;
+        let text = itemTexts.get(r);
+        if (text === undefined) itemTexts.set(r, (text = listItemText(r)));
+        items[i] = text;
+      }
       const end = raw[raw.length - 1]!;
-      return { rows: [], items, hasMore, nextCursor: hasMore ? this.encodeCursor({ c: end[8] as number, i: end[0] as string }, scope) : undefined };
+      return { rows: [], items, hasMore, nextCursor: hasMore ? this.encodeCursor({ c: end[1], i: end[0] }, scope) : undefined };
     }
     const rows = stmt.all(params) as ListRow[];
     const hasMore = rows.length > limit;

@@ -61,6 +61,9 @@ export abstract class EngineStore {
   /** Rebuilds every in-memory cache from what is stored (after a failed commit). */
   protected abstract reloadCaches(): void;
 
+  /** A transaction (or savepoint) rolled back: drop what memory read inside it. */
+  protected abstract rolledBack(): void;
+
   now(): number {
     return this.clock.now();
   }
@@ -80,8 +83,10 @@ export abstract class EngineStore {
       out = this.runInTx(fn) as T;
     } catch (e) {
       this.depth--;
-      // Rolled back (a savepoint when nested): its events never happened.
+      // Rolled back (a savepoint when nested): its events never happened, and what memory
+      // kept of its rows goes with it.
       this.pendingEvents.length = mark;
+      this.rolledBack();
       throw e;
     }
     this.depth--;

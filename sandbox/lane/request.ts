@@ -52,21 +52,31 @@ export class NodeLaneRequest implements LaneRequest {
     return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : v;
   }
 
-  async text(profile: Profile): Promise<string> {
+  text(profile: Profile): Promise<string> {
     const inc = this.incoming;
-    if (inc.rawBody instanceof Buffer) return inc.rawBody.toString('utf8');
+    if (inc.rawBody instanceof Buffer) return Promise.resolve(inc.rawBody.toString('utf8'));
     const max = profile.limits.maxBodyBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of inc as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > max) throw tooLarge(profile);
-      chunks.push(chunk);
-    }
-    const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    // Kept where node-listener's full Request looks first, if anything later asks for the body.
-    inc.rawBody = buf;
-    return buf.toString('utf8');
+    // Listeners rather than `for await`: the async iterator was 3 % of an order's CPU.
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > max) {
+          inc.off('data', onData).off('end', onEnd).off('error', reject);
+          // The rest is read and dropped, so the connection stays usable for the 413.
+          inc.resume();
+          reject(tooLarge(profile));
+        } else chunks.push(chunk);
+      };
+      const onEnd = () => {
+        const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        // Kept where node-listener's full Request looks first, if anything later asks for the body.
+        inc.rawBody = buf;
+        resolve(buf.toString('utf8'));
+      };
+      inc.on('data', onData).once('end', onEnd).once('error', reject);
+    });
   }
 }
 
