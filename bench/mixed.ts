@@ -16,8 +16,8 @@
 //
 // Loopback only, bounded in time (k6's own scenario duration plus setup).
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { runK6 } from './lib/k6.ts';
 import { BENCH_KEY, poolKeys } from './lib/key-pool.ts';
 import { stopChild } from './lib/child.ts';
+import { checkoutRef } from './lib/worktree.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = join(SELF, '..', '..');
@@ -130,13 +131,11 @@ async function main(): Promise<void> {
     RUN_ID: `bench-${name}-${Date.now()}`,
   });
   const targets: Array<{ name: string; url: string; close(): Promise<void> }> = [];
-  let worktree: string | undefined;
+  let worktree: ReturnType<typeof checkoutRef> | undefined;
   try {
     if (values['against-ref']) {
-      worktree = join(dir, 'before');
-      execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', worktree, values['against-ref']], { stdio: 'ignore' });
-      symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
-      values.against = worktree;
+      worktree = checkoutRef(ROOT, values['against-ref'], dir);
+      values.against = worktree.path;
     }
     const sb = await startSandbox(ROOT, join(dir, 'after.db'), nKeys);
     targets.push({ name: 'sandbox', url: sb.url, close: () => stopChild(sb.child) });
@@ -164,7 +163,7 @@ async function main(): Promise<void> {
     if (values.json) writeFileSync(values.json, JSON.stringify({ rate, seconds, keys: nKeys, results }, null, 2));
   } finally {
     for (const t of targets) await t.close();
-    if (worktree) execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', worktree], { stdio: 'ignore' });
+    worktree?.remove();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@
 //
 //   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici] [--profile]
 //                                          [--rounds 3] [--before] [--endpoints get,list,lend,429,401]
-//                                          [--plugins none|default,metrics] [--keys 500] [--against DIR] [--root DIR]
+//                                          [--plugins none|default,metrics] [--keys 500] [--against DIR | --against-ref REF] [--root DIR]
 //
 // --plugins default,metrics serves the sandbox as `lendcheck sandbox --metrics` does (rate
 // limits on, metrics on, hence no read cache); requests then rotate over a pool of --keys
@@ -16,7 +16,8 @@
 // own ratio). --before also serves the same sandbox through @hono/node-server's listener (the
 // adapter before sandbox/http/node-listener.ts) and measures it beside the current one;
 // --against DIR does the same with the sandbox of another checkout (e.g. a git worktree of
-// the commit before a change), for side-by-side figures of one change.
+// the commit before a change), for side-by-side figures of one change; --against-ref REF
+// checks REF out into a temporary worktree for that (bench/lib/worktree.ts).
 //
 // --profile adds one more run per endpoint with V8's CPU profiler on inside the sandbox
 // process and prints where its busy time goes (self time by package or folder, hottest
@@ -41,6 +42,7 @@ import { Pool } from 'undici';
 import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
 import { BENCH_KEY, EXHAUSTED_KEY, poolKeys } from './lib/key-pool.ts';
 import { stopChild } from './lib/child.ts';
+import { checkoutRef } from './lib/worktree.ts';
 
 const KEY = BENCH_KEY;
 const UNKNOWN_KEY = 'ck_test_bench_nobody';
@@ -234,6 +236,7 @@ async function main(): Promise<void> {
       before: { type: 'boolean', default: false },
       endpoints: { type: 'string', default: 'get,list,lend' },
       against: { type: 'string' },
+      'against-ref': { type: 'string' },
       root: { type: 'string', default: ROOT },
       plugins: { type: 'string', default: 'none' },
       keys: { type: 'string', default: '500' },
@@ -251,6 +254,8 @@ async function main(): Promise<void> {
   if (client === 'wrk' && !hasWrk) throw new Error('--client wrk: wrk is not installed');
   if (client === 'wrk' && nKeys > 0) throw new Error('--client wrk sends one key; with rate limits on use --client undici (it rotates over the key pool)');
   const dir = mkdtempSync(join(tmpdir(), 'lc-bench-sandbox-'));
+  const worktree = values['against-ref'] ? checkoutRef(ROOT, values['against-ref'], dir) : undefined;
+  if (worktree) values.against = worktree.path;
   const load = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir) : withUndici(base, s, seconds, connections, rotation));
   const run = async (server: { child: ChildProcess; url: string }, s: Scenario): Promise<Figures> => {
     const c0 = cpuSeconds(server.child.pid);
@@ -266,7 +271,7 @@ async function main(): Promise<void> {
   const child = { plugins: values.plugins, keys: nKeys, root: values.root };
   const sb = await startChild('sandbox', join(dir, 'bench.db'), child);
   // --against DIR: the sandbox of another checkout (the commit before a change) in place of the old adapter.
-  const beforeLabel = values.against ? `  (before: ${values.against})` : '  (before: @hono/node-server)';
+  const beforeLabel = values['against-ref'] ? `  (before: ${values['against-ref']})` : values.against ? `  (before: ${values.against})` : '  (before: @hono/node-server)';
   const before = values.against
     ? await startChild('sandbox', join(dir, 'before.db'), { ...child, root: values.against })
     : values.before ? await startChild('sandbox-before', join(dir, 'before.db')) : undefined;
@@ -332,13 +337,19 @@ async function main(): Promise<void> {
     if (values.profile) {
       const outDir = join(process.cwd(), 'lendcheck-reports', 'bench');
       mkdirSync(outDir, { recursive: true });
+      // The sandbox before the change is profiled too (its own run of the same scenario), so
+      // the two breakdowns can be read side by side.
+      const sides = [{ label: '', server: sb, file: 'sandbox', path: (x: string) => x }];
+      if (before && beforeId && values.against) sides.push({ label: ' (before)', server: before, file: 'before', path: (x: string) => x.replace(one.positionId, beforeId) });
       for (const p of pairs) {
-        await ask(sb.child, 'start');
-        const f = await run(sb, p.sandbox);
-        const { profile } = await ask<{ profile: CpuProfile }>(sb.child, 'stop');
-        writeFileSync(join(outDir, `sandbox-${p.sandbox.name}.cpuprofile`), JSON.stringify(profile));
-        profiles[p.label] = breakdown(profile);
-        console.log(`\n${formatBreakdown(profiles[p.label]!, `${p.label} under the profiler (${f.rps.toFixed(0)} req/s, ${f.cpuUs?.toFixed(0) ?? '-'} µs CPU per request)`)}`);
+        for (const side of sides) {
+          await ask(side.server.child, 'start');
+          const f = await run(side.server, { ...p.sandbox, path: side.path(p.sandbox.path) });
+          const { profile } = await ask<{ profile: CpuProfile }>(side.server.child, 'stop');
+          writeFileSync(join(outDir, `${side.file}-${p.sandbox.name}.cpuprofile`), JSON.stringify(profile));
+          profiles[`${p.label}${side.label}`] = breakdown(profile);
+          console.log(`\n${formatBreakdown(profiles[`${p.label}${side.label}`]!, `${p.label}${side.label} under the profiler (${f.rps.toFixed(0)} req/s, ${f.cpuUs?.toFixed(0) ?? '-'} µs CPU per request)`)}`);
+        }
       }
     }
     console.log(JSON.stringify({ client, connections, seconds, rows, profiles }));
@@ -346,6 +357,7 @@ async function main(): Promise<void> {
     await stopChild(sb.child);
     await stopChild(bare.child);
     if (before) await stopChild(before.child);
+    worktree?.remove();
     rmSync(dir, { recursive: true, force: true });
   }
 }
