@@ -140,6 +140,13 @@ async function write(res: Response, out: ServerResponse): Promise<void> {
 /** A repeated read answered without the core (Sandbox.cachedRead); undefined: ask the core. */
 type CachedRead = (target: string, authorization: string | undefined) => CachedAnswer | undefined;
 
+/** A lane's answer to the socket; an unread body (a refused request) is drained so the
+ *  connection can be reused. */
+function send(a: Answer, incoming: IncomingMessage, outgoing: ServerResponse): void {
+  writeAnswer(a, outgoing);
+  if (!incoming.readableEnded && !incoming.readableDidRead) incoming.resume();
+}
+
 export function nodeListener(fetch: Fetch, cachedRead?: CachedRead, lane?: Lane): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   const fail = (outgoing: ServerResponse) => (e: unknown) => {
     console.error(`sandbox: cannot answer: ${e instanceof Error ? e.stack : String(e)}`);
@@ -164,14 +171,10 @@ export function nodeListener(fetch: Fetch, cachedRead?: CachedRead, lane?: Lane)
     if (lane) {
       const a = lane(new NodeLaneRequest(incoming, outgoing));
       if (a !== undefined) {
-        const done = (x: Answer) => {
-          writeAnswer(x, outgoing);
-          drain(incoming);
-        };
-        if (a instanceof Promise) a.then(done).catch(fail(outgoing));
+        if (a instanceof Promise) a.then((x) => send(x, incoming, outgoing)).catch(fail(outgoing));
         else {
           try {
-            done(a);
+            send(a, incoming, outgoing);
           } catch (e) {
             fail(outgoing)(e);
           }

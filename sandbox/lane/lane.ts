@@ -67,16 +67,19 @@ export function createLane(o: LaneOptions): Lane {
   // HEAD is answered as GET without the body, as Hono does.
   const headless = (a: Answer): Answer => ({ ...a, body: null });
 
+  // The stages composed once: per request only the `next` of each stage is a new closure
+  // (an argument, so tsx's keepNames does not wrap it in a naming call each time).
+  type Step = (req: StageRequest, r: LaneRoute, params: string[]) => Answer | Promise<Answer>;
+  const chain = stages.reduceRight<Step>((inner, stage) => (req, r, params) => stage(req, () => inner(req, r, params)), core);
+
   return (req) => {
     const head = req.method === 'HEAD';
     const hit = route(head ? 'GET' : req.method, req.path);
     if (!hit) return undefined;
     req.endpoint = hit.value.endpoint(req.header('authorization') !== undefined);
-    let i = 0;
-    const next = (): Answer | Promise<Answer> => (i < stages.length ? stages[i++]!(req, next) : core(req, hit.value, hit.params));
     let a: Answer | Promise<Answer>;
     try {
-      a = next();
+      a = chain(req, hit.value, hit.params);
       if (isPromise(a)) a = a.catch(failed);
     } catch (e) {
       a = failed(e);
