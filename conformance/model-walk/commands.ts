@@ -22,8 +22,11 @@ export interface Real {
   funds: FundsSource;
   /** The steps taken, by name (a step whose check() refused it is not run). */
   taken: string[];
-  /** Shared by every run of one check: once the target rate-limits the walk, the rest stop at once. */
-  limited: { seen?: string };
+  /**
+   * Shared by every run of one check: once the target rate-limits the walk, or its time budget
+   * runs out (`budget`), the rest stop at once.
+   */
+  limited: { seen?: string; budget?: boolean };
   /** performance.now() past which the walk takes no further step (its whole time budget). */
   deadline?: number;
 }
@@ -37,14 +40,26 @@ export class RateLimited extends Error {
   override name = 'RateLimited';
 }
 
+/**
+ * The walk's time budget ran out. It stops the walk exactly as a lasting 429 does (hence a
+ * RateLimited), but the skip must not claim a 429 the target may never have sent.
+ */
+export class BudgetSpent extends RateLimited {
+  override name = 'BudgetSpent';
+}
+
+/** The error that stops a run once the walk has been stopped, of the kind that stopped it. */
+export const stopped = (limited: Real['limited']): RateLimited => (limited.budget ? new BudgetSpent(limited.seen) : new RateLimited(limited.seen));
+
 /** A request of the walk; a 429 (after the client's one wait and retry) stops the walk, never fails it. */
 async function call(r: Real, method: string, path: string, body?: unknown): Promise<Reply> {
   // A target slowed by its rate limit (a 429 waited out and retried on every request) would
   // hold the walk past the suite's timeout: past its budget it stops, like a lasting 429.
   if (!r.limited.seen && r.deadline !== undefined && performance.now() > r.deadline) {
-    r.limited.seen = `the walk's time budget ran out before ${method} ${path.split('?')[0]}: the target answered too slowly, or held requests back with 429s`;
+    r.limited.seen = `it stopped before ${method} ${path.split('?')[0]}: the target answered too slowly, or held requests back with 429s`;
+    r.limited.budget = true;
   }
-  if (r.limited.seen) throw new RateLimited(r.limited.seen);
+  if (r.limited.seen) throw stopped(r.limited);
   const rep = await r.ctx.api(method, path, body === undefined ? {} : { body });
   if (rep.status === 429) {
     r.limited.seen = `${method} ${path.split('?')[0]} answered 429 after one wait`;

@@ -4,7 +4,7 @@ import type { Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
 import { collateralFor, enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
 import { balanceControl, eventualReads, probeBody } from '../concurrency/linearize/funds.ts';
-import { commandArbs, RateLimited, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
+import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import type { WalkModel } from './model.ts';
 
 // Model-based random walks (fast-check's fc.commands and asyncModelRun) over one user's
@@ -38,12 +38,12 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
   let taken: string[] = [];
   const limited: Real['limited'] = {};
   const setup = async (): Promise<{ model: WalkModel; real: Real }> => {
-    if (limited.seen) throw new RateLimited(limited.seen);
+    if (limited.seen) throw stopped(limited);
     const tag = `walk${n++}`;
     const userId = ctx.hasControls ? ctx.user(tag) : await fundedUser(ctx, tag);
     if (ctx.hasControls) for (const a of new Set([asset, collateral])) await fund(ctx, userId, a, '1000000');
     const funds: FundsSource = async (a) => {
-      if (limited.seen) throw new RateLimited(limited.seen);
+      if (limited.seen) throw stopped(limited);
       if (!ctx.hasControls) return a === asset ? probeFunds(ctx, userId, a) : undefined;
       const r = await ctx.api('GET', `/sandbox/users/${enc(userId)}/balances`);
       if (r.status === 429) throw new RateLimited((limited.seen = 'the balances control answered 429 after one wait'));
@@ -69,6 +69,8 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
   };
   let cmds = tour();
   const first = bounds.tour ? await runTour(cmds) : undefined;
+  const budget = bounds.budgetMs >= 1000 && bounds.budgetMs % 1000 === 0 ? `${bounds.budgetMs / 1000} s` : `${bounds.budgetMs} ms`;
+  if (first instanceof BudgetSpent) throw new CheckSkip(`the walk used up its ${budget} time budget in the fixed tour, with no broken rule found (${first.message})`);
   if (first instanceof RateLimited) throw new CheckSkip(`the target rate-limited the walk's fixed tour (${first.message}): a key of a higher tier gives it room`);
   let broke = first;
   const tourTaken = taken.length;
@@ -105,8 +107,10 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
     let e = details.errorInstance;
     let shortest = String(details.counterexample?.[0] ?? '(none)');
     if (e instanceof RateLimited && smallest) ({ error: e, cmds: shortest } = smallest);
+    const walks = `${n} walk${n === 1 ? '' : 's'}`;
+    if (e instanceof BudgetSpent) throw new CheckSkip(`the walk used up its ${budget} time budget after ${walks}, with no broken rule found (${e.message})`);
     if (e instanceof RateLimited) {
-      throw new CheckSkip(`the target rate-limited the walk (${e.message}) after ${n} walks, with no broken rule found: a key of a higher tier gives it room`);
+      throw new CheckSkip(`the target rate-limited the walk (${e.message}) after ${walks}, with no broken rule found: a key of a higher tier gives it room`);
     }
     // A broken rule is a WalkBreak; anything else (a transport error, a skip) is what it is.
     if (e instanceof CheckSkip) throw e;

@@ -11,11 +11,11 @@ import { WALK, walkChecks } from './walk-check.ts';
 
 type Wrap = Parameters<typeof serveWrapped>[0];
 
-async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; seed?: number; tour?: boolean; wrap?: Wrap } = {}) {
+async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; seed?: number; tour?: boolean; budgetMs?: number; wrap?: Wrap } = {}) {
   const profile = opts.profile ?? defaultProfile;
   const t = await serveWrapped(opts.wrap ?? ((req, next) => next(req)), { profile, validateResponses: false, ...(opts.controls === false ? { controls: false } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
   try {
-    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile, checks: walkChecks(profile, { ...WALK, tour: opts.tour ?? true }), seed: opts.seed ?? Date.now() % 2 ** 31 });
+    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile, checks: walkChecks(profile, { ...WALK, tour: opts.tour ?? true, budgetMs: opts.budgetMs ?? WALK.budgetMs }), seed: opts.seed ?? Date.now() % 2 ** 31 });
     return r.checks[0]!;
   } finally {
     await t.close();
@@ -70,5 +70,16 @@ describe('model.ledger-walk', () => {
     const c = await run({ wrap: limited });
     expect(c.status).toBe('skipped');
     expect(c.message).toMatch(/rate-limited the walk's fixed tour \(POST \/users\/.*\/withdraw answered 429 after one wait\)/);
+  });
+
+  it('a walk that runs out of its time budget skips, saying so, and claims no rate limit', { timeout: 60_000 }, async () => {
+    // A budget of 0 ms is spent before the first step: no 429 is ever sent.
+    const [tourRun, walkRun] = await Promise.all([run({ budgetMs: 0, seed: 1 }), run({ budgetMs: 0, seed: 1, tour: false })]);
+    for (const c of [tourRun, walkRun]) {
+      expect(c.status).toBe('skipped');
+      expect(c.message).not.toMatch(/rate-limited/);
+    }
+    expect(tourRun.message).toMatch(/^the walk used up its 0 ms time budget in the fixed tour, with no broken rule found \(it stopped before (POST|GET|PATCH) \/\S+: the target answered too slowly, or held requests back with 429s\)$/);
+    expect(walkRun.message).toMatch(/^the walk used up its 0 ms time budget after \d+ walks?, with no broken rule found \(it stopped before (POST|GET|PATCH) \/\S+: /);
   });
 });

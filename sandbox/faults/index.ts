@@ -1,13 +1,17 @@
 import type { Resolver } from '../http/handlers.ts';
-import { borrowRace, lendRace, withdrawRace } from './balance-race.ts';
+import { borrowRace } from './borrow-race.ts';
+import { cancelRace } from './cancel-race.ts';
 import { counterRace } from './counter-race.ts';
 import { cursorShift } from './cursor-shift.ts';
 import type { FaultModule, FaultResolver, FaultSetting } from './fault.ts';
+import { lendRace } from './lend-race.ts';
 import { matchOverfill } from './match-overfill.ts';
 import { partnerLeak } from './partner-leak.ts';
+import { patchLostUpdate } from './patch-lost-update.ts';
+import { repayRace } from './repay-race.ts';
 import { staleRead } from './stale-read.ts';
-import { cancelRace, patchLostUpdate, repayRace } from './stale-row-race.ts';
 import { withdrawNotDebited } from './withdraw-not-debited.ts';
+import { withdrawRace } from './withdraw-race.ts';
 import { cancelDoubleRefund } from './cancel-double-refund.ts';
 
 // The fault registry: every deliberate bug the sandbox can be given, by name. None is ever on
