@@ -150,14 +150,35 @@ export function learn(m: WalkModel, r: Real, p: WalkPosition, b: Record<string, 
   p.status = now;
 }
 
-/** After each command: pending borrows may have been matched meanwhile (read them), then the funds compared. */
+/**
+ * After each command: pending borrows may have been matched meanwhile (read them), then the
+ * funds compared. A target that matches on its own (a liquidity provider) may match one
+ * between those reads, all the more while a 429 holds the walk between them: the funds then
+ * move without the model. So the pending borrows are read again after the funds; if one moved,
+ * it is learned and the funds are read again (a few times at most), and only funds read
+ * between two agreeing reads of the positions are compared.
+ */
 async function settle(m: WalkModel, r: Real, what: string): Promise<void> {
-  for (const p of m.positions.filter((x) => x.type === 'borrow' && x.status === 'pending')) learn(m, r, p, await readPosition(r, p, what), what);
-  for (const [asset, want] of Object.entries(m.funds)) {
-    if (want === undefined) continue;
-    const have = await r.funds(asset);
-    if (have === undefined) continue;
-    if (!have.eq(want)) broken(`after ${what}, the available ${asset}`, `${want.toFixed()} (the model)`, `${have.toFixed()} (${have.minus(want).abs().toFixed()} ${have.gt(want) ? 'more: money appeared' : 'less: money vanished'})`);
+  const pending = () => m.positions.filter((x) => x.type === 'borrow' && x.status === 'pending');
+  for (let round = 0; ; round++) {
+    for (const p of pending()) learn(m, r, p, await readPosition(r, p, what), what);
+    const funds: Array<[string, Decimal, Decimal | undefined]> = [];
+    for (const [asset, want] of Object.entries(m.funds)) if (want !== undefined) funds.push([asset, want, await r.funds(asset)]);
+    let moved = false;
+    if (round < 3) {
+      for (const p of pending()) {
+        if (statusOf(String((await readPosition(r, p, what)).status)) !== p.status) {
+          moved = true;
+          break;
+        }
+      }
+    }
+    if (moved) continue;
+    for (const [asset, want, have] of funds) {
+      if (have === undefined) continue;
+      if (!have.eq(want)) broken(`after ${what}, the available ${asset}`, `${want.toFixed()} (the model)`, `${have.toFixed()} (${have.minus(want).abs().toFixed()} ${have.gt(want) ? 'more: money appeared' : 'less: money vanished'})`);
+    }
+    return;
   }
 }
 
