@@ -24,7 +24,8 @@
 // functions). Those runs are slower (the profiler samples every 100 µs) and are kept out of
 // the figures above them; the .cpuprofile files stay in lendcheck-reports/bench/ for DevTools.
 //
-// Each server runs in its own child process so the load generator (wrk when installed,
+// Each server runs in its own child process so the load generator (wrk when installed, its
+// Lua script rotating the same key pool and counting answers by status,
 // else an undici Pool loop in this process) does not share its event loop. By default rate
 // limits are off (plugins: []) and the built-in liquidity provider is always off, so the
 // figures are those of the request path itself. Load goes to 127.0.0.1 only and is bounded
@@ -165,23 +166,33 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-async function withWrk(base: string, s: Scenario, seconds: number, connections: number, dir: string): Promise<Figures> {
-  if (s.key) throw new Error('--client wrk: the 429/401 endpoints need --client undici (status mix)');
-  // Lua keeps POST bodies distinct per request (userId rotates over 200 users).
+async function withWrk(base: string, s: Scenario, seconds: number, connections: number, dir: string, keys: string[]): Promise<Figures> {
+  // Lua rotates the Authorization header over the key pool (or sends the scenario's one key),
+  // keeps POST bodies distinct per request (userId over 200 users) and counts answers by status
+  // in the thread, read back in done() (wrk -t1: one thread).
   const lua = join(dir, `${s.name.replace(/\W+/g, '_')}.lua`);
-  const bodyLine = s.body
-    ? `local i = 0\nrequest = function()\n  i = i + 1\n  local body = '${s.body(0).replace('USERID', "' .. 'bench-u' .. (i % 200) .. '")}'\n  return wrk.format('POST', nil, nil, body)\nend\n`
-    : '';
+  const auth = (s.key ? [s.key] : keys).map((k) => `"Bearer ${k}"`).join(',\n');
+  const body = s.body ? `'${s.body(0).replace('USERID', "' .. 'bench-u' .. (i % 200) .. '")}'` : 'nil';
   writeFileSync(
     lua,
-    `wrk.method = '${s.method}'\nwrk.headers['authorization'] = 'Bearer ${KEY}'\nwrk.headers['content-type'] = 'application/json'\n${bodyLine}` +
-      `done = function(summary, latency, requests)\n  io.write(string.format("FIG %d %d %d %d %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(50), latency:percentile(99)))\nend\n`,
+    `local keys = {\n${auth}\n}\nlocal i = 0\n` +
+      `c200, c201, c401, c429, cother = 0, 0, 0, 0, 0\n` +
+      `request = function()\n  i = i + 1\n  local h = { ["authorization"] = keys[(i % #keys) + 1], ["content-type"] = "application/json" }\n  return wrk.format("${s.method}", nil, h, ${body})\nend\n` +
+      `response = function(status, headers, body)\n  if status == 200 then c200 = c200 + 1 elseif status == 201 then c201 = c201 + 1 elseif status == 401 then c401 = c401 + 1 elseif status == 429 then c429 = c429 + 1 else cother = cother + 1 end\nend\n` +
+      `local threads = {}\nsetup = function(thread) table.insert(threads, thread) end\n` +
+      `done = function(summary, latency, requests)\n  local t = threads[1]\n  io.write(string.format("FIG %d %d %d %d %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(50), latency:percentile(99)))\n  io.write(string.format("STATUS %d %d %d %d %d\\n", t:get("c200"), t:get("c201"), t:get("c401"), t:get("c429"), t:get("cother")))\nend\n`,
   );
   const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', lua, `${base}${s.path}`], { encoding: 'utf8' });
   const m = /FIG (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(r.stdout);
   if (!m) throw new Error(`wrk gave no figures: ${r.stdout}${r.stderr}`);
   const [total, statusErr, sockErr, durUs, p50us, p99us] = m.slice(1).map(Number);
-  return { rps: total / (durUs / 1e6), p50: p50us / 1000, p99: p99us / 1000, errors: statusErr + sockErr, total };
+  const st = /STATUS (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(r.stdout)?.slice(1).map(Number) ?? [];
+  const statuses: Record<number, number> = {};
+  [200, 201, 401, 429, 0].forEach((code, k) => {
+    if (st[k]) statuses[code] = st[k]!;
+  });
+  // A refusal scenario (a fixed key) expects its 401s and 429s; elsewhere they are errors.
+  return { rps: total / (durUs / 1e6), p50: p50us / 1000, p99: p99us / 1000, errors: (s.key ? 0 : statusErr) + sockErr, total, statuses };
 }
 
 async function withUndici(base: string, s: Scenario, seconds: number, connections: number, keys: string[]): Promise<Figures> {
@@ -252,11 +263,10 @@ async function main(): Promise<void> {
   const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
   const client = values.client ?? (hasWrk ? 'wrk' : 'undici');
   if (client === 'wrk' && !hasWrk) throw new Error('--client wrk: wrk is not installed');
-  if (client === 'wrk' && nKeys > 0) throw new Error('--client wrk sends one key; with rate limits on use --client undici (it rotates over the key pool)');
   const dir = mkdtempSync(join(tmpdir(), 'lc-bench-sandbox-'));
   const worktree = values['against-ref'] ? checkoutRef(ROOT, values['against-ref'], dir) : undefined;
   if (worktree) values.against = worktree.path;
-  const load = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir) : withUndici(base, s, seconds, connections, rotation));
+  const load = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir, rotation) : withUndici(base, s, seconds, connections, rotation));
   const run = async (server: { child: ChildProcess; url: string }, s: Scenario): Promise<Figures> => {
     const c0 = cpuSeconds(server.child.pid);
     const f = await load(server.url, s);
