@@ -8,7 +8,7 @@ import { defaultConfig, type LiquidityConfig, type SandboxConfig } from './confi
 import { Engine } from './engine/engine.ts';
 import { runDueWork } from './engine/lifecycle.ts';
 import { recordSnapshot } from './engine/market-data.ts';
-import { ApiError, errorResponse, internalErrorResponse } from './errors.ts';
+import { ApiError, errorResponse, internalErrorResponse, payloadTooLarge } from './errors.ts';
 import { endpointRoute } from './http/endpoint-route.ts';
 import { RESOLVERS } from './http/handlers.ts';
 import { ReadCache, type CachedAnswer } from './http/read-cache.ts';
@@ -135,8 +135,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const limitBody = bodyLimit({
     maxSize: profile.limits.maxBodyBytes,
     onError: () => {
-      const e = profile.errors.payloadTooLarge;
-      throw new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
+      throw payloadTooLarge(profile);
     },
   });
   // After the plugins' middleware, so a 413 still passes through them (it carries the
@@ -149,10 +148,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const declared = c.req.header('content-length');
     if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return limitBody(c, next);
-    if (Number(declared) > profile.limits.maxBodyBytes) {
-      const e = profile.errors.payloadTooLarge;
-      throw new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
-    }
+    if (Number(declared) > profile.limits.maxBodyBytes) throw payloadTooLarge(profile);
     return next();
   });
 
@@ -170,7 +166,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const optionalAuth: MiddlewareHandler<SandboxEnv> = (c, next) => (c.req.header('authorization') !== undefined ? auth(c, next) : next());
   // Only for what Hono serves: the lane authenticates its own routes (http/endpoint-route.ts).
   // An endpoint whose plugin is absent still refuses a missing key, as before its 404/405.
-  const laneServes = (e: Endpoint) => !plugins.some((p) => p.endpoints?.includes(e.id)) && e.id in RESOLVERS;
+  const pluginOwned = new Set(plugins.flatMap((p) => p.endpoints ?? []));
+  const laneServes = (e: Endpoint) => !pluginOwned.has(e.id) && e.id in RESOLVERS;
   for (const e of all) {
     if (e.access === 'public' || laneServes(e)) continue;
     app.on(e.method, honoPath(e.path), sharedPaths.has(`${e.method} ${e.path}`) ? optionalAuth : auth);
@@ -181,12 +178,11 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   // Endpoints a plugin declares are its own (Hono serves them); the lane serves those the
   // core has a resolver for. Without the plugin that declares them (tests run with none)
   // such endpoints stay unrouted.
-  const pluginOwned = new Set(plugins.flatMap((p) => p.endpoints ?? []));
   const deps = { engine, profile, keys, resolvers, validate, readCache };
   const entries: RouteEntry<LaneRoute>[] = [];
   const registered = new Set<string>();
   for (const e of all) {
-    if (pluginOwned.has(e.id) || !(e.id in RESOLVERS)) continue;
+    if (!laneServes(e)) continue;
     const key = shape(e);
     if (registered.has(key)) continue;
     registered.add(key);

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../contract/index.ts';
+import { ERROR_STATUS, type ErrorCode, type Profile } from '../contract/index.ts';
 
 // Every error leaves the sandbox as the spec's error object (part 7). Handlers throw
 // ApiError; the app's error handler turns it into a Response, and anything else into a
@@ -23,6 +23,12 @@ export function errorResponse(err: ApiError): Response {
     status: err.status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...err.headers },
   });
+}
+
+/** The profile's 413 for a body over its maxBodyBytes (declared or counted while read). */
+export function payloadTooLarge(profile: Profile): ApiError {
+  const e = profile.errors.payloadTooLarge;
+  return new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
 }
 
 export const invalid = (field: string, problem: string) => new ApiError('invalid_request', `${field}: ${problem}`, 400);

@@ -31,6 +31,11 @@ function listItemText(r: Readonly<PositionRow>): string {
 }
 /** Item texts of cached rows: a row's text lives as long as its cache entry (a write drops both). */
 const itemTexts = new WeakMap<object, string>();
+function itemText(r: Readonly<PositionRow>): string {
+  let text = itemTexts.get(r);
+  if (text === undefined) itemTexts.set(r, (text = listItemText(r)));
+  return text;
+}
 
 export interface ListPage {
   /** Row objects (shape 'rows'); empty under shape 'json'. */
@@ -150,9 +155,7 @@ export class Reads {
         this.userKeys.delete(`${partnerId}\u0000${userId}`);
         return undefined;
       }
-      let text = itemTexts.get(r);
-      if (text === undefined) itemTexts.set(r, (text = listItemText(r)));
-      items[k] = text;
+      items[k] = itemText(r);
     }
     const end = at[at.length - 1];
     return { rows: [], items, hasMore, nextCursor: hasMore && end !== undefined ? this.encodeCursor({ c: e.created[end]!, i: e.ids[end]! }, scope) : undefined };
@@ -241,10 +244,7 @@ export class Reads {
       if (hasMore) raw.length = limit;
       const items = new Array<string>(raw.length);
       for (let i = 0; i < raw.length; i++) {
-        const r = this.cachedRow(raw[i]![0])!;
-        let text = itemTexts.get(r);
-        if (text === undefined) itemTexts.set(r, (text = listItemText(r)));
-        items[i] = text;
+        items[i] = itemText(this.cachedRow(raw[i]![0])!);
       }
       const end = raw[raw.length - 1]!;
       return { rows: [], items, hasMore, nextCursor: hasMore ? this.encodeCursor({ c: end[1], i: end[0] }, scope) : undefined };

@@ -144,6 +144,11 @@ type CachedRead = (target: string, authorization: string | undefined) => CachedA
  *  connection can be reused. */
 function send(a: Answer, incoming: IncomingMessage, outgoing: ServerResponse): void {
   writeAnswer(a, outgoing);
+  drain(incoming);
+}
+
+/** An unread body (a refused request) is drained so the connection can be reused. */
+function drain(incoming: IncomingMessage): void {
   if (!incoming.readableEnded && !incoming.readableDidRead) incoming.resume();
 }
 
@@ -152,10 +157,6 @@ export function nodeListener(fetch: Fetch, cachedRead?: CachedRead, lane?: Lane)
     console.error(`sandbox: cannot answer: ${e instanceof Error ? e.stack : String(e)}`);
     if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
     outgoing.end('{"error":{"code":"internal_error","message":"internal error"}}');
-  };
-  // An unread body (a refused request) is drained so the connection can be reused.
-  const drain = (incoming: IncomingMessage) => {
-    if (!incoming.readableEnded && !incoming.readableDidRead) incoming.resume();
   };
   return (incoming, outgoing) => {
     if (cachedRead && incoming.method === 'GET') {

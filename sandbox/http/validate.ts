@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { Profile } from '../../contract/index.ts';
 import { ApiError, invalid } from '../errors.ts';
+import { NodeLaneRequest } from '../lane/request.ts';
 
 // Request parsing that turns every problem into a 4xx whose message names the field.
 
@@ -63,25 +64,13 @@ export function contextBody(c: Context): BodySource {
   return { header: (name) => c.req.header(name), text: (profile) => bodyText(c, profile) };
 }
 
-/** The body as text. Under the node adapter it is read straight from the socket stream
- *  (capped at maxBodyBytes) and left on `incoming.rawBody`, where the adapter looks first
- *  if anything later asks for the Request body; elsewhere it comes from the Request. */
-async function bodyText(c: Context, profile: Profile): Promise<string> {
+/** The body as text. Under the node adapter it is read straight from the socket stream,
+ *  capped, by the lane's own reader (which leaves it on `incoming.rawBody`, where the adapter
+ *  looks first if anything later asks for the Request body); elsewhere from the Request. */
+function bodyText(c: Context, profile: Profile): Promise<string> {
   const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming;
-  if (incoming?.rawBody instanceof Buffer) return incoming.rawBody.toString('utf8');
-  if (!incoming || incoming.readableDidRead || incoming.readableEnded) return c.req.text();
-  const max = profile.limits.maxBodyBytes;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      const e = profile.errors.payloadTooLarge;
-      throw new ApiError(e.code, `body: larger than ${max} bytes`, e.status);
-    }
-    chunks.push(chunk);
+  if (incoming && (incoming.rawBody instanceof Buffer || (!incoming.readableDidRead && !incoming.readableEnded))) {
+    return new NodeLaneRequest(incoming, undefined).text(profile);
   }
-  const buf = Buffer.concat(chunks);
-  incoming.rawBody = buf;
-  return buf.toString('utf8');
+  return c.req.text();
 }

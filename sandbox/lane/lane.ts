@@ -1,5 +1,5 @@
 import type { Profile } from '../../contract/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, payloadTooLarge } from '../errors.ts';
 import { errorAnswer, internalErrorAnswer, type Answer } from './answer.ts';
 import type { LaneRequest } from './request.ts';
 import type { Router } from './router.ts';
@@ -52,10 +52,7 @@ export function createLane(o: LaneOptions): Lane {
         // A declared length is checked before auth, as Hono's bodyLimit would; a body of
         // unknown length is capped while it is read (LaneRequest.text).
         const declared = req.header('content-length');
-        if (declared !== undefined && req.header('transfer-encoding') === undefined && Number(declared) > maxBody) {
-          const e = profile.errors.payloadTooLarge;
-          throw new ApiError(e.code, `body: larger than ${maxBody} bytes`, e.status);
-        }
+        if (declared !== undefined && req.header('transfer-encoding') === undefined && Number(declared) > maxBody) throw payloadTooLarge(profile);
       }
       a = r.run(req, params);
     } catch (e) {

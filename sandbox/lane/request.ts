@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { getPath } from 'hono/utils/url';
-import { ApiError } from '../errors.ts';
+import { payloadTooLarge } from '../errors.ts';
 import type { Profile } from '../../contract/index.ts';
 
 // The request as the lane and the plugins' stages read it: method, the path as Hono routes
@@ -22,11 +22,6 @@ export interface LaneRequest {
   /** The socket's request, when there is one. */
   readonly incoming?: IncomingMessage;
 }
-
-const tooLarge = (profile: Profile) => {
-  const e = profile.errors.payloadTooLarge;
-  return new ApiError(e.code, `body: larger than ${profile.limits.maxBodyBytes} bytes`, e.status);
-};
 
 type Incoming = IncomingMessage & { rawBody?: Buffer };
 
@@ -66,7 +61,7 @@ export class NodeLaneRequest implements LaneRequest {
           inc.off('data', onData).off('end', onEnd).off('error', reject);
           // The rest is read and dropped, so the connection stays usable for the 413.
           inc.resume();
-          reject(tooLarge(profile));
+          reject(payloadTooLarge(profile));
         } else chunks.push(chunk);
       };
       const onEnd = () => {
@@ -115,7 +110,7 @@ export class FetchLaneRequest implements LaneRequest {
     let size = 0;
     for await (const chunk of this.req.body as unknown as AsyncIterable<Uint8Array>) {
       size += chunk.byteLength;
-      if (size > max) throw tooLarge(profile);
+      if (size > max) throw payloadTooLarge(profile);
       chunks.push(chunk);
     }
     return Buffer.concat(chunks).toString('utf8');
