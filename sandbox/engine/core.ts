@@ -31,17 +31,19 @@ export class EngineCore extends EngineStore {
     super(db, clock);
     this.lifecycle = new Lifecycle(profile);
     this.ledger = new Ledger(db, profile, config, clock);
-    this.reads = new Reads(db, profile, this.ledger);
+    this.reads = new Reads(db, profile, this.ledger, (undo) => this.journal(undo));
     this.markets = new Markets(db, profile, config);
   }
 
-  /** A failed commit rolled back rows the caches had followed: every cache is rebuilt. */
+  /** A transaction rolled back: cached rows it may have read go (the user keys took their
+   *  own changes back through the journal). */
   protected rolledBack(): void {
-    this.reads.forgetAll();
+    this.reads.forgetRows();
   }
 
+  /** A failed commit rolled back rows the caches had followed: every cache is rebuilt. */
   protected reloadCaches(): void {
-    this.reads.forgetAll();
+    this.reads.reload();
     this.markets.reload();
     this.ledger.reload();
   }
@@ -66,6 +68,7 @@ export class EngineCore extends EngineStore {
   savePosition(r: PositionRow): void {
     this.reads.forget(r.id);
     this.st.updPos.run(r);
+    this.reads.statusChanged(r);
   }
   /** Moves a position to a new status, refusing moves the profile's transition table does not list. */
   transition(r: PositionRow, to: string): void {

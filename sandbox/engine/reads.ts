@@ -5,12 +5,12 @@ import { getMeta, setMeta, type Db } from '../store/db.ts';
 import type { Ledger } from './ledger.ts';
 import { D, interest, ZERO, type Dec } from './money.ts';
 import { iso, isOpen, type PositionRow } from './rows.ts';
+import { UserKeys } from './user-keys.ts';
 
 // Reads: one position (scoped to its partner), the interest figures derived from a row,
 // event data, and the keyset-paginated list with its signed cursor.
 
 const ROW_CACHE_MAX = 50_000;
-const USER_KEYS_MAX = 10_000;
 
 export interface ListQuery {
   status?: string;
@@ -50,15 +50,15 @@ export class Reads {
   private readonly cursorKey: string;
   private readonly listStmts = new Map<string, ReturnType<Db['prepare']>>();
   private readonly getPos;
-  private readonly keysStmt;
 
   constructor(
     private readonly db: Db,
     private readonly profile: Profile,
     private readonly ledger: Ledger,
+    journal: (undo: () => void) => void,
   ) {
     this.getPos = db.prepare('SELECT * FROM positions WHERE id = ?');
-    this.keysStmt = db.prepare('SELECT id, created_at_ms FROM positions WHERE partner_id = ? AND user_id = ? ORDER BY created_at_ms, id').raw(true);
+    this.keys = new UserKeys(db, journal);
     let key = getMeta(db, 'cursor_key');
     if (!key) {
       key = randomBytes(32).toString('hex');
@@ -77,9 +77,7 @@ export class Reads {
   // transaction rolls back or a commit fails (EngineCore.rolledBack, reloadCaches), so an
   // entry read inside a transaction never outlives a rollback of it. Frozen: views share it.
   private readonly cached = new Map<string, Readonly<PositionRow>>();
-  // Each user's position keys in list order (created_at_ms, id), loaded on a first list and
-  // kept in step by insertPosition (added); dropped with the rows on a rollback.
-  private readonly userKeys = new Map<string, { ids: string[]; created: number[] }>();
+  private readonly keys: UserKeys;
 
   private cachedRow(positionId: string): Readonly<PositionRow> | undefined {
     const hit = this.cached.get(positionId);
@@ -96,65 +94,48 @@ export class Reads {
     this.cached.delete(positionId);
   }
 
-  forgetAll(): void {
+  /** A transaction rolled back: rows it may have read into the cache go with it. */
+  forgetRows(): void {
     this.cached.clear();
-    this.userKeys.clear();
+  }
+
+  /** A commit failed: the rows and every user's keys are read again from what is stored. */
+  reload(): void {
+    this.cached.clear();
+    this.keys.load();
   }
 
   /** A new position joins its user's keys (insertPosition, in the same transaction). */
   added(r: PositionRow): void {
-    const e = this.userKeys.get(`${r.partner_id}\u0000${r.user_id}`);
-    if (!e) return;
-    let i = e.ids.length;
-    while (i > 0 && (e.created[i - 1]! > r.created_at_ms || (e.created[i - 1] === r.created_at_ms && e.ids[i - 1]! > r.id))) i--;
-    e.ids.splice(i, 0, r.id);
-    e.created.splice(i, 0, r.created_at_ms);
+    this.keys.insert(r);
   }
 
-  private keysOf(partnerId: string, userId: string): { ids: string[]; created: number[] } {
-    const k = `${partnerId}\u0000${userId}`;
-    let e = this.userKeys.get(k);
-    if (!e) {
-      const rows = this.keysStmt.all(partnerId, userId) as Array<[string, number]>;
-      e = { ids: rows.map((r) => r[0]), created: rows.map((r) => r[1]) };
-      if (this.userKeys.size >= USER_KEYS_MAX) this.userKeys.clear();
-      this.userKeys.set(k, e);
-    }
-    return e;
+  /** A saved position's status, for filtered pages (savePosition, in the same transaction). */
+  statusChanged(r: PositionRow): void {
+    this.keys.statusChanged(r);
   }
 
-  /** An unfiltered page as item texts from the user's keys and the row cache; undefined
-   *  when a row does not belong there (a fault replaced it): SQLite answers then. */
-  private pageFromKeys(partnerId: string, userId: string, limit: number, desc: boolean, after: { c: number; i: string } | undefined, scope: string): ListPage | undefined {
-    const e = this.keysOf(partnerId, userId);
-    // First index whose key is after the cursor's (strictly) in ascending order.
-    const above = (c: number, id: string) => {
-      let lo = 0;
-      let hi = e.ids.length;
-      while (lo < hi) {
-        const m = (lo + hi) >>> 1;
-        if (e.created[m]! < c || (e.created[m] === c && e.ids[m]! <= id)) lo = m + 1;
-        else hi = m;
-      }
-      return lo;
-    };
+  /** A page as item texts from the user's keys and the row cache; undefined when a row does
+   *  not belong there (a fault replaced it): SQLite answers then. */
+  private pageFromKeys(partnerId: string, userId: string, q: ListQuery, limit: number, desc: boolean, after: { c: number; i: string } | undefined, scope: string): ListPage | undefined {
+    const e = this.keys.list(partnerId, userId);
+    if (!e) return { rows: [], items: [], hasMore: false };
+    const { status, type } = q;
+    const wanted = (i: number) => (status === undefined || e.statuses[i] === status) && (type === undefined || e.types[i] === type);
     const at: number[] = [];
     if (desc) {
-      let i = after ? above(after.c, after.i) - 1 : e.ids.length - 1;
+      let i = after ? UserKeys.above(e, after.c, after.i) - 1 : e.ids.length - 1;
       if (after && i >= 0 && e.created[i] === after.c && e.ids[i] === after.i) i--;
-      for (; i >= 0 && at.length <= limit; i--) at.push(i);
+      for (; i >= 0 && at.length <= limit; i--) if (wanted(i)) at.push(i);
     } else {
-      for (let i = after ? above(after.c, after.i) : 0; i < e.ids.length && at.length <= limit; i++) at.push(i);
+      for (let i = after ? UserKeys.above(e, after.c, after.i) : 0; i < e.ids.length && at.length <= limit; i++) if (wanted(i)) at.push(i);
     }
     const hasMore = at.length > limit;
     if (hasMore) at.length = limit;
     const items = new Array<string>(at.length);
     for (let k = 0; k < at.length; k++) {
       const r = this.cachedRow(e.ids[at[k]!]!);
-      if (!r || r.partner_id !== partnerId || r.user_id !== userId) {
-        this.userKeys.delete(`${partnerId}\u0000${userId}`);
-        return undefined;
-      }
+      if (!r || r.partner_id !== partnerId || r.user_id !== userId) return undefined;
       items[k] = itemText(r);
     }
     const end = at[at.length - 1];
@@ -212,8 +193,8 @@ export class Reads {
     let after: { c: number; i: string } | undefined;
     if (q.cursor !== undefined) after = this.decodeCursor(q.cursor, scope);
     const json = shape === 'json';
-    if (json && !q.status && !q.type) {
-      const page = this.pageFromKeys(partnerId, userId, limit, desc, after, scope);
+    if (json) {
+      const page = this.pageFromKeys(partnerId, userId, q, limit, desc, after, scope);
       if (page) return page;
     }
     const key = `${q.status ? 's' : ''}${q.type ? 't' : ''}${after ? 'c' : ''}${json ? 'j' : ''}`;

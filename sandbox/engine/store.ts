@@ -45,6 +45,9 @@ export abstract class EngineStore {
   readonly st: Statements;
   private readonly listeners = new Set<(events: OutboxEvent[]) => void>();
   private pendingEvents: OutboxEvent[] = [];
+  // How to take back what memory changed inside the open transaction, newest last: a
+  // rolled-back savepoint runs its own entries in reverse, a commit drops them all.
+  private readonly undo: Array<() => void> = [];
   private depth = 0;
   private batch: { done: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | undefined;
   // One wrapper for every call: db.transaction(fn) builds a new one each time (3 % of an order's CPU).
@@ -78,6 +81,7 @@ export abstract class EngineStore {
     if (this.groupCommit && this.depth === 0 && !this.batch && !this.db.inTransaction) this.openBatch();
     this.depth++;
     const mark = this.pendingEvents.length;
+    const undoMark = this.undo.length;
     let out: T;
     try {
       out = this.runInTx(fn) as T;
@@ -86,6 +90,8 @@ export abstract class EngineStore {
       // Rolled back (a savepoint when nested): its events never happened, and what memory
       // kept of its rows goes with it.
       this.pendingEvents.length = mark;
+      for (let i = this.undo.length - 1; i >= undoMark; i--) this.undo[i]!();
+      this.undo.length = undoMark;
       this.rolledBack();
       throw e;
     }
@@ -121,6 +127,7 @@ export abstract class EngineStore {
       // Memory followed rows that are now gone: rebuild it from what is stored.
       this.rollbacks++;
       this.pendingEvents = [];
+      this.undo.length = 0;
       this.reloadCaches();
       b.reject(e);
       return;
@@ -139,7 +146,14 @@ export abstract class EngineStore {
     nextTurn(() => this.commitNow());
   }
 
+  /** Records how to take back an in-memory change if the open transaction rolls back;
+   *  outside a transaction the change is final and nothing is kept. */
+  journal(undo: () => void): void {
+    if (this.depth > 0 || this.batch) this.undo.push(undo);
+  }
+
   private afterCommit(): void {
+    this.undo.length = 0;
     const events = this.pendingEvents;
     this.pendingEvents = [];
     if (events.length) for (const l of this.listeners) l(events);

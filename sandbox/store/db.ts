@@ -30,12 +30,11 @@ CREATE TABLE IF NOT EXISTS positions (
   debt TEXT NOT NULL, interest_paid TEXT NOT NULL, payout TEXT,
   created_at_ms INTEGER NOT NULL, matched_at_ms INTEGER, closed_at_ms INTEGER,
   rolled_from TEXT, rolled_to TEXT);
--- A list page's keys in its order, with the filter columns: the page is read from the index
--- alone and its items from the row cache (engine/reads.ts). Amount and rate are left out so
--- that a fill, which changes them, does not rewrite the index entry as well.
+-- No index by user: each user's keys in list order are held in memory (engine/user-keys.ts),
+-- loaded from this table at start. As an index, every order wrote a leaf page of its own.
 DROP INDEX IF EXISTS positions_by_user;
 DROP INDEX IF EXISTS positions_by_user_cover;
-CREATE INDEX IF NOT EXISTS positions_by_user_keys ON positions (partner_id, user_id, created_at_ms, id, status, type);
+DROP INDEX IF EXISTS positions_by_user_keys;
 CREATE INDEX IF NOT EXISTS positions_pending ON positions (status, created_at_ms);
 CREATE INDEX IF NOT EXISTS positions_maturity ON positions (status, maturity_ms);
 CREATE TABLE IF NOT EXISTS fills (
