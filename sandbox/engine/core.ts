@@ -39,6 +39,7 @@ export class EngineCore extends EngineStore {
    *  own changes back through the journal). */
   protected rolledBack(): void {
     this.reads.forgetRows();
+    this.ledger.forgetRows();
   }
 
   /** A failed commit rolled back rows the caches had followed: every cache is rebuilt. */

@@ -14,6 +14,9 @@ import { D, str, ZERO, type Dec } from './money.ts';
  *  receives borrowers' interest and seized collateral, and may go negative. */
 export const HOUSE = '__house';
 
+/** Users and balances kept in memory at most (then it starts again empty). */
+const MEMO_MAX = 200_000;
+
 export interface Balance {
   asset: string;
   available: string;
@@ -23,6 +26,12 @@ export interface Balance {
 export class Ledger {
   /** Oracle prices set through the control; memory follows the committed `oracle` rows. */
   private readonly prices = new Map<string, Dec>();
+  // Users seen to exist and balances as last read or written, in front of SQLite: an order
+  // read both with a SELECT each. Every write goes to both, and a rollback (the only way the
+  // rows change under memory) drops them all (EngineCore.rolledBack), so each entry is what
+  // SQLite would answer on this connection.
+  private readonly users = new Set<string>();
+  private readonly bals = new Map<string, { available: Dec; locked: Dec }>();
   private readonly st;
 
   constructor(
@@ -49,8 +58,15 @@ export class Ledger {
 
   /** Drops cached prices and reads the committed ones (at start and after a failed commit). */
   reload(): void {
+    this.forgetRows();
     this.prices.clear();
     for (const o of this.st.allOracle.all() as Array<{ asset: string; price_usd: string }>) this.prices.set(o.asset, new D(o.price_usd));
+  }
+
+  /** A transaction rolled back: the users and balances memory held may have gone with it. */
+  forgetRows(): void {
+    this.users.clear();
+    this.bals.clear();
   }
 
   // ---- assets -------------------------------------------------------------------------
@@ -76,13 +92,21 @@ export class Ledger {
   // ---- users and balances -------------------------------------------------------------
 
   userExists(partnerId: string, userId: string): boolean {
-    return this.st.userExists.get(partnerId, userId) !== undefined;
+    const k = `${partnerId}\u0000${userId}`;
+    if (this.users.has(k)) return true;
+    const found = this.st.userExists.get(partnerId, userId) !== undefined;
+    if (found) {
+      if (this.users.size >= MEMO_MAX) this.users.clear();
+      this.users.add(k);
+    }
+    return found;
   }
 
   /** Creates a user on first sight, with the configured starting funds. */
   ensureUser(partnerId: string, userId: string): void {
     if (this.userExists(partnerId, userId)) return;
     this.st.insertUser.run(partnerId, userId, this.clock.now());
+    this.users.add(`${partnerId}\u0000${userId}`);
     for (const [asset, amount] of Object.entries(this.config.startingFunds)) {
       if (new D(amount).gt(0)) this.creditExternal(partnerId, userId, asset, new D(amount), 'starting_funds');
     }
@@ -95,12 +119,21 @@ export class Ledger {
   }
 
   bal(partnerId: string, userId: string, asset: string): { available: Dec; locked: Dec } {
-    const r = this.st.getBal.get(partnerId, userId, asset) as { available: string; locked: string } | undefined;
-    return r ? { available: new D(r.available), locked: new D(r.locked) } : { available: ZERO, locked: ZERO };
+    const k = `${partnerId}\u0000${userId}\u0000${asset}`;
+    let b = this.bals.get(k);
+    if (!b) {
+      const r = this.st.getBal.get(partnerId, userId, asset) as { available: string; locked: string } | undefined;
+      b = r ? { available: new D(r.available), locked: new D(r.locked) } : { available: ZERO, locked: ZERO };
+      if (this.bals.size >= MEMO_MAX) this.bals.clear();
+      this.bals.set(k, b);
+    }
+    // A copy: callers may hold it across the write that replaces the entry.
+    return { available: b.available, locked: b.locked };
   }
 
   putBal(partnerId: string, userId: string, asset: string, available: Dec, locked: Dec): void {
     this.st.putBal.run(partnerId, userId, asset, str(available), str(locked));
+    this.bals.set(`${partnerId}\u0000${userId}\u0000${asset}`, { available, locked });
   }
 
   /** Adds `amount` (negative to take) to available; callers check funds first. */
