@@ -1,7 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import type { SandboxPlugin } from '../plugin-types.ts';
 import { andThen } from '../lane/stage.ts';
+import { durationHistogram, RequestCounts, requestsCounter } from './counts.ts';
 import { endpointMatcher } from './route.ts';
 
 // `lendcheck sandbox --metrics`: GET /metrics in Prometheus text format (prom-client).
@@ -23,14 +24,9 @@ function rows<T>(db: BetterSqlite3.Database, sql: string): T[] {
 
 export function metricsPlugin(opts: { registry?: Registry } = {}): SandboxPlugin {
   const registry = opts.registry ?? new Registry();
-  const requests = new Counter({ name: 'lendcheck_sandbox_http_requests_total', help: 'Requests answered under /v1, by contract endpoint id, method and status', labelNames: ['endpoint', 'method', 'status'], registers: [registry] });
-  const duration = new Histogram({
-    name: 'lendcheck_sandbox_http_request_duration_seconds',
-    help: 'Time from receiving a /v1 request to its committed answer, by contract endpoint id',
-    labelNames: ['endpoint'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const counts = new RequestCounts();
+  requestsCounter(counts, { name: 'lendcheck_sandbox_http_requests_total', help: 'Requests answered under /v1, by contract endpoint id, method and status', registry });
+  durationHistogram(counts, { name: 'lendcheck_sandbox_http_request_duration_seconds', help: 'Time from receiving a /v1 request to its committed answer, by contract endpoint id', registry });
   let db: BetterSqlite3.Database | undefined;
   new Gauge({
     name: 'lendcheck_sandbox_book_depth',
@@ -76,21 +72,11 @@ export function metricsPlugin(opts: { registry?: Registry } = {}): SandboxPlugin
     stage(ctx) {
       db = ctx.db;
       const endpointOf = endpointMatcher(ctx.profile);
-      // prom-client hashes a label object on every call; the child of each label set is
-      // looked up once and kept (a few dozen endpoint × status pairs).
-      const counters = new Map<string, Counter.Internal>();
-      const timers = new Map<string, Histogram.Internal<'endpoint'>>();
       return (req, next) => {
         const t0 = performance.now();
         return andThen(next(), (a) => {
           const endpoint = req.endpoint ?? endpointOf(req.method, req.path, req.header('authorization') !== undefined);
-          const key = `${endpoint} ${req.method} ${a.status}`;
-          let c = counters.get(key);
-          if (!c) counters.set(key, (c = requests.labels({ endpoint, method: req.method, status: String(a.status) })));
-          c.inc();
-          let h = timers.get(endpoint);
-          if (!h) timers.set(endpoint, (h = duration.labels({ endpoint })));
-          h.observe((performance.now() - t0) / 1000);
+          counts.record(endpoint, req.method, a.status, (performance.now() - t0) / 1000);
           return a;
         });
       };
