@@ -38,7 +38,11 @@ describe('users and balances in memory', () => {
           for (const s of steps) {
             const userId = `u${'user' in s ? s.user : 0}`;
             if (s.kind === 'lend') {
+              // What the file says the user holds decides the answer (a new user gets starting funds).
+              const held = (onFile.all('partner_a', userId) as Array<{ asset: string; available: string }>).find((b) => b.asset === 'USDC');
+              const available = Number(held?.available ?? e.config.startingFunds.USDC ?? 0);
               const r = await call('POST', '/lend', { body: { userId, asset: 'USDC', amount: String(s.amount), rate: 0.1, maturity: '30d' } });
+              expect(r.status).toBe(s.amount <= available ? 201 : 400);
               if (r.status === 201) ids.push(r.body.positionId);
             } else if (s.kind === 'fail') {
               expect((await call('POST', '/lend', { body: { userId, asset: 'USDC', amount: '999999999', rate: 0.1, maturity: '30d' } })).status).toBe(400);
