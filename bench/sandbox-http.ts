@@ -3,7 +3,7 @@
 // bare node:http handler measured in the same run; figures are reported as ratios.
 //
 //   node --import tsx bench/sandbox-http.ts [--seconds 5] [--connections 32] [--client wrk|undici] [--profile]
-//                                          [--rounds 3] [--before] [--endpoints get,list,lend,429,401]
+//                                          [--rounds 3] [--slices 1] [--before] [--endpoints get,list,lend,429,401]
 //                                          [--plugins none|default,metrics] [--keys 500] [--against DIR | --against-ref REF] [--root DIR]
 //
 // --plugins default,metrics serves the sandbox as `lendcheck sandbox --metrics` does (rate
@@ -13,7 +13,11 @@
 // so after its burst the answers are the public 429: the status mix is printed per row).
 //
 // --rounds N measures every endpoint N times (bare and sandbox alternately, each round its
-// own ratio). --before also serves the same sandbox through @hono/node-server's listener (the
+// own ratio). --slices K cuts each round into K alternating slices (bare, sandbox, before,
+// then again), each seconds/K long, and sums them: on a shared VM the machine's own speed
+// drifts within seconds (bare node:http alone ranged 12,000-25,000 req/s in one run), and
+// slices spread that drift over both sides of a ratio. A round's p50 is the median of its
+// slices' and its p99 the highest of them. --before also serves the same sandbox through @hono/node-server's listener (the
 // adapter before sandbox/http/node-listener.ts) and measures it beside the current one;
 // --against DIR does the same with the sandbox of another checkout (e.g. a git worktree of
 // the commit before a change), for side-by-side figures of one change; --against-ref REF
@@ -129,6 +133,29 @@ interface Figures {
   p99: number;
   errors: number;
   total: number;
+  /** How long the run lasted (its share of a round when sliced). */
+  seconds?: number;
+}
+
+/** Slices of one round as one figure: requests over the summed time, the median p50, the worst p99. */
+export function sum(parts: Figures[]): Figures {
+  if (parts.length === 1) return parts[0]!;
+  const total = parts.reduce((n, f) => n + f.total, 0);
+  const time = parts.reduce((n, f) => n + f.total / f.rps, 0);
+  const p50s = parts.map((f) => f.p50).sort((a, b) => a - b);
+  const statuses: Record<number, number> = {};
+  for (const f of parts) for (const [k, v] of Object.entries(f.statuses ?? {})) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
+  const cpu = parts.every((f) => f.cpuUs !== undefined) ? parts.reduce((n, f) => n + f.cpuUs! * f.total, 0) / total : undefined;
+  return {
+    rps: total / time,
+    p50: p50s[Math.floor(p50s.length / 2)]!,
+    p99: Math.max(...parts.map((f) => f.p99)),
+    errors: parts.reduce((n, f) => n + f.errors, 0),
+    total,
+    statuses,
+    ...(cpu !== undefined ? { cpuUs: cpu } : {}),
+    seconds: time,
+  };
 }
 
 interface Scenario {
@@ -244,6 +271,7 @@ async function main(): Promise<void> {
       client: { type: 'string' },
       profile: { type: 'boolean', default: false },
       rounds: { type: 'string', default: '1' },
+      slices: { type: 'string', default: '1' },
       before: { type: 'boolean', default: false },
       endpoints: { type: 'string', default: 'get,list,lend' },
       against: { type: 'string' },
@@ -266,16 +294,20 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lc-bench-sandbox-'));
   const worktree = values['against-ref'] ? checkoutRef(ROOT, values['against-ref'], dir) : undefined;
   if (worktree) values.against = worktree.path;
-  const load = (base: string, s: Scenario) => (client === 'wrk' ? withWrk(base, s, seconds, connections, dir, rotation) : withUndici(base, s, seconds, connections, rotation));
-  const run = async (server: { child: ChildProcess; url: string }, s: Scenario): Promise<Figures> => {
+  const load = (base: string, s: Scenario, secs: number) => (client === 'wrk' ? withWrk(base, s, secs, connections, dir, rotation) : withUndici(base, s, secs, connections, rotation));
+  const runFor = async (server: { child: ChildProcess; url: string }, s: Scenario, secs: number): Promise<Figures> => {
     const c0 = cpuSeconds(server.child.pid);
-    const f = await load(server.url, s);
+    const f = await load(server.url, s, secs);
+    f.seconds = secs;
     const c1 = cpuSeconds(server.child.pid);
     if (c0 !== undefined && c1 !== undefined && f.total > 0) f.cpuUs = ((c1 - c0) / f.total) * 1e6;
     return f;
   };
+  const run = (server: { child: ChildProcess; url: string }, s: Scenario) => runFor(server, s, seconds);
 
   const rounds = Math.max(1, Math.min(10, Number(values.rounds)));
+  const slices = Math.max(1, Math.min(20, Number(values.slices)));
+  const sliceSeconds = Math.max(1, Math.round(seconds / slices));
   const bare = await startChild('bare', ':memory:');
   // --root DIR serves (and --profile profiles) another checkout's sandbox in place of this one.
   const child = { plugins: values.plugins, keys: nKeys, root: values.root };
@@ -328,14 +360,21 @@ async function main(): Promise<void> {
       const beforeScenario = { ...p.sandbox, path: p.sandbox.path.replace(one.positionId, beforeId ?? '') };
       if (before) await run(before, beforeScenario).catch(() => undefined);
       for (let round = 1; round <= rounds; round++) {
-        const b = await run(bare, p.bare);
-        const s = await run(sb, p.sandbox);
+        // Slices alternate bare, sandbox and before, so drift in the machine's speed falls on each.
+        const parts: { b: Figures[]; s: Figures[]; o: Figures[] } = { b: [], s: [], o: [] };
+        for (let k = 0; k < slices; k++) {
+          parts.b.push(await runFor(bare, p.bare, sliceSeconds));
+          parts.s.push(await runFor(sb, p.sandbox, sliceSeconds));
+          if (before) parts.o.push(await runFor(before, beforeScenario, sliceSeconds));
+        }
+        const b = sum(parts.b);
+        const s = sum(parts.s);
         const ratio = s.rps / b.rps;
         const label = rounds > 1 ? `${p.label} #${round}` : p.label;
-        const row: Record<string, unknown> = { endpoint: p.label, round, sandbox: s, bare: b, ratio, aim: p.target };
+        const row: Record<string, unknown> = { endpoint: p.label, round, sandbox: s, bare: b, ratio, aim: p.target, slices };
         line(label, s, b, ratio, p.target);
         if (before) {
-          const o = await run(before, beforeScenario);
+          const o = sum(parts.o);
           row.before = o;
           row.beforeRatio = o.rps / b.rps;
           line(beforeLabel.slice(0, 28), o, b, o.rps / b.rps, p.target);
