@@ -1,6 +1,8 @@
+import type { RunResult, Statement } from 'better-sqlite3';
 import type { Clock } from '../clock.ts';
 import { setMeta, type Db } from '../store/db.ts';
 import { appendOutboxEvent, type OutboxEvent } from '../store/outbox.ts';
+import type { PositionRow } from './rows.ts';
 
 // Store and transactions: the engine's prepared statements over positions, fills and
 // withdrawals, one SQLite transaction per change (with group commit), and the outbox
@@ -9,16 +11,31 @@ import { appendOutboxEvent, type OutboxEvent } from '../store/outbox.ts';
 // Captured at load so a test's fake timers cannot stall commits.
 const nextTurn = setImmediate;
 
+// The columns a new position is written with, in the order positionValues binds them.
+const POSITION_COLUMNS = [
+  'id', 'partner_id', 'user_id', 'type', 'asset', 'market', 'amount', 'filled', 'fill_value', 'limit_rate', 'rate', 'maturity_ms',
+  'status', 'mode', 'auto_rollover', 'auto_refinance', 'collateral_asset', 'collateral_amount', 'debt', 'interest_paid',
+  'created_at_ms', 'matched_at_ms', 'rolled_from',
+] as const;
+
+/** A new position's values in POSITION_COLUMNS order. Bound by position: naming 23
+ *  parameters from the row object cost a sixth of the insert (bench, alternating rounds). */
+export function positionValues(r: PositionRow): unknown[] {
+  return [
+    r.id, r.partner_id, r.user_id, r.type, r.asset, r.market, r.amount, r.filled, r.fill_value, r.limit_rate, r.rate, r.maturity_ms,
+    r.status, r.mode, r.auto_rollover, r.auto_refinance, r.collateral_asset, r.collateral_amount, r.debt, r.interest_paid,
+    r.created_at_ms, r.matched_at_ms, r.rolled_from,
+  ];
+}
+
+/** The position insert as the engine calls it: `run(row)`, its SQL on `source` (a fault builds its own from it). */
+function rowInsert(stmt: Statement): { source: string; run(r: PositionRow): RunResult } {
+  return { source: stmt.source, run: (r) => stmt.run(...positionValues(r)) };
+}
+
 export function prepareStatements(db: Db) {
   return {
-    insertPos: db.prepare(
-      `INSERT INTO positions (id, partner_id, user_id, type, asset, market, amount, filled, fill_value, limit_rate, rate,
-        maturity_ms, status, mode, auto_rollover, auto_refinance, collateral_asset, collateral_amount, debt, interest_paid,
-        created_at_ms, matched_at_ms, rolled_from)
-       VALUES (@id, @partner_id, @user_id, @type, @asset, @market, @amount, @filled, @fill_value, @limit_rate, @rate,
-        @maturity_ms, @status, @mode, @auto_rollover, @auto_refinance, @collateral_asset, @collateral_amount, @debt, @interest_paid,
-        @created_at_ms, @matched_at_ms, @rolled_from)`,
-    ),
+    insertPos: rowInsert(db.prepare(`INSERT INTO positions (${POSITION_COLUMNS.join(', ')}) VALUES (${POSITION_COLUMNS.map(() => '?').join(', ')})`)),
     getPos: db.prepare('SELECT * FROM positions WHERE id = ?'),
     updPos: db.prepare(
       `UPDATE positions SET amount = @amount, filled = @filled, fill_value = @fill_value, rate = @rate, status = @status,

@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { PositionRow } from '../engine/rows.ts';
+import { positionValues } from '../engine/store.ts';
 import { gapConfig } from './config.ts';
 import { gap, type FaultModule } from './fault.ts';
 import { swapped } from './kit.ts';
@@ -27,11 +27,12 @@ export const counterRace: FaultModule<typeof gapConfig> = {
         counter.next = n + 1;
         const upsert = engine.db.prepare(engine.st.insertPos.source.replace(/^\s*INSERT INTO/, 'INSERT OR REPLACE INTO'));
         const insert = {
+          source: upsert.source,
           run(row: PositionRow) {
             row.id = idFor(n);
-            return upsert.run(row);
+            return upsert.run(...positionValues(row));
           },
-        } as unknown as Statement;
+        };
         return swapped(engine.st, 'insertPos', insert, () => real(engine, input));
       };
     };

@@ -9,7 +9,7 @@ import { newId } from './ids.ts';
 type Db = Database.Database;
 
 export const OUTBOX_DDL =
-  'CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL)';
+  'CREATE TABLE IF NOT EXISTS outbox_events (seq INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, partner_id TEXT NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL, created_at_ms INTEGER NOT NULL)';
 
 /** One outbox row; `T` narrows the type when the caller knows it (an EventType). */
 export interface OutboxEvent<T extends string = string> {
