@@ -5,6 +5,10 @@
 //   in-process — the suite's checks run by the runner directly (what the mutant test does)
 //   vitest     — the suite through Vitest's Node API (what `lendcheck conformance` does),
 //                embedded sandbox start-up and Vitest start-up included
+//   no controls — the conformance step of the detect matrix's cell "default, without
+//                controls": a target without /v1/sandbox/* controls, conformed with the profile
+//                detected from it (detection itself waits a minute for a webhook retry and is
+//                not counted). Target: under 30 s. Measured once, after the rounds.
 // Each figure is the median of ROUNDS runs, each against a fresh sandbox. Ratios are
 // against the floor, and vitest against in-process.
 // Run: node --import tsx bench/conformance.ts [rounds]
@@ -12,6 +16,7 @@
 import { defaultProfile } from '../contract/index.ts';
 import { HttpClient } from '../conformance/http.ts';
 import { runConformance } from '../conformance/run.ts';
+import { runCell } from '../conformance/detect/matrix.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
@@ -57,4 +62,7 @@ console.log(`conformance bench: ${ROUNDS} rounds, ${requests} requests per run, 
 console.log(`  floor (plain requests) ${s(f)}   1.00x`);
 console.log(`  in-process suite       ${s(i)}   ${(i / f).toFixed(2)}x floor`);
 console.log(`  vitest suite           ${s(v)}   ${(v / f).toFixed(2)}x floor, ${(v / i).toFixed(2)}x in-process   (target < 20 s)`);
+const cell = await runCell('default', false);
+const failed = cell.conformance?.checks.filter((c) => c.status === 'failed').length ?? 0;
+console.log(`  no controls (default)  ${s(cell.conformMs)}   ${cell.conformance?.figures.requests} requests, ${failed} failed   (target < 30 s; detection ${s(cell.detectMs)} before it)`);
 process.exit(0);

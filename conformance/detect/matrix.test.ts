@@ -44,8 +44,9 @@ describe('profile × controls matrix', () => {
       expect(skipped.filter((c) => !c.message?.trim()).map((c) => c.id)).toEqual([]);
       expect(skipped.map((c) => c.id).sort()).toEqual(controls ? [] : CLOCK_ONLY);
       for (const c of skipped) expect(c.message).toMatch(/chaos validate/);
-      // The bound: a full non-strict run against a target without controls under 30 s.
-      if (name === 'default' && !controls && timeScale === 1) expect(cell.conformMs).toBeLessThan(30_000);
+      // The bound on a full non-strict run against a target without controls (under 30 s) is
+      // a speed target, so bench/conformance.ts measures it; asserted here it failed a loaded
+      // machine (65 s once, beside nine other cells) and passed a quiet one (2.2 s).
     });
   }
 });

@@ -8,14 +8,11 @@ import type { KeyStore } from './keys.ts';
 
 /** The key an Authorization header presents, or the 401 that refuses it. */
 export function authenticate(keys: KeyStore, header: string | undefined): KeyInfo {
-  if (header === undefined) throw fail('Authorization: missing; send "Authorization: Bearer <API_KEY>"');
+  if (header === undefined) throw MISSING;
   const key = bearerKey(header);
-  if (key === undefined) throw fail('Authorization: must use the Bearer scheme');
+  if (key === undefined) throw NOT_BEARER;
   const info = keys.lookup(key);
-  if (!info) {
-    const live = key.startsWith('ck_live_');
-    throw fail(live ? 'Authorization: production keys are refused by the sandbox' : 'Authorization: invalid API key');
-  }
+  if (!info) throw key.startsWith('ck_live_') ? LIVE : INVALID;
   return info;
 }
 
@@ -34,4 +31,10 @@ export function bearerKey(header: string): string | undefined {
   return BEARER.exec(header)?.[1];
 }
 
+// The four refusals, made once: an ApiError carries no stack or per-request state, and a
+// 401 is an answer a flood of bad keys asks for again and again.
 const fail = (message: string) => new ApiError('authentication_failed', message, 401);
+const MISSING = fail('Authorization: missing; send "Authorization: Bearer <API_KEY>"');
+const NOT_BEARER = fail('Authorization: must use the Bearer scheme');
+const LIVE = fail('Authorization: production keys are refused by the sandbox');
+const INVALID = fail('Authorization: invalid API key');
