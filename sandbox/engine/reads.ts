@@ -11,6 +11,7 @@ import { type KeyList, UserKeys } from './user-keys.ts';
 // event data, and the keyset-paginated list with its signed cursor.
 
 const ROW_CACHE_MAX = 50_000;
+const MAC_MEMO_MAX = 10_000;
 
 export interface ListQuery {
   status?: string;
@@ -265,7 +266,18 @@ export class Reads {
     return { c: o.c, i: o.i };
   }
 
+  // A page read again (a poll, a load run) signs the same cursor again: the MAC of each
+  // scope and position is kept, bounded, since an HMAC was 8 % of a list page's CPU.
+  private readonly macs = new Map<string, string>();
+
   private cursorMac(body: string, scope: string): string {
-    return createHmac('sha256', this.cursorKey).update(`${scope}\u0000${body}`).digest('base64url').slice(0, 22);
+    const input = `${scope}\u0000${body}`;
+    let mac = this.macs.get(input);
+    if (mac === undefined) {
+      mac = createHmac('sha256', this.cursorKey).update(input).digest('base64url').slice(0, 22);
+      if (this.macs.size >= MAC_MEMO_MAX) this.macs.clear();
+      this.macs.set(input, mac);
+    }
+    return mac;
   }
 }
