@@ -19,7 +19,7 @@ interface Step {
 
 const STEPS: Step[] = [
   { name: 'peers', script: 'peers.ts', args: ['--rate', '3000', '--duration', '10s', '--json', 'peers.json'], what: 'sandbox vs bare node:http vs Prism, k6 constant arrival rate per endpoint' },
-  { name: 'sandbox-http', script: 'sandbox-http.ts', args: ['--seconds', '5', '--rounds', '3', '--plugins', 'default,metrics', '--endpoints', 'get,list,lend,429,401', '--against-ref', 'a7082ae', '--profile'], what: 'sandbox GET, list, POST /lend (file database), 429 and 401 with limits (key pool) and metrics on: req/s, p50/p99 and CPU per request vs a bare node:http handler, 3 rounds, beside the sandbox before issue 27 (a7082ae); then where its CPU goes (V8 profile)' },
+  { name: 'sandbox-http', script: 'sandbox-http.ts', args: ['--seconds', '5', '--slices', '5', '--rounds', '3', '--plugins', 'default,metrics', '--endpoints', 'get,list,lend,429,401', '--against-ref', 'a7082ae', '--profile'], what: 'sandbox GET, list, POST /lend (file database), 429 and 401 with limits (key pool) and metrics on: req/s, p50/p99 and CPU per request vs a bare node:http handler, 3 rounds of 5 alternating slices, beside the sandbox before issue 27 (a7082ae); then where its CPU goes (V8 profile)' },
   // With limits on, an unknown key draws from the public bucket and is answered 429 after its
   // burst, so the step above measures few 401s; this one serves without the limiter.
   { name: 'sandbox-401', script: 'sandbox-http.ts', args: ['--seconds', '5', '--slices', '5', '--rounds', '3', '--plugins', 'metrics', '--endpoints', 'get,401'], what: 'a 401 for an unknown key beside a successful GET, limits off and metrics on (every unknown-key answer a 401), slices alternating with bare node:http, 3 rounds' },

@@ -16,8 +16,8 @@
 // own ratio). --slices K cuts each round into K alternating slices (bare, sandbox, before,
 // then again), each seconds/K long, and sums them: on a shared VM the machine's own speed
 // drifts within seconds (bare node:http alone ranged 12,000-25,000 req/s in one run), and
-// slices spread that drift over both sides of a ratio. A round's p50 is the median of its
-// slices' and its p99 the highest of them. --before also serves the same sandbox through @hono/node-server's listener (the
+// slices spread that drift over both sides of a ratio. A round's p50 and p99 are those of
+// all its slices' latencies together (wrk's histograms, merged). --before also serves the same sandbox through @hono/node-server's listener (the
 // adapter before sandbox/http/node-listener.ts) and measures it beside the current one;
 // --against DIR does the same with the sandbox of another checkout (e.g. a git worktree of
 // the commit before a change), for side-by-side figures of one change; --against-ref REF
@@ -135,27 +135,48 @@ interface Figures {
   total: number;
   /** How long the run lasted (its share of a round when sliced). */
   seconds?: number;
+  /** Every latency recorded, as [µs, count] by value (wrk's own histogram), so slices merge exactly. */
+  hist?: Array<[number, number]>;
 }
 
-/** Slices of one round as one figure: requests over the summed time, the median p50, the worst p99. */
+/** The p-th percentile (0-100) of a [value, count] histogram sorted by value, as wrk reads it. */
+export function percentile(hist: Array<[number, number]>, p: number): number {
+  const n = hist.reduce((k, [, c]) => k + c, 0);
+  const rank = Math.max(1, Math.round((p / 100) * n + 0.5)); // wrk's stats_percentile
+  let seen = 0;
+  for (const [v, c] of hist) if ((seen += c) >= rank) return v;
+  return hist[hist.length - 1]?.[0] ?? 0;
+}
+
+/** Slices of one round as one figure: requests over the summed time; p50 and p99 of all the
+ *  slices' latencies together when each carries its histogram, else the median p50 and the
+ *  worst p99 (the worst of five one-second p99s overstates a round's: 6-19 ms for POST /lend
+ *  in one run where its 5 s p99 was 10). */
 export function sum(parts: Figures[]): Figures {
   if (parts.length === 1) return parts[0]!;
   const total = parts.reduce((n, f) => n + f.total, 0);
   const time = parts.reduce((n, f) => n + f.total / f.rps, 0);
+  const merged = parts.every((f) => f.hist?.length) ? mergeHists(parts.map((f) => f.hist!)) : undefined;
   const p50s = parts.map((f) => f.p50).sort((a, b) => a - b);
   const statuses: Record<number, number> = {};
   for (const f of parts) for (const [k, v] of Object.entries(f.statuses ?? {})) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
   const cpu = parts.every((f) => f.cpuUs !== undefined) ? parts.reduce((n, f) => n + f.cpuUs! * f.total, 0) / total : undefined;
   return {
     rps: total / time,
-    p50: p50s[Math.floor(p50s.length / 2)]!,
-    p99: Math.max(...parts.map((f) => f.p99)),
+    p50: merged ? percentile(merged, 50) / 1000 : p50s[Math.floor(p50s.length / 2)]!,
+    p99: merged ? percentile(merged, 99) / 1000 : Math.max(...parts.map((f) => f.p99)),
     errors: parts.reduce((n, f) => n + f.errors, 0),
     total,
     statuses,
     ...(cpu !== undefined ? { cpuUs: cpu } : {}),
     seconds: time,
   };
+}
+
+function mergeHists(hists: Array<Array<[number, number]>>): Array<[number, number]> {
+  const m = new Map<number, number>();
+  for (const h of hists) for (const [v, c] of h) m.set(v, (m.get(v) ?? 0) + c);
+  return [...m].sort((a, b) => a[0] - b[0]);
 }
 
 interface Scenario {
@@ -207,7 +228,8 @@ async function withWrk(base: string, s: Scenario, seconds: number, connections: 
       `request = function()\n  i = i + 1\n  local h = { ["authorization"] = keys[(i % #keys) + 1], ["content-type"] = "application/json" }\n  return wrk.format("${s.method}", nil, h, ${body})\nend\n` +
       `response = function(status, headers, body)\n  if status == 200 then c200 = c200 + 1 elseif status == 201 then c201 = c201 + 1 elseif status == 401 then c401 = c401 + 1 elseif status == 429 then c429 = c429 + 1 else cother = cother + 1 end\nend\n` +
       `local threads = {}\nsetup = function(thread) table.insert(threads, thread) end\n` +
-      `done = function(summary, latency, requests)\n  local t = threads[1]\n  io.write(string.format("FIG %d %d %d %d %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(50), latency:percentile(99)))\n  io.write(string.format("STATUS %d %d %d %d %d\\n", t:get("c200"), t:get("c201"), t:get("c401"), t:get("c429"), t:get("cother")))\nend\n`,
+      `done = function(summary, latency, requests)\n  local t = threads[1]\n  io.write(string.format("FIG %d %d %d %d %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(50), latency:percentile(99)))\n  io.write(string.format("STATUS %d %d %d %d %d\\n", t:get("c200"), t:get("c201"), t:get("c401"), t:get("c429"), t:get("cother")))\n` +
+      `  for k = 1, #latency do local v, c = latency(k); io.write(string.format("H %d %d\\n", v, c)) end\nend\n`,
   );
   const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', lua, `${base}${s.path}`], { encoding: 'utf8' });
   const m = /FIG (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(r.stdout);
@@ -218,8 +240,10 @@ async function withWrk(base: string, s: Scenario, seconds: number, connections: 
   [200, 201, 401, 429, 0].forEach((code, k) => {
     if (st[k]) statuses[code] = st[k]!;
   });
+  const hist: Array<[number, number]> = [];
+  for (const h of r.stdout.matchAll(/^H (\d+) (\d+)$/gm)) hist.push([Number(h[1]), Number(h[2])]);
   // A refusal scenario (a fixed key) expects its 401s and 429s; elsewhere they are errors.
-  return { rps: total / (durUs / 1e6), p50: p50us / 1000, p99: p99us / 1000, errors: (s.key ? 0 : statusErr) + sockErr, total, statuses };
+  return { rps: total / (durUs / 1e6), p50: p50us / 1000, p99: p99us / 1000, errors: (s.key ? 0 : statusErr) + sockErr, total, statuses, hist };
 }
 
 async function withUndici(base: string, s: Scenario, seconds: number, connections: number, keys: string[]): Promise<Figures> {
@@ -401,7 +425,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    console.log(JSON.stringify({ client, connections, seconds, rows, profiles }));
+    console.log(JSON.stringify({ client, connections, seconds, rows, profiles }, (k, v: unknown) => (k === 'hist' ? undefined : v)));
   } finally {
     await stopChild(sb.child);
     await stopChild(bare.child);
