@@ -66,6 +66,14 @@ describe('rate-limit middleware', () => {
     expect(limits(pub).remaining).toBe('58');
   });
 
+  it('reads the key as auth does: a valid key after a tab is refused, so it draws from the public bucket', async () => {
+    // Auth (auth/middleware.ts) takes "Bearer" and spaces only; the limiter once also took a
+    // tab, and a header auth refused then drew from the key's own bucket.
+    const h = harness();
+    const r = await h.get('/v1/positions/p1', { authorization: 'Bearer\tck_test_starter' });
+    expect(limits(r)).toEqual({ limit: '60', remaining: '59', reset: '1' });
+  });
+
   it('limits public endpoints to 60/min per address with the "too many requests" body', async () => {
     const h = harness();
     for (let i = 0; i < 60; i++) expect((await h.get('/v1/markets')).status).toBe(200);

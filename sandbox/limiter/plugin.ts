@@ -1,4 +1,5 @@
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
+import { bearerKey } from '../auth/middleware.ts';
 import type { Answer } from '../lane/answer.ts';
 import { andThen, type StageRequest } from '../lane/stage.ts';
 import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../plugin-types.ts';
@@ -25,8 +26,6 @@ export interface RateLimitOptions {
   clientAddress?: (req: StageRequest) => string;
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 function socketAddress(req: StageRequest): string {
   // X-Forwarded-For is not trusted: the sandbox listens on loopback and nothing proxies it.
   // In-process requests (tests) have no socket.
@@ -39,10 +38,8 @@ export interface BucketChoice {
   keyed: boolean;
 }
 
-export function chooseBucket(ctx: SandboxContext, authorization: string | undefined, address: string): BucketChoice {
-  const raw = authorization ? BEARER.exec(authorization)?.[1] : undefined;
-  const info = raw ? ctx.lookupKey(raw) : undefined;
-  if (info) return { bucket: `key:${info.keyId}`, rule: tierRule(ctx.profile, info.tier), keyed: true };
+/** The public bucket of a client address: no key, or one auth refuses. */
+function addressBucket(ctx: SandboxContext, address: string): BucketChoice {
   return { bucket: `addr:${address}`, rule: publicRule(ctx.profile), keyed: false };
 }
 
@@ -70,9 +67,11 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
       // store hands back the same KeyInfo for a key), not per request.
       const keyed = new WeakMap<KeyInfo, BucketChoice>();
       const choose = (authorization: string | undefined, req: StageRequest): BucketChoice => {
-        const raw = authorization ? BEARER.exec(authorization)?.[1] : undefined;
+        // The key as auth reads it (auth/middleware.ts bearerKey), so a header auth refuses
+        // never draws from a key's bucket.
+        const raw = authorization ? bearerKey(authorization) : undefined;
         const info = raw ? ctx.lookupKey(raw) : undefined;
-        if (!info) return chooseBucket(ctx, undefined, address(req));
+        if (!info) return addressBucket(ctx, address(req));
         let choice = keyed.get(info);
         if (!choice) keyed.set(info, (choice = { bucket: `key:${info.keyId}`, rule: tierRule(ctx.profile, info.tier), keyed: true }));
         return choice;
