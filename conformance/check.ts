@@ -16,6 +16,8 @@ export type { Need } from '../contract/needs.ts';
 export interface Check extends KernelCheck<CheckContext> {
   /** Runs after all others: checks that read what the whole run recorded, or that exhaust a limit. */
   readonly phase?: 'early' | 'main' | 'late' | 'final';
+  /** Judges what the whole run recorded (not requests of its own): its evidence is the run's answered requests. */
+  readonly judgesRun?: boolean;
 }
 
 export interface ProfileObservation {
@@ -33,6 +35,8 @@ export interface CheckContext {
   hasControls: boolean;
   http: HttpClient;
   key: string;
+  /** Every key of partner 1 (key first); requests that name no key are spread over them. */
+  keys: string[];
   key2?: string;
   burstKey?: string;
   /** Unique per run, so checks never collide with data of earlier runs. */
@@ -44,6 +48,12 @@ export interface CheckContext {
   api(method: string, path: string, spec?: Omit<RequestSpec, 'method' | 'path'>): Promise<Reply>;
   /** Request to the public base URL, without a key. */
   pub(method: string, path: string, spec?: Omit<RequestSpec, 'method' | 'path' | 'base'>): Promise<Reply>;
+  /**
+   * Waits until the rate limit has room for requests sent together (a storm): `need[1]` on one
+   * key of partner 1 (the one returned) and `need[2]` on partner 2's, taken ahead. Spend them
+   * with the returned key, then call done(). Skips the check when --max-wait passes first.
+   */
+  room(need: { 1?: number; 2?: number }, what: string): Promise<{ key: string; done(): void }>;
   note(text: string): void;
   /** A point where the spec is silent and the profile decides: a failure under --strict, else a note. */
   profileChoice(o: ProfileObservation, exchange?: Exchange): void;

@@ -77,6 +77,8 @@ export function runOptionsFor(target: TargetOptions, profile: Profile, embedded?
     baseUrl: target.baseUrl ?? embedded!.url,
     publicBaseUrl: target.publicBaseUrl,
     apiKey: target.apiKey ?? embedded!.apiKey,
+    moreApiKeys: target.moreApiKeys,
+    maxWaitMs: target.maxWaitMs,
     apiKey2: target.apiKey2 ?? embedded?.apiKey2,
     burstKey: target.burstKey ?? embedded?.burstKey,
     keyTiers: embedded?.keyTiers ?? target.keyTiers,

@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 import type { results } from '../contract/index.ts';
 import { createRedactor, type Redactor } from '../reports/redact.ts';
+import { PUBLIC_BUCKET, type RequestBudget } from './budget/budget.ts';
 
 type Exchange = results.Exchange;
 
@@ -25,6 +26,8 @@ export interface RequestSpec {
   timeoutMs?: number;
   /** Whether a 429 is waited out (Retry-After, at most 3 s) and retried once; default true. */
   retry429?: boolean;
+  /** Whether the request waits for room in the run's budget (default true); false only for bursts that exhaust a limit on purpose. */
+  paced?: boolean;
 }
 
 export interface Reply {
@@ -51,6 +54,8 @@ export interface HttpClientOptions {
   connections?: number;
   /** Environment variable of each key (value → name): an exchange records which one it carried, never the key. */
   keyVars?: Record<string, string>;
+  /** The run's request budget: every request waits for room in its bucket (conformance/budget). */
+  budget?: RequestBudget;
 }
 
 const MAX_RECORDED_BODY = 4096;
@@ -65,6 +70,7 @@ export class HttpClient {
   private readonly timeoutMs: number;
   private listeners: Array<(r: Reply) => void> = [];
   private readonly keyVars: Map<string, string>;
+  readonly budget?: RequestBudget;
 
   constructor(opts: HttpClientOptions) {
     this.baseUrl = new URL(opts.baseUrl.replace(/\/+$/, ''));
@@ -74,6 +80,18 @@ export class HttpClient {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.keyVars = new Map(Object.entries(opts.keyVars ?? {}).filter(([k]) => k));
     this.agent = new Agent({ connections: opts.connections ?? 16, keepAliveTimeout: 4_000 });
+    this.budget = opts.budget;
+  }
+
+  /** The bucket a request draws on: its key's when the key is one of the run's, else the public one. */
+  bucketOf(key: string | null | undefined): string {
+    return key && this.keyVars.has(key) ? key : PUBLIC_BUCKET;
+  }
+
+  /** Idle connections to the API's origin (undici's pool stats), so a storm opens only the ones it lacks. */
+  idleConnections(): number {
+    const stats = (this.agent as unknown as { stats?: Record<string, { free?: number }> }).stats;
+    return stats?.[this.baseUrl.origin]?.free ?? 0;
   }
 
   addSecret(s: string): void {
@@ -100,6 +118,8 @@ export class HttpClient {
   async request(spec: RequestSpec): Promise<Reply> {
     const r = await this.send(spec);
     if (r.status !== 429 || spec.retry429 === false) return r;
+    // With a budget the 429 has emptied the bucket's belief: the retry waits in admit() as long as it must.
+    if (this.budget && spec.paced !== false) return this.send(spec);
     const after = Number(r.headers['retry-after']);
     await new Promise((res) => setTimeout(res, Math.min(3_000, Number.isFinite(after) && after > 0 ? after * 1000 : 1000)));
     return this.send(spec);
@@ -114,6 +134,11 @@ export class HttpClient {
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
     if (spec.key) headers.authorization = `Bearer ${spec.key}`;
+    const bucket = this.bucketOf(spec.key);
+    const paced = spec.paced !== false;
+    // An unknown key is refused before any bucket of a key is touched: it spends the public bucket, but its headers may speak of another.
+    const learn = !spec.key || bucket !== PUBLIC_BUCKET;
+    await this.budget?.admit(bucket, paced, `${spec.method} ${spec.path.split('?')[0]}`);
     const t0 = performance.now();
     const base: Omit<Exchange, 'status' | 'durationMs'> = {
       method: spec.method,
@@ -152,10 +177,12 @@ export class HttpClient {
         durationMs: round(performance.now() - t0),
       };
       this.log.push(exchange);
+      this.budget?.settle(bucket, { status: res.statusCode, headers: resHeaders }, paced, learn);
       const reply: Reply = { status: res.statusCode, headers: resHeaders, text, json, exchange };
       for (const l of this.listeners) l(reply);
       return reply;
     } catch (e) {
+      this.budget?.settle(bucket, undefined, paced, learn);
       const exchange: Exchange = { ...base, status: null, durationMs: round(performance.now() - t0), error: (e as Error).message };
       this.log.push(exchange);
       throw new TransportError(`${spec.method} ${path}: ${(e as Error).name === 'TimeoutError' ? `no answer within ${timeout} ms` : (e as Error).message}`, exchange);

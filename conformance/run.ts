@@ -7,7 +7,7 @@ import { runOptionsFor, startEmbedded } from './embedded.ts';
 import { replayMeta, writeReports } from './report.ts';
 import { colorEnabled, colorEnv } from '../reports/output/color.ts';
 import { runChecks, type ConformanceResult } from './runner.ts';
-import { assertSafe, resolveTarget, targetEnv, type TargetOptions } from './target.ts';
+import { assertReachable, assertSafe, resolveTarget, targetEnv, type TargetOptions } from './target.ts';
 
 // runConformance: the suite through Vitest's Node API (what `lendcheck conformance` and
 // the gate call). Target options travel to the test worker as LENDCHECK_* variables; the
@@ -34,6 +34,8 @@ const SUITE_CONFIG = fileURLToPath(new URL(`./suite/vitest.config.${import.meta.
 export async function runConformance(opts: ConformanceOptions = {}): Promise<ConformanceResult> {
   const target = resolveTarget({ ...opts, keyTiers: tiersOf(opts) });
   assertSafe(target);
+  // A target that does not answer has nothing to check: stop at once, naming it, before any check runs.
+  if (target.baseUrl) await assertReachable(target.baseUrl.replace(/\/+$/, ''));
   if (opts.inProcess) return runInProcess(target);
 
   const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-conformance-'));

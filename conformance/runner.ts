@@ -7,6 +7,9 @@ import { HttpClient, TransportError } from './http.ts';
 import { allChecks } from './registry.ts';
 import { ENV } from './target.ts';
 import type { KeyTiers } from './checks/limits.ts';
+import { RequestBudget } from './budget/budget.ts';
+import { expectedRequests } from './budget/costs.ts';
+import type { TierName } from '../contract/index.ts';
 
 type CheckResult = results.CheckResult;
 type PartResult = results.PartResult;
@@ -18,6 +21,12 @@ export interface RunOptions {
   baseUrl: string;
   publicBaseUrl?: string;
   apiKey: string;
+  /** More keys of partner 1 (beyond apiKey): the budget spreads the suite over all of them. */
+  moreApiKeys?: string[];
+  /** Longest wait for rate-limit room, per wait (--max-wait); a check still without room skips, saying so. */
+  maxWaitMs?: number;
+  /** Where the budget says its waits and the run its expected cost (stderr by default). */
+  say?: (line: string) => void;
   apiKey2?: string;
   burstKey?: string;
   profile: Profile;
@@ -61,8 +70,21 @@ export function selectChecks(all: Check[], only?: string[]): Check[] {
 
 export async function prepareRun(opts: RunOptions): Promise<Run> {
   // Later entries win on a shared value, so a key given twice is named by its first role.
-  const keyVars = Object.fromEntries(([[opts.burstKey, ENV.burstKey], [opts.apiKey2, ENV.apiKey2], [opts.apiKey, ENV.apiKey]] as const).filter(([k]) => !!k)) as Record<string, string>;
-  const http = new HttpClient({ baseUrl: opts.baseUrl, publicBaseUrl: opts.publicBaseUrl, secrets: [opts.apiKey, opts.apiKey2 ?? '', opts.burstKey ?? ''], keyVars });
+  const more = (opts.moreApiKeys ?? []).filter((k) => k && k !== opts.apiKey);
+  const keyVars = Object.fromEntries(
+    ([...more.map((k, i) => [k, `${ENV.apiKey}#${i + 2}`]), [opts.burstKey, ENV.burstKey], [opts.apiKey2, ENV.apiKey2], [opts.apiKey, ENV.apiKey]] as Array<[string | undefined, string]>).filter(([k]) => !!k),
+  ) as Record<string, string>;
+  const tierOf = (k: string): TierName | undefined => (k === opts.apiKey ? opts.keyTiers?.key : k === opts.apiKey2 ? opts.keyTiers?.key2 : k === opts.burstKey ? opts.keyTiers?.burstKey : undefined) as TierName | undefined;
+  const say = opts.say ?? ((line: string) => process.stderr.write(`lendcheck: ${line}\n`));
+  const budget = new RequestBudget({
+    profile: opts.profile,
+    maxWaitMs: opts.maxWaitMs,
+    tiers: Object.fromEntries(Object.keys(keyVars).map((k) => [k, tierOf(k)])),
+    label: (b) => keyVars[b] ?? 'the public limit (requests without a key)',
+    say,
+  });
+  const http = new HttpClient({ baseUrl: opts.baseUrl, publicBaseUrl: opts.publicBaseUrl, secrets: [opts.apiKey, opts.apiKey2 ?? '', opts.burstKey ?? '', ...more], keyVars, budget });
+  const keys = [opts.apiKey, ...more];
   const runId = `lc${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const seed = opts.seed ?? (Date.now() % 2 ** 31);
   const run: Run = {
@@ -83,6 +105,7 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
     hasControls: false,
     http,
     key: opts.apiKey,
+    keys,
     key2: opts.apiKey2,
     burstKey: opts.burstKey,
     runId,
@@ -93,7 +116,28 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
       if (opts.readOnly && method !== 'GET' && method !== 'HEAD') {
         return Promise.reject(new CheckSkip(`read-only run: this check needs ${method} ${path.split('?')[0]}, which could change state`));
       }
-      return http.request({ key: spec.key === undefined ? opts.apiKey : spec.key, ...spec, method, path });
+      // Any key of partner 1 serves a request that names none: the one whose bucket has room soonest.
+      return http.request({ key: spec.key === undefined ? (keys.length > 1 ? budget.soonest(keys, 1) : opts.apiKey) : spec.key, ...spec, method, path });
+    },
+    room: async (need, what) => {
+      const n1 = need[1] ?? 0;
+      const n2 = need[2] ?? 0;
+      const key = n1 ? budget.soonest(keys, n1) : opts.apiKey;
+      const taken: string[] = [];
+      try {
+        if (n1) {
+          await budget.reserve(key, n1, what);
+          taken.push(key);
+        }
+        if (n2 && opts.apiKey2) {
+          await budget.reserve(opts.apiKey2, n2, what);
+          taken.push(opts.apiKey2);
+        }
+      } catch (e) {
+        for (const k of taken) budget.release(k);
+        throw e;
+      }
+      return { key, done: () => taken.forEach((k) => budget.release(k)) };
     },
     pub: (method, path, spec = {}) => http.request({ ...spec, key: spec.key ?? null, method, path, base: 'public' }),
     note: (text) => run.current.notes.push(text),
@@ -117,7 +161,16 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
     check,
     skip: skipReasonFor(check.needs ?? [], { sandboxControls: ctx.hasControls, secondKey: !!ctx.key2, burstKey: !!ctx.burstKey, readOnly: ctx.readOnly }),
   }));
+  say(costLine(run, budget, keys));
   return run;
+}
+
+/** What the run will cost, said before it starts: its requests, and the waiting the key's rate limit adds. */
+function costLine(run: Run, budget: RequestBudget, keys: string[]): string {
+  const n = expectedRequests(run.plan.filter((p) => !p.skip).map((p) => p.check.id));
+  const s = Math.ceil(budget.secondsFor(keys, n));
+  const on = keys.length > 1 ? `over ${keys.length} keys, each ${budget.describe(keys[0]!)}` : `at this key's ${budget.describe(keys[0]!)}`;
+  return `about ${n} requests; ${on}: ${s ? `about ${s} s of waiting for the rate limit` : 'no waiting for the rate limit expected'} (--max-wait ${Math.round(budget.maxWaitMs / 1000)} s per wait)`;
 }
 
 /** A target "has sandbox controls" when GET /sandbox/clock answers 200 with a key. */
@@ -138,13 +191,21 @@ async function probeControls(ctx: CheckContext): Promise<boolean> {
  */
 export const CHECK_DEADLINE_MS = 110_000;
 
-function withDeadline(check: Check, ms: number): Check {
+function withDeadline(check: Check, ms: number, paused: () => number = () => 0): Check {
   return {
     ...check,
     run: async (ctx) => {
       let timer: NodeJS.Timeout | undefined;
+      // Time spent waiting for rate-limit room is the budget's (bounded by --max-wait), not the check's.
+      const t0 = performance.now();
+      const p0 = paused();
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CheckFailure(`the check comes to an outcome within ${ms / 1000} s`, `an outcome within ${ms / 1000} s`, `none after ${ms / 1000} s: the target's answers were too slow or never came`)), ms);
+        const arm = () => {
+          const left = t0 + ms + (paused() - p0) - performance.now();
+          if (left > 0) timer = setTimeout(arm, left);
+          else reject(new CheckFailure(`the check comes to an outcome within ${ms / 1000} s`, `an outcome within ${ms / 1000} s`, `none after ${ms / 1000} s: the target's answers were too slow or never came`));
+        };
+        timer = setTimeout(arm, ms);
       });
       try {
         return await Promise.race([check.run(ctx), late]);
@@ -156,7 +217,8 @@ function withDeadline(check: Check, ms: number): Check {
 }
 
 export async function executeCheck(run: Run, item: { check: Check; skip?: string }, deadlineMs = CHECK_DEADLINE_MS): Promise<CheckResult> {
-  const check = withDeadline(item.check, deadlineMs);
+  const budget = run.ctx.http.budget;
+  const check = withDeadline(item.check, deadlineMs, budget ? () => budget.pausedNow() : undefined);
   const current = { notes: [] as string[], id: check.id };
   run.current = current;
   const logStart = run.ctx.http.log.length;
@@ -169,8 +231,24 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
     exchanges: () => run.ctx.http.log.slice(logStart),
     classify: (e) => (e instanceof TransportError ? failed(failure('transport', 'an HTTP answer', e.message, e.exchange)) : undefined),
   });
-  run.results.push(r);
-  return r;
+  const made = run.ctx.http.log.slice(logStart);
+  const out = { ...withEvidence(item.check, r, made, run.ctx.http.log), requests: made.length };
+  run.results.push(out);
+  return out;
+}
+
+/**
+ * No pass without evidence: a check passes only with an answered request behind it, its own, or
+ * for a check that judges what the whole run recorded, one in the run. A pass on nothing (a
+ * storm that no one answered, "no 500 seen" in no answers) becomes a skip that says so.
+ */
+export function withEvidence(check: Check, r: CheckResult, own: results.Exchange[], all: results.Exchange[]): CheckResult {
+  if (r.status !== 'passed') return r;
+  const pool = check.judgesRun ? all : own;
+  const answered = pool.filter((x) => x.status !== null).length;
+  if (answered) return r;
+  const where = check.judgesRun ? 'in the whole run' : 'by this check';
+  return { ...r, status: 'skipped', message: `no verdict without evidence: ${pool.length ? `none of the ${pool.length} requests made ${where} was answered` : `no request was made ${where}`}, so nothing was seen to pass` };
 }
 
 export function coverage(checks: CheckResult[]): results.PartResult['coverage'] {

@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { KEY_PREFIX } from '../contract/index.ts';
 
 // Where the suite points, from flags first and the environment second. A production
@@ -7,6 +8,10 @@ import { KEY_PREFIX } from '../contract/index.ts';
 export interface TargetOptions {
   baseUrl?: string;
   apiKey?: string;
+  /** More keys of partner 1 (--api-key given again, or --api-keys-file): the budget spreads the run over them. */
+  moreApiKeys?: string[];
+  /** Longest wait for rate-limit room, per wait, in ms (--max-wait, in seconds on the command line). */
+  maxWaitMs?: number;
   apiKey2?: string;
   /** A key the suite may exhaust to see a 429; the starter key of the embedded sandbox. */
   burstKey?: string;
@@ -26,6 +31,8 @@ export interface TargetOptions {
 export const ENV = {
   baseUrl: 'LENDCHECK_BASE_URL',
   apiKey: 'LENDCHECK_API_KEY',
+  moreApiKeys: 'LENDCHECK_MORE_API_KEYS',
+  maxWaitMs: 'LENDCHECK_MAX_WAIT_MS',
   apiKey2: 'LENDCHECK_API_KEY_2',
   burstKey: 'LENDCHECK_BURST_KEY',
   publicBaseUrl: 'LENDCHECK_PUBLIC_BASE_URL',
@@ -50,6 +57,8 @@ export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = pro
   };
   const only = flags.only?.length ? flags.only : (pick('only') as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
   const seed = flags.seed ?? (env[ENV.seed] ? Number(env[ENV.seed]) : undefined);
+  const moreApiKeys = flags.moreApiKeys?.length ? flags.moreApiKeys : env[ENV.moreApiKeys]?.split(',').map((k) => k.trim()).filter(Boolean);
+  const maxWaitMs = flags.maxWaitMs ?? (env[ENV.maxWaitMs] ? Number(env[ENV.maxWaitMs]) : undefined);
   let keyTiers = flags.keyTiers;
   if (!keyTiers && env[ENV.keyTiers]) {
     try {
@@ -61,6 +70,8 @@ export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = pro
   return {
     baseUrl: pick('baseUrl') as string | undefined,
     apiKey: pick('apiKey') as string | undefined,
+    ...(moreApiKeys?.length ? { moreApiKeys } : {}),
+    ...(maxWaitMs !== undefined && Number.isFinite(maxWaitMs) && maxWaitMs >= 0 ? { maxWaitMs } : {}),
     apiKey2: pick('apiKey2') as string | undefined,
     burstKey: pick('burstKey') as string | undefined,
     publicBaseUrl: pick('publicBaseUrl') as string | undefined,
@@ -83,6 +94,8 @@ export function targetEnv(t: TargetOptions): Record<string, string> {
   };
   put('baseUrl', t.baseUrl);
   put('apiKey', t.apiKey);
+  put('moreApiKeys', t.moreApiKeys);
+  put('maxWaitMs', t.maxWaitMs);
   put('apiKey2', t.apiKey2);
   put('burstKey', t.burstKey);
   put('publicBaseUrl', t.publicBaseUrl);
@@ -100,7 +113,7 @@ export class UnsafeTargetError extends Error {}
 
 /** Throws when a production key would be used for anything but a read-only run. */
 export function assertSafe(t: TargetOptions): void {
-  const live = [t.apiKey, t.apiKey2, t.burstKey].filter((k): k is string => !!k && k.startsWith(KEY_PREFIX.production));
+  const live = [t.apiKey, ...(t.moreApiKeys ?? []), t.apiKey2, t.burstKey].filter((k): k is string => !!k && k.startsWith(KEY_PREFIX.production));
   if (live.length && !t.readOnly) {
     throw new UnsafeTargetError(
       `refusing a production key (${KEY_PREFIX.production}…): a conformance run must never move real money; pass --read-only to run only GET and public checks`,
@@ -120,3 +133,21 @@ export function assertSafe(t: TargetOptions): void {
   }
   if (t.baseUrl && !t.apiKey) throw new UnsafeTargetError('a --base-url needs an --api-key (or LENDCHECK_API_KEY)');
 }
+
+export class TargetUnreachable extends Error {}
+
+/**
+ * Any HTTP answer (whatever its status) shows something listens at the base URL; a refused
+ * connection, an unknown host or no answer in time ends the gate before any step runs.
+ */
+export async function assertReachable(baseUrl: string, timeoutMs = 10_000): Promise<void> {
+  try {
+    const r = await request(`${baseUrl}/`, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    await r.body.dump();
+  } catch (e) {
+    const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
+    const detail = [err.code ?? err.cause?.code, err.message || err.cause?.message].filter(Boolean).join(' ');
+    throw new TargetUnreachable(`target unreachable: ${baseUrl}: ${detail || String(e)}`);
+  }
+}
+

@@ -63,6 +63,8 @@ export const checkResult = z.object({
   requirements: z.array(z.string()).default([]),
   status: checkStatus,
   durationMs: z.number().default(0),
+  /** Requests the check sent to the target (its share of the run's rate-limit budget). */
+  requests: z.number().int().optional(),
   /** Failures: "expected … / received …". Skips: the stated reason. */
   message: z.string().optional(),
   exchange: exchange.optional(),

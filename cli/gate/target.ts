@@ -2,6 +2,7 @@ import { KEY_PREFIX, TIER_NAMES, type TierName } from '../../contract/constants.
 import { request } from 'undici';
 import type { Tolerance } from '../../chaos/validate.ts';
 import type { MatchBy } from '../load/match-watch.ts';
+import { assertReachable, TargetUnreachable } from '../../conformance/target.ts';
 
 export type { TierName };
 
@@ -89,22 +90,8 @@ export async function probeControls(baseUrl: string, apiKey: string | undefined)
   }
 }
 
-export class TargetUnreachable extends Error {}
-
-/**
- * Any HTTP answer (whatever its status) shows something listens at the base URL; a refused
- * connection, an unknown host or no answer in time ends the gate before any step runs.
- */
-export async function assertReachable(baseUrl: string, timeoutMs = 10_000): Promise<void> {
-  try {
-    const r = await request(`${baseUrl}/`, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-    await r.body.dump();
-  } catch (e) {
-    const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-    const detail = [err.code ?? err.cause?.code, err.message || err.cause?.message].filter(Boolean).join(' ');
-    throw new TargetUnreachable(`target unreachable: ${baseUrl}: ${detail || String(e)}`);
-  }
-}
+// assertReachable lives with the conformance target (a layer below the gate), which uses it too.
+export { TargetUnreachable, assertReachable };
 
 export async function externalTarget(f: TargetFlags, close: () => Promise<void> = async () => {}): Promise<GateTarget> {
   refuseLiveKeys(f);

@@ -33,14 +33,32 @@ export function historiesOf(ctx: CheckContext, checkId: string): History[] {
  * the storm's first request leaves on the one idle keep-alive connection while the others wait
  * for new ones (~5 ms here), so the first would act alone, outside a few-ms race window.
  */
-async function warm(ctx: CheckContext, n: number): Promise<void> {
+async function warm(ctx: CheckContext, n: number, key: string): Promise<void> {
   const path = `/users/${encodeURIComponent(ctx.user('warm'))}/positions?limit=1`;
-  await Promise.all(Array.from({ length: n }, () => ctx.api('GET', path, { retry429: false })));
+  await Promise.all(Array.from({ length: n }, () => ctx.api('GET', path, { key, retry429: false })));
 }
 
-/** Sends every op at once (one logical client each) and waits for all; a 429 is not retried. */
+/** Connections a storm of `n` still has to open: the pool's idle ones serve the rest. */
+export const coldConnections = (ctx: CheckContext, n: number) => Math.max(0, n - ctx.http.idleConnections());
+
+/**
+ * Sends every op at once (one logical client each) and waits for all; a 429 is not retried.
+ * The whole storm (and the reads that open its connections) waits for room in the rate limit
+ * first, so it is never fired into an empty bucket.
+ */
 export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], firstId = 0): Promise<Recorded> {
-  await warm(ctx, ops.length);
+  const cold = coldConnections(ctx, ops.length);
+  const n2 = ops.filter((o) => o.partner === 2).length;
+  const room = await ctx.room({ 1: ops.length - n2 + cold, 2: n2 }, `a storm of ${ops.length} overlapping requests (${checkId})`);
+  try {
+    return await fire(ctx, checkId, ops, firstId, room.key, cold);
+  } finally {
+    room.done();
+  }
+}
+
+async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId: number, key1: string, cold: number): Promise<Recorded> {
+  if (cold) await warm(ctx, cold, key1);
   const history: History = ops.map((o, i) => ({
     id: firstId + i,
     client: i,
@@ -51,7 +69,7 @@ export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], 
   const replies = await Promise.all(
     ops.map(async (o, i) => {
       const op = history[i]!;
-      const key = o.partner === 2 ? ctx.key2 : ctx.key;
+      const key = o.partner === 2 ? ctx.key2 : key1;
       op.invoke = performance.now();
       const r = await ctx.api(o.method, o.path, { ...(key ? { key } : {}), retry429: false, ...(o.body !== undefined ? { body: o.body } : {}) });
       op.complete = performance.now();

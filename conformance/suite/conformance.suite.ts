@@ -3,7 +3,7 @@ import { afterAll, describe, it } from 'vitest';
 import { loadProfile } from '../../contract/index.ts';
 import { runOptionsFor, startEmbedded, type EmbeddedTarget } from '../embedded.ts';
 import { replayMeta, writeReports } from '../report.ts';
-import { executeCheck, finishRun, prepareRun } from '../runner.ts';
+import { CHECK_DEADLINE_MS, executeCheck, finishRun, prepareRun } from '../runner.ts';
 import { assertSafe, resolveTarget } from '../target.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { checkFailed } from './failure-error.ts';
@@ -21,7 +21,9 @@ const redactor = createRedactor([run.opts.apiKey, run.opts.apiKey2 ?? '', run.op
 
 describe(`conformance of ${run.opts.targetLabel}`, () => {
   for (const item of run.plan) {
-    it(`${item.check.id}: ${item.check.title}`, async (t) => {
+    // The check's own deadline (runner.ts) stops it; waits for rate-limit room do not count
+    // against that deadline, each bounded by --max-wait, so Vitest's backstop leaves room for them.
+    it(`${item.check.id}: ${item.check.title}`, { timeout: CHECK_DEADLINE_MS + 30 * 60_000 }, async (t) => {
       const r = await executeCheck(run, item);
       for (const n of r.notes) await t.annotate(n, 'note');
       if (r.status === 'skipped') t.skip(`skipped: ${r.message}`);

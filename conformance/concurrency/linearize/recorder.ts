@@ -10,13 +10,28 @@ import type { History, Operation } from '../history.ts';
 export class Recorder {
   readonly history: History = [];
 
+  /** The key the requests carry: the one a `together` block reserved room on. */
+  private key: string | undefined;
+
   constructor(private readonly ctx: CheckContext) {}
+
+  /** Runs `n` requests sent at once with room for all of them reserved first (never into an empty bucket). */
+  async together<T>(n: number, what: string, body: () => Promise<T>): Promise<T> {
+    const room = await this.ctx.room({ 1: n }, what);
+    this.key = room.key;
+    try {
+      return await body();
+    } finally {
+      this.key = undefined;
+      room.done();
+    }
+  }
 
   async call(client: number, kind: string, method: string, path: string, body?: unknown): Promise<Operation> {
     const op: Operation = { id: this.history.length, client, kind, invoke: performance.now(), request: { method, path, partner: 1, ...(body !== undefined ? { body } : {}) } };
     this.history.push(op);
     try {
-      const r = await this.ctx.api(method, path, { ...(body !== undefined ? { body } : {}), retry429: false });
+      const r = await this.ctx.api(method, path, { ...(this.key ? { key: this.key } : {}), ...(body !== undefined ? { body } : {}), retry429: false });
       op.complete = performance.now();
       op.response = { status: r.status, json: r.json };
     } catch (e) {

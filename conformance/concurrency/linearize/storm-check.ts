@@ -55,21 +55,23 @@ export async function ledgerStorm(ctx: CheckContext) {
   const amounts = amountsFor(ctx.profile, start.available, ctx.hasControls || !ctx.profile.funding.userIds.length);
   const dest = validAddress(ctx.profile);
 
-  // Phase 1: two withdrawals at once; then four lends at once.
-  await Promise.all([0, 1].map((c) => rec.call(c, 'withdraw', 'POST', `/users/${enc(user)}/withdraw`, { asset: ASSET, amount: amounts.withdraw, destination: dest })));
-  const phase1 = await Promise.all([0, 1, 2, 3].map((c) => lend(c, amounts.lend)));
+  // Phase 1: two withdrawals at once; then four lends at once. Each group waits for room for all of it.
+  await rec.together(2, 'two withdrawals at once', () => Promise.all([0, 1].map((c) => rec.call(c, 'withdraw', 'POST', `/users/${enc(user)}/withdraw`, { asset: ASSET, amount: amounts.withdraw, destination: dest }))));
+  const phase1 = await rec.together(4, 'four lends at once', () => Promise.all([0, 1, 2, 3].map((c) => lend(c, amounts.lend))));
   const ids = phase1.filter((o) => accepted(o)).map((o) => String(field(o, 'positionId')));
   // Phase 2: on each accepted lend, two cancels and a read at once; a PATCH on the first.
   let client = 0;
-  await Promise.all(
-    ids.flatMap((id) => [
-      rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
-      rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
-      rec.call(client++, 'read', 'GET', `/positions/${enc(id)}`),
-    ]).concat(ids.length ? [rec.call(client++, 'patch', 'PATCH', `/positions/${enc(ids[0]!)}`, { autoRollover: false })] : []),
+  await rec.together(ids.length * 3 + (ids.length ? 1 : 0), 'cancels, reads and a PATCH at once', () =>
+    Promise.all(
+      ids.flatMap((id) => [
+        rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
+        rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
+        rec.call(client++, 'read', 'GET', `/positions/${enc(id)}`),
+      ]).concat(ids.length ? [rec.call(client++, 'patch', 'PATCH', `/positions/${enc(ids[0]!)}`, { autoRollover: false })] : []),
+    ),
   );
   // Phase 3: every position read again, and the funds pinned by the probe.
-  await Promise.all(ids.map((id, i) => rec.call(i, 'read', 'GET', `/positions/${enc(id)}`)));
+  await rec.together(ids.length, 'the reads of every position', () => Promise.all(ids.map((id, i) => rec.call(i, 'read', 'GET', `/positions/${enc(id)}`))));
   const last = await probe();
   if (accepted(last)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(last, 'positionId')))}/cancel`);
   // A last small order reads the target's own clock (its createdAt): when it is before every
