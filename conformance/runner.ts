@@ -292,6 +292,13 @@ export function finishRun(run: Run): ConformanceResult {
       failed,
       skipped,
       requests: run.ctx.http.log.length,
+      ...(run.ctx.http.budget
+        ? {
+            rateLimitWaitS: Math.round(run.ctx.http.budget.figures.waitedMs / 100) / 10,
+            // 429s on requests the budget paced: lendcheck overspent (a harness defect, reported, never a skip reason).
+            overspent429: run.ctx.http.budget.figures.overspent429,
+          }
+        : {}),
       sandboxControls: run.ctx.hasControls ? 'yes' : 'no',
       strict: run.ctx.strict ? 'yes' : 'no',
       seed: run.ctx.seed,

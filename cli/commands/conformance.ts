@@ -64,7 +64,7 @@ export function registerConformance(program: Command): void {
         const f = r.figures;
         const p = paint(colorEnabled(process.stdout));
         const status = r.status === 'failed' ? p.red(r.status.toUpperCase()) : r.status === 'passed' ? p.green(r.status.toUpperCase()) : r.status.toUpperCase();
-        console.log(`conformance: ${status} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; reports in ${o.reportDir}`);
+        console.log(`conformance: ${status} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; ${f.requests} requests${f.rateLimitWaitS ? ` (${f.rateLimitWaitS} s waiting for the rate limit)` : ''}; reports in ${o.reportDir}`);
         const failedLines = failedCheckLines([r], p);
         if (failedLines.length) {
           console.log(`failed checks (reproductions above and in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: lendcheck replay ${join(o.reportDir as string, FAILURES_FILE)}):`);

@@ -16,6 +16,8 @@ export const PUBLIC_BUCKET = 'public';
 export const DEFAULT_MAX_WAIT_MS = 120_000;
 /** Waits longer than this are said as they start, so a paced run never reads as a hang. */
 const SAY_WAITS_OVER_MS = 2_000;
+/** Short waits (a paced run's one-second steps) are said together, each time this much more was waited. */
+const SAY_PACING_EVERY_MS = 30_000;
 
 export interface BudgetOptions {
   profile: Profile;
@@ -50,6 +52,7 @@ export class RequestBudget {
   private pausedMs = 0;
   private waiting = 0;
   private waitingSince = 0;
+  private nextPacingNote = SAY_PACING_EVERY_MS;
 
   constructor(private readonly opts: BudgetOptions) {
     this.maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -103,6 +106,10 @@ export class RequestBudget {
         if (waited > 0) {
           this.figures.waits++;
           this.figures.waitedMs += waited;
+          if (this.figures.waitedMs >= this.nextPacingNote) {
+            this.nextPacingNote = this.figures.waitedMs + SAY_PACING_EVERY_MS;
+            this.opts.say?.(`paced by the rate limit: ${this.figures.paced + this.figures.unpaced} requests sent so far, ${Math.round(this.figures.waitedMs / 1000)} s of waiting for room (${this.figures.waits} waits)`);
+          }
         }
         return;
       }
