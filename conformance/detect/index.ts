@@ -1,5 +1,5 @@
 import { defaultProfile, parseProfile, type Profile, type results } from '../../contract/index.ts';
-import { HttpClient } from '../http.ts';
+import { HttpClient, TransportError } from '../http.ts';
 import { amountsDetector } from './amounts.ts';
 import { assetInfoDetector } from './asset-info.ts';
 import { assetsDetector } from './assets.ts';
@@ -85,6 +85,9 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
       try {
         await d.run(probe);
       } catch (e) {
+        // Nothing has answered yet: the address is wrong or the target is down. A profile of
+        // defaults written as if detected would hide that, so detection stops at once.
+        if (e instanceof TransportError && probe.seen.length === 0) throw new Error(`cannot reach ${o.baseUrl}: ${e.message}`);
         const why = e instanceof OutOfBudget ? `${e.message} before ${d.name} finished` : `${d.name} stopped: ${(e as Error).message}`;
         for (const opt of d.options) probe.miss(opt, why);
       }
