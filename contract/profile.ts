@@ -84,6 +84,10 @@ export const profileSchema = z.object({
         spec: 'Part 4: POST /webhooks `secret`: "whether optional or required: not shown".',
         reason: 'Optional: when omitted the server generates a whsec_ secret and returns it once.',
       }),
+      registrationSecret: doc(z.enum(['when-generated', 'always']).default('when-generated'), {
+        spec: 'Part 2: the subscription has a `secret`; "fields of the ... webhook registration result: not shown".',
+        reason: 'Shown once, when the server generated it: a partner who gave its own already has it. `always`: the answer echoes a given secret too.',
+      }),
       afterFinalRetry: doc(z.enum(['mark-failed', 'drop', 'disable-subscription']).default('mark-failed'), {
         spec: 'Part 6, rule 4: "What happens after the fifth retry fails: not shown."',
         reason: 'The event is kept, marked failed and visible through a control endpoint; nothing is sent after it.',

@@ -29,7 +29,7 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
 
   app.post('/v1/webhooks', async (c) => {
     const body = parseSubscription(profile, await readJsonBody(contextBody(c), profile, true));
-    const reg = subs.create(c.get('partner').partnerId, body, clock.now());
+    const reg = subs.create(c.get('partner').partnerId, body, clock.now(), profile.webhooks.registrationSecret);
     return c.json(reg, successStatus(profile, 'POST /webhooks') as 200);
   });
 
