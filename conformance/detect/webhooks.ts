@@ -87,7 +87,7 @@ async function echoProbe(p: Probe, url: string, events: string[], deletable: boo
 
 export const deliveriesDetector: Detector = {
   name: 'webhook deliveries',
-  options: ['signature.scheme', 'webhooks.matchedIncludesType', 'successStatus.DELETE /webhooks/{webhookId}'],
+  options: ['signature.scheme', 'webhooks.matchedIncludesType', 'successStatus.DELETE /webhooks/{webhookId}', 'webhooks.deleteWithoutList'],
   async run(p) {
     const sub = p.fact<Subscription>('subscription');
     if (!sub?.registered) throw new Error('no subscription was made');
@@ -106,11 +106,22 @@ export const deliveriesDetector: Detector = {
       const data = (payloadOf(matched) as { data?: Record<string, unknown> })?.data;
       p.set('webhooks.matchedIncludesType', data !== undefined && 'type' in data, 'high', [ex(matched)]);
     } else p.miss('webhooks.matchedIncludesType', `no position.matched delivery within ${DELIVERY_WAIT_MS / 1000} s`);
-    if (sub.id && p.found.get('webhooks.listAndDelete')?.value !== false) {
+    // Deleted whether or not a list was found: a target may offer the delete alone (issue 33),
+    // and a subscription left behind is retried against a receiver that is gone.
+    if (sub.id) {
+      const listed = p.found.get('webhooks.listAndDelete')?.value !== false;
       const del = await p.call('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
-      if (ok(del)) p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
-      else p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
-    }
+      if (ok(del)) {
+        p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
+        if (!listed) p.set('webhooks.deleteWithoutList', true, 'high', [del], 'GET /webhooks is not served, DELETE of the subscription was');
+      } else {
+        p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
+        // Not served: 404/405/501, or what this target answers an unknown route or method with (errors detector).
+        const absent = [404, 405, 501, ...['errors.unknownRoute', 'errors.methodNotAllowed'].map((o) => (p.found.get(o)?.value as { status?: number } | undefined)?.status)];
+        if (!listed && absent.includes(del.status)) p.set('webhooks.deleteWithoutList', false, 'medium', [del], `DELETE of the subscription just made answered ${del.status}`);
+        else if (!listed) p.miss('webhooks.deleteWithoutList', `DELETE of the subscription answered ${del.status}`);
+      }
+    } else p.miss('webhooks.deleteWithoutList', 'the registration gave no id to delete');
   },
 };
 
