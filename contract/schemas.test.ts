@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as s from './schemas.ts';
 import { endpoints } from './endpoints.ts';
+import { buildOpenApi } from './openapi.ts';
 import { defaultProfile, parseProfile } from './profile.ts';
 
 /** A request body as the profile's endpoint table checks it: the rate bound (bounds.rateBelow) is the profile's, not the spec's. */
@@ -102,6 +103,18 @@ describe('the rate bound (bounds.rateBelow)', () => {
     const item = { positionId: 'p1', status: 'pending', type: 'lend', asset: 'USDC', amount: '10', rate: 1, maturity: '2026-02-14T00:00:00Z' };
     expect(list.safeParse({ positions: [item], hasMore: false }).success).toBe(false);
     expect(list.safeParse({ positions: [{ ...item, rate: 0.5 }], hasMore: false }).success).toBe(true);
+  });
+});
+
+describe('the order book depth maximum (bounds.orderbookMaxDepth)', () => {
+  const depthOf = (p = defaultProfile) => ((buildOpenApi(p) as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }> }).paths['/markets/{id}/orderbook']!.get.parameters.find((x) => x.name === 'depth')!.schema);
+  const query = (p = defaultProfile) => endpoints(p).find((e) => e.id === 'orderbook.get')!.query!;
+  it('is stated and checked as the profile says, and not at all when null (not even 2^53-1)', () => {
+    expect(depthOf()).toEqual({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(depthOf(parseProfile({ bounds: { orderbookMaxDepth: null } }))).toEqual({ type: 'integer', minimum: 1 });
+    expect(query().safeParse({ depth: '1001' }).success).toBe(false);
+    expect(query(parseProfile({ bounds: { orderbookMaxDepth: null } })).safeParse({ depth: '100000000000000000000' }).success).toBe(true);
+    expect(query(parseProfile({ bounds: { orderbookMaxDepth: null } })).safeParse({ depth: '2.5' }).success).toBe(false);
   });
 });
 

@@ -212,7 +212,8 @@ export const patchPositionRequest = z
 
 export const orderBookQuery = z.object({
   maturity: durationString.optional(),
-  depth: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').optional(),
+  // Any integer, not only a safe one (zod's int() would also state a maximum of 2^53-1, a bound the spec does not give).
+  depth: z.coerce.number().refine(Number.isInteger, 'must be an integer').min(1, 'must be at least 1').optional(),
 });
 
 /** The order book query under a maximum depth (profile bounds.orderbookMaxDepth; the spec gives none). */
