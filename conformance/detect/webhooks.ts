@@ -106,24 +106,42 @@ export const deliveriesDetector: Detector = {
       const data = (payloadOf(matched) as { data?: Record<string, unknown> })?.data;
       p.set('webhooks.matchedIncludesType', data !== undefined && 'type' in data, 'high', [ex(matched)]);
     } else p.miss('webhooks.matchedIncludesType', `no position.matched delivery within ${DELIVERY_WAIT_MS / 1000} s`);
-    // Deleted whether or not a list was found: a target may offer the delete alone (issue 33),
-    // and a subscription left behind is retried against a receiver that is gone.
-    if (sub.id) {
-      const listed = p.found.get('webhooks.listAndDelete')?.value !== false;
-      const del = await p.call('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
-      if (ok(del)) {
-        p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
-        if (!listed) p.set('webhooks.deleteWithoutList', true, 'high', [del], 'GET /webhooks is not served, DELETE of the subscription was');
-      } else {
-        p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
-        // Not served: 404/405/501, or what this target answers an unknown route or method with (errors detector).
-        const absent = [404, 405, 501, ...['errors.unknownRoute', 'errors.methodNotAllowed'].map((o) => (p.found.get(o)?.value as { status?: number } | undefined)?.status)];
-        if (!listed && absent.includes(del.status)) p.set('webhooks.deleteWithoutList', false, 'medium', [del], `DELETE of the subscription just made answered ${del.status}`);
-        else if (!listed) p.miss('webhooks.deleteWithoutList', `DELETE of the subscription answered ${del.status}`);
-      }
-    } else p.miss('webhooks.deleteWithoutList', 'the registration gave no id to delete');
+    await deleteOwn(p, sub);
   },
 };
+
+/**
+ * Deletes the subscription detection made, whether or not a list was found: a target may offer
+ * the delete alone (issue 33), and a subscription left behind is retried against a receiver
+ * that is gone. Without an id, the methods the subscription path allows are read instead.
+ */
+export async function deleteOwn(p: Probe, sub: Pick<Subscription, 'id'>): Promise<void> {
+  const listed = p.found.get('webhooks.listAndDelete')?.value !== false;
+  if (!sub.id) return listed ? p.miss('webhooks.deleteWithoutList', 'the registration gave no id to delete') : allowProbe(p);
+  const del = await p.call('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
+  if (ok(del)) {
+    p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
+    if (!listed) p.set('webhooks.deleteWithoutList', true, 'high', [del], 'GET /webhooks is not served, DELETE of the subscription was');
+    return;
+  }
+  p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
+  if (listed) return;
+  // Not served: 404/405/501, or what this target answers an unknown route or method with (errors detector).
+  const absent = [404, 405, 501, ...['errors.unknownRoute', 'errors.methodNotAllowed'].map((o) => (p.found.get(o)?.value as { status?: number } | undefined)?.status)];
+  if (absent.includes(del.status)) p.set('webhooks.deleteWithoutList', false, 'medium', [del], `DELETE of the subscription just made answered ${del.status}`);
+  else p.miss('webhooks.deleteWithoutList', `DELETE of the subscription answered ${del.status}`);
+}
+
+/** No id to delete with: a 405 on the subscription path lists the methods it has in Allow (RFC 9110). */
+async function allowProbe(p: Probe): Promise<void> {
+  const r = await p.call('GET', '/webhooks/lendcheck-allow-probe');
+  const allow = r.headers.allow;
+  if (r.status === 405 && allow) {
+    const has = /\bDELETE\b/i.test(allow);
+    return p.set('webhooks.deleteWithoutList', has, 'medium', [r], `the registration gave no id; GET /webhooks/{id} answered 405 with Allow: ${allow}`);
+  }
+  p.miss('webhooks.deleteWithoutList', `the registration gave no id to delete, and GET /webhooks/{id} answered ${r.status}${allow ? ` (Allow: ${allow})` : ' with no Allow'}`);
+}
 
 const typeOf = (d: Delivery) => (payloadOf(d) as { type?: unknown } | undefined)?.type;
 
