@@ -5,6 +5,7 @@ import * as s from './schemas.ts';
 import * as shapes from './shapes.ts';
 import * as ctl from './sandbox-controls.ts';
 import type { Endpoint } from './endpoint-type.ts';
+import { rateBounded } from './rate-bound.ts';
 
 export type { Access, Endpoint, Method } from './endpoint-type.ts';
 
@@ -12,8 +13,17 @@ const positionId = z.object({ positionId: z.string().min(1) });
 const userIdParam = z.object({ userId: z.string().min(1) });
 const analyticsQuery = z.object({ period: z.string().optional() });
 
+/** Whether the target serves DELETE /webhooks/{webhookId}: with its list, or alone (profile webhooks.*). */
+export const webhookDeletable = (p: Profile) => p.webhooks.listAndDelete || p.webhooks.deleteWithoutList;
+
 /** The endpoint table of spec part 4 plus the sandbox controls, resolved against a profile. */
 export function endpoints(profile: Profile): Endpoint[] {
+  // The profile's rate bound on every request and answer (contract/rate-bound.ts).
+  const below = profile.bounds.rateBelow;
+  return table(profile).map((e) => (below === null ? e : { ...e, ...(e.body ? { body: rateBounded(e.body, below) } : {}), response: rateBounded(e.response, below) }));
+}
+
+function table(profile: Profile): Endpoint[] {
   return [
     { id: 'lend.create', method: 'POST', path: '/lend', access: 'key', summary: 'Place a lend order', body: s.lendRequest, response: s.createLendResponse, responseSource: 'spec', requirements: ['EP-lend', 'SHAPE-create-lend'] },
     { id: 'borrow.create', method: 'POST', path: '/borrow', access: 'key', summary: 'Place a borrow order', body: s.borrowRequest, response: shapes.createBorrowResponse, responseSource: 'profile', requirements: ['EP-borrow'] },
@@ -24,11 +34,13 @@ export function endpoints(profile: Profile): Endpoint[] {
     { id: 'position.patch', method: 'PATCH', path: '/positions/{positionId}', access: 'key', summary: 'Change auto-features', params: positionId, body: s.patchPositionRequest, response: shapes.patchResult, responseSource: 'profile', requirements: ['EP-patch'] },
     { id: 'user.withdraw', method: 'POST', path: '/users/{userId}/withdraw', access: 'key', summary: 'Withdraw available funds', params: userIdParam, body: s.withdrawRequest, response: shapes.withdrawalRecord, responseSource: 'profile', requirements: ['EP-withdraw'] },
     { id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'] },
-    { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQuery, response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'] },
+    { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQueryUpTo(profile.bounds.orderbookMaxDepth), response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'] },
     { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscription, response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'] },
     ...(profile.webhooks.listAndDelete
+      ? ([{ id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'] }] satisfies Endpoint[])
+      : []),
+    ...(webhookDeletable(profile)
       ? ([
-          { id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'] },
           { id: 'webhooks.delete', method: 'DELETE', path: '/webhooks/{webhookId}', access: 'key', summary: 'Delete a subscription', params: z.object({ webhookId: z.string().min(1) }), response: z.looseObject({ webhookId: z.string(), deleted: z.literal(true) }), responseSource: 'profile', requirements: ['EP-webhooks'] },
         ] satisfies Endpoint[])
       : []),
@@ -44,6 +56,13 @@ export function endpoints(profile: Profile): Endpoint[] {
 
     ...ctl.controlEndpoints(),
   ];
+}
+
+/** An endpoint's request body as the profile checks it (its rate bound included). */
+export function endpointBody(profile: Profile, id: string): z.ZodType {
+  const body = endpoints(profile).find((e) => e.id === id)?.body;
+  if (!body) throw new Error(`no request body for ${id}`);
+  return body;
 }
 
 export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {

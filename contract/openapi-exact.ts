@@ -124,6 +124,8 @@ export function exactQuery(p: Profile, e: Endpoint, name: string, schema: Json):
   if (name === 'maturity' && (e.id === 'orderbook.get' || e.id === 'public.rateSeries')) return maturityEnum(p);
   if (name === 'asset' && e.id === 'public.rateSeries') return assetEnum(marketAssets(p));
   if (name === 'limit' && e.id === 'positions.list' && p.pagination.overMax === 'reject') return { ...schema, maximum: LIST_LIMIT_MAX };
+  // An integer from 1, at most the profile's maximum where it states one (else none: the spec gives none).
+  if (name === 'depth' && e.id === 'orderbook.get') return { type: 'integer', minimum: 1, ...(p.bounds.orderbookMaxDepth !== null ? { maximum: p.bounds.orderbookMaxDepth } : {}) };
   if (name === 'cursor') return { ...schema, description: 'Opaque: only a nextCursor this list returned (with the same filters) is valid' };
   return schema;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES, SIGNATURE_HEADER } from './constants.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from './constants.ts';
 import { endpointKey, endpointSuccess, publicEnvelopeOf, successSchema, type Endpoint } from './endpoints.ts';
 import type { Profile } from './profile.ts';
 import { eventEnvelope, positionMatchedData } from './schemas.ts';
@@ -56,6 +56,8 @@ function notShownPayload(p: Profile, e: Endpoint): Json {
   const fields = recordedFields(p, e) ?? {};
   const id = idFieldOf(p, e);
   const properties: Record<string, Json> = Object.fromEntries(Object.entries(fields).map(([k, t]) => [k, JSON_TYPES[t] ?? {}]));
+  // A registration's secret is the subscription's signing secret: part 2 gives its prefix.
+  if (e.id === 'webhooks.create' && fields.secret === 'string') properties.secret = { type: 'string', pattern: `^${WEBHOOK_SECRET_PREFIX}` };
   if (id) properties[id] = { type: 'string', minLength: 1 };
   return {
     type: 'object',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_VERSION_PREFIX, ERROR_STATUS, RATE_LIMIT_HEADERS } from './constants.ts';
 import { endpoints, endpointSuccess, type Endpoint } from './endpoints.ts';
 import { defaultProfile, type Profile } from './profile.ts';
+import { RATE_FIELDS } from './rate-bound.ts';
 import { errorBody } from './schemas.ts';
 import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './openapi-exact.ts';
 import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './openapi-known.ts';
@@ -98,6 +99,22 @@ function sharedOperation(profile: Profile, keyed: Endpoint, pub: Endpoint, ids: 
   };
 }
 
+/**
+ * The profile's rate bound where the endpoint table checks it (contract/rate-bound.ts): every
+ * numeric rate field of a body or answer. zod's export cannot see a custom check, so it is said
+ * here; without a bound nothing is said (the spec gives none).
+ */
+function boundRates(node: unknown, below: number): void {
+  if (Array.isArray(node)) for (const x of node) boundRates(x, below);
+  else if (node && typeof node === 'object') {
+    const props = (node as Json).properties as Record<string, Json> | undefined;
+    if (props && typeof props === 'object') {
+      for (const [k, v] of Object.entries(props)) if (RATE_FIELDS.has(k) && v && v.type === 'number') props[k] = { ...v, exclusiveMaximum: below };
+    }
+    for (const x of Object.values(node)) boundRates(x, below);
+  }
+}
+
 export function buildOpenApi(profile: Profile = defaultProfile): Json {
   const paths: Record<string, Json> = {};
   const all = endpoints(profile);
@@ -108,6 +125,7 @@ export function buildOpenApi(profile: Profile = defaultProfile): Json {
     const at = twin ? twin.path : e.path;
     (paths[at] ??= {})[e.method.toLowerCase()] = twin ? sharedOperation(profile, e, twin, ids) : operation(profile, e, ids);
   }
+  if (profile.bounds.rateBelow !== null) boundRates(paths, profile.bounds.rateBelow);
   return {
     openapi: '3.1.0',
     info: {

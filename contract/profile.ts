@@ -84,6 +84,10 @@ export const profileSchema = z.object({
         spec: 'Part 4: POST /webhooks `secret`: "whether optional or required: not shown".',
         reason: 'Optional: when omitted the server generates a whsec_ secret and returns it once.',
       }),
+      registrationSecret: doc(z.enum(['when-generated', 'always']).default('when-generated'), {
+        spec: 'Part 2: the subscription has a `secret`; "fields of the ... webhook registration result: not shown".',
+        reason: 'Shown once, when the server generated it: a partner who gave its own already has it. `always`: the answer echoes a given secret too.',
+      }),
       afterFinalRetry: doc(z.enum(['mark-failed', 'drop', 'disable-subscription']).default('mark-failed'), {
         spec: 'Part 6, rule 4: "What happens after the fifth retry fails: not shown."',
         reason: 'The event is kept, marked failed and visible through a control endpoint; nothing is sent after it.',
@@ -103,6 +107,10 @@ export const profileSchema = z.object({
       listAndDelete: doc(z.boolean().default(true), {
         spec: 'Part 4 mentions a webhook list; its endpoints: not shown.',
         reason: 'GET /webhooks and DELETE /webhooks/{webhookId}, the usual pair.',
+      }),
+      deleteWithoutList: doc(z.boolean().default(false), {
+        spec: 'Part 4 names no delete endpoint; a target may offer DELETE /webhooks/{webhookId} without a list.',
+        reason: 'Off: the delete comes with the list (listAndDelete). `profile detect` deletes its own subscription on a target without a list, and records whether it could.',
       }),
       matchedIncludesType: doc(z.boolean().default(true), {
         spec: 'Part 6: position.matched data: "one form also holds type".',
@@ -144,6 +152,22 @@ export const profileSchema = z.object({
       maxBodyBytes: doc(z.number().int().min(256).default(65_536), {
         spec: 'Request size bound: not shown.',
         reason: '64 KiB is far above any order body; larger ones are refused with 413 before parsing.',
+      }),
+    })
+    .prefault({}),
+
+  // Bounds the spec does not give. The defaults are the reference sandbox's; a detected profile
+  // states one only where detection saw it enforced (null otherwise, conformance/detect/bounds.ts),
+  // so the exported document never promises a refusal the target does not make.
+  bounds: z
+    .object({
+      rateBelow: doc(z.number().positive().nullable().default(1), {
+        spec: 'Part 2: "Rates are numbers expressed as fractions (0.08 means 8%)"; an upper bound: not shown.',
+        reason: 'Below 1 (100 %): a larger rate is most likely a percent sent by mistake. Orders asking more are refused naming `rate`, and no answer carries more. null: no bound.',
+      }),
+      orderbookMaxDepth: doc(z.number().int().min(1).nullable().default(1000), {
+        spec: 'Part 4 / part 8: order book `depth` "default 10"; its maximum: not shown.',
+        reason: 'A thousand levels is far past any book the sandbox holds; more is refused naming `depth`. null: no maximum (the book simply ends).',
       }),
     })
     .prefault({}),

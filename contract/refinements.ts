@@ -21,12 +21,14 @@ export const nonNegativeDecimalString = z
   .regex(POSITIVE_DECIMAL_RE, 'must be a non-negative decimal string')
   .meta({ description: 'Non-negative decimal string', examples: ['0', '12.5'] });
 
-/** Rates are fractions: 0.08 means 8 %. A rate of 1 or more would be 100 %+ and is read as a percent by mistake. */
+/**
+ * Rates are fractions: 0.08 means 8 %. The spec gives no upper bound, so none is here: the
+ * profile's (bounds.rateBelow) is added per endpoint by contract/rate-bound.ts.
+ */
 export const fractionRate = z
   .number()
   .finite()
   .min(0, 'must be a fraction of at least 0')
-  .lt(1, 'must be a fraction below 1 (0.08 means 8%)')
   .meta({ description: 'Rate as a fraction', examples: [0.08] });
 
 const ISO_UTC_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import * as s from './schemas.ts';
+import { endpoints } from './endpoints.ts';
+import { buildOpenApi } from './openapi.ts';
+import { defaultProfile, parseProfile } from './profile.ts';
+
+/** A request body as the profile's endpoint table checks it: the rate bound (bounds.rateBelow) is the profile's, not the spec's. */
+const bodyOf = (id: string, p = defaultProfile) => endpoints(p).find((e) => e.id === id)!.body!;
 
 // Spec examples (parts 2, 4, 6, 7) must pass; each field rule must reject a wrong value.
 
@@ -64,7 +70,7 @@ describe('lend request', () => {
     ['maturity as number', { ...lend, maturity: 30 }],
     ['mode unknown', { ...lend, mode: 'expert' }],
     ['autoRollover as string', { ...lend, autoRollover: 'true' }],
-  ])('rejects %s', (_n, v) => rejects(s.lendRequest, v));
+  ])('rejects %s', (_n, v) => rejects(bodyOf('lend.create'), v));
 });
 
 describe('borrow request', () => {
@@ -82,7 +88,34 @@ describe('borrow request', () => {
     ['maturity bad', { ...borrow, maturity: 'next week' }],
     ['autoRefinance as number', { ...borrow, autoRefinance: 1 }],
     ['userId missing', { ...borrow, userId: undefined }],
-  ])('rejects %s', (_n, v) => rejects(s.borrowRequest, v));
+  ])('rejects %s', (_n, v) => rejects(bodyOf('borrow.create'), v));
+});
+
+describe('the rate bound (bounds.rateBelow)', () => {
+  it('is the profile\'s: below 1 by default, another bound, or none (the spec gives none)', () => {
+    const lend = { userId: 'u1', asset: 'USDC', amount: '10' };
+    expect(bodyOf('lend.create').safeParse({ ...lend, rate: 1 }).success).toBe(false);
+    expect(bodyOf('lend.create', parseProfile({ bounds: { rateBelow: 100 } })).safeParse({ ...lend, rate: 1 }).success).toBe(true);
+    expect(bodyOf('lend.create', parseProfile({ bounds: { rateBelow: 100 } })).safeParse({ ...lend, rate: 100 }).success).toBe(false);
+    expect(bodyOf('lend.create', parseProfile({ bounds: { rateBelow: null } })).safeParse({ ...lend, rate: 250 }).success).toBe(true);
+    // Answers too, nested ones included: a position list item at the bound is refused.
+    const list = endpoints(defaultProfile).find((e) => e.id === 'positions.list')!.response;
+    const item = { positionId: 'p1', status: 'pending', type: 'lend', asset: 'USDC', amount: '10', rate: 1, maturity: '2026-02-14T00:00:00Z' };
+    expect(list.safeParse({ positions: [item], hasMore: false }).success).toBe(false);
+    expect(list.safeParse({ positions: [{ ...item, rate: 0.5 }], hasMore: false }).success).toBe(true);
+  });
+});
+
+describe('the order book depth maximum (bounds.orderbookMaxDepth)', () => {
+  const depthOf = (p = defaultProfile) => ((buildOpenApi(p) as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }> }).paths['/markets/{id}/orderbook']!.get.parameters.find((x) => x.name === 'depth')!.schema);
+  const query = (p = defaultProfile) => endpoints(p).find((e) => e.id === 'orderbook.get')!.query!;
+  it('is stated and checked as the profile says, and not at all when null (not even 2^53-1)', () => {
+    expect(depthOf()).toEqual({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(depthOf(parseProfile({ bounds: { orderbookMaxDepth: null } }))).toEqual({ type: 'integer', minimum: 1 });
+    expect(query().safeParse({ depth: '1001' }).success).toBe(false);
+    expect(query(parseProfile({ bounds: { orderbookMaxDepth: null } })).safeParse({ depth: '100000000000000000000' }).success).toBe(true);
+    expect(query(parseProfile({ bounds: { orderbookMaxDepth: null } })).safeParse({ depth: '2.5' }).success).toBe(false);
+  });
 });
 
 describe('position shapes', () => {

@@ -149,7 +149,8 @@ export const orderBook = z.looseObject({
 
 export const webhookSecret = z
   .string()
-  .startsWith(WEBHOOK_SECRET_PREFIX, `must start with ${WEBHOOK_SECRET_PREFIX}`)
+  // A regex, not startsWith: JSON Schema gets the spec's rule as `pattern: ^whsec_` (startsWith exports a non-standard format).
+  .regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}`), `must start with ${WEBHOOK_SECRET_PREFIX}`)
   .min(WEBHOOK_SECRET_PREFIX.length + 16, 'must carry at least 16 characters after the prefix');
 
 export const webhookSubscription = z.object({
@@ -211,5 +212,10 @@ export const patchPositionRequest = z
 
 export const orderBookQuery = z.object({
   maturity: durationString.optional(),
-  depth: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').max(1000, 'must be at most 1000').optional(),
+  // Any integer, not only a safe one (zod's int() would also state a maximum of 2^53-1, a bound the spec does not give).
+  depth: z.coerce.number().refine(Number.isInteger, 'must be an integer').min(1, 'must be at least 1').optional(),
 });
+
+/** The order book query under a maximum depth (profile bounds.orderbookMaxDepth; the spec gives none). */
+export const orderBookQueryUpTo = (max: number | null) =>
+  max === null ? orderBookQuery : orderBookQuery.extend({ depth: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').max(max, `must be at most ${max}`).optional() });

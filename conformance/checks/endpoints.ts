@@ -1,4 +1,4 @@
-import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, type Endpoint, type Profile } from '../../contract/index.ts';
+import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, webhookDeletable, type Endpoint, type Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
@@ -84,7 +84,7 @@ export function webhookSecret(ctx: CheckContext): string {
 
 async function deleteHook(ctx: CheckContext, created: Reply): Promise<void> {
   const id = findId(created.json, ctx.profile.ids.webhook)?.value;
-  if (id && ctx.profile.webhooks.listAndDelete) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
+  if (id && webhookDeletable(ctx.profile)) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
 }
 
 /** A lend and a borrow that cross, so the engine matches them; one pair per tag and run. */
@@ -133,7 +133,7 @@ function endpointCheck(e: Endpoint): Check {
       if (e.id === 'borrow.create' && refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `POST /borrow of ${pairAsset(ctx.profile)}`);
       if (e.id === 'public.rateSeries' && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `GET ${e.path} of market ${ctx.profile.lifecycle.defaultMaturity}`);
       if (e.id === 'rates.get' && (r.status === 404 || r.status === 405 || refusesField(r, /route|path/))) profileGap(ctx, 'ratesPath', r, `GET ${ctx.profile.ratesPath}`);
-      if ((e.id === 'webhooks.list' || e.id === 'webhooks.delete') && (r.status === 404 || r.status === 405 || refusesField(r, /route|path|method/))) profileGap(ctx, 'webhooks.listAndDelete', r, `${e.method} ${e.path}`);
+      if ((e.id === 'webhooks.list' || e.id === 'webhooks.delete') && (r.status === 404 || r.status === 405 || refusesField(r, /route|path|method/))) profileGap(ctx, e.id === 'webhooks.delete' && !ctx.profile.webhooks.listAndDelete ? 'webhooks.deleteWithoutList' : 'webhooks.listAndDelete', r, `${e.method} ${e.path}`);
       if (e.id === 'public.orderbook' && (r.status === 404 || refusesField(r, /\bid\b|market/))) profileGap(ctx, 'markets.idSeparator', r, `the public order book of ${firstMarket(ctx.profile)}`);
       if (e.path.startsWith('/analytics/') && refusesField(r, /period/)) profileGap(ctx, 'markets.periods', r, `GET ${e.path}?period=${ctx.profile.markets.defaultPeriod}`);
       const body = expectSuccess(ctx, e, r);

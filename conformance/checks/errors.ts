@@ -1,5 +1,5 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { borrowRequest, errorBody, lendRequest, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
+import { endpointBody, errorBody, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { bodyCases, type BodyCase } from '../cases.ts';
 import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
@@ -46,7 +46,7 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const u = await fundedUser(ctx, 'inv-lend');
-        const cases = bodyCases(lendRequest, lendBody(ctx, u));
+        const cases = bodyCases(endpointBody(ctx.profile, 'lend.create'), lendBody(ctx, u));
         // A date in the past cannot be a maturity; and the non-JSON-object bodies.
         cases.push({ field: 'maturity', what: 'maturity as a past ISO date', body: lendBody(ctx, u, { maturity: '2000-01-01' }) });
         // A string asset outside the list is the spec's "unsupported asset", whose code the profile gives.
@@ -63,7 +63,7 @@ export function errorChecks(profile: Profile): Check[] {
       async run(ctx) {
         const u = await fundedUser(ctx, 'inv-borrow');
         const valid = borrowBody(ctx, u);
-        const cases = bodyCases(borrowRequest, valid);
+        const cases = bodyCases(endpointBody(ctx.profile, 'borrow.create'), valid);
         await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/borrow', { body }), 'POST /borrow');
         // Assets outside the profile's lists: the code is a profile choice (spec part 7 "unsupported asset").
         const ua = profile.errors.unsupportedAsset;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { borrowRequest, lendRequest, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
+import { endpointBody, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { CheckFailure, expectClientError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { TransportError, type Reply } from '../http.ts';
 import { enc, sharedLend } from './fixtures.ts';
@@ -52,8 +52,8 @@ const jsonish = fc.oneof(
 
 export function fuzzChecks(profile: Profile): Check[] {
   const bodies: Array<[string, string, (ctx: CheckContext) => Promise<string>, { safeParse(v: unknown): { success: boolean } }]> = [
-    ['POST', '/lend', async () => '/lend', lendRequest],
-    ['POST', '/borrow', async () => '/borrow', borrowRequest],
+    ['POST', '/lend', async () => '/lend', endpointBody(profile, 'lend.create')],
+    ['POST', '/borrow', async () => '/borrow', endpointBody(profile, 'borrow.create')],
     ['POST', '/users/{userId}/withdraw', async (ctx) => `/users/${enc(ctx.user('fuzz'))}/withdraw`, withdrawRequest],
     ['PATCH', '/positions/{positionId}', async (ctx) => `/positions/${enc((await sharedLend(ctx)).positionId)}`, patchPositionRequest],
     ['POST', '/webhooks', async () => '/webhooks', webhookSubscription],

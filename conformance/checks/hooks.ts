@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, type Profile } from '../../contract/index.ts';
+import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
 import { RECEIVER_VAR } from '../../contract/repro-vars.ts';
 import { findId } from '../detect/probe.ts';
@@ -101,7 +101,7 @@ export const NEEDS_CLOCK = {
 };
 
 async function unsubscribe(ctx: CheckContext, id: string | undefined): Promise<void> {
-  if (id && ctx.profile.webhooks.listAndDelete) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
+  if (id && webhookDeletable(ctx.profile)) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
 }
 
 export function hookChecks(profile: Profile): Check[] {

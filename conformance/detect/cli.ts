@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Profile } from '../../contract/index.ts';
-import { createRedactor } from '../../reports/redact.ts';
+import { redactProfileFile } from './file-redact.ts';
 import { detectProfile, profileFile, type DetectOptions, type DetectedProfile } from './index.ts';
 
 // Shared by `lendcheck profile detect` and `lendcheck gate --detect-profile`: run the
@@ -11,7 +11,7 @@ export async function detectToFile(o: DetectOptions, out: string): Promise<{ det
   const detected = await detectProfile(o);
   const secrets = [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''];
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, createRedactor(secrets).text(JSON.stringify(profileFile(detected, o.baseUrl), null, 2)) + '\n');
+  writeFileSync(out, `${JSON.stringify(redactProfileFile(profileFile(detected, o.baseUrl), secrets), null, 2)}\n`);
   return { detected, file: out, summary: summarise(detected) };
 }
 

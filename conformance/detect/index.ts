@@ -1,15 +1,16 @@
 import { defaultProfile, parseProfile, type Profile, type results } from '../../contract/index.ts';
-import { HttpClient } from '../http.ts';
+import { HttpClient, TransportError } from '../http.ts';
 import { amountsDetector } from './amounts.ts';
 import { assetInfoDetector } from './asset-info.ts';
 import { assetsDetector } from './assets.ts';
 import { bodyLimitDetector } from './body-limit.ts';
+import { boundsDetector } from './bounds.ts';
 import { destinationDetector } from './destination.ts';
 import { errorsDetector } from './errors.ts';
 import { fundsDetailsDetector } from './funds-details.ts';
 import { lifecycleDetector } from './lifecycle.ts';
 import { liquidationDetector } from './liquidation.ts';
-import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE } from './options.ts';
+import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE, UNSTATED_BOUNDS } from './options.ts';
 import { ordersDetector } from './orders.ts';
 import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './public.ts';
@@ -27,7 +28,7 @@ import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
 // telling probes go first), so a small budget still yields the important options.
 
 export const DETECTORS: Detector[] = [
-  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, ordersDetector, subscribeDetector,
+  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, ordersDetector, boundsDetector, subscribeDetector,
   lifecycleDetector, deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
@@ -85,6 +86,9 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
       try {
         await d.run(probe);
       } catch (e) {
+        // Nothing has answered yet: the address is wrong or the target is down. A profile of
+        // defaults written as if detected would hide that, so detection stops at once.
+        if (e instanceof TransportError && probe.seen.length === 0) throw new Error(`cannot reach ${o.baseUrl}: ${e.message}`);
         const why = e instanceof OutOfBudget ? `${e.message} before ${d.name} finished` : `${d.name} stopped: ${(e as Error).message}`;
         for (const opt of d.options) probe.miss(opt, why);
       }
@@ -101,6 +105,8 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
 function assemble(probe: Probe, maxRequests: number, durationMs: number): DetectedProfile {
   const diff: Record<string, unknown> = { name: 'detected' };
   for (const [opt, f] of probe.found) if (!sameValue(f.value, getOption(defaultProfile, opt))) setOption(diff, opt, f.value);
+  // A bound the spec does not give is stated only when detection saw it enforced (profile `bounds`).
+  for (const opt of UNSTATED_BOUNDS) if (!probe.found.has(opt)) setOption(diff, opt, null);
   // A record given in a profile replaces the default one whole, so a changed record is written whole.
   for (const rec of RECORDS) {
     if (diff[rec]) diff[rec] = { ...(defaultProfile as unknown as Record<string, object>)[rec], ...(diff[rec] as object) };
@@ -121,7 +127,9 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
     else if (f) {
       options[opt] = { detected: true, value: f.value, default: def, confidence: f.confidence, evidence: f.evidence, ...(f.note ? { note: f.note } : {}) };
     } else {
-      options[opt] = { detected: false, value: def, default: def, reason: probe.missed.get(opt) ?? UNDETECTABLE[opt] ?? 'no detector reads it' };
+      const why = probe.missed.get(opt) ?? UNDETECTABLE[opt] ?? 'no detector reads it';
+      if (UNSTATED_BOUNDS.includes(opt)) options[opt] = { detected: false, value: null, default: def, reason: `${why}; no bound is stated (null), as the spec gives none` };
+      else options[opt] = { detected: false, value: def, default: def, reason: why };
     }
   }
   return { profile: diff, merged, options, requests: probe.used, maxRequests, durationMs: Math.round(durationMs) };

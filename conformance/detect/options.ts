@@ -1,4 +1,4 @@
-import { defaultProfile, profileSchema, type Profile } from '../../contract/index.ts';
+import { defaultProfile, profileSchema, webhookDeletable, type Profile } from '../../contract/index.ts';
 
 // Every profile option as a dotted name (a record's entries one by one, e.g.
 // `successStatus.POST /lend`), and reading/writing one in a profile-shaped object.
@@ -67,10 +67,13 @@ export const UNDETECTABLE: Record<string, string> = {
   'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
 };
 
+/** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */
+export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth'];
+
 /** Why an option has no meaning under a profile (an endpoint it sets is not served), or undefined. */
 export function inapplicable(p: Profile, option: string): string | undefined {
-  if (!p.webhooks.listAndDelete && (option === 'successStatus.GET /webhooks' || option === 'successStatus.DELETE /webhooks/{webhookId}')) {
-    return 'not served (webhooks.listAndDelete is false)';
-  }
+  if (!p.webhooks.listAndDelete && option === 'successStatus.GET /webhooks') return 'not served (webhooks.listAndDelete is false)';
+  if (!webhookDeletable(p) && option === 'successStatus.DELETE /webhooks/{webhookId}') return 'not served (webhooks.listAndDelete and webhooks.deleteWithoutList are false)';
+  if (p.webhooks.listAndDelete && option === 'webhooks.deleteWithoutList') return 'the list is served, and the delete with it (webhooks.listAndDelete)';
   return undefined;
 }

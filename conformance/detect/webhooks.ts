@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
-import { errorText, findId, ok, type Detector } from './probe.ts';
+import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
 import { deliveryExchange, payloadOf, startReceiver, type Delivery, type Receiver } from './receiver.ts';
 
 // Webhooks, in two parts around the organic orders of lifecycle.ts: first lendcheck's own
@@ -27,7 +27,7 @@ function findSecret(v: unknown): string | undefined {
 
 export const subscribeDetector: Detector = {
   name: 'webhook subscription',
-  options: ['webhooks.secretRequired', 'webhooks.allowLoopbackHttp', 'webhooks.listAndDelete', 'ids.webhook', 'successStatus.POST /webhooks', 'successStatus.GET /webhooks'],
+  options: ['webhooks.secretRequired', 'webhooks.registrationSecret', 'webhooks.allowLoopbackHttp', 'webhooks.listAndDelete', 'ids.webhook', 'successStatus.POST /webhooks', 'successStatus.GET /webhooks'],
   async run(p) {
     const receiver = await startReceiver(p.opts.receiverHost);
     const sub: Subscription = { receiver };
@@ -52,6 +52,7 @@ export const subscribeDetector: Detector = {
     if (LOOPBACK.test(receiver.url)) p.set('webhooks.allowLoopbackHttp', true, 'high', [r], `${receiver.url} was taken`);
     sub.secret = ours ?? findSecret(r.json);
     if (sub.secret) p.http.addSecret(sub.secret);
+    if (ours) p.set('webhooks.registrationSecret', findSecret(r.json) === ours ? 'always' : 'when-generated', 'high', [r], findSecret(r.json) === ours ? 'the answer echoed the secret given' : 'the answer did not show the secret given');
     const id = findId(r.json, undefined, ['userId']);
     if (id) {
       Object.assign(sub, { id: id.value, idField: id.field });
@@ -62,12 +63,31 @@ export const subscribeDetector: Detector = {
       p.set('successStatus.GET /webhooks', list.status, 'high', [list]);
       p.set('webhooks.listAndDelete', true, 'high', [list]);
     } else if (list.status === 404 || list.status === 405) p.set('webhooks.listAndDelete', false, 'medium', [list], 'GET /webhooks is not served');
+    if (!ours) await echoProbe(p, receiver.url, body.events, ok(list));
   },
 };
 
+/**
+ * Whether a registration echoes a secret the partner gave, on a target that did not need one:
+ * a second subscription with a secret of lendcheck's own, deleted at once (before any order,
+ * so nothing is delivered to it). Only where subscriptions can be deleted: one left behind
+ * would be retried against a receiver that is gone.
+ */
+async function echoProbe(p: Probe, url: string, events: string[], deletable: boolean): Promise<void> {
+  if (!deletable) return p.miss('webhooks.registrationSecret', 'reading it needs a second subscription with a given secret, and this target lists (and deletes) none');
+  const secret = WEBHOOK_SECRET_PREFIX + randomBytes(24).toString('hex');
+  p.http.addSecret(secret);
+  const r = await p.call('POST', '/webhooks', { body: { url, events, secret } });
+  if (!ok(r)) return p.miss('webhooks.registrationSecret', `a subscription with a given secret answered ${r.status}`);
+  const echoed = findSecret(r.json) === secret;
+  p.set('webhooks.registrationSecret', echoed ? 'always' : 'when-generated', 'high', [r], echoed ? 'the answer echoed the secret given' : 'the answer did not show the secret given');
+  const id = findId(r.json, p.found.get('ids.webhook')?.value as string | undefined, ['userId']);
+  if (id) await p.call('DELETE', `/webhooks/${encodeURIComponent(id.value)}`);
+}
+
 export const deliveriesDetector: Detector = {
   name: 'webhook deliveries',
-  options: ['signature.scheme', 'webhooks.matchedIncludesType', 'successStatus.DELETE /webhooks/{webhookId}'],
+  options: ['signature.scheme', 'webhooks.matchedIncludesType', 'successStatus.DELETE /webhooks/{webhookId}', 'webhooks.deleteWithoutList'],
   async run(p) {
     const sub = p.fact<Subscription>('subscription');
     if (!sub?.registered) throw new Error('no subscription was made');
@@ -86,13 +106,42 @@ export const deliveriesDetector: Detector = {
       const data = (payloadOf(matched) as { data?: Record<string, unknown> })?.data;
       p.set('webhooks.matchedIncludesType', data !== undefined && 'type' in data, 'high', [ex(matched)]);
     } else p.miss('webhooks.matchedIncludesType', `no position.matched delivery within ${DELIVERY_WAIT_MS / 1000} s`);
-    if (sub.id && p.found.get('webhooks.listAndDelete')?.value !== false) {
-      const del = await p.call('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
-      if (ok(del)) p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
-      else p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
-    }
+    await deleteOwn(p, sub);
   },
 };
+
+/**
+ * Deletes the subscription detection made, whether or not a list was found: a target may offer
+ * the delete alone (issue 33), and a subscription left behind is retried against a receiver
+ * that is gone. Without an id, the methods the subscription path allows are read instead.
+ */
+export async function deleteOwn(p: Probe, sub: Pick<Subscription, 'id'>): Promise<void> {
+  const listed = p.found.get('webhooks.listAndDelete')?.value !== false;
+  if (!sub.id) return listed ? p.miss('webhooks.deleteWithoutList', 'the registration gave no id to delete') : allowProbe(p);
+  const del = await p.call('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
+  if (ok(del)) {
+    p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
+    if (!listed) p.set('webhooks.deleteWithoutList', true, 'high', [del], 'GET /webhooks is not served, DELETE of the subscription was');
+    return;
+  }
+  p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
+  if (listed) return;
+  // Not served: 404/405/501, or what this target answers an unknown route or method with (errors detector).
+  const absent = [404, 405, 501, ...['errors.unknownRoute', 'errors.methodNotAllowed'].map((o) => (p.found.get(o)?.value as { status?: number } | undefined)?.status)];
+  if (absent.includes(del.status)) p.set('webhooks.deleteWithoutList', false, 'medium', [del], `DELETE of the subscription just made answered ${del.status}`);
+  else p.miss('webhooks.deleteWithoutList', `DELETE of the subscription answered ${del.status}`);
+}
+
+/** No id to delete with: a 405 on the subscription path lists the methods it has in Allow (RFC 9110). */
+async function allowProbe(p: Probe): Promise<void> {
+  const r = await p.call('GET', '/webhooks/lendcheck-allow-probe');
+  const allow = r.headers.allow;
+  if (r.status === 405 && allow) {
+    const has = /\bDELETE\b/i.test(allow);
+    return p.set('webhooks.deleteWithoutList', has, 'medium', [r], `the registration gave no id; GET /webhooks/{id} answered 405 with Allow: ${allow}`);
+  }
+  p.miss('webhooks.deleteWithoutList', `the registration gave no id to delete, and GET /webhooks/{id} answered ${r.status}${allow ? ` (Allow: ${allow})` : ' with no Allow'}`);
+}
 
 const typeOf = (d: Delivery) => (payloadOf(d) as { type?: unknown } | undefined)?.type;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, SIGNATURE_HEADER, controls, errorBody, eventEnvelope, shapes, verifyWebhook } from '../../contract/index.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER, controls, errorBody, eventEnvelope, parseProfile, shapes, verifyWebhook, type Profile } from '../../contract/index.ts';
 import { caller, KEY_A, KEY_B, testSandbox } from '../test-helpers.ts';
 import { webhooksPlugin } from './plugin.ts';
 import { startReceiver, type Receiver } from './testkit.ts';
@@ -10,9 +10,9 @@ afterEach(async () => {
   for (const s of open.splice(0).reverse()) await s.close();
 });
 
-async function setup() {
+async function setup(profile?: Profile) {
   const plugin = webhooksPlugin({ pollMs: 5 });
-  const sb = testSandbox({ plugins: [plugin] });
+  const sb = testSandbox({ plugins: [plugin], ...(profile ? { profile } : {}) });
   open.push(sb);
   const rx: Receiver = await startReceiver();
   open.push(rx);
@@ -35,6 +35,13 @@ describe('webhook subscription routes', () => {
     const own = await call('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], secret: 'whsec_0123456789abcdef0123' } });
     expect(own.status).toBe(201);
     expect(own.body.secret).toBeUndefined();
+  });
+
+  it('echoes a secret the partner gave when the profile says so (webhooks.registrationSecret "always")', async () => {
+    const { call, rx } = await setup(parseProfile({ webhooks: { registrationSecret: 'always' } }));
+    const own = await call('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], secret: 'whsec_0123456789abcdef0123' } });
+    expect(own.status).toBe(201);
+    expect(own.body.secret).toBe('whsec_0123456789abcdef0123');
   });
 
   it.each([

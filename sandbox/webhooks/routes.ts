@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { controls, successStatus, type EventType, type Profile } from '../../contract/index.ts';
+import { controls, successStatus, webhookDeletable, type EventType, type Profile } from '../../contract/index.ts';
 import { ApiError } from '../errors.ts';
 import { contextBody, parseWith, readJsonBody } from '../http/validate.ts';
 import type { SandboxContext, SandboxEnv } from '../plugin-types.ts';
@@ -29,12 +29,14 @@ export function registerWebhookRoutes(app: Hono<SandboxEnv>, ctx: SandboxContext
 
   app.post('/v1/webhooks', async (c) => {
     const body = parseSubscription(profile, await readJsonBody(contextBody(c), profile, true));
-    const reg = subs.create(c.get('partner').partnerId, body, clock.now());
+    const reg = subs.create(c.get('partner').partnerId, body, clock.now(), profile.webhooks.registrationSecret);
     return c.json(reg, successStatus(profile, 'POST /webhooks') as 200);
   });
 
   if (profile.webhooks.listAndDelete) {
     app.get('/v1/webhooks', (c) => c.json({ webhooks: subs.list(c.get('partner').partnerId) }, successStatus(profile, 'GET /webhooks') as 200));
+  }
+  if (webhookDeletable(profile)) {
     app.delete('/v1/webhooks/:webhookId', (c) => {
       const webhookId = c.req.param('webhookId');
       if (!subs.delete(c.get('partner').partnerId, webhookId, clock.now())) throw notFound(profile, 'webhookId', `no subscription ${webhookId}`);

@@ -72,7 +72,8 @@ export class SubscriptionStore {
     migrateWebhooks(db);
   }
 
-  create(partnerId: string, sub: z.infer<typeof webhookSubscription>, nowMs: number): Registration {
+  /** `echo`: profile webhooks.registrationSecret; a generated secret is always shown (the partner has no other way to learn it). */
+  create(partnerId: string, sub: z.infer<typeof webhookSubscription>, nowMs: number, echo: Profile['webhooks']['registrationSecret'] = 'when-generated'): Registration {
     const id = `wh_${randomBytes(12).toString('hex')}`;
     const secret = sub.secret ?? generateSecret();
     const events = [...new Set(sub.events)];
@@ -84,7 +85,7 @@ export class SubscriptionStore {
       )
       .run(id, partnerId, sub.url, JSON.stringify(events), secret, nowMs);
     const reg = view({ id, url: sub.url, events: JSON.stringify(events), created_at_ms: nowMs });
-    return sub.secret === undefined ? { ...reg, secret } : reg;
+    return sub.secret === undefined || echo === 'always' ? { ...reg, secret } : reg;
   }
 
   list(partnerId: string): Registration[] {
