@@ -4,7 +4,7 @@
 // fault of the sandbox at one tier. Per run: the verdict, skips the rate limit caused (a
 // harness defect now: the budget waits instead), requests, waiting and wall time.
 //   node --import tsx bench/rate-limit-proof.ts [--tiers growth,scale] [--profiles default,examples/profiles/fintech-rest.json]
-//        [--controls on,off] [--faults all|none|a,b] [--fault-tier growth] [--runs 1] [--fault-runs 1] [--out lendcheck-reports/bench]
+//        [--controls on,off] [--faults all|none|a,b] [--fault-tier growth] [--fault-controls off|on] [--runs 1] [--fault-runs 1] [--out lendcheck-reports/bench]
 // Without controls, the profile is the one `profile detect` wrote for that target (detected once
 // per sandbox start, as a user would). Runs take minutes (Starter: about 15 per run).
 import { spawn } from 'node:child_process';
@@ -21,6 +21,7 @@ const { values: a } = parseArgs({
     controls: { type: 'string', default: 'off' },
     faults: { type: 'string', default: 'none' },
     'fault-tier': { type: 'string', default: 'growth' },
+    'fault-controls': { type: 'string', default: 'off' },
     runs: { type: 'string', default: '1' },
     'fault-runs': { type: 'string', default: '1' },
     out: { type: 'string', default: 'lendcheck-reports/bench' },
@@ -133,7 +134,7 @@ const record = (r: Row) => {
 };
 for (const tier of list(a.tiers!)) for (const profile of list(a.profiles!)) for (const c of list(a.controls!)) for (let i = 0; i < Number(a.runs); i++) record(await once(tier, profile, c === 'on'));
 const faults = a.faults === 'all' ? faultNames() : a.faults === 'none' ? [] : list(a.faults!);
-for (const fault of faults) for (let i = 0; i < Number(a['fault-runs']); i++) record(await once(a['fault-tier']!, 'default', false, fault));
+for (const fault of faults) for (let i = 0; i < Number(a['fault-runs']); i++) record(await once(a['fault-tier']!, 'default', a['fault-controls'] === 'on', fault));
 if (faults.length) {
   console.log('\nfaults caught (runs that ended FAILED):');
   for (const fault of faults) {
