@@ -89,8 +89,16 @@ export class Bucket {
     this.at = now;
   }
 
-  /** An answer's headers (this bucket's); `inflight` is already lowered for the answer itself. */
-  observe(r: LimitReading, now: number): void {
+  /** Sending order of the request whose reading was last taken whole. */
+  private readFrom = -Infinity;
+
+  /**
+   * An answer's headers (this bucket's); `inflight` is already lowered for the answer itself.
+   * `order` is the request's place in sending order: a target counts a request when it arrives
+   * but may answer it long after (a slow write), when requests sent later have been counted and
+   * answered. Such a stale reading may only lower the belief, never raise it.
+   */
+  observe(r: LimitReading, now: number, order = Infinity): void {
     if (r.limit !== undefined) {
       const s = shapeFromLimit(this.profile, r.limit);
       if (s) this.shape = s;
@@ -99,7 +107,10 @@ export class Bucket {
     }
     if (r.remaining !== undefined) {
       // A reading counts what the target had when it answered; what is still in flight may not be in it yet.
-      this.tokens = Math.max(0, Math.min(this.shape.capacity, r.remaining) - this.inflight - this.credit);
+      const read = Math.max(0, Math.min(this.shape.capacity, r.remaining) - this.inflight - this.credit);
+      const fresh = order >= this.readFrom;
+      this.tokens = fresh ? read : Math.min(this.level(now), read);
+      if (fresh) this.readFrom = order;
       this.at = now;
       this.learned = true;
     }

@@ -114,3 +114,20 @@ describe('request budget', () => {
     expect(budget.bucket('k1').shape).toMatchObject({ capacity: 500, perSecond: 5 });
   });
 });
+
+describe('stale readings', () => {
+  it('an answer to an earlier request that comes late (a slow write) cannot raise the belief above a later reading', async () => {
+    let t = 0;
+    const budget = new RequestBudget({ profile: defaultProfile, tiers: { k1: 'starter' }, now: () => t, wait: async (ms) => void (t += ms) });
+    const slow = await budget.admit('k1', true, 'a slow write');
+    const quick = await budget.admit('k1', true, 'a quick read');
+    // The quick one, sent later, is answered first: 3 left. Then the slow one, counted on arrival, says 10.
+    budget.settle('k1', { status: 200, headers: headers(100, 3) }, true, true, quick);
+    budget.settle('k1', { status: 200, headers: headers(100, 10) }, true, true, slow);
+    expect(Math.floor(budget.bucket('k1').level(t))).toBe(2);
+    // A later, fresh reading is taken whole again.
+    const next = await budget.admit('k1', true, 'next');
+    budget.settle('k1', { status: 200, headers: headers(100, 40) }, true, true, next);
+    expect(Math.floor(budget.bucket('k1').level(t))).toBe(40);
+  });
+});

@@ -53,6 +53,7 @@ export class RequestBudget {
   private waiting = 0;
   private waitingSince = 0;
   private nextPacingNote = SAY_PACING_EVERY_MS;
+  private sent = 0;
 
   constructor(private readonly opts: BudgetOptions) {
     this.maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -150,8 +151,9 @@ export class RequestBudget {
     return [...ids].sort((a, b) => this.bucket(a).msUntil(n, now) - this.bucket(b).msUntil(n, now) || this.bucket(b).level(now) - this.bucket(a).level(now))[0]!;
   }
 
-  /** Before a request is sent: a reserved token, or one waited for. Unpaced requests (bursts on purpose) only count. */
-  async admit(id: string, paced: boolean, what: string): Promise<void> {
+  /** Before a request is sent: a reserved token, or one waited for. Unpaced requests (bursts on purpose) only count.
+   *  Returns the request's place in sending order, which settle() uses to tell a stale reading. */
+  async admit(id: string, paced: boolean, what: string): Promise<number> {
     const b = this.bucket(id);
     if (!paced) {
       this.figures.unpaced++;
@@ -162,15 +164,16 @@ export class RequestBudget {
       else await this.acquire(id, 1, what);
     }
     b.inflight++;
+    return ++this.sent;
   }
 
   /** After the answer (or the transport error: no headers); `learn` is false where the answer may speak of another bucket. */
-  settle(id: string, answer: { status: number; headers: Record<string, string> } | undefined, paced: boolean, learn: boolean): void {
+  settle(id: string, answer: { status: number; headers: Record<string, string> } | undefined, paced: boolean, learn: boolean, order = Infinity): void {
     const b = this.bucket(id);
     b.inflight = Math.max(0, b.inflight - 1);
     if (!answer) return;
     if (answer.status === 429 && paced) this.figures.overspent429++;
-    if (learn || answer.status === 429) b.observe(readLimits(this.opts.profile, answer.headers, answer.status, Date.now()), this.now());
+    if (learn || answer.status === 429) b.observe(readLimits(this.opts.profile, answer.headers, answer.status, Date.now()), this.now(), order);
   }
 
   describe(id: string): string {
