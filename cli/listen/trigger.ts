@@ -26,6 +26,12 @@ export async function triggerEvent(o: TriggerOptions): Promise<{ eventId: string
     bodyTimeout: 10_000,
   });
   const text = await r.body.text();
+  // A 404 carrying the spec's error object names what is missing (position_not_found: the
+  // control exists, the position does not); only a route that is not there at all is "no controls".
+  const code = errorCodeOf(text);
+  if (r.statusCode === 404 && code === 'position_not_found') {
+    throw new Error(`POST /sandbox/trigger answered 404 position_not_found: ${o.positionId ? `no position ${o.positionId} for this key` : 'the event needs a position'}${messageOf(text)}`);
+  }
   if (r.statusCode === 404 || r.statusCode === 405) {
     throw new NoControlsError(
       `${o.baseUrl} has no sandbox controls (POST /sandbox/trigger answered ${r.statusCode}): it cannot be asked for an event; events come from real activity there (place an order, withdraw)`,
@@ -35,3 +41,21 @@ export async function triggerEvent(o: TriggerOptions): Promise<{ eventId: string
   const j = JSON.parse(text) as { eventId: string; type: EventType };
   return j;
 }
+
+function parsed(text: string): { error?: { code?: unknown; message?: unknown } } | undefined {
+  try {
+    return JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+  } catch {
+    return undefined;
+  }
+}
+
+const errorCodeOf = (text: string) => {
+  const c = parsed(text)?.error?.code;
+  return typeof c === 'string' ? c : undefined;
+};
+
+const messageOf = (text: string) => {
+  const m = parsed(text)?.error?.message;
+  return typeof m === 'string' && m ? ` (${m})` : '';
+};
