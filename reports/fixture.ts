@@ -86,6 +86,8 @@ export function fixtureRunSummary(opts: { withSecrets?: boolean; failing?: boole
       { requirement: 'ERR-insufficient_funds-details', checks: ['insufficient-funds-details'], result: failing ? 'failed' : 'passed' },
       { requirement: 'HOOK-secret-prefix', checks: ['webhook-secret-prefix'], result: 'passed' },
       { requirement: 'SHAPE-orderbook', checks: [], result: 'uncovered' },
+      // A receiver rule: conformance never checks it, the certify part below does.
+      { requirement: 'HOOK-invalid-401', checks: [], result: 'uncovered' },
     ],
     figures: { checks: confChecks.length, requirementsCovered: 8 },
   };

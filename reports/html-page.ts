@@ -74,7 +74,7 @@ ${run.parts.map((p) => {
   return html`<tr><td><a href="#part-${p.part}-${slug(p.name)}">${p.part}</a></td><td>${p.name}</td><td>${st(p.status)}</td><td class="num">${c.passed} / ${c.failed} / ${c.skipped}</td><td class="num">${formatDuration(p.durationMs)}</td><td>${p.skipReason ?? ''}</td></tr>`;
 })}
 </tbody></table>
-${run.parts.map(partSection)}
+${run.parts.map((p) => partSection(p, run.parts))}
 </main></body></html>
 `;
   return body.value;
@@ -94,11 +94,11 @@ const TITLES: Record<PartResult['part'], string> = {
   schemathesis: 'Schemathesis against the OpenAPI document',
 };
 
-function partSection(p: PartResult): Html {
+function partSection(p: PartResult, all: PartResult[] = [p]): Html {
   const inner = p.status === 'skipped' && p.checks.length === 0
     ? html`<p class="skipped">Skipped: ${p.skipReason ?? 'no reason given'}</p>`
     : html`${p.skipReason ? html`<p class="${p.status === 'failed' ? 'failed' : 'skipped'}">${p.skipReason}</p>` : ''}${
-        p.part === 'conformance' ? conformance(p) : p.part === 'load' ? load(p) : p.part === 'chaos' ? chaos(p) : p.part === 'regression' ? html`${comparedSection(p)}${checksTable(p.checks, 'Checks')}` : checksTable(p.checks, 'Checks')
+        p.part === 'conformance' ? conformance(p, all.filter((o) => o !== p)) : p.part === 'load' ? load(p) : p.part === 'chaos' ? chaos(p) : p.part === 'regression' ? html`${comparedSection(p)}${checksTable(p.checks, 'Checks')}` : checksTable(p.checks, 'Checks')
       }${figures(p)}`;
   return html`<section class="part part-${p.part}" id="part-${p.part}-${slug(p.name)}">
 <h2>${TITLES[p.part]}: ${p.name} ${st(p.status)}</h2>
@@ -107,7 +107,16 @@ ${inner}
 </section>`;
 }
 
-function conformance(p: PartResult): Html {
+/**
+ * Checks of the run's other parts (certify's receiver checks above all) that cite a requirement
+ * conformance does not: the coverage row links them, so a receiver rule never reads "uncovered"
+ * while the certify part further down checks it.
+ */
+function elsewhere(requirement: string, others: PartResult[]): Array<{ part: PartResult; check: CheckResult }> {
+  return others.flatMap((part) => part.checks.filter((c) => c.requirements.includes(requirement)).map((check) => ({ part, check })));
+}
+
+function conformance(p: PartResult, others: PartResult[] = []): Html {
   const coverage = p.coverage ?? deriveCoverage(p.checks);
   const failed = p.checks.filter((c) => c.status === 'failed');
   const skipped = p.checks.filter((c) => c.status === 'skipped');
@@ -117,7 +126,12 @@ function conformance(p: PartResult): Html {
 <table class="coverage"><thead><tr><th>requirement</th><th>§</th><th>text</th><th>checks</th><th>result</th></tr></thead><tbody>
 ${coverage.map((row) => {
   const req = REQ_TEXT.get(row.requirement);
-  return html`<tr class="row-${row.result}"><td><code>${row.requirement}</code></td><td>${req?.section ?? ''}</td><td>${req?.text ?? ''}</td><td>${row.checks.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}</td><td>${st(row.result)}</td></tr>`;
+  const there = row.result === 'uncovered' ? elsewhere(row.requirement, others) : [];
+  const cell = there.length
+    ? html`${there.map(({ part, check }, i) => html`${i ? ', ' : ''}<a href="#part-${part.part}-${slug(part.name)}">${part.part}</a> <code>${check.id}</code> ${st(check.status)}`)}`
+    : html`${row.checks.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}`;
+  const result = there.length ? html`<span class="muted">not a conformance rule: see ${there[0]!.part.part}</span>` : st(row.result);
+  return html`<tr class="row-${row.result}"><td><code>${row.requirement}</code></td><td>${req?.section ?? ''}</td><td>${req?.text ?? ''}</td><td>${cell}</td><td>${result}</td></tr>`;
 })}
 </tbody></table>
 <h3>Failures (${failed.length})</h3>

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { writeReports, createReporters, REPORTER_NAMES, ReportRun, readRunSummary } from './writers.ts';
 import { fixtureRunSummary, FIXTURE_KEYS } from './fixture.ts';
 import { esc } from './html-escape.ts';
+import { renderReportPage } from './html-page.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -55,6 +56,15 @@ describe('report writers', () => {
     expect(xml).toContain('<testsuite name="conformance: conformance suite"');
     expect(xml).toContain('message="expected error.details.available to be a decimal string / received number 12.5"');
     expect(xml).toMatch(/<skipped\/>\s*<system-out>\s*<!\[CDATA\[skipped: no ck_live_ key/);
+  });
+
+  it('a receiver rule conformance leaves uncovered links the certify check that covers it, with its status', () => {
+    const page = renderReportPage(fixtureRunSummary());
+    const row = page.split('<tr').find((r) => r.includes('<code>HOOK-invalid-401</code>'))!;
+    expect(row).toMatch(/<a href="#part-certify-[^"]+">certify<\/a> <code>bad-signature-401<\/code>/);
+    expect(row).toMatch(/not a conformance rule: see certify/);
+    // A row nothing covers stays uncovered.
+    expect(page.split('<tr').find((r) => r.includes('<code>SHAPE-orderbook</code>'))).toMatch(/uncovered/);
   });
 
   it('escapes HTML coming from results', async () => {
