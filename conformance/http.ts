@@ -138,7 +138,8 @@ export class HttpClient {
     const paced = spec.paced !== false;
     // An unknown key is refused before any bucket of a key is touched: it spends the public bucket, but its headers may speak of another.
     const learn = !spec.key || bucket !== PUBLIC_BUCKET;
-    const order = await this.budget?.admit(bucket, paced, `${spec.method} ${spec.path.split('?')[0]}`);
+    const what = `${spec.method} ${spec.path.split('?')[0]}`;
+    const order = await this.budget?.admit(bucket, paced, what);
     const t0 = performance.now();
     const base: Omit<Exchange, 'status' | 'durationMs'> = {
       method: spec.method,
@@ -177,12 +178,12 @@ export class HttpClient {
         durationMs: round(performance.now() - t0),
       };
       this.log.push(exchange);
-      this.budget?.settle(bucket, { status: res.statusCode, headers: resHeaders }, paced, learn, order);
+      this.budget?.settle(bucket, { status: res.statusCode, headers: resHeaders }, paced, learn, order, what);
       const reply: Reply = { status: res.statusCode, headers: resHeaders, text, json, exchange };
       for (const l of this.listeners) l(reply);
       return reply;
     } catch (e) {
-      this.budget?.settle(bucket, undefined, paced, learn, order);
+      this.budget?.settle(bucket, undefined, paced, learn, order, what);
       const exchange: Exchange = { ...base, status: null, durationMs: round(performance.now() - t0), error: (e as Error).message };
       this.log.push(exchange);
       throw new TransportError(`${spec.method} ${path}: ${(e as Error).name === 'TimeoutError' ? `no answer within ${timeout} ms` : (e as Error).message}`, exchange);

@@ -54,6 +54,8 @@ export class RequestBudget {
   private waitingSince = 0;
   private nextPacingNote = SAY_PACING_EVERY_MS;
   private sent = 0;
+  /** What met a 429 though paced, in order: the runner notes them on the check that sent them. */
+  readonly overspent: string[] = [];
 
   constructor(private readonly opts: BudgetOptions) {
     this.maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -168,11 +170,14 @@ export class RequestBudget {
   }
 
   /** After the answer (or the transport error: no headers); `learn` is false where the answer may speak of another bucket. */
-  settle(id: string, answer: { status: number; headers: Record<string, string> } | undefined, paced: boolean, learn: boolean, order = Infinity): void {
+  settle(id: string, answer: { status: number; headers: Record<string, string> } | undefined, paced: boolean, learn: boolean, order = Infinity, what = 'a request'): void {
     const b = this.bucket(id);
     b.inflight = Math.max(0, b.inflight - 1);
     if (!answer) return;
-    if (answer.status === 429 && paced) this.figures.overspent429++;
+    if (answer.status === 429 && paced) {
+      this.figures.overspent429++;
+      this.overspent.push(`${what} on ${this.label(id)} (believed ${Math.floor(b.level(this.now()))} left, ${b.inflight} in flight)`);
+    }
     if (learn || answer.status === 429) b.observe(readLimits(this.opts.profile, answer.headers, answer.status, Date.now()), this.now(), order);
   }
 
