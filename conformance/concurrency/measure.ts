@@ -1,5 +1,5 @@
 import { defaultProfile } from '../../contract/index.ts';
-import { CAUGHT_BY, EXAMPLE_PROFILES, exampleProfile, runFamily } from './proof.ts';
+import { CAUGHT_BY, CAUGHT_ELSEWHERE, EXAMPLE_PROFILES, exampleProfile, runFamily } from './proof.ts';
 
 // The figures of the issue's closing note, measured: clean runs of the whole family against
 // the sandbox (default profile with controls, then each example profile without) out of N,
@@ -9,8 +9,32 @@ import { CAUGHT_BY, EXAMPLE_PROFILES, exampleProfile, runFamily } from './proof.
 
 import { FAULTS } from '../../sandbox/faults/index.ts';
 
+//   npx tsx conformance/concurrency/measure.ts N drained[:tier]  runs each fault's check (and the
+// model walk for the money faults) with both partners on one key of the tier (growth by default),
+// partner 1's bucket emptied first: the budget must wait for room instead of skipping.
 const n = Number(process.argv[2] ?? 20);
-const gapMs = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
+const drainedArg = /^drained(?::(\w+))?$/.exec(process.argv[3] ?? '');
+const drainedTier = drainedArg ? ((drainedArg[1] ?? 'growth') as 'starter' | 'growth' | 'scale') : undefined;
+const gapMs = process.argv[3] === undefined || drainedTier ? undefined : Number(process.argv[3]);
+
+if (drainedTier) {
+  for (const [fault, check] of [...Object.entries(CAUGHT_BY), ...Object.entries(CAUGHT_ELSEWHERE)]) {
+    let caught = 0;
+    const skips: string[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const r = await runFamily({ faults: [{ name: fault }], only: [check], drainedTier, controls: false });
+      const c = r.checks.find((x) => x.id === check);
+      if (c?.status === 'failed') caught++;
+      else if (c?.status === 'skipped') skips.push(c.message ?? '');
+    }
+    console.log(`caught ${caught}/${n}  ${fault} by ${check}, ${drainedTier} key drained first, no controls (${Math.round((performance.now() - t0) / n / 100) / 10} s a run)${skips.length ? `; skipped: ${skips[0]}` : ''}`);
+  }
+  let clean = 0;
+  for (let i = 0; i < n; i++) if ((await runFamily({ only: ['concurrency.*', 'model.*'], drainedTier, controls: false })).checks.every((c) => c.status !== 'failed')) clean++;
+  console.log(`clean ${clean}/${n}  concurrency.* and model.* on a drained ${drainedTier} key, no controls`);
+  process.exit(0);
+}
 const targets = [
   { name: 'default profile, controls', profile: defaultProfile, controls: true },
   ...EXAMPLE_PROFILES.map((p) => ({ name: `${p}, no controls`, profile: exampleProfile(p), controls: false })),

@@ -3,6 +3,19 @@ import { defaultProfile, parseProfile, type Profile } from '../../contract/index
 import type { FaultSetting } from '../../sandbox/faults/index.ts';
 import { serveWrapped } from '../embedded.ts';
 import { runChecks, type ConformanceResult } from '../runner.ts';
+import { HttpClient } from '../http.ts';
+import type { TierName } from '../../contract/index.ts';
+
+/** Sends reads on `key` until the target answers 429: the bucket is empty. */
+async function drain(baseUrl: string, key: string): Promise<void> {
+  const http = new HttpClient({ baseUrl });
+  try {
+    for (let i = 0; i < 5_000; i++) if ((await http.send({ method: 'GET', path: '/markets', key })).status === 429) return;
+    throw new Error(`the bucket of ${baseUrl} never emptied`);
+  } finally {
+    await http.close();
+  }
+}
 
 // The proof's pieces, shared by proof.test.ts (in `npm test`) and measure.ts (the 20-run
 // figures): the concurrency family against an in-process sandbox served over real HTTP, with
@@ -39,11 +52,15 @@ export function exampleProfile(name: string): Profile {
   return parseProfile(JSON.parse(readFileSync(new URL(`../../examples/profiles/${name}.json`, import.meta.url), 'utf8')));
 }
 
-export async function runFamily(o: { faults?: FaultSetting[]; only?: string[]; profile?: Profile; controls?: boolean; wrap?: Parameters<typeof serveWrapped>[0] } = {}): Promise<ConformanceResult> {
+export async function runFamily(o: { faults?: FaultSetting[]; only?: string[]; profile?: Profile; controls?: boolean; wrap?: Parameters<typeof serveWrapped>[0]; drainedTier?: TierName } = {}): Promise<ConformanceResult> {
   const profile = o.profile ?? defaultProfile;
-  const t = await serveWrapped(o.wrap ?? ((req, next) => next(req)), { profile, controls: o.controls, ...(o.faults ? { faults: o.faults } : {}) });
+  // drainedTier: both partners hold one key of that tier, and partner 1's bucket is emptied
+  // before the family runs, as the checks before it left it in a whole run: the budget must wait.
+  const keys = o.drainedTier ? [{ key: `ck_test_drained_a_${o.drainedTier}`, partnerId: 'partner_a', tier: o.drainedTier }, { key: `ck_test_drained_b_${o.drainedTier}`, partnerId: 'partner_b', tier: o.drainedTier }] : undefined;
+  const t = await serveWrapped(o.wrap ?? ((req, next) => next(req)), { profile, controls: o.controls, ...(keys ? { keys } : {}), ...(o.faults ? { faults: o.faults } : {}) });
   try {
-    return await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile, only: o.only ?? ['concurrency.*'] });
+    if (o.drainedTier) await drain(t.url, t.apiKey);
+    return await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile, only: o.only ?? ['concurrency.*'], say: () => {} });
   } finally {
     await t.close();
   }
