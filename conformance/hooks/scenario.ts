@@ -60,7 +60,7 @@ async function readSides(ctx: CheckContext, sides: Side[]): Promise<void> {
   for (const s of sides) {
     if (s.matched) continue;
     const r = await ctx.api('GET', `/positions/${enc(s.positionId)}`);
-    s.matched = r.status === 200 && isMatched(r.json);
+    s.matched = r.status >= 200 && r.status < 300 && isMatched(r.json);
   }
 }
 
