@@ -18,7 +18,7 @@ export const CAUGHT_BY: Record<string, { check: string; names: RegExp }> = {
   'hook-resigned-body': { check: 'hooks.every-delivery', names: /event \S+ \(position\.\w+\).*verification failed/s },
 };
 
-/** The retry faults: a delivery check does not wait a minute for a retry; the retry watch catches them. */
+/** The retry faults: a delivery check does not wait a minute for a retry; the retry watch catches them (chaos/retry-watch/run.test.ts). */
 export const RETRY_FAULTS = ['hook-new-id-per-retry', 'hook-early-retry', 'hook-no-retries'];
 
 export async function runDeliveryChecks(faults: FaultSetting[] = [], only = DELIVERY_CHECKS): Promise<ConformanceResult> {
