@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serveWrapped } from '../../conformance/embedded.ts';
+import { parseProfile, type Profile } from '../../contract/index.ts';
 import type { FaultSetting } from '../../sandbox/faults/index.ts';
 import { webhooksPlugin } from '../../sandbox/webhooks/plugin.ts';
 import { runRetryWatch } from './run.ts';
@@ -11,11 +12,11 @@ import { runRetryWatch } from './run.ts';
 
 const DELAYS = [2_000, 4_000, 30_000, 60_000, 120_000];
 
-async function watch(faults: FaultSetting[] = []) {
-  const t = await serveWrapped((req, next) => next(req), { controls: false, plugins: [webhooksPlugin({ retryDelaysMs: DELAYS })], faults });
+async function watch(faults: FaultSetting[] = [], profile?: Profile) {
+  const t = await serveWrapped((req, next) => next(req), { controls: false, plugins: [webhooksPlugin({ retryDelaysMs: DELAYS })], faults, ...(profile ? { profile } : {}) });
   const t0 = Date.now();
   try {
-    const r = await runRetryWatch({ baseUrl: t.url, apiKey: t.apiKey, expectedDelaysMs: DELAYS, tolerance: { pct: 2, minMs: 500 }, quietMs: 2_000 });
+    const r = await runRetryWatch({ baseUrl: t.url, apiKey: t.apiKey, expectedDelaysMs: DELAYS, tolerance: { pct: 2, minMs: 500 }, quietMs: 2_000, ...(profile ? { profile } : {}) });
     return { r, ms: Date.now() - t0, by: (id: string) => r.checks.find((c) => c.id === id)! };
   } finally {
     await t.close();
@@ -36,6 +37,14 @@ describe('retry watch at real time, no controls', () => {
     }
     expect(r.figures.retry1ExpectedS).toBe(2);
     expect(Number(r.figures.retry2ObservedS)).toBeGreaterThan(3.4);
+  }, 30_000);
+
+  // At real time the first delivery is judged again 6 min later; a timestamped signature's replay
+  // window (5 min) had then passed, and the watch once failed a correct sender as "stale".
+  it.concurrent('verifies each delivery as of its arrival: a 1 s replay window, retries seconds apart, still passes', async () => {
+    const { r } = await watch([], parseProfile({ signature: { toleranceSeconds: 1 } }));
+    expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.message)).toEqual([]);
+    expect(r.status).toBe('passed');
   }, 30_000);
 
   it.concurrent('hook-no-retries: retry 1 fails once its window has passed, not at a timeout', async () => {

@@ -100,9 +100,11 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     log(`watching ${e.subject}: delivery answered 500, retries 1..${retries} expected after ${delaysMs.slice(0, retries).map((d) => `${d / 1000} s`).join(', ')} (about ${Math.ceil((waitMs + e.quietMs) / 60_000)} min)`);
     const seen = (a: Arrival): Seen => {
       const raw = a.raw.toString('utf8');
-      const v = verifyWebhook(a.raw, a.headers, secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+      // Verified as of its arrival, as a receiver does: a timestamped scheme's replay window runs from then, not from the judging.
+      const when = { toleranceSeconds: profile.signature.toleranceSeconds, now: Math.floor(a.at / 1000) };
+      const v = verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: profile.signature.scheme });
       // Another known scheme verifying it is the profile's miss, not the target's: counted as verified.
-      const other = !v.ok && SIGNATURE_SCHEMES.some((x) => x !== profile.signature.scheme && verifyWebhook(a.raw, a.headers, secret, { scheme: x, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
+      const other = !v.ok && SIGNATURE_SCHEMES.some((x) => x !== profile.signature.scheme && verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: x }).ok);
       return { at: a.at, end: a.end, raw, eventId: eventIdOf(raw), sigOk: v.ok || other, ...(v.ok || other ? {} : { sigReason: v.reason }), status: a.status };
     };
     const bound = causedAt + e.firstMs + waitMs * 1.05 + retries * 5_000 + e.quietMs + 30_000;
