@@ -135,7 +135,8 @@ function judgeOne(ctx: CheckContext, profile: Profile, s: Scenario, rx: HookRece
   if (d.method !== 'POST') fail(`deliveries are HTTP POSTs (${who})`, 'POST', d.method, dx);
   const sig = d.headers[SIGNATURE_HEADER];
   if (typeof sig !== 'string' || !sig) fail(`each delivery carries x-service-signature (${who})`, 'the header', show(sig), dx);
-  const opts = { toleranceSeconds: profile.signature.toleranceSeconds };
+  // As of its arrival, as a receiver verifies: the judging comes seconds later, past a short replay window.
+  const opts = { toleranceSeconds: profile.signature.toleranceSeconds, now: Math.floor(d.at / 1000) };
   const v = verifyWebhook(d.raw, d.headers, s.secret, { ...opts, scheme: profile.signature.scheme });
   if (!v.ok) {
     // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
