@@ -6,17 +6,18 @@ import { webhooksPlugin } from '../../sandbox/webhooks/plugin.ts';
 import { runRetryWatch } from './run.ts';
 
 // The real-time retry watch against the reference sandbox with its controls off, at real time.
-// The sandbox is given a shortened schedule (2 s, 4 s, …) and the watch is told to expect it:
+// The sandbox is given a shortened schedule (3 s, 6 s, …) and the watch is told to expect it:
 // tests only — the product waits the spec's 1 min and 5 min. Each retry fault is caught, naming
 // the broken promise; a signature that cannot verify ends the watch at the first delivery.
 
-const DELAYS = [2_000, 4_000, 30_000, 60_000, 120_000];
+// A 1 s floor: the sandbox and the watch share this process, whose timers a loaded 2-core box delays.
+const DELAYS = [3_000, 6_000, 30_000, 60_000, 120_000];
 
 async function watch(faults: FaultSetting[] = [], profile?: Profile) {
   const t = await serveWrapped((req, next) => next(req), { controls: false, plugins: [webhooksPlugin({ retryDelaysMs: DELAYS })], faults, ...(profile ? { profile } : {}) });
   const t0 = Date.now();
   try {
-    const r = await runRetryWatch({ baseUrl: t.url, apiKey: t.apiKey, expectedDelaysMs: DELAYS, tolerance: { pct: 2, minMs: 500 }, quietMs: 2_000, ...(profile ? { profile } : {}) });
+    const r = await runRetryWatch({ baseUrl: t.url, apiKey: t.apiKey, expectedDelaysMs: DELAYS, tolerance: { pct: 2, minMs: 1_000 }, quietMs: 2_000, ...(profile ? { profile } : {}) });
     return { r, ms: Date.now() - t0, by: (id: string) => r.checks.find((c) => c.id === id)! };
   } finally {
     await t.close();
@@ -28,16 +29,16 @@ describe('retry watch at real time, no controls', () => {
     const { r, by } = await watch();
     expect(r.status, JSON.stringify(r.checks, null, 1)).toBe('passed');
     expect(by('retries.retry-1').status).toBe('passed');
-    expect(by('retries.retry-1').notes.join()).toMatch(/expected 2\.0 s, observed 2\.\d s/);
-    expect(by('retries.retry-2').notes.join()).toMatch(/expected 4\.0 s, observed 4\.\d s/);
+    expect(by('retries.retry-1').notes.join()).toMatch(/expected 3\.0 s, observed \d\.\d s/);
+    expect(by('retries.retry-2').notes.join()).toMatch(/expected 6\.0 s, observed \d\.\d s/);
     expect(by('retries.ends-on-2xx').status).toBe('passed');
     for (const i of [3, 4, 5]) {
       expect(by(`retries.retry-${i}`).status).toBe('skipped');
       expect(by(`retries.retry-${i}`).message).toMatch(/not observed in this run .*chaos receive.*chaos validate/);
     }
-    expect(r.figures.retry1ExpectedS).toBe(2);
-    expect(Number(r.figures.retry2ObservedS)).toBeGreaterThan(3.4);
-  }, 30_000);
+    expect(r.figures.retry1ExpectedS).toBe(3);
+    expect(Number(r.figures.retry2ObservedS)).toBeGreaterThan(4.9);
+  }, 40_000);
 
   // At real time the first delivery is judged again 6 min later; a timestamped signature's replay
   // window (5 min) had then passed, and the watch once failed a correct sender as "stale".
@@ -45,33 +46,33 @@ describe('retry watch at real time, no controls', () => {
     const { r } = await watch([], parseProfile({ signature: { toleranceSeconds: 1 } }));
     expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.message)).toEqual([]);
     expect(r.status).toBe('passed');
-  }, 30_000);
+  }, 40_000);
 
   it.concurrent('hook-no-retries: retry 1 fails once its window has passed, not at a timeout', async () => {
     const { r, by, ms } = await watch([{ name: 'hook-no-retries' }]);
     expect(r.status).toBe('failed');
-    expect(by('retries.retry-1').message).toMatch(/expected retry 1 2\.0 s \(±0\.5 s\) after the 500 answer \/ received none/);
+    expect(by('retries.retry-1').message).toMatch(/expected retry 1 3\.0 s \(±1\.0 s\) after the 500 answer \/ received none/);
     expect(by('retries.retry-2').status).toBe('skipped');
-    expect(ms).toBeLessThan(10_000);
-  }, 30_000);
+    expect(ms).toBeLessThan(12_000);
+  }, 40_000);
 
   it.concurrent('hook-early-retry: retry 1 named early, with its observed delay', async () => {
     const { by } = await watch([{ name: 'hook-early-retry' }]);
     expect(by('retries.retry-1').status).toBe('failed');
-    expect(by('retries.retry-1').message).toMatch(/expected retry 1 after 2\.0 s \(±0\.5 s\) \/ received it after 0\.\d s/);
-  }, 30_000);
+    expect(by('retries.retry-1').message).toMatch(/expected retry 1 after 3\.0 s \(±1\.0 s\) \/ received it after [01]\.\d s/);
+  }, 40_000);
 
   it.concurrent('hook-new-id-per-retry: the retry is matched to the event by body and named as a changed id, not as a missing retry', async () => {
     const { by } = await watch([{ name: 'hook-new-id-per-retry' }]);
     expect(by('retries.retry-1').status).toBe('failed');
     expect(by('retries.retry-1').message).toMatch(/expected the event id evt_\w+ again \/ received a new event id evt_\w+/);
     expect(by('retries.retry-1').message).not.toMatch(/received none/);
-  }, 30_000);
+  }, 40_000);
 
   it.concurrent('hook-resigned-body: the watch ends at the first delivery with the reason, within seconds', async () => {
     const { r, by, ms } = await watch([{ name: 'hook-resigned-body' }]);
     expect(r.status).toBe('failed');
     expect(by('retries.first-delivery').message).toMatch(/signature fails \(mismatch\)/);
     expect(ms).toBeLessThan(5_000);
-  }, 30_000);
+  }, 40_000);
 });
