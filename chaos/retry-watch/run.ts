@@ -94,7 +94,7 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     const tolerance = o.tolerance ?? DEFAULT_TOLERANCE;
     const e: Expect = {
       causedAt, retries, delaysMs, tolerance, from: profile.webhooks.retryDelayFrom,
-      firstMs: o.firstMs ?? FIRST_DELIVERY_MS, quietMs: o.quietMs ?? QUIET_MS, laterCommand: LATER_COMMAND, subject: `position.created for ${positionId}`,
+      firstMs: o.firstMs ?? FIRST_DELIVERY_MS, quietMs: o.quietMs ?? QUIET_MS, laterCommand: LATER_COMMAND, subject: `position.created for ${positionId} (user ${userId} of the --api-key partner)`,
     };
     const waitMs = delaysMs.slice(0, retries).reduce((a, b) => a + b, 0);
     log(`watching ${e.subject}: delivery answered 500, retries 1..${retries} expected after ${delaysMs.slice(0, retries).map((d) => `${d / 1000} s`).join(', ')} (about ${Math.ceil((waitMs + e.quietMs) / 60_000)} min)`);

@@ -37,7 +37,7 @@ const isolation = (): Check => ({
         fail(
           `${named(e)} concerns ${A}'s user and is delivered to ${B}'s subscription`,
           `${A}'s events only at ${A}'s subscriptions`,
-          `${B}'s receiver got ${named(e)}${id ? ` (it names ${A}'s ${id})` : ''}`,
+          `delivered to ${B}'s receiver${e?.userId && mine.users.has(e.userId) ? ` (user ${e.userId} is ${A}'s)` : ''}${id ? ` (the body names ${A}'s ${id})` : ''}`,
           asExchange(d, rx),
           deliveriesDetail(rx),
         );
