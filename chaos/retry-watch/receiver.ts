@@ -21,7 +21,7 @@ export interface WatchReceiver {
   close(): Promise<void>;
 }
 
-export async function startWatchReceiver(decide: (raw: Buffer, headers: IncomingHttpHeaders) => number, host = '127.0.0.1'): Promise<WatchReceiver> {
+export async function startWatchReceiver(decide: (raw: Buffer, headers: IncomingHttpHeaders) => number, host = process.env.LENDCHECK_RECEIVER_HOST || '127.0.0.1'): Promise<WatchReceiver> {
   const got: Arrival[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

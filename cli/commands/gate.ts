@@ -41,6 +41,7 @@ interface GateFlags extends TargetFlags {
   rerunFailed?: boolean;
   retryWatch: boolean;
   retryWatchRetries?: number;
+  receiverHost?: string;
 }
 
 export function registerGate(program: Command): void {
@@ -75,6 +76,7 @@ export function registerGate(program: Command): void {
     .option('--history <file>', 'the run history every gate run is added to (default <report-dir>/history.db)')
     .option('--no-retry-watch', 'against a target with no test clock or time scale: leave out the chaos step\'s real-time watch of retries 1 and 2 (about 6 minutes, alongside the other steps)')
     .addOption(new Option('--retry-watch-retries <n>', 'at real time, watch retries 1..n (default 2: 1 min + 5 min; 3 adds 30 min, 4 adds 2 h)').argParser(Number))
+    .option('--receiver-host <host>', "address lendcheck's webhook receivers (conformance's delivery checks, the retry watch) listen on, as the target must reach them (default the loopback; or LENDCHECK_RECEIVER_HOST)")
     .option('--rerun-failed', 'run only the checks that failed in the last run in --report-dir (its failures.json), with the same seed and profile, and say "fixed" or "still failing" for each (as lendcheck replay)')
     .action(async (opts: GateFlags) => {
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
@@ -141,6 +143,8 @@ async function gate(opts: GateFlags): Promise<void> {
   target.chaosTolerance = chaosTolerance;
   target.matchBy = opts.matchBy;
   target.retryWatch = { enabled: opts.retryWatch, retries: opts.retryWatchRetries ?? 2 };
+  // Read where the receivers start (conformance's run in this process, the retry watch).
+  if (opts.receiverHost) process.env.LENDCHECK_RECEIVER_HOST = opts.receiverHost;
 
   if (opts.detectProfile && target.apiKey) {
     ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2, retryWaitMs: retryWait }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));

@@ -29,8 +29,12 @@ export interface HookReceiver {
   close(): Promise<void>;
 }
 
+/** Where lendcheck's receivers listen, as the target must reach them: the loopback unless LENDCHECK_RECEIVER_HOST (gate --receiver-host) says otherwise. */
+export const receiverHost = (): string => process.env.LENDCHECK_RECEIVER_HOST || '127.0.0.1';
+
 export async function startHookReceiver(label: string, o: { answerAfterMs?: number; status?: number; host?: string } = {}): Promise<HookReceiver> {
   const answerAfterMs = o.answerAfterMs ?? 0;
+  const host = o.host ?? receiverHost();
   const status = o.status ?? 200;
   const got: Seen[] = [];
   let waiting = 0;
@@ -67,11 +71,11 @@ export async function startHookReceiver(label: string, o: { answerAfterMs?: numb
       timers.add(t);
     });
   });
-  await new Promise<void>((r) => server.listen(0, o.host ?? '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, host, r));
   const { port } = server.address() as AddressInfo;
   return {
     label,
-    url: `http://${o.host ?? '127.0.0.1'}:${port}/lendcheck-hook`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/lendcheck-hook`,
     answerAfterMs,
     got,
     pending: () => waiting,
