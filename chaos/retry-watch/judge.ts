@@ -47,10 +47,10 @@ export interface Judgement {
   delays: Array<{ retry: number; expectedMs: number; observedMs: number }>;
 }
 
-const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const human = (ms: number) => (ms >= 3_600_000 ? `${ms / 3_600_000} h` : ms >= 60_000 ? `${ms / 60_000} min` : s(ms));
+export const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const human = (ms: number) => (ms >= 3_600_000 ? `${ms / 3_600_000} h` : ms >= 60_000 ? `${ms / 60_000} min` : s(ms));
 
-function result(id: string, title: string, requirements: string[], failure?: string, notes: string[] = []): CheckResult {
+export function result(id: string, title: string, requirements: string[], failure?: string, notes: string[] = []): CheckResult {
   return { id, title, requirements, status: failure ? 'failed' : 'passed', durationMs: 0, ...(failure ? { message: failure } : {}), notes };
 }
 
@@ -70,14 +70,22 @@ function notObserved(e: Expect, from: number): CheckResult[] {
   return out;
 }
 
-export function judge(arrivals: readonly Seen[], e: Expect, now: number): Judgement {
+/**
+ * `final`: the watch is ending now (another of its rules failed): what is still pending is
+ * reported not observed, never judged either way.
+ */
+export function judge(arrivals: readonly Seen[], e: Expect, now: number, final = false): Judgement {
   const checks: CheckResult[] = [];
   const delays: Judgement['delays'] = [];
   const stop = (): Judgement => ({ done: true, checks: [...checks, ...notObserved(e, checks.filter((c) => c.id.startsWith('retries.retry-')).length + 1)], delays });
+  const wait = (): Judgement => (final ? stop() : { done: false, checks, delays });
   const first = arrivals[0];
   const firstTitle = `the first delivery of ${e.subject} arrives and verifies over its raw bytes`;
   if (!first) {
-    if (now - e.causedAt <= e.firstMs) return { done: false, checks, delays };
+    if (now - e.causedAt <= e.firstMs) {
+      if (final) checks.push({ ...result('retries.first-delivery', firstTitle, ['HOOK-post']), status: 'skipped', message: `not observed: the watch ended after ${s(now - e.causedAt)}, before a first delivery` });
+      return wait();
+    }
     checks.push(result('retries.first-delivery', firstTitle, ['HOOK-post'], `expected a delivery within ${s(e.firstMs)} of the order / received none`));
     return stop();
   }
@@ -94,7 +102,7 @@ export function judge(arrivals: readonly Seen[], e: Expect, now: number): Judgem
     const title = `retry ${i} of ${e.subject} follows ${human(want)} after the failed ${i === 1 ? 'delivery' : `retry ${i - 1}`}, with the same event id, the same body and a valid signature`;
     const cur = arrivals[i];
     if (!cur) {
-      if (now - start <= want + allow) return { done: false, checks, delays };
+      if (now - start <= want + allow) return wait();
       checks.push(result(`retries.retry-${i}`, title, ['HOOK-retry-count', 'HOOK-retry-schedule'], `expected retry ${i} ${human(want)} (±${s(allow)}) after the ${prev.status} answer / received none by +${s(now - start)}`));
       return stop();
     }
@@ -115,7 +123,10 @@ export function judge(arrivals: readonly Seen[], e: Expect, now: number): Judgem
     checks.push(result('retries.ends-on-2xx', title, ['HOOK-retry-count'], `expected no further delivery after the ${last.status} / received event ${extra.eventId ?? '(no id)'} again after ${s(extra.at - last.end)}`));
     return stop();
   }
-  if (now - last.end < e.quietMs) return { done: false, checks, delays };
+  if (now - last.end < e.quietMs) {
+    if (final) checks.push({ ...result('retries.ends-on-2xx', title, ['HOOK-retry-count']), status: 'skipped', message: `not observed: the watch ended ${s(now - last.end)} after the ${last.status}` });
+    return wait();
+  }
   const nextDue = e.delaysMs[e.retries];
   checks.push(result('retries.ends-on-2xx', title, ['HOOK-retry-count'], undefined, [`nothing more in ${s(now - last.end)}${nextDue ? `; a retry ${e.retries + 1} would have come ${human(nextDue)} later, which this run does not wait for` : ''}`]));
   return stop();

@@ -8,11 +8,15 @@ import type { AddressInfo } from 'node:net';
 export interface Arrival {
   /** Date.now() when the body had arrived. */
   at: number;
-  /** Date.now() when the answer was written. */
+  /** Date.now() when the answer was written (the arrival, until then). */
   end: number;
   headers: IncomingHttpHeaders;
   raw: Buffer;
   status: number;
+  /** Date.now() when the answer was written; absent while it is held back, or when the sender hung up first. */
+  answeredAt?: number;
+  /** Date.now() when the sender closed the connection before the answer. */
+  gaveUpAt?: number;
 }
 
 export interface WatchReceiver {
@@ -21,17 +25,36 @@ export interface WatchReceiver {
   close(): Promise<void>;
 }
 
-export async function startWatchReceiver(decide: (raw: Buffer, headers: IncomingHttpHeaders) => number, host = process.env.LENDCHECK_RECEIVER_HOST || '127.0.0.1'): Promise<WatchReceiver> {
+/** The answer to one delivery: a status, at once or after a delay. */
+export type Answer = number | { status: number; afterMs: number };
+
+export async function startWatchReceiver(decide: (raw: Buffer, headers: IncomingHttpHeaders) => Answer, host = process.env.LENDCHECK_RECEIVER_HOST || '127.0.0.1'): Promise<WatchReceiver> {
   const got: Arrival[] = [];
+  const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const at = Date.now();
       const raw = Buffer.concat(chunks);
-      const status = decide(raw, req.headers);
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'failing on purpose (lendcheck retry watch)');
-      got.push({ at, end: Date.now(), headers: req.headers, raw, status });
+      const d = decide(raw, req.headers);
+      const { status, afterMs } = typeof d === 'number' ? { status: d, afterMs: 0 } : d;
+      const a: Arrival = { at, end: at, headers: req.headers, raw, status };
+      got.push(a);
+      res.on('close', () => {
+        if (!res.writableEnded) a.gaveUpAt = Date.now();
+      });
+      const answer = () => {
+        if (res.destroyed || res.writableEnded) return;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'failing on purpose (lendcheck retry watch)');
+        a.end = a.answeredAt = Date.now();
+      };
+      if (afterMs <= 0) return answer();
+      const t = setTimeout(() => {
+        timers.delete(t);
+        answer();
+      }, afterMs);
+      timers.add(t);
     });
   });
   await new Promise<void>((r) => server.listen(0, host, r));
@@ -42,6 +65,7 @@ export async function startWatchReceiver(decide: (raw: Buffer, headers: Incoming
     got,
     close: () =>
       new Promise<void>((r) => {
+        for (const t of timers) clearTimeout(t);
         server.closeAllConnections();
         server.close(() => r());
       }),

@@ -4,6 +4,7 @@ import { defaultProfile, generateWebhookSecret, KEY_PREFIX, SIGNATURE_SCHEMES, W
 import { verifyWebhook } from '../sign.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';
+import { judgeSlow, SLOW_ANSWER_MS, type SlowJudgement } from './judge-slow.ts';
 import { startWatchReceiver, type Arrival } from './receiver.ts';
 
 // The retry schedule at real time, in a CI-sized budget: against a target with no test clock
@@ -77,8 +78,16 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
   let lendAnswered = false;
   // Ours: the lend's position.created, found by body (its position, or this run's user), not by event id.
   const ours = (raw: string) => raw.includes('position.created') && (positionId ? raw.includes(positionId) : unique ? raw.includes(userId) : !lendAnswered);
+  // The second event, answered 200 after 4 s (judge-slow.ts): a user of its own, so it is told apart before its order is answered.
+  const slowUser = unique ? `retrywatchslow_${randomBytes(4).toString('hex')}` : undefined;
+  let slowId: string | undefined;
+  const slow = (raw: string) => !!slowUser && raw.includes('position.created') && (slowId ? raw.includes(slowId) : raw.includes(slowUser));
   let count = 0;
-  const rx = await startWatchReceiver((raw) => (ours(raw.toString('utf8')) ? (count++ < retries ? 500 : 200) : 200), o.receiverHost);
+  const rx = await startWatchReceiver((buf) => {
+    const raw = buf.toString('utf8');
+    if (slow(raw)) return { status: 200, afterMs: SLOW_ANSWER_MS };
+    return ours(raw) ? (count++ < retries ? 500 : 200) : 200;
+  }, o.receiverHost);
   let webhookId: string | undefined;
   try {
     const reg = await call(o, 'POST', '/webhooks', { url: rx.url, events: ['position.created'], secret });
@@ -90,6 +99,12 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     if (lend.status < 200 || lend.status > 299 || typeof lend.json?.positionId !== 'string') throw new Error(`POST /lend answered ${lend.status}: ${JSON.stringify(lend.json)?.slice(0, 300)}`);
     positionId = lend.json.positionId as string;
     const causedAt = Date.now();
+    let slowNote: string | undefined;
+    if (slowUser) {
+      const l2 = await call(o, 'POST', '/lend', { userId: slowUser, asset: 'USDC', amount: '100', rate: 0.5, maturity: profile.lifecycle.defaultMaturity });
+      if (l2.status >= 200 && l2.status < 300 && typeof l2.json?.positionId === 'string') slowId = l2.json.positionId as string;
+      else slowNote = `the second lend was refused (${l2.status}), so no delivery could be answered after ${SLOW_ANSWER_MS / 1000} s`;
+    } else slowNote = 'the profile names the funded users (funding.userIds): a second event cannot be told apart before its order is answered';
     const delaysMs = o.expectedDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
     const tolerance = o.tolerance ?? DEFAULT_TOLERANCE;
     const e: Expect = {
@@ -109,24 +124,35 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     };
     const bound = causedAt + e.firstMs + waitMs * 1.05 + retries * 5_000 + e.quietMs + 30_000;
     let j = judge([], e, Date.now());
+    let sj: SlowJudgement = { done: !slowId };
+    const slowOf = () => rx.got.filter((a) => slow(a.raw.toString('utf8'))).map((a) => ({ at: a.at, eventId: eventIdOf(a.raw.toString('utf8')), answeredAt: a.answeredAt, gaveUpAt: a.gaveUpAt }));
     let lastLog = 0;
+    let mine: Seen[] = [];
     for (;;) {
-      const mine = rx.got.filter((a) => ours(a.raw.toString('utf8'))).map(seen);
+      mine = rx.got.filter((a) => ours(a.raw.toString('utf8'))).map(seen);
       j = judge(mine, e, Date.now());
-      if (j.done || Date.now() > bound) break;
+      if (slowId && !sj.done) sj = judgeSlow(slowOf(), e, Date.now());
+      // Either rule failing is certain: the watch ends there; else it ends when both are judged.
+      const failedNow = [...j.checks, ...(sj.check ? [sj.check] : [])].some((c) => c.status === 'failed');
+      if ((j.done && sj.done) || failedNow || Date.now() > bound) break;
       if (Date.now() - lastLog > 60_000) {
         lastLog = Date.now();
         log(`${Math.round((Date.now() - causedAt) / 1000)} s: ${mine.length} deliver${mine.length === 1 ? 'y' : 'ies'} of the watched event so far`);
       }
       await sleep(100);
     }
+    // What is still pending at the end is reported not observed, never judged.
+    if (!j.done) j = judge(mine, e, Date.now(), true);
+    if (slowId && !sj.done) sj = judgeSlow(slowOf(), e, Date.now(), true);
+    const slowCheck = sj.check ?? { id: 'retries.answer-window', title: `a delivery answered 200 after ${SLOW_ANSWER_MS / 1000} s is delivered: no retry`, requirements: ['HOOK-retry-count'], status: 'skipped' as const, durationMs: 0, message: `not observed: ${slowNote ?? 'no second event'}`, notes: [] };
+    j.checks.splice(1, 0, slowCheck);
     const failed = j.checks.some((c) => c.status === 'failed');
     const figures: Record<string, number | string> = { retriesWatched: retries, waitedMs: Date.now() - causedAt };
     for (const d of j.delays) {
       figures[`retry${d.retry}ExpectedS`] = d.expectedMs / 1000;
       figures[`retry${d.retry}ObservedS`] = Math.round(d.observedMs / 100) / 10;
     }
-    const status = failed ? 'failed' : j.done ? 'passed' : 'incomplete';
+    const status = failed ? 'failed' : Date.now() > bound ? 'incomplete' : 'passed';
     log(`retry watch ${status} after ${Math.round((Date.now() - causedAt) / 1000)} s; ${j.delays.map((d) => `retry ${d.retry}: expected ${d.expectedMs / 1000} s, observed ${(d.observedMs / 1000).toFixed(1)} s`).join('; ') || 'no retry seen'}`);
     return {
       part: 'chaos',
