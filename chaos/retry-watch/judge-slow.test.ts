@@ -12,9 +12,9 @@ const E: Expect = {
 
 describe('judgeSlow', () => {
   it('fails a hang-up before the answer and a redelivery after it, at once', () => {
-    expect(judgeSlow([{ at: 1_000, eventId: 'evt_1', gaveUpAt: 2_000 }], E, 2_100).check!.message).toMatch(/hung up on event evt_1 after 1\.0 s/);
+    expect(judgeSlow([{ at: 1_000, eventId: 'evt_1', gaveUpAt: 2_000 }], E, 2_100).check!.message).toMatch(/hung up on event evt_1 \(x\) after 1\.0 s/);
     const again = judgeSlow([{ at: 1_000, eventId: 'evt_1', answeredAt: 5_000 }, { at: 25_000, eventId: 'evt_2' }], E, 25_100);
-    expect(again.check!.message).toMatch(/received it again 20\.0 s after the 200 under a new id evt_2/);
+    expect(again.check!.message).toMatch(/event evt_1 \(x\), answered 200 after 4\.0 s \/ received it again 20\.0 s after the 200 under a new id evt_2/);
   });
 
   it('passes only once retry 1 would have come, and never passes a watch that ended first', () => {

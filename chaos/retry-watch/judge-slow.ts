@@ -29,7 +29,7 @@ export function judgeSlow(arrivals: readonly SlowSeen[], e: Expect, now: number,
     if (now - e.causedAt > e.firstMs) return { done: true, check: result('retries.answer-window', title, req, `expected a delivery of the second watched event within ${s(e.firstMs)} / received none`) };
     return final ? notSeen(`the watch ended after ${s(now - e.causedAt)}, before its delivery`) : { done: false };
   }
-  const id = first.eventId ?? '(no id)';
+  const id = `${first.eventId ?? '(no id)'} (${e.subject})`;
   if (first.gaveUpAt !== undefined) return { done: true, check: result('retries.answer-window', title, req, `expected the connection held until the 200 at ${s(SLOW_ANSWER_MS)} / received: the sender hung up on event ${id} after ${s(first.gaveUpAt - first.at)}, so a receiver answering within 5 s is counted as failed`) };
   const again = arrivals[1];
   if (again) return { done: true, check: result('retries.answer-window', title, req, `expected no retry of event ${id}, answered 200 after ${s(SLOW_ANSWER_MS)} / received it again ${s(again.at - (first.answeredAt ?? first.at))} after the 200${again.eventId && again.eventId !== first.eventId ? ` under a new id ${again.eventId}` : ''}`) };

@@ -125,13 +125,14 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     const bound = causedAt + e.firstMs + waitMs * 1.05 + retries * 5_000 + e.quietMs + 30_000;
     let j = judge([], e, Date.now());
     let sj: SlowJudgement = { done: !slowId };
+    const slowE = (): Expect => ({ ...e, subject: `position.created for ${slowId ?? '?'}, user ${slowUser ?? '?'} of the --api-key partner` });
     const slowOf = () => rx.got.filter((a) => slow(a.raw.toString('utf8'))).map((a) => ({ at: a.at, eventId: eventIdOf(a.raw.toString('utf8')), answeredAt: a.answeredAt, gaveUpAt: a.gaveUpAt }));
     let lastLog = 0;
     let mine: Seen[] = [];
     for (;;) {
       mine = rx.got.filter((a) => ours(a.raw.toString('utf8'))).map(seen);
       j = judge(mine, e, Date.now());
-      if (slowId && !sj.done) sj = judgeSlow(slowOf(), e, Date.now());
+      if (slowId && !sj.done) sj = judgeSlow(slowOf(), slowE(), Date.now());
       // Either rule failing is certain: the watch ends there; else it ends when both are judged.
       const failedNow = [...j.checks, ...(sj.check ? [sj.check] : [])].some((c) => c.status === 'failed');
       if ((j.done && sj.done) || failedNow || Date.now() > bound) break;
@@ -143,7 +144,7 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     }
     // What is still pending at the end is reported not observed, never judged.
     if (!j.done) j = judge(mine, e, Date.now(), true);
-    if (slowId && !sj.done) sj = judgeSlow(slowOf(), e, Date.now(), true);
+    if (slowId && !sj.done) sj = judgeSlow(slowOf(), slowE(), Date.now(), true);
     const slowCheck = sj.check ?? { id: 'retries.answer-window', title: `a delivery answered 200 after ${SLOW_ANSWER_MS / 1000} s is delivered: no retry`, requirements: ['HOOK-retry-count'], status: 'skipped' as const, durationMs: 0, message: `not observed: ${slowNote ?? 'no second event'}`, notes: [] };
     j.checks.splice(1, 0, slowCheck);
     const failed = j.checks.some((c) => c.status === 'failed');
