@@ -169,6 +169,8 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     };
   } finally {
     if (webhookId && profile.webhooks.listAndDelete) await call(o, 'DELETE', `/webhooks/${encodeURIComponent(webhookId)}`).catch(() => undefined);
+    // The two lends rest at a rate no borrow crosses; they are withdrawn rather than left in the book.
+    for (const id of [positionId, slowId]) if (id) await call(o, 'POST', `/positions/${encodeURIComponent(id)}/cancel`).catch(() => undefined);
     await rx.close();
   }
 }
