@@ -26,3 +26,11 @@ describe('judgeSlow', () => {
     expect(cut.check!.message).toMatch(/not observed: the watch ended 25\.0 s after the 200/);
   });
 });
+
+describe('judgeSlow on a loaded machine', () => {
+  it('does not blame the sender for a hang-up that came after this receiver\'s own answer was due', () => {
+    const late = judgeSlow([{ at: 1_000, eventId: 'evt_1', gaveUpAt: 6_000 }], E, 6_100);
+    expect(late.check!.status).toBe('skipped');
+    expect(late.check!.message).toMatch(/hung up after 5\.0 s, when this receiver's own answer, due at 4\.0 s, was late/);
+  });
+});

@@ -30,6 +30,9 @@ export function judgeSlow(arrivals: readonly SlowSeen[], e: Expect, now: number,
     return final ? notSeen(`the watch ended after ${s(now - e.causedAt)}, before its delivery`) : { done: false };
   }
   const id = `${first.eventId ?? '(no id)'} (${e.subject})`;
+  // A hang-up after the planned answer time means our own answer came late (a loaded machine's
+  // timers): the sender may have waited its full 5 s, so it is not judged.
+  if (first.gaveUpAt !== undefined && first.gaveUpAt - first.at >= SLOW_ANSWER_MS) return notSeen(`the sender hung up after ${s(first.gaveUpAt - first.at)}, when this receiver's own answer, due at ${s(SLOW_ANSWER_MS)}, was late`);
   if (first.gaveUpAt !== undefined) return { done: true, check: result('retries.answer-window', title, req, `expected the connection held until the 200 at ${s(SLOW_ANSWER_MS)} / received: the sender hung up on event ${id} after ${s(first.gaveUpAt - first.at)}, so a receiver answering within 5 s is counted as failed`) };
   const again = arrivals[1];
   if (again) return { done: true, check: result('retries.answer-window', title, req, `expected no retry of event ${id}, answered 200 after ${s(SLOW_ANSWER_MS)} / received it again ${s(again.at - (first.answeredAt ?? first.at))} after the 200${again.eventId && again.eventId !== first.eventId ? ` under a new id ${again.eventId}` : ''}`) };

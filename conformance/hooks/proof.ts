@@ -14,7 +14,7 @@ export const CAUGHT_BY: Record<string, { check: string; names: RegExp }> = {
   'hook-cross-partner': { check: 'hooks.partner-isolation', names: /event \S+ \(position\.\w+\) about user \S+.*partner B/s },
   'hook-unsubscribed-types': { check: 'hooks.subscribed-types', names: /event \S+ \((position\.created|withdrawal\.completed)\)/ },
   'hook-matched-one-side': { check: 'hooks.matched-each-side', names: /borrow position \S+ of user \S+/ },
-  'hook-sender-timeout': { check: 'hooks.answer-window', names: /hung up after 1\.\d s/ },
+  'hook-sender-timeout': { check: 'hooks.answer-window', names: /hung up after [01]\.\d s/ },
   'hook-resigned-body': { check: 'hooks.every-delivery', names: /event \S+ \(position\.\w+\).*verification failed/s },
 };
 
