@@ -7,6 +7,7 @@ import { parsePlan, type PlanInput } from './plan.ts';
 import { startReceiver } from './receiver.ts';
 import { SCHEDULE_PLAN } from './schedule-plan.ts';
 import { stillAwaited } from './schedule-watch.ts';
+import { certainFailure } from './schedule-fail-fast.ts';
 import { DEFAULT_TOLERANCE, validateAttempts, type Tolerance } from './validate.ts';
 import type { AttemptRow } from './store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -138,6 +139,8 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     //    loading and JIT, which at a high time scale would read as minutes of schedule drift.
     const userId = `chaos_${randomBytes(4).toString('hex')}`;
     const orderNotes: string[] = [];
+    // The first event the run causes (the warm-up trigger, else the orders): the 30 s for a first delivery run from here.
+    const firstCausedAt = Date.now();
     if (controls) {
       const w = await target.call('POST', '/sandbox/trigger', { type: 'position.liquidated', userId });
       const until = Date.now() + 10_000;
@@ -177,7 +180,11 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const states = new Map<string, { state: string; attempts: number }>();
     const settled = () => triggered.every((t) => states.has(t.eventId) && states.get(t.eventId)!.state !== 'pending');
     let awaited: string[] = ['nothing observed yet'];
+    let certain: string | undefined;
     while (Date.now() - causedAt < maxWait) {
+      // A failure already certain (nothing arrives, nothing verifies) ends the run now, with its reason.
+      certain = certainFailure(rx.store.attempts(), firstCausedAt, Date.now(), profile.signature.scheme);
+      if (certain) break;
       if (controls) {
         for (const t of triggered) {
           if (states.get(t.eventId)?.state && states.get(t.eventId)!.state !== 'pending') continue;
@@ -198,7 +205,8 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     }
     const timedOut = controls && !settled();
     const observedToEnd = awaited.length === 0;
-    log(
+    if (certain) log(`stopped early after ${Math.round((Date.now() - causedAt) / 1000)} s: ${certain}`);
+    else log(
       observedToEnd
         ? `schedule observed to its end after ${(Math.round((Date.now() - causedAt) / 100) / 10).toFixed(1)} s`
         : `schedule ${timedOut ? 'did not settle' : 'not observed to its end'} within the bound, after ${Math.round((Date.now() - causedAt) / 1000)} s; still awaited: ${awaited.slice(0, 5).join('; ')}`,
@@ -218,6 +226,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     result.name = 'webhook retry schedule (active run)';
     result.target = baseUrl;
     result.checks.push(...targetChecks(rows, expectedPairs, triggered, states, controls, orderNotes, timedOut));
+    if (certain) result.checks.unshift(check('schedule.fail-fast', 'the run ends as soon as its failure is certain, with the reason', ['HOOK-post', 'HOOK-verify-raw'], [certain]));
     // A validation that could not observe the schedule to its end stays incomplete, never passed.
     result.status = result.checks.some((c) => c.status === 'failed') ? 'failed' : result.status === 'incomplete' ? 'incomplete' : 'passed';
     result.figures = { ...result.figures, scheduleWaitMs: full.totalMs, waitedMs: Date.now() - causedAt, observedToEnd: observedToEnd ? 'yes' : 'no', positionsCreated: positions.length, eventsTriggered: triggered.length, sandboxControls: controls ? 'yes' : 'no', runMs: Date.now() - started };

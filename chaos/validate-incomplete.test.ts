@@ -40,6 +40,11 @@ describe('chaos validate on a schedule not observed to its end', () => {
     // Due about 24 s after the fourth retry; never before the observation ended.
     expect(due - lastArrival).toBeGreaterThan(20_000);
     expect(r.timeline![0]).toMatchObject({ verdict: 'pending', message: expect.stringContaining(`retry 5 was due at ${r.figures.nextAttemptDueAt}`) });
+    // Retries 1-4 were seen within the tolerance; the fifth was not: the delays are not reported passed.
+    const delays = r.checks.find((c) => c.id === 'schedule.delays')!;
+    expect(delays.status).toBe('skipped');
+    expect(delays.message).toMatch(/retries 5 were not observed in this run .*only retries 1, 2, 3, 4 were judged/);
+    expect(delays.notes.join('\n')).toMatch(/retry 1: expected 17 ms, observed \d+ ms/);
     expect(r.checks.find((c) => c.id === 'schedule.retries-made')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/observation ended before the schedule did: 1 event\(s\) .* retry 5, was due at \d{4}-/) });
 
     const cli = await runInProcess(registerChaos, ['chaos', 'validate', '--db', db, '--tolerance', '2%,1000ms', '--report-dir', join(dir, 'out')]);

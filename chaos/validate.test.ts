@@ -85,6 +85,13 @@ describe.concurrent('validator against senders', () => {
     expect(r.checks.find((c) => c.id === 'schedule.same-id-and-body')!.message).toMatch(/expected its retry to keep id evt_/);
   });
 
+  it('names a retry under a new id as a changed id, not as a missing retry (matched by type and data)', async () => {
+    const r = await run('new-id-end', 36_000, { changeIdOnRetry: true, maxRetries: 1 }, { toEnd: true });
+    const made = r.checks.find((c) => c.id === 'schedule.retries-made')!;
+    expect(made.status).toBe('failed');
+    expect(made.message).toMatch(/^event evt_\S+ \(position\.matched\): expected retry 1 at \+\d+ ms with id evt_\S+ \/ received the same type and data under a new event id evt_\S+ at \+\d+ ms \(a changed id, not a missing retry\)/);
+  });
+
   it('catches a sender that changes the body on retry', async () => {
     const r = await run('new-body', 36_000, { changeBodyOnRetry: true, maxRetries: 1 });
     expect(failed(r)).toContain('schedule.same-id-and-body');

@@ -6,6 +6,7 @@ import { endpointChecks } from './checks/endpoints.ts';
 import { errorChecks } from './checks/errors.ts';
 import { fuzzChecks } from './checks/fuzz.ts';
 import { hookChecks } from './checks/hooks.ts';
+import { deliveryChecks } from './hooks/delivery-checks.ts';
 import { lifecycleChecks } from './checks/lifecycle.ts';
 import { limitChecks, type KeyTiers } from './checks/limits.ts';
 import { paginationChecks } from './checks/pagination.ts';
@@ -25,6 +26,7 @@ export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
     ...errorChecks(profile),
     ...fuzzChecks(profile),
     ...hookChecks(profile),
+    ...deliveryChecks(profile),
     ...concurrencyChecks(),
     ...limitChecks(profile, tiers),
     ...linearizeChecks(profile),

@@ -17,7 +17,7 @@ import { createLane, type Lane, type LaneRoute } from './lane/lane.ts';
 import { FetchLaneRequest } from './lane/request.ts';
 import { compileRouter, type RouteEntry } from './lane/router.ts';
 import { stageMiddleware } from './lane/stage.ts';
-import { installFaults, type FaultSetting } from './faults/index.ts';
+import { hookFaults, installFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugins.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
 import { getMeta, openDb, type Db } from './store/db.ts';
@@ -96,7 +96,9 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const plugins = opts.plugins ?? defaultPlugins();
   const controls = opts.controls !== false;
   // fetch is bound late: the lane it goes through is built from the plugins this context starts.
-  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls, fetch: (req, env) => sandboxFetch(req, env) };
+  // The webhook sender's faults go to the dispatcher through the context (validated here, at start).
+  const senderFaults = opts.faults?.length ? hookFaults(opts.faults) : [];
+  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls, fetch: (req, env) => sandboxFetch(req, env), ...(senderFaults.length ? { hookFaults: senderFaults } : {}) };
 
   engine.groupCommit = opts.groupCommit ?? true;
   // A plugin's stage must see every request, so with any there is no shortcut.

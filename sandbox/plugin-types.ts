@@ -4,6 +4,7 @@ import type { Profile } from '../contract/index.ts';
 import type { Clock } from './clock.ts';
 import type { Engine } from './engine/engine.ts';
 import type { Stage } from './lane/stage.ts';
+import type { HookFaultSetting } from './webhooks/faults/index.ts';
 
 // The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
 // it (rate limits, webhooks). A plugin's stage runs BEFORE auth on every /v1 request, so it
@@ -44,6 +45,8 @@ export interface SandboxContext {
   fetch(req: Request, env?: unknown): Promise<Response>;
   /** Whether the /v1/sandbox/* controls are served (false plays a partner sandbox without them). */
   controls: boolean;
+  /** Deliberate webhook-sender bugs (webhooks/faults/), only when a test or `--fault` names them. */
+  hookFaults?: readonly HookFaultSetting[];
 }
 
 export interface SandboxPlugin {

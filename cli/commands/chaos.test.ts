@@ -10,6 +10,7 @@ import { startReceiver } from '../../chaos/receiver.ts';
 import { runChaosSchedule } from '../../chaos/schedule.ts';
 import { signWebhook } from '../../chaos/sign.ts';
 import { runInProcess } from './run-in-process.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
 
 // The chaos subcommands in-process (spawning the CLI costs seconds per run on a loaded box):
 // exit codes, report files, and that the secret never reaches the output.
@@ -61,5 +62,21 @@ describe('lendcheck chaos', () => {
     await expect(run('certify', '--url', 'http://127.0.0.1:9/', '--secret', 'nope')).rejects.toThrow(/--secret must start with whsec_/);
     await expect(run('certify', '--url', 'http://127.0.0.1:9/', '--secret', 'whsec_not-base64!', '--scheme', 'standard-webhooks')).rejects.toThrow(/--secret: under standard-webhooks it must be whsec_ followed by base64/);
     await expect(runChaosSchedule({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'ck_live_abc' })).rejects.toThrow(/refusing a ck_live_ key/);
+    await expect(run('retries', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_abc')).rejects.toThrow(/refusing a ck_live_ key/);
+  });
+
+  it('retries: a target whose deliveries never verify fails at the first one, exit 1, with the reason and the later retries not observed', async () => {
+    const sb = await startSandboxServer({ port: 0, controls: false, faults: [{ name: 'hook-resigned-body' }] });
+    try {
+      const key = sb.keys[0]!.key;
+      const r = await run('retries', '--base-url', sb.url, '--api-key', key, '--report-dir', join(dir, 'retries'));
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/signature fails \(mismatch\): no retry can be judged/);
+      expect(r.out).toMatch(/skip retries\.retry-3 .*\n.*not observed in this run/);
+      expect(r.out).not.toContain(key);
+      expect(existsSync(join(dir, 'retries', 'chaos-retries.json'))).toBe(true);
+    } finally {
+      await sb.close();
+    }
   });
 });

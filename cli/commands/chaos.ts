@@ -7,6 +7,7 @@ import { parseTolerance, validateAttempts } from '../../chaos/validate.ts';
 import { exitCodeFor, summarize, writeReports } from '../../chaos/report.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
 import { runChaosSchedule } from '../../chaos/schedule.ts';
+import { DEFAULT_WATCHED_RETRIES, runRetryWatch } from '../../chaos/retry-watch/run.ts';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../chaos/sign.ts';
 
 const num = (name: string) => (v: string) => {
@@ -133,6 +134,28 @@ export function registerChaos(program: Command): void {
         log: (l) => console.log(l),
       });
       const files = writeReports(r, o.reportDir, 'chaos-schedule', [o.apiKey ?? process.env.LENDCHECK_API_KEY ?? '']);
+      console.log(summarize(r));
+      console.log(`reports: ${files.json}, ${files.junit}`);
+      process.exitCode = exitCodeFor(r.status);
+    });
+
+  chaos
+    .command('retries')
+    .description('At real time, on a target with no test clock: fail one event on purpose and watch its first retries (1 min, 5 min: about 6 minutes), as the gate does; later retries are reported not observed')
+    .requiredOption('--base-url <url>', 'target base URL ending in /v1')
+    .option('--api-key <key>', 'target API key (or env LENDCHECK_API_KEY)')
+    .option('--allow-live', `allow a ${'ck_live_'} key (production)`, false)
+    .option('--retries <n>', `retries to watch, 1..5 (default ${DEFAULT_WATCHED_RETRIES}; 3 adds 30 min, 4 adds 2 h)`, num('--retries'))
+    .option('--tolerance <spec>', 'allowed delay error: the larger of a percentage and a floor', '2%,50ms')
+    .option('--receiver-host <host>', 'address the receiver listens on (the target must reach it)', '127.0.0.1')
+    .option('--report-dir <dir>', 'write chaos-retries.json and chaos-retries.junit.xml here', 'lendcheck-reports')
+    .option('--profile <file>', 'profile file (JSON)')
+    .action(async (o: { baseUrl: string; apiKey?: string; allowLive: boolean; retries?: number; tolerance: string; receiverHost: string; reportDir: string; profile?: string }) => {
+      const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
+      if (!apiKey) throw new Error('--api-key (or LENDCHECK_API_KEY) is required');
+      if (o.retries !== undefined && !(Number.isInteger(o.retries) && o.retries <= 5)) throw new Error(`--retries must be 1..5, received ${o.retries}`);
+      const r = await runRetryWatch({ baseUrl: o.baseUrl, apiKey, allowLive: o.allowLive, retries: o.retries, tolerance: parseTolerance(o.tolerance), receiverHost: o.receiverHost, profile: loadProfile(o.profile), log: (l) => console.log(l) });
+      const files = writeReports(r, o.reportDir, 'chaos-retries', [apiKey]);
       console.log(summarize(r));
       console.log(`reports: ${files.json}, ${files.junit}`);
       process.exitCode = exitCodeFor(r.status);

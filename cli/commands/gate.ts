@@ -39,6 +39,9 @@ interface GateFlags extends TargetFlags {
   maxRegression?: string;
   history?: string;
   rerunFailed?: boolean;
+  retryWatch: boolean;
+  retryWatchRetries?: number;
+  receiverHost?: string;
 }
 
 export function registerGate(program: Command): void {
@@ -71,6 +74,9 @@ export function registerGate(program: Command): void {
     .option('--baseline <run>', 'compare with a run from the history: "last" (the last passing run against this target) or a run id')
     .option('--max-regression <bounds>', 'with --baseline: fail when a figure gets worse beyond these bounds, e.g. p95=10%,burst=0')
     .option('--history <file>', 'the run history every gate run is added to (default <report-dir>/history.db)')
+    .option('--no-retry-watch', 'against a target with no test clock or time scale: leave out the chaos step\'s real-time watch of retries 1 and 2 (about 6 minutes, alongside the other steps)')
+    .addOption(new Option('--retry-watch-retries <n>', 'at real time, watch retries 1..n (default 2: 1 min + 5 min; 3 adds 30 min, 4 adds 2 h)').argParser(Number))
+    .option('--receiver-host <host>', "address lendcheck's webhook receivers (conformance's delivery checks, the retry watch) listen on, as the target must reach them (default the loopback; or LENDCHECK_RECEIVER_HOST)")
     .option('--rerun-failed', 'run only the checks that failed in the last run in --report-dir (its failures.json), with the same seed and profile, and say "fixed" or "still failing" for each (as lendcheck replay)')
     .action(async (opts: GateFlags) => {
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
@@ -107,6 +113,7 @@ async function gate(opts: GateFlags): Promise<void> {
   // Parsed before any target starts, so a bad value leaves no container behind.
   const chaosTolerance = opts.chaosTolerance ? parseTolerance(opts.chaosTolerance) : undefined;
   const retryWait = retryWaitMs(opts.retryWait);
+  if (opts.retryWatchRetries !== undefined && !(Number.isInteger(opts.retryWatchRetries) && opts.retryWatchRetries >= 1 && opts.retryWatchRetries <= 5)) throw new Error(`--retry-watch-retries: must be 1..5, got ${opts.retryWatchRetries}`);
 
   let target: GateTarget;
   try {
@@ -135,6 +142,9 @@ async function gate(opts: GateFlags): Promise<void> {
 
   target.chaosTolerance = chaosTolerance;
   target.matchBy = opts.matchBy;
+  target.retryWatch = { enabled: opts.retryWatch, retries: opts.retryWatchRetries ?? 2 };
+  // Read where the receivers start (conformance's run in this process, the retry watch).
+  if (opts.receiverHost) process.env.LENDCHECK_RECEIVER_HOST = opts.receiverHost;
 
   if (opts.detectProfile && target.apiKey) {
     ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2, retryWaitMs: retryWait }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));

@@ -51,7 +51,7 @@ export function registerSandbox(program: Command): void {
     .option('--test-delay <endpoint=ms,…>', 'test only: answer these endpoints this many ms later (e.g. rates.get=200), to see a regression gate fail')
     .option(
       '--fault <name[,name]>',
-      `test only, never on by default: give the sandbox deliberate bugs (races, lost updates) to see a suite catch them; name[:key=value;…] from ${faultNames().join(', ')}`,
+      `test only, never on by default: give the sandbox deliberate bugs (races, lost updates, webhook-sender bugs) to see a suite catch them; name[:key=value;…] from ${faultNames().join(', ')}`,
     )
     .option('--no-console', 'serve no web console at / and /console')
     .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match; business time at real time unless --time-scale says otherwise (an accelerated partner sandbox)')

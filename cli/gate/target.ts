@@ -25,6 +25,8 @@ export interface GateTarget {
   chaosTolerance?: Tolerance;
   /** How the load step's matching smoke sees matches when the user chose (gate --match-by). */
   matchBy?: MatchBy;
+  /** At real time: whether the chaos step watches retries (gate --no-retry-watch) and how many (--retry-watch-retries). */
+  retryWatch?: { enabled: boolean; retries: number };
   close(): Promise<void>;
 }
 

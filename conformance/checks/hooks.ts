@@ -96,7 +96,7 @@ export const DELIVERY_WAIT_MS = 10_000;
 
 /** The checks that need a test clock, and where the same rule is checked at real time instead. */
 export const NEEDS_CLOCK = {
-  retry: 'the 24 h retry schedule needs a test clock (the target has no sandbox controls: GET /v1/sandbox/clock did not answer 200); at real time it is checked by `lendcheck chaos receive` + `chaos validate` over a run of a day or more',
+  retry: 'the 24 h retry schedule needs a test clock (the target has no sandbox controls: GET /v1/sandbox/clock did not answer 200); at real time it is checked by `lendcheck chaos receive` + `chaos validate` over a run of a day or more (retries 1 and 2 are watched at real time by the gate\'s chaos step or `lendcheck chaos retries`, about 6 minutes)',
   maturity: 'maturity needs a test clock to reach it (the target has no sandbox controls: GET /v1/sandbox/clock did not answer 200); at real time, run `lendcheck chaos receive` through a position\'s maturity and `chaos validate` the position.matured delivery',
 };
 

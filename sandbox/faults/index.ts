@@ -13,6 +13,7 @@ import { staleRead } from './stale-read.ts';
 import { withdrawNotDebited } from './withdraw-not-debited.ts';
 import { withdrawRace } from './withdraw-race.ts';
 import { cancelDoubleRefund } from './cancel-double-refund.ts';
+import { HOOK_FAULTS, type HookFaultSetting } from '../webhooks/faults/index.ts';
 
 // The fault registry: every deliberate bug the sandbox can be given, by name. None is ever on
 // by default: a sandbox gets faults only from SandboxOptions.faults (tests) or from an explicit
@@ -39,12 +40,13 @@ const MODULES: FaultModule[] = [
 
 export const FAULTS: ReadonlyMap<string, FaultModule> = new Map(MODULES.map((m) => [m.name, m]));
 
-export const faultNames = (): string[] => [...FAULTS.keys()];
+/** Endpoint faults, then the webhook sender's (sandbox/webhooks/faults/). */
+export const faultNames = (): string[] => [...FAULTS.keys(), ...HOOK_FAULTS.keys()];
 
 /** Validates each setting (a known name, a config its module accepts) before anything starts. */
-export function validateFaults(settings: readonly FaultSetting[]): Array<{ module: FaultModule; config: unknown }> {
+export function validateFaults(settings: readonly FaultSetting[]): Array<{ module: FaultModule | HookFaultSetting['module']; config: unknown }> {
   return settings.map((s) => {
-    const module = FAULTS.get(s.name);
+    const module = FAULTS.get(s.name) ?? HOOK_FAULTS.get(s.name);
     if (!module) throw new Error(`unknown fault ${JSON.stringify(s.name)}; faults are ${faultNames().join(', ')}`);
     const parsed = module.config.safeParse(s.config ?? {});
     if (!parsed.success) {
@@ -57,8 +59,13 @@ export function validateFaults(settings: readonly FaultSetting[]): Array<{ modul
 /** The resolvers with every fault installed in turn (a later fault wraps an earlier one). */
 export function installFaults(settings: readonly FaultSetting[], base: Readonly<Record<string, Resolver>>): Record<string, Resolver | FaultResolver> {
   const out: Record<string, Resolver | FaultResolver> = { ...base };
-  for (const { module, config } of validateFaults(settings)) Object.assign(out, module.install(config, out));
+  for (const { module, config } of validateFaults(settings)) if ('install' in module) Object.assign(out, module.install(config, out));
   return out;
+}
+
+/** The webhook sender's faults among the settings, validated; the dispatcher applies them. */
+export function hookFaults(settings: readonly FaultSetting[]): HookFaultSetting[] {
+  return validateFaults(settings).filter((v): v is HookFaultSetting => 'effects' in v.module);
 }
 
 /**

@@ -11,6 +11,8 @@ import {
 import type { Clock } from '../clock.ts';
 import { migrateWebhooks } from './schema.ts';
 import { httpSender, type AttemptResult, type Sender } from './sender.ts';
+import { dispatcherQueries } from './dispatcher-queries.ts';
+import { subscribed, type FanOutSub, type HookFaultEffects } from './faults/types.ts';
 
 // Reads the transactional outbox by seq and delivers each event to every subscription of
 // its partner that wants the type. All durable state is in SQLite (cursor, deliveries with
@@ -39,6 +41,8 @@ export interface DispatcherOptions {
   wallNow?: () => number;
   /** Business ms before the 1st..nth retry; the spec's schedule unless a test shortens it. */
   retryDelaysMs?: readonly number[];
+  /** Deliberate sender bugs (faults/): only tests and `--fault` give any. */
+  faults?: HookFaultEffects;
 }
 
 interface DueRow {
@@ -103,7 +107,8 @@ export class Dispatcher {
   private unsubscribeClock: (() => void) | undefined;
   private readonly counters = { succeeded: 0, failedAttempts: 0, gaveUp: 0 };
 
-  private readonly q: ReturnType<Dispatcher['prepare']>;
+  private readonly q: ReturnType<typeof dispatcherQueries>;
+  private readonly faults: HookFaultEffects;
 
   constructor(opts: DispatcherOptions) {
     this.db = opts.db;
@@ -113,7 +118,9 @@ export class Dispatcher {
     this.maxPerEndpoint = opts.maxPerEndpoint ?? 32;
     this.pollMs = opts.pollMs ?? 25;
     this.wallNow = opts.wallNow ?? Date.now;
-    this.retryDelays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+    this.faults = opts.faults ?? {};
+    const delays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+    this.retryDelays = this.faults.retryDelaysMs?.(delays) ?? delays;
     if (opts.send) {
       this.send = opts.send;
       this.closeSender = async () => {};
@@ -121,47 +128,12 @@ export class Dispatcher {
       // Connections per origin up to the overall bound: subscriptions of several partners often
       // share one receiver (one origin), and a pool of maxPerEndpoint connections held them all
       // to that one subscription's bound; each subscription is still held to maxPerEndpoint.
-      const s = httpSender({ timeoutMs: opts.timeoutMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, connectionsPerOrigin: this.maxInFlight });
+      const s = httpSender({ timeoutMs: this.faults.timeoutMs ?? opts.timeoutMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, connectionsPerOrigin: this.maxInFlight });
       this.send = s.send;
       this.closeSender = s.close;
     }
     migrateWebhooks(this.db);
-    this.q = this.prepare();
-  }
-
-  private prepare() {
-    const db = this.db;
-    return {
-      cursor: db.prepare('SELECT last_seq FROM webhook_dispatch_state WHERE id = 1').pluck(),
-      setCursor: db.prepare('UPDATE webhook_dispatch_state SET last_seq = ? WHERE id = 1'),
-      outbox: db.prepare('SELECT seq, id, partner_id, type FROM outbox_events WHERE seq > ? ORDER BY seq LIMIT ?'),
-      subs: db.prepare(
-        'SELECT id, events, after_seq FROM webhook_subscriptions WHERE partner_id = ? AND deleted_at_ms IS NULL AND disabled_at_ms IS NULL',
-      ),
-      addDelivery: db.prepare(
-        "INSERT OR IGNORE INTO webhook_deliveries (event_seq, event_id, webhook_id, attempts, state, next_at_ms) VALUES (?, ?, ?, 0, 'pending', ?)",
-      ),
-      // Deleted or disabled subscriptions have no pending deliveries (they are cancelled with them);
-      // a paused one keeps them queued, unsent, until it is resumed.
-      hooks: db.prepare('SELECT id FROM webhook_subscriptions WHERE deleted_at_ms IS NULL AND disabled_at_ms IS NULL AND paused_at_ms IS NULL').pluck(),
-      dueFor: db.prepare(
-        `SELECT d.id, d.event_id, d.webhook_id, d.attempts, d.next_at_ms, s.url, s.secret, e.payload
-         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.webhook_id JOIN outbox_events e ON e.seq = d.event_seq
-         WHERE d.webhook_id = ? AND d.state = 'pending' AND d.next_at_ms <= ? ORDER BY d.next_at_ms, d.id LIMIT ?`,
-      ),
-      nextFuture: db.prepare("SELECT MIN(next_at_ms) FROM webhook_deliveries WHERE state = 'pending' AND next_at_ms > ?").pluck(),
-      addAttempt: db.prepare(
-        'INSERT OR REPLACE INTO webhook_attempts (delivery_id, attempt, scheduled_at_ms, sent_at_ms, status, outcome, error, latency_ms, response, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      // An attempt already on the wire when its subscription was deleted still arrived: record that.
-      succeed: db.prepare("UPDATE webhook_deliveries SET state = 'succeeded', attempts = ? WHERE id = ? AND state IN ('pending', 'cancelled')"),
-      retry: db.prepare("UPDATE webhook_deliveries SET attempts = ?, next_at_ms = ? WHERE id = ? AND state = 'pending'"),
-      fail: db.prepare("UPDATE webhook_deliveries SET state = 'failed', attempts = ? WHERE id = ? AND state = 'pending'"),
-      dropAttempts: db.prepare('DELETE FROM webhook_attempts WHERE delivery_id = ?'),
-      dropDelivery: db.prepare('DELETE FROM webhook_deliveries WHERE id = ?'),
-      disableSub: db.prepare('UPDATE webhook_subscriptions SET disabled_at_ms = ? WHERE id = ? AND disabled_at_ms IS NULL'),
-      cancelPendingOf: db.prepare("UPDATE webhook_deliveries SET state = 'cancelled' WHERE webhook_id = ? AND state = 'pending'"),
-    };
+    this.q = dispatcherQueries(this.db);
   }
 
   start(): void {
@@ -241,18 +213,18 @@ export class Dispatcher {
     const rows = this.q.outbox.all(last, FANOUT_BATCH) as Array<{ seq: number; id: string; partner_id: string; type: string }>;
     if (rows.length === 0) return false;
     const now = this.clock.now();
-    const subsByPartner = new Map<string, Array<{ id: string; events: string[]; after_seq: number }>>();
+    const subsByPartner = new Map<string, FanOutSub[]>();
+    const parse = (rows: unknown[]) => (rows as Array<Omit<FanOutSub, 'events'> & { events: string }>).map((s) => ({ ...s, events: JSON.parse(s.events) as string[] }));
+    const route = this.faults.route;
     this.db.transaction(() => {
       for (const e of rows) {
         let subs = subsByPartner.get(e.partner_id);
         if (!subs) {
-          subs = (this.q.subs.all(e.partner_id) as Array<{ id: string; events: string; after_seq: number }>).map((s) => ({
-            ...s,
-            events: JSON.parse(s.events) as string[],
-          }));
+          subs = parse(this.q.subs.all(e.partner_id));
           subsByPartner.set(e.partner_id, subs);
         }
-        for (const s of subs) if (e.seq > s.after_seq && s.events.includes(e.type)) this.q.addDelivery.run(e.seq, e.id, s.id, now);
+        const to = route ? route(e, subs, () => parse(this.q.allSubs.all())) : subscribed(e, subs);
+        for (const s of to) this.q.addDelivery.run(e.seq, e.id, s.id, now);
       }
       this.q.setCursor.run(rows[rows.length - 1].seq);
     })();
@@ -316,21 +288,22 @@ export class Dispatcher {
     this.sending++;
     const signal = this.abort.signal;
     const p = (async () => {
+      const wire = this.faults.body?.(row.payload, row.event_id, row.attempts + 1) ?? { sent: row.payload, signed: row.payload, eventId: row.event_id };
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': 'lendcheck-sandbox-webhooks/1',
-        ...signWebhookHeaders(row.payload, row.secret, {
+        ...signWebhookHeaders(wire.signed, row.secret, {
           scheme: this.profile.signature.scheme,
           timestamp: Math.floor(this.wallNow() / 1000),
           // Standard Webhooks' webhook-id: the event id, the same on every retry (its idempotency key).
-          id: row.event_id,
+          id: wire.eventId,
         }),
       };
       const sentAt = this.clock.now();
       const t0 = performance.now();
       let result: AttemptResult;
       try {
-        result = await this.send(row.url, row.payload, headers, signal);
+        result = await this.send(row.url, wire.sent, headers, signal);
       } catch (e) {
         result = { status: null, error: (e as Error).message };
       }

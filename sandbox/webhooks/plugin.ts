@@ -1,11 +1,12 @@
 import type { SandboxContext, SandboxPlugin } from '../plugin-types.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { registerWebhookRoutes } from './routes.ts';
+import { hookFaultEffects } from './faults/index.ts';
 
 // Webhooks as a sandbox plugin: subscription routes and the trigger/attempts controls,
 // plus the dispatcher that drains the outbox while the sandbox runs.
 
-export type WebhooksPluginOptions = Partial<Omit<DispatcherOptions, 'db' | 'clock' | 'profile'>> & {
+export type WebhooksPluginOptions = Partial<Omit<DispatcherOptions, 'db' | 'clock' | 'profile' | 'faults'>> & {
   /** false: subscriptions and controls only, nothing is sent (PluginOptions.webhooks = false). */
   dispatch?: boolean;
 };
@@ -41,7 +42,8 @@ export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin
     },
     start(ctx: SandboxContext) {
       if (!dispatch || dispatcher) return;
-      dispatcher = new Dispatcher({ db: ctx.db, clock: ctx.clock, profile: ctx.profile, ...dispatcherOpts });
+      const faults = ctx.hookFaults?.length ? hookFaultEffects(ctx.hookFaults, { db: ctx.db }) : undefined;
+      dispatcher = new Dispatcher({ db: ctx.db, clock: ctx.clock, profile: ctx.profile, ...dispatcherOpts, ...(faults ? { faults } : {}) });
       // Committed engine events wake the dispatcher at once instead of at its next poll.
       unsubscribe = ctx.engine.onEvents(() => dispatcher?.kick());
       dispatcher.start();

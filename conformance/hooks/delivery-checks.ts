@@ -1,0 +1,185 @@
+import { eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, type Profile } from '../../contract/index.ts';
+import { CheckSkip, fail, issues, pass, show, type Check, type CheckContext } from '../check.ts';
+import { asExchange, deliveriesDetail, eventOf, named } from './deliveries.ts';
+import type { HookReceiver } from './receiver.ts';
+import { scenario, SCENARIO_BOUND_MS, SLOW_ANSWER_MS, type Scenario } from './scenario.ts';
+
+// Part 6's promises to a partner about whom, what and how events are sent, checked with no
+// sandbox controls: receivers of lendcheck's own get what ordinary requests cause (scenario.ts),
+// and each check judges one promise over those deliveries. Partner A is --api-key, partner B
+// --api-key-2. A failure names the event, its user and the partner.
+
+const A = 'partner A (--api-key)';
+const B = 'partner B (--api-key-2)';
+
+/** Partner A's users and positions in the scenario: what B must never hear about. */
+function partnerAOwn(s: Scenario): { users: Set<string>; ids: string[] } {
+  const users = new Set([...s.sides.map((x) => x.userId), ...(s.withdrawal ? [s.withdrawal.userId] : [])]);
+  // A userId named in the profile's funding list may be B's user too: only ids are then certain.
+  if (s.own2) users.delete(s.own2.userId);
+  return { users, ids: [...s.sides.map((x) => x.positionId), ...(s.withdrawal?.id ? [s.withdrawal.id] : [])] };
+}
+
+const isolation = (): Check => ({
+  id: 'hooks.partner-isolation',
+  title: "each event reaches only the subscriptions of the partner whose user it concerns: partner B's receiver never gets partner A's events",
+  requirements: ['AUTH-isolation', 'HOOK-subscription'],
+  needs: ['write', 'second-key'],
+  async run(ctx) {
+    const s = await scenario(ctx);
+    const rx = s.other!;
+    const mine = partnerAOwn(s);
+    for (const d of rx.got) {
+      const e = eventOf(d);
+      const text = d.raw.toString('utf8');
+      const id = mine.ids.find((x) => text.includes(x));
+      if (id || (e?.userId && mine.users.has(e.userId))) {
+        fail(
+          `${named(e)} concerns ${A}'s user and is delivered to ${B}'s subscription`,
+          `${A}'s events only at ${A}'s subscriptions`,
+          `delivered to ${B}'s receiver${e?.userId && mine.users.has(e.userId) ? ` (user ${e.userId} is ${A}'s)` : ''}${id ? ` (the body names ${A}'s ${id})` : ''}`,
+          asExchange(d, rx),
+          deliveriesDetail(rx),
+        );
+      }
+    }
+    // No leak seen counts only if B's receiver is shown to work: it got B's own event.
+    if (!s.own2) throw new CheckSkip(`${B}'s receiver could not be shown to work: ${s.notes.find((n) => n.includes('partner B')) ?? 'no lend of its own'}`);
+    if (!rx.got.some((d) => d.raw.toString('utf8').includes(s.own2!.positionId))) {
+      fail(`${B}'s own event is delivered to ${B}'s subscription`, `position.created for ${B}'s position ${s.own2.positionId} (user ${s.own2.userId})`, `none in ${Math.round(s.waitedMs / 1000)} s (${rx.got.length} deliveries)`, undefined, deliveriesDetail(rx));
+    }
+    return pass();
+  },
+});
+
+const types = (): Check => ({
+  id: 'hooks.subscribed-types',
+  title: 'a subscription gets only the event types it listed: one subscribed to position.matched only gets nothing else',
+  requirements: ['HOOK-subscription', 'HOOK-event-types'],
+  needs: ['write'],
+  async run(ctx) {
+    const s = await scenario(ctx);
+    const rx = s.matchedOnly;
+    for (const d of rx.got) {
+      const e = eventOf(d);
+      if (e?.type !== 'position.matched') fail(`${A}'s subscription to position.matched only gets position.matched only`, 'position.matched deliveries only', `${named(e)}`, asExchange(d, rx), deliveriesDetail(rx));
+    }
+    if (!s.sides.some((x) => x.matched)) throw new CheckSkip(`the target did not report either side of the crossing orders matched within ${SCENARIO_BOUND_MS / 1000} s, so no position.matched was due`);
+    if (!rx.got.length) fail(`${A}'s subscription to position.matched gets the match`, `position.matched for ${s.sides.filter((x) => x.matched).map((x) => x.positionId).join(' or ')}`, `no delivery in ${Math.round(s.waitedMs / 1000)} s`);
+    return pass();
+  },
+});
+
+const eachSide = (): Check => ({
+  id: 'hooks.matched-each-side',
+  title: "a match delivers position.matched for each side's position of the partner, with positionId, userId, rate, amount and maturity",
+  requirements: ['HOOK-matched-data', 'HOOK-event-types'],
+  needs: ['write'],
+  async run(ctx) {
+    const s = await scenario(ctx);
+    const due = s.sides.filter((x) => x.matched);
+    if (!due.length) throw new CheckSkip(`the target did not report either side of the crossing orders matched within ${SCENARIO_BOUND_MS / 1000} s (GET /positions/{id}: no matchedAt), so no position.matched was due`);
+    const matched = s.all.got.map((d) => ({ d, e: eventOf(d) })).filter((x) => x.e?.type === 'position.matched');
+    for (const side of due) {
+      const got = matched.find((x) => x.e!.positionId === side.positionId)!;
+      if (!got) {
+        const others = matched.map((x) => x.e!.positionId).join(', ') || 'none';
+        fail(`position.matched is delivered for the ${side.side} side of the match`, `position.matched for ${A}'s ${side.side} position ${side.positionId} of user ${side.userId}`, `none in ${Math.round(s.waitedMs / 1000)} s (position.matched received for: ${others})`, undefined, deliveriesDetail(s.all));
+      }
+      const p = positionMatchedData.safeParse(got.e!.data);
+      if (!p.success) fail(`position.matched data holds the fields part 6 lists (${side.side} side)`, 'positionId, userId, rate (number), amount (decimal string), maturity (ISO 8601 UTC)', `${issues(p.error)} in ${named(got.e)}: ${show(got.e!.data)}`, asExchange(got.d, s.all));
+      if (p.data!.userId !== side.userId) fail(`position.matched names the position's user (${side.side} side)`, side.userId, `${show(p.data!.userId)} in ${named(got.e)}`, asExchange(got.d, s.all));
+    }
+    const notDue = s.sides.filter((x) => !x.matched);
+    if (notDue.length) ctx.note(`not matched by the target's own record, so not expected: ${notDue.map((x) => `${x.side} ${x.positionId}`).join(', ')}`);
+    return pass();
+  },
+});
+
+const answerWindow = (): Check => ({
+  id: 'hooks.answer-window',
+  title: `a receiver that answers 200 after ${SLOW_ANSWER_MS / 1000} s (inside part 6's 5 s) is counted as delivered: the sender waits for the answer and sends no retry`,
+  requirements: ['HOOK-retry-count', 'HOOK-post'],
+  needs: ['write'],
+  async run(ctx) {
+    const s = await scenario(ctx);
+    const rx = s.matchedOnly;
+    // A hang-up after the planned answer time is our own late answer (a loaded machine's timers), not judged.
+    const early = rx.got.find((d) => d.gaveUpAt !== undefined && d.gaveUpAt - d.at < SLOW_ANSWER_MS);
+    if (early) {
+      const after = ((early.gaveUpAt! - early.at) / 1000).toFixed(1);
+      fail(`the sender waits 5 s for the receiver's 200 (${named(eventOf(early))})`, `the connection held until the 200 at ${SLOW_ANSWER_MS / 1000} s`, `the sender hung up after ${after} s, before the answer: a receiver answering within 5 s is counted as failed`, asExchange(early, rx), deliveriesDetail(rx));
+    }
+    // A second delivery of the same event, matched by type and position, else id (a retry under a new id is the same event).
+    const seen = new Map<string, number>();
+    for (const d of rx.got) {
+      const e = eventOf(d);
+      const k = e?.positionId ? `${e.type ?? ''}|${e.positionId}` : (e?.id ?? '');
+      if (k && seen.has(k)) fail(`an event answered 200 in ${SLOW_ANSWER_MS / 1000} s is not sent again`, 'one delivery', `${named(e)} again ${((d.at - seen.get(k)!) / 1000).toFixed(1)} s after the first`, asExchange(d, rx), deliveriesDetail(rx));
+      if (k) seen.set(k, d.at);
+    }
+    const answered = rx.got.filter((d) => d.answeredAt !== undefined);
+    if (!answered.length) {
+      if (!s.sides.some((x) => x.matched)) throw new CheckSkip('the target did not report the crossing orders matched, so no position.matched was due to the slow receiver');
+      const late = rx.got.find((d) => d.gaveUpAt !== undefined);
+      if (late) throw new CheckSkip(`the sender hung up after ${((late.gaveUpAt! - late.at) / 1000).toFixed(1)} s, when this receiver's own answer, due at ${SLOW_ANSWER_MS / 1000} s, was late (a loaded machine): not judged`);
+      fail('a delivery reaches the slow receiver and waits for its answer', `a position.matched answered after ${SLOW_ANSWER_MS / 1000} s`, `${rx.got.length} deliveries, none answered`, undefined, deliveriesDetail(rx));
+    }
+    ctx.note(`${answered.length} delivery(ies) held open and answered 200 after ${SLOW_ANSWER_MS / 1000} s; a retry is due only a minute later at real time, past this run's watch: only a retry within ${Math.round(s.waitedMs / 1000)} s would have been seen`);
+    return pass();
+  },
+});
+
+/** One delivery against the envelope, the signature over its raw bytes and the data it must hold. */
+function judgeOne(ctx: CheckContext, profile: Profile, s: Scenario, rx: HookReceiver, d: HookReceiver['got'][number]): void {
+  const e = eventOf(d);
+  const dx = asExchange(d, rx);
+  const who = `${named(e)} at ${rx.label}`;
+  if (d.method !== 'POST') fail(`deliveries are HTTP POSTs (${who})`, 'POST', d.method, dx);
+  const sig = d.headers[SIGNATURE_HEADER];
+  if (typeof sig !== 'string' || !sig) fail(`each delivery carries x-service-signature (${who})`, 'the header', show(sig), dx);
+  // As of its arrival, as a receiver verifies: the judging comes seconds later, past a short replay window.
+  const opts = { toleranceSeconds: profile.signature.toleranceSeconds, now: Math.floor(d.at / 1000) };
+  const v = verifyWebhook(d.raw, d.headers, s.secret, { ...opts, scheme: profile.signature.scheme });
+  if (!v.ok) {
+    // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
+    const other = SIGNATURE_SCHEMES.find((x) => x !== profile.signature.scheme && verifyWebhook(d.raw, d.headers, s.secret, { ...opts, scheme: x }).ok);
+    if (other) ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
+    else fail(`the signature verifies over the raw body with the subscription secret (${who}; profile signature.scheme=${profile.signature.scheme})`, 'a valid signature over the bytes received', `verification failed: ${v.reason}`, dx);
+  }
+  let env: unknown;
+  try {
+    env = JSON.parse(d.raw.toString('utf8'));
+  } catch {
+    fail(`the delivery body is JSON (${rx.label})`, 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
+  }
+  const p = eventEnvelope.safeParse(env);
+  if (!p.success) fail(`the event envelope is {id, type, timestamp (ISO 8601 UTC), data} (${who})`, 'the part 6 envelope', `${issues(p.error)} in ${show(env)}`, dx);
+  if (p.data!.type === 'position.matched') {
+    const m = positionMatchedData.safeParse(p.data!.data);
+    if (!m.success) fail(`position.matched data holds positionId, userId, rate, amount, maturity (${who})`, 'the part 6 fields', `${issues(m.error)} in ${show(p.data!.data)}`, dx);
+  }
+}
+
+const everyDelivery = (profile: Profile): Check => ({
+  id: 'hooks.every-delivery',
+  title: 'every delivery, of every event type seen, is a POST of the {id, type, timestamp, data} envelope signed over its raw bytes, with the data part 6 lists',
+  requirements: ['HOOK-post', 'HOOK-envelope', 'HOOK-signature-header', 'HOOK-verify-raw', 'HOOK-matched-data', 'HOOK-event-types', 'CONV-timestamp-utc'],
+  needs: ['write'],
+  async run(ctx) {
+    const s = await scenario(ctx);
+    const rxs = [s.all, s.matchedOnly, ...(s.other ? [s.other] : [])];
+    const total = rxs.reduce((n, r) => n + r.got.length, 0);
+    if (!total) fail('the events ordinary requests cause are delivered in near real time', 'deliveries of position.created, position.matched, withdrawal.completed', `none at any receiver in ${Math.round(s.waitedMs / 1000)} s`);
+    // In arrival order: the first bad delivery ends the check, with its reason.
+    const all = rxs.flatMap((rx) => rx.got.map((d) => ({ rx, d }))).sort((x, y) => x.d.at - y.d.at);
+    for (const { rx, d } of all) judgeOne(ctx, profile, s, rx, d);
+    const seen = [...new Set(all.map((x) => eventOf(x.d)?.type).filter((t): t is string => !!t && (EVENT_TYPES as readonly string[]).includes(t)))];
+    ctx.note(`${total} deliveries judged; event types seen: ${seen.join(', ')}`);
+    return pass();
+  },
+});
+
+export function deliveryChecks(profile: Profile): Check[] {
+  return [everyDelivery(profile), isolation(), types(), eachSide(), answerWindow()];
+}
