@@ -243,11 +243,14 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
 
 /**
  * No pass without evidence: a check passes only with an answered request behind it, its own, or
- * for a check that judges what the whole run recorded, one in the run. A pass on nothing (a
+ * for a check that judges what the whole run recorded, one in the run, or the exchange its pass
+ * names (a delivery the target made). A pass on nothing (a
  * storm that no one answered, "no 500 seen" in no answers) becomes a skip that says so.
  */
 export function withEvidence(check: Check, r: CheckResult, own: results.Exchange[], all: results.Exchange[]): CheckResult {
   if (r.status !== 'passed') return r;
+  // A pass that names what it saw (a webhook delivery the target made, judged from a scenario another check ran) has its evidence.
+  if (r.exchange && r.exchange.status !== null) return r;
   const pool = check.judgesRun ? all : own;
   const answered = pool.filter((x) => x.status !== null).length;
   if (answered) return r;

@@ -45,10 +45,12 @@ const isolation = (): Check => ({
     }
     // No leak seen counts only if B's receiver is shown to work: it got B's own event.
     if (!s.own2) throw new CheckSkip(`${B}'s receiver could not be shown to work: ${s.notes.find((n) => n.includes('partner B')) ?? 'no lend of its own'}`);
-    if (!rx.got.some((d) => d.raw.toString('utf8').includes(s.own2!.positionId))) {
+    const own = rx.got.find((d) => d.raw.toString('utf8').includes(s.own2!.positionId));
+    if (!own) {
       fail(`${B}'s own event is delivered to ${B}'s subscription`, `position.created for ${B}'s position ${s.own2.positionId} (user ${s.own2.userId})`, `none in ${Math.round(s.waitedMs / 1000)} s (${rx.got.length} deliveries)`, undefined, deliveriesDetail(rx));
     }
-    return pass();
+    // The pass's evidence: B's own delivery (the scenario's requests were made by the check that ran it).
+    return pass({ exchange: asExchange(own!, rx) });
   },
 });
 
@@ -66,7 +68,7 @@ const types = (): Check => ({
     }
     if (!s.sides.some((x) => x.matched)) throw new CheckSkip(`the target did not report either side of the crossing orders matched within ${SCENARIO_BOUND_MS / 1000} s, so no position.matched was due`);
     if (!rx.got.length) fail(`${A}'s subscription to position.matched gets the match`, `position.matched for ${s.sides.filter((x) => x.matched).map((x) => x.positionId).join(' or ')}`, `no delivery in ${Math.round(s.waitedMs / 1000)} s`);
-    return pass();
+    return pass({ exchange: asExchange(rx.got[0]!, rx) });
   },
 });
 
@@ -92,7 +94,7 @@ const eachSide = (): Check => ({
     }
     const notDue = s.sides.filter((x) => !x.matched);
     if (notDue.length) ctx.note(`not matched by the target's own record, so not expected: ${notDue.map((x) => `${x.side} ${x.positionId}`).join(', ')}`);
-    return pass();
+    return pass({ exchange: asExchange(matched.find((x) => x.e!.positionId === due[0]!.positionId)!.d, s.all) });
   },
 });
 
@@ -126,7 +128,7 @@ const answerWindow = (): Check => ({
       fail('a delivery reaches the slow receiver and waits for its answer', `a position.matched answered after ${SLOW_ANSWER_MS / 1000} s`, `${rx.got.length} deliveries, none answered`, undefined, deliveriesDetail(rx));
     }
     ctx.note(`${answered.length} delivery(ies) held open and answered 200 after ${SLOW_ANSWER_MS / 1000} s; a retry is due only a minute later at real time, past this run's watch: only a retry within ${Math.round(s.waitedMs / 1000)} s would have been seen`);
-    return pass();
+    return pass({ exchange: asExchange(answered[0]!, rx) });
   },
 });
 
@@ -176,7 +178,7 @@ const everyDelivery = (profile: Profile): Check => ({
     for (const { rx, d } of all) judgeOne(ctx, profile, s, rx, d);
     const seen = [...new Set(all.map((x) => eventOf(x.d)?.type).filter((t): t is string => !!t && (EVENT_TYPES as readonly string[]).includes(t)))];
     ctx.note(`${total} deliveries judged; event types seen: ${seen.join(', ')}`);
-    return pass();
+    return pass({ exchange: asExchange(all[0]!.d, all[0]!.rx) });
   },
 });
 
