@@ -21,6 +21,8 @@ import { resolve } from 'node:path';
 
 interface GateFlags extends TargetFlags {
   profile?: string;
+  /** Seconds; conformance's bound on each wait for rate-limit room. */
+  maxWait?: number;
   reportDir: string;
   targetImage?: string;
   targetPort?: string;
@@ -77,6 +79,7 @@ export function registerGate(program: Command): void {
     .option('--no-retry-watch', 'against a target with no test clock or time scale: leave out the chaos step\'s real-time watch of retries 1 and 2 (about 6 minutes, alongside the other steps)')
     .addOption(new Option('--retry-watch-retries <n>', 'at real time, watch retries 1..n (default 2: 1 min + 5 min; 3 adds 30 min, 4 adds 2 h)').argParser(Number))
     .option('--receiver-host <host>', "address lendcheck's webhook receivers (conformance's delivery checks, the retry watch) listen on, as the target must reach them (default the loopback; or LENDCHECK_RECEIVER_HOST)")
+    .addOption(new Option('--max-wait <seconds>', "conformance's longest wait for rate-limit room before a check skips, saying what it needed (default 120; or LENDCHECK_MAX_WAIT_MS)").argParser(Number))
     .option('--rerun-failed', 'run only the checks that failed in the last run in --report-dir (its failures.json), with the same seed and profile, and say "fixed" or "still failing" for each (as lendcheck replay)')
     .action(async (opts: GateFlags) => {
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
@@ -93,6 +96,11 @@ export function registerGate(program: Command): void {
 }
 
 async function gate(opts: GateFlags): Promise<void> {
+  // The conformance step reads its budget's bound from the environment twin, as it reads the keys.
+  if (opts.maxWait !== undefined) {
+    if (!Number.isFinite(opts.maxWait) || opts.maxWait < 0) throw new Error(`--max-wait must be a number of seconds ≥ 0, got ${String(opts.maxWait)}`);
+    process.env.LENDCHECK_MAX_WAIT_MS = String(Math.round(opts.maxWait * 1000));
+  }
   const flags = flagsFromEnv(opts);
   refuseLiveKeys(flags);
   if (opts.rerunFailed) {
