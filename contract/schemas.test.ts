@@ -118,6 +118,17 @@ describe('the order book depth maximum (bounds.orderbookMaxDepth)', () => {
   });
 });
 
+describe('the position list limit maximum (pagination.overMax)', () => {
+  const limitOf = (p = defaultProfile) => ((buildOpenApi(p) as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }> }).paths['/users/{userId}/positions']!.get.parameters.find((x) => x.name === 'limit')!.schema);
+  it('states the spec\'s 100 where the target refuses more, and no maximum (not even 2^53-1) where it clamps', () => {
+    expect(limitOf(parseProfile({ pagination: { overMax: 'reject' } }))).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(limitOf(parseProfile({ pagination: { overMax: 'clamp' } }))).toEqual({ type: 'integer', minimum: 1 });
+    // A clamping target takes any integer limit, however large; a fraction is still no limit.
+    expect(s.positionListQuery.safeParse({ limit: '100000000000000000000' }).success).toBe(true);
+    expect(s.positionListQuery.safeParse({ limit: '2.5' }).success).toBe(false);
+  });
+});
+
 describe('position shapes', () => {
   it('accepts the create-lend response and rejects one with type', () => {
     expect(s.createLendResponse.safeParse(created).success).toBe(true);

@@ -114,7 +114,9 @@ export type PositionList = z.infer<typeof positionList>;
 export const positionListQuery = z.object({
   status: positionStatus.optional(),
   type: positionType.optional(),
-  limit: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').optional(),
+  // Any integer from 1, not only a safe one: zod's int() would also state a maximum of 2^53-1, a bound
+  // the spec does not give (its 100 is the profile's pagination.overMax: reject refuses more, clamp takes any).
+  limit: z.coerce.number().refine(Number.isInteger, 'must be an integer').min(1, 'must be at least 1').optional(),
   cursor: z.string().min(1, 'must be a non-empty cursor').optional(),
 });
 
