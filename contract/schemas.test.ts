@@ -129,6 +129,25 @@ describe('the position list limit maximum (pagination.overMax)', () => {
   });
 });
 
+describe('the webhook secret minimum length (webhooks.secretMinLength)', () => {
+  const secretOf = (p = defaultProfile) => {
+    const body = (buildOpenApi(p) as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> }).paths['/webhooks']!.post.requestBody;
+    return body.content['application/json']!.schema.properties.secret;
+  };
+  const bodyOf = (p = defaultProfile) => endpoints(p).find((e) => e.id === 'webhooks.create')!.body!;
+  const sub = { url: 'https://partner.example/hooks', events: ['position.matched'] };
+  it('states only the spec\'s prefix when null, and the profile\'s minimum where it gives one', () => {
+    expect(secretOf(parseProfile({ webhooks: { secretMinLength: null } }))).toEqual({ type: 'string', pattern: '^whsec_' });
+    expect(secretOf(parseProfile({ webhooks: { secretMinLength: 30 } }))).toEqual({ type: 'string', pattern: '^whsec_', minLength: 30 });
+    expect(defaultProfile.webhooks.secretMinLength).toBe(22);
+    expect(bodyOf(parseProfile({ webhooks: { secretMinLength: null } })).safeParse({ ...sub, secret: 'whsec_x' }).success).toBe(true);
+    expect(bodyOf().safeParse({ ...sub, secret: 'whsec_x' }).success).toBe(false);
+    expect(bodyOf().safeParse({ ...sub, secret: 'whsec_0123456789abcdef' }).success).toBe(true);
+    // The spec's own rule holds under every profile.
+    expect(bodyOf(parseProfile({ webhooks: { secretMinLength: null } })).safeParse({ ...sub, secret: 'sk_0123456789abcdef0123' }).success).toBe(false);
+  });
+});
+
 describe('position shapes', () => {
   it('accepts the create-lend response and rejects one with type', () => {
     expect(s.createLendResponse.safeParse(created).success).toBe(true);

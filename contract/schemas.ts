@@ -149,18 +149,27 @@ export const orderBook = z.looseObject({
   borrows: z.array(orderBookLevel),
 });
 
+/** The spec's rule for a webhook secret: its prefix, and nothing more (part 2). */
 export const webhookSecret = z
   .string()
   // A regex, not startsWith: JSON Schema gets the spec's rule as `pattern: ^whsec_` (startsWith exports a non-standard format).
-  .regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}`), `must start with ${WEBHOOK_SECRET_PREFIX}`)
-  .min(WEBHOOK_SECRET_PREFIX.length + 16, 'must carry at least 16 characters after the prefix');
+  .regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}`), `must start with ${WEBHOOK_SECRET_PREFIX}`);
 
+/** The secret under the profile's minimum length (webhooks.secretMinLength; null: none, as the spec gives none). */
+export const webhookSecretFor = (minLength: number | null) =>
+  minLength === null ? webhookSecret : webhookSecret.min(minLength, `must carry at least ${Math.max(0, minLength - WEBHOOK_SECRET_PREFIX.length)} characters after the prefix`);
+
+/** A subscription under the spec alone: the secret's prefix, no length bound. */
 export const webhookSubscription = z.object({
   url: z.url({ error: 'must be an absolute URL' }),
   events: z.array(eventType).min(1, 'must name at least one event type'),
   secret: webhookSecret.optional(),
 });
 export type WebhookSubscription = z.infer<typeof webhookSubscription>;
+
+/** A subscription under the profile's minimum secret length (webhooks.secretMinLength). */
+export const webhookSubscriptionFor = (minLength: number | null) =>
+  minLength === null ? webhookSubscription : webhookSubscription.extend({ secret: webhookSecretFor(minLength).optional() });
 
 export const eventEnvelope = z.looseObject({
   id: z.string().min(1),

@@ -41,14 +41,17 @@ export function comparedOptions(p: Profile): string[] {
 }
 
 /**
- * What a cell's target cannot show within a run, with why (time travel, or a control):
- * these stay at their default and are not counted as detected. Everything else the
- * sandbox honours must be detected right.
+ * What a cell's target cannot show within a run, with why (time travel, or a control), and
+ * what detection does not probe at all: these are not counted as detected (a bound the spec
+ * does not give is then stated as none, null). Everything else the sandbox honours must be
+ * detected right.
  */
 export function unseeable(controls: boolean): Record<string, string> {
-  if (controls) return {};
+  const unprobed = { 'webhooks.secretMinLength': 'not probed (options.ts UNDETECTABLE); the detected profile states no minimum (null), which fails no target' };
+  if (controls) return unprobed;
   const liquidation = 'needs a liquidation: without the oracle control prices stay put, and only interest outgrowing the collateral liquidates, after months of business time at the highest rate (sandbox/no-controls.test.ts)';
   return {
+    ...unprobed,
     'webhooks.afterFinalRetry': 'needs the whole retry schedule (26.6 h of business time); and drop and mark-failed differ only in what the attempts control shows (its route is the only reader of delivery state), so no client tells them apart without it',
     'lifecycle.statusAfterLiquidation': liquidation,
     'amounts.liquidationRatio': liquidation,
