@@ -92,8 +92,11 @@ function exactAmount(r: Real, rep: Reply, what: string, asset: string, value: un
   return new Decimal(value as string);
 }
 
-/** A refusal of an amount for its decimal places: the target's decimals are not the profile's (assets.info). */
-const refusesPlaces = (rep: Reply) => rep.status >= 400 && rep.status < 500 && code(rep) !== 'insufficient_funds' && /decimal|precision/i.test(show(body(rep).error));
+/**
+ * A refusal of an amount for its decimal places: the target's decimals are not the profile's
+ * (assets.info). Not "decimal" alone: a valid decimal string refused as "not a decimal" is a fault.
+ */
+const refusesPlaces = (rep: Reply) => rep.status >= 400 && rep.status < 500 && code(rep) !== 'insufficient_funds' && /decimal places|\bdecimals\b|\bprecision\b/i.test(show(body(rep).error));
 
 /**
  * A request that takes `amount` of `asset` from the user's funds: accepted exactly when the model

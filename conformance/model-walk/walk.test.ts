@@ -62,6 +62,19 @@ describe('model.ledger-walk', () => {
     expect(c.message).toMatch(/^borrow .*: an amount of at most two decimal places was refused for its places: the target answered 400 .*as if profile assets\.info were set otherwise/);
   });
 
+  it('an answer with more places than the profile gives the asset is the profile\'s gap too, never a broken rule', { timeout: 60_000 }, async () => {
+    // A target whose interest runs to 12 places, where the profile (its default decimals) says 6.
+    const fine: Wrap = async (req, next) => {
+      const res = await next(req);
+      if (req.method !== 'GET' || !/\/positions\/[^/]+$/.test(new URL(req.url).pathname) || !res.ok) return res;
+      const b = (await res.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...b, accruedInterest: '0.000000000001' }), { status: res.status, headers: res.headers });
+    };
+    const c = await run({ controls: false, wrap: fine });
+    expect(c.status).toBe('skipped');
+    expect(c.message).toMatch(/the position's accruedInterest: 0\.000000000001 has 12 decimal places; the profile gives \w+ \d+: the target answered .*as if profile assets\.info were set otherwise/);
+  });
+
   for (const name of ['withdraw-not-debited', 'cancel-double-refund']) {
     it(`catches ${name} on every run (the fixed tour), cut down to the steps that break it`, { timeout: 120_000 }, async () => {
       const seeds = [Date.now() % 2 ** 31, 7];
