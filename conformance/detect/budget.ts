@@ -13,7 +13,7 @@ import type { Reply } from '../http.ts';
 export const DEFAULT_MAX_REQUESTS = 100;
 
 /** What a whole detection costs at most, controls included (matrix.ts CONTROLS_BUDGET): the most a key with room gets. */
-export const FULL_DETECTION_REQUESTS = 210;
+export const FULL_DETECTION_REQUESTS = 220;
 
 /** The share of the room shown that detection may take: the rest, and the refill, keep it clear of a 429. */
 const ROOM_SHARE = 0.8;

@@ -17,6 +17,7 @@ import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './public.ts';
 import { ratesDetector } from './rates.ts';
 import { retriesDetector } from './retries.ts';
+import { secretLengthDetector } from './secret-length.ts';
 import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
 import { transitionsDetector } from './transitions.ts';
@@ -30,7 +31,7 @@ import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
 
 export const DETECTORS: Detector[] = [
   ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, ordersDetector, boundsDetector, subscribeDetector,
-  lifecycleDetector, deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
+  lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
   // Decimals and oracle prices: a bounded search per asset, skipped (saying so) when the budget is short.

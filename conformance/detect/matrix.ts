@@ -41,17 +41,14 @@ export function comparedOptions(p: Profile): string[] {
 }
 
 /**
- * What a cell's target cannot show within a run, with why (time travel, or a control), and
- * what detection does not probe at all: these are not counted as detected (a bound the spec
- * does not give is then stated as none, null). Everything else the sandbox honours must be
- * detected right.
+ * What a cell's target cannot show within a run, with why (time travel, or a control):
+ * these stay at their default and are not counted as detected. Everything else the
+ * sandbox honours must be detected right.
  */
 export function unseeable(controls: boolean): Record<string, string> {
-  const unprobed = { 'webhooks.secretMinLength': 'not probed (options.ts UNDETECTABLE); the detected profile states no minimum (null), which fails no target' };
-  if (controls) return unprobed;
+  if (controls) return {};
   const liquidation = 'needs a liquidation: without the oracle control prices stay put, and only interest outgrowing the collateral liquidates, after months of business time at the highest rate (sandbox/no-controls.test.ts)';
   return {
-    ...unprobed,
     'webhooks.afterFinalRetry': 'needs the whole retry schedule (26.6 h of business time); and drop and mark-failed differ only in what the attempts control shows (its route is the only reader of delivery state), so no client tells them apart without it',
     'lifecycle.statusAfterLiquidation': liquidation,
     'amounts.liquidationRatio': liquidation,
@@ -61,12 +58,14 @@ export function unseeable(controls: boolean): Record<string, string> {
 
 /**
  * The request budget of a cell, told explicitly: the decimals and price searches of
- * assets.info (ASSET_INFO_BUDGET) come on top of the default budget (a Starter burst, 100),
- * and with controls the detectors that use the test clock and the oracle on top of that.
+ * assets.info (ASSET_INFO_BUDGET) and the webhook secret's length (SECRET_LENGTH_BUDGET,
+ * about 4) come on top of the default budget (a Starter burst, 100), and with controls the
+ * detectors that use the test clock and the oracle on top of that.
  */
 export const ASSET_INFO_BUDGET = 50;
-export const NO_CONTROLS_BUDGET = DEFAULT_MAX_REQUESTS + ASSET_INFO_BUDGET;
-export const CONTROLS_BUDGET = 160 + ASSET_INFO_BUDGET;
+export const SECRET_LENGTH_BUDGET = 10;
+export const NO_CONTROLS_BUDGET = DEFAULT_MAX_REQUESTS + ASSET_INFO_BUDGET + SECRET_LENGTH_BUDGET;
+export const CONTROLS_BUDGET = 160 + ASSET_INFO_BUDGET + SECRET_LENGTH_BUDGET;
 /** Without controls at real time, the first retry comes a minute after the failed attempt: detection is told to wait for it. */
 export const REAL_TIME_RETRY_WAIT_MS = 100_000;
 

@@ -65,7 +65,6 @@ export const UNDETECTABLE: Record<string, string> = {
   'funding.request': 'the user\'s own setting (how the target funds a user)',
   'consistency.readAfterWrite': 'a stale read may or may not show in a bounded probe; an eventually consistent target says so itself',
   'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
-  'webhooks.secretMinLength': 'not probed: reading it takes subscriptions with ever shorter secrets, each to be deleted where taken',
 };
 
 /** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */
