@@ -35,7 +35,7 @@ function table(profile: Profile): Endpoint[] {
     { id: 'user.withdraw', method: 'POST', path: '/users/{userId}/withdraw', access: 'key', summary: 'Withdraw available funds', params: userIdParam, body: s.withdrawRequest, response: shapes.withdrawalRecord, responseSource: 'profile', requirements: ['EP-withdraw'] },
     { id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'] },
     { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQueryUpTo(profile.bounds.orderbookMaxDepth), response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'] },
-    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscription, response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'] },
+    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'] },
     ...(profile.webhooks.listAndDelete
       ? ([{ id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'] }] satisfies Endpoint[])
       : []),

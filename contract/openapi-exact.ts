@@ -123,7 +123,9 @@ export function exactQuery(p: Profile, e: Endpoint, name: string, schema: Json):
   if (name === 'period') return { type: 'string', enum: [...p.markets.periods], ...(p.markets.periods.includes(p.markets.defaultPeriod) ? { default: p.markets.defaultPeriod } : {}) };
   if (name === 'maturity' && (e.id === 'orderbook.get' || e.id === 'public.rateSeries')) return maturityEnum(p);
   if (name === 'asset' && e.id === 'public.rateSeries') return assetEnum(marketAssets(p));
-  if (name === 'limit' && e.id === 'positions.list' && p.pagination.overMax === 'reject') return { ...schema, maximum: LIST_LIMIT_MAX };
+  // An integer from 1; the spec's maximum of 100 only where the target refuses more (pagination.overMax
+  // reject): a clamping target takes any limit, so the document states no maximum.
+  if (name === 'limit' && e.id === 'positions.list') return { type: 'integer', minimum: 1, ...(p.pagination.overMax === 'reject' ? { maximum: LIST_LIMIT_MAX } : {}) };
   // An integer from 1, at most the profile's maximum where it states one (else none: the spec gives none).
   if (name === 'depth' && e.id === 'orderbook.get') return { type: 'integer', minimum: 1, ...(p.bounds.orderbookMaxDepth !== null ? { maximum: p.bounds.orderbookMaxDepth } : {}) };
   if (name === 'cursor') return { ...schema, description: 'Opaque: only a nextCursor this list returned (with the same filters) is valid' };

@@ -52,6 +52,7 @@ export const OPTION_EFFECTS: OptionEffect[] = [
   oneChoice('orderbookPath'),
   { option: 'signature.scheme', set: { signature: { scheme: 'hmac-sha256-hex' } }, parts: EVENT_TYPES.map((t) => ptr('webhooks', t, 'post', 'parameters')), says: 'the form (pattern) of the x-service-signature header of every delivery' },
   none('signature.toleranceSeconds', 'the receiver\'s replay window: no field of the document', { signature: { toleranceSeconds: 60 } }),
+  { option: 'webhooks.secretMinLength', set: { webhooks: { secretMinLength: null } }, parts: [op('/webhooks', 'post', ...JSON_BODY, 'properties', 'secret', 'minLength')], says: 'the `minLength` of the webhook `secret` (none when null: the spec gives only its prefix)' },
   { option: 'webhooks.secretRequired', set: { webhooks: { secretRequired: true } }, parts: [op('/webhooks', 'post', ...JSON_BODY, 'required')], says: 'whether POST /webhooks requires `secret`' },
   none('webhooks.registrationSecret', 'whether a registration answer echoes a given secret: the answer is not shown by the spec, so only the fields `profile detect` recorded (`responses`) are said', { webhooks: { registrationSecret: 'always' } }),
   none('webhooks.afterFinalRetry', 'what the sender does after the last retry: no field of the document', { webhooks: { afterFinalRetry: 'drop' } }),

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { EVENT_TYPES, TIER_NAMES } from './constants.ts';
 import { doc } from './profile-doc.ts';
 import { fundingOptions, idsOptions } from './profile-target.ts';
+import { signatureOptions, webhooksOptions } from './profile-webhooks.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
 // spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
@@ -65,59 +66,9 @@ export const profileSchema = z.object({
     reason: 'One path: a request with a Bearer key gets the authenticated variant, one without gets the public one.',
   }),
 
-  signature: z
-    .object({
-      scheme: doc(z.enum(['t-v1-hmac-sha256', 'hmac-sha256-hex', 'standard-webhooks']).default('t-v1-hmac-sha256'), {
-        spec: 'Part 6: "The signing algorithm and the encoding of the signature: not shown."',
-        reason: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> (Stripe\'s form) binds a timestamp against replay. Also: hmac-sha256-hex (bare hex HMAC of the body) and standard-webhooks (webhook-id/-timestamp/-signature: v1,<base64>, secret whsec_<base64>; the signature also in x-service-signature).',
-      }),
-      toleranceSeconds: doc(z.number().int().min(1).default(300), {
-        spec: 'Part 6: replay window of the timestamp: not shown.',
-        reason: 'Five minutes, as Stripe and Standard Webhooks use.',
-      }),
-    })
-    .prefault({}),
+  signature: signatureOptions,
 
-  webhooks: z
-    .object({
-      secretRequired: doc(z.boolean().default(false), {
-        spec: 'Part 4: POST /webhooks `secret`: "whether optional or required: not shown".',
-        reason: 'Optional: when omitted the server generates a whsec_ secret and returns it once.',
-      }),
-      registrationSecret: doc(z.enum(['when-generated', 'always']).default('when-generated'), {
-        spec: 'Part 2: the subscription has a `secret`; "fields of the ... webhook registration result: not shown".',
-        reason: 'Shown once, when the server generated it: a partner who gave its own already has it. `always`: the answer echoes a given secret too.',
-      }),
-      afterFinalRetry: doc(z.enum(['mark-failed', 'drop', 'disable-subscription']).default('mark-failed'), {
-        spec: 'Part 6, rule 4: "What happens after the fifth retry fails: not shown."',
-        reason: 'The event is kept, marked failed and visible through a control endpoint; nothing is sent after it.',
-      }),
-      retryDelayFrom: doc(z.enum(['attempt-end', 'attempt-start']).default('attempt-end'), {
-        spec: 'Part 6, rule 3: "retried up to five times, after these delays: 1 minute, 5 minutes, …"; after what point (the failed attempt\'s start or its end): not shown.',
-        reason: 'From the end of the failed attempt (its answer, error or 5 s timeout), so a slow receiver never shortens the pause it asked for.',
-      }),
-      successStatuses: doc(z.enum(['2xx', '200']).default('2xx'), {
-        spec: 'Part 6: the receiver "answers with status 200"; what the sender counts as success: not shown.',
-        reason: 'Any 2xx counts, as every major sender does.',
-      }),
-      allowLoopbackHttp: doc(z.boolean().default(true), {
-        spec: 'Part 2: the url is the partner\'s HTTPS address; local testing: not shown.',
-        reason: 'The sandbox takes http:// on loopback so partners can point it at a local receiver.',
-      }),
-      listAndDelete: doc(z.boolean().default(true), {
-        spec: 'Part 4 mentions a webhook list; its endpoints: not shown.',
-        reason: 'GET /webhooks and DELETE /webhooks/{webhookId}, the usual pair.',
-      }),
-      deleteWithoutList: doc(z.boolean().default(false), {
-        spec: 'Part 4 names no delete endpoint; a target may offer DELETE /webhooks/{webhookId} without a list.',
-        reason: 'Off: the delete comes with the list (listAndDelete). `profile detect` deletes its own subscription on a target without a list, and records whether it could.',
-      }),
-      matchedIncludesType: doc(z.boolean().default(true), {
-        spec: 'Part 6: position.matched data: "one form also holds type".',
-        reason: 'The richer form; receivers must not depend on it either way.',
-      }),
-    })
-    .prefault({}),
+  webhooks: webhooksOptions,
 
   limits: z
     .object({

@@ -118,6 +118,36 @@ describe('the order book depth maximum (bounds.orderbookMaxDepth)', () => {
   });
 });
 
+describe('the position list limit maximum (pagination.overMax)', () => {
+  const limitOf = (p = defaultProfile) => ((buildOpenApi(p) as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }> }).paths['/users/{userId}/positions']!.get.parameters.find((x) => x.name === 'limit')!.schema);
+  it('states the spec\'s 100 where the target refuses more, and no maximum (not even 2^53-1) where it clamps', () => {
+    expect(limitOf(parseProfile({ pagination: { overMax: 'reject' } }))).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(limitOf(parseProfile({ pagination: { overMax: 'clamp' } }))).toEqual({ type: 'integer', minimum: 1 });
+    // A clamping target takes any integer limit, however large; a fraction is still no limit.
+    expect(s.positionListQuery.safeParse({ limit: '100000000000000000000' }).success).toBe(true);
+    expect(s.positionListQuery.safeParse({ limit: '2.5' }).success).toBe(false);
+  });
+});
+
+describe('the webhook secret minimum length (webhooks.secretMinLength)', () => {
+  const secretOf = (p = defaultProfile) => {
+    const body = (buildOpenApi(p) as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> }).paths['/webhooks']!.post.requestBody;
+    return body.content['application/json']!.schema.properties.secret;
+  };
+  const bodyOf = (p = defaultProfile) => endpoints(p).find((e) => e.id === 'webhooks.create')!.body!;
+  const sub = { url: 'https://partner.example/hooks', events: ['position.matched'] };
+  it('states only the spec\'s prefix when null, and the profile\'s minimum where it gives one', () => {
+    expect(secretOf(parseProfile({ webhooks: { secretMinLength: null } }))).toEqual({ type: 'string', pattern: '^whsec_' });
+    expect(secretOf(parseProfile({ webhooks: { secretMinLength: 30 } }))).toEqual({ type: 'string', pattern: '^whsec_', minLength: 30 });
+    expect(defaultProfile.webhooks.secretMinLength).toBe(22);
+    expect(bodyOf(parseProfile({ webhooks: { secretMinLength: null } })).safeParse({ ...sub, secret: 'whsec_x' }).success).toBe(true);
+    expect(bodyOf().safeParse({ ...sub, secret: 'whsec_x' }).success).toBe(false);
+    expect(bodyOf().safeParse({ ...sub, secret: 'whsec_0123456789abcdef' }).success).toBe(true);
+    // The spec's own rule holds under every profile.
+    expect(bodyOf(parseProfile({ webhooks: { secretMinLength: null } })).safeParse({ ...sub, secret: 'sk_0123456789abcdef0123' }).success).toBe(false);
+  });
+});
+
 describe('position shapes', () => {
   it('accepts the create-lend response and rejects one with type', () => {
     expect(s.createLendResponse.safeParse(created).success).toBe(true);

@@ -114,7 +114,9 @@ export type PositionList = z.infer<typeof positionList>;
 export const positionListQuery = z.object({
   status: positionStatus.optional(),
   type: positionType.optional(),
-  limit: z.coerce.number().int('must be an integer').min(1, 'must be at least 1').optional(),
+  // Any integer from 1, not only a safe one: zod's int() would also state a maximum of 2^53-1, a bound
+  // the spec does not give (its 100 is the profile's pagination.overMax: reject refuses more, clamp takes any).
+  limit: z.coerce.number().refine(Number.isInteger, 'must be an integer').min(1, 'must be at least 1').optional(),
   cursor: z.string().min(1, 'must be a non-empty cursor').optional(),
 });
 
@@ -147,18 +149,27 @@ export const orderBook = z.looseObject({
   borrows: z.array(orderBookLevel),
 });
 
+/** The spec's rule for a webhook secret: its prefix, and nothing more (part 2). */
 export const webhookSecret = z
   .string()
   // A regex, not startsWith: JSON Schema gets the spec's rule as `pattern: ^whsec_` (startsWith exports a non-standard format).
-  .regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}`), `must start with ${WEBHOOK_SECRET_PREFIX}`)
-  .min(WEBHOOK_SECRET_PREFIX.length + 16, 'must carry at least 16 characters after the prefix');
+  .regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}`), `must start with ${WEBHOOK_SECRET_PREFIX}`);
 
+/** The secret under the profile's minimum length (webhooks.secretMinLength; null: none, as the spec gives none). */
+export const webhookSecretFor = (minLength: number | null) =>
+  minLength === null ? webhookSecret : webhookSecret.min(minLength, `must carry at least ${Math.max(0, minLength - WEBHOOK_SECRET_PREFIX.length)} characters after the prefix`);
+
+/** A subscription under the spec alone: the secret's prefix, no length bound. */
 export const webhookSubscription = z.object({
   url: z.url({ error: 'must be an absolute URL' }),
   events: z.array(eventType).min(1, 'must name at least one event type'),
   secret: webhookSecret.optional(),
 });
 export type WebhookSubscription = z.infer<typeof webhookSubscription>;
+
+/** A subscription under the profile's minimum secret length (webhooks.secretMinLength). */
+export const webhookSubscriptionFor = (minLength: number | null) =>
+  minLength === null ? webhookSubscription : webhookSubscription.extend({ secret: webhookSecretFor(minLength).optional() });
 
 export const eventEnvelope = z.looseObject({
   id: z.string().min(1),

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { KEY_PREFIX, loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
 import { detectToFile, retryWaitMs } from '../../conformance/detect/cli.ts';
-import { DEFAULT_MAX_REQUESTS } from '../../conformance/detect/index.ts';
+import { DEFAULT_MAX_REQUESTS, FULL_DETECTION_REQUESTS } from '../../conformance/detect/budget.ts';
 
 interface DetectFlags {
   baseUrl?: string;
@@ -10,7 +10,7 @@ interface DetectFlags {
   newKey?: string;
   publicBaseUrl?: string;
   out: string;
-  maxRequests: number;
+  maxRequests?: number;
   receiverHost?: string;
   retryWait?: number;
   allowLive?: boolean;
@@ -44,7 +44,7 @@ export function registerProfile(program: Command): void {
     .option('--new-key <key>', 'a key the target issued without a chosen tier, to read its default tier from (env LENDCHECK_NEW_KEY)')
     .option('--public-base-url <url>', 'base URL of the public endpoints, when different')
     .option('--out <file>', 'where the profile goes', 'profile.json')
-    .addOption(new Option('--max-requests <n>', 'request budget (default: a Starter key\'s burst)').default(DEFAULT_MAX_REQUESTS).argParser(Number))
+    .addOption(new Option('--max-requests <n>', `request budget (default: ${DEFAULT_MAX_REQUESTS}, a Starter key's burst, raised up to ${FULL_DETECTION_REQUESTS} where the key's X-RateLimit-Remaining shows room)`).argParser(Number))
     .option('--receiver-host <host>', 'host the target reaches lendcheck\'s webhook receiver at (default 127.0.0.1)')
     .addOption(new Option('--retry-wait <seconds>', 'without sandbox controls, how long to wait for a first webhook retry; a target at real time needs about 90 (default 3: only a faster clock is read)').argParser(Number))
     .option('--allow-live', 'allow a ck_live_ key (detection places and cancels small orders); off by default', false)
@@ -55,7 +55,7 @@ export function registerProfile(program: Command): void {
       const newKey = o.newKey ?? process.env.LENDCHECK_NEW_KEY;
       if ([apiKey, newKey].some((k) => k?.startsWith(KEY_PREFIX.production)) && !o.allowLive) throw new Error(`refusing a production key (${KEY_PREFIX.production}…): detection places orders; pass --allow-live to do it anyway`);
       const retryWait = retryWaitMs(o.retryWait);
-      if (!(o.maxRequests >= 10)) throw new Error(`--max-requests: at least 10, got ${o.maxRequests}`);
+      if (o.maxRequests !== undefined && !(o.maxRequests >= 10)) throw new Error(`--max-requests: at least 10, got ${o.maxRequests}`);
       const { summary, file } = await detectToFile(
         { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost, retryWaitMs: retryWait },
         o.out,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, parseProfile } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
@@ -45,12 +46,37 @@ describe('assets.info detection', () => {
     }
   });
 
-  it('skips the searches, saying why, when the default budget is spent before them', { timeout: 60_000 }, async () => {
+  it('skips the searches, saying why, when the budget (given, or a Starter key\'s default) is spent before them', { timeout: 60_000 }, async () => {
     const server = await startSandboxServer({ profile: defaultProfile, controls: false, validateResponses: false });
     try {
-      const d = await detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_scale' });
-      expect(d.requests).toBeLessThanOrEqual(100);
-      expect(d.options['assets.info']).toMatchObject({ detected: false, reason: expect.stringMatching(/^skipped: .* need at least \d+ requests and \d+ of the budget \(100\) are left; raise --max-requests/) });
+      const runs = await Promise.all([
+        detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_scale', maxRequests: 100 }),
+        // A Starter key's bucket (100) shows no room past the default.
+        detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_starter' }),
+      ]);
+      for (const d of runs) {
+        expect(d.maxRequests).toBe(100);
+        expect(d.budgetNote).toBeUndefined();
+        expect(d.requests).toBeLessThanOrEqual(100);
+        // Skipped for want of room, or never reached: either way the reason names the budget.
+        expect(d.options['assets.info']).toMatchObject({ detected: false, reason: expect.stringMatching(/^skipped: .* need at least \d+ requests and \d+ of the budget \(100\) are left; raise --max-requests|^the request budget \(100\) was spent before asset decimals and prices$/) });
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with no budget given, a key with room reads them: minimal-sandbox\'s WBTC has 6 places, not the usual 8', { timeout: 60_000 }, async () => {
+    const profile = parseProfile(JSON.parse(readFileSync('examples/profiles/minimal-sandbox.json', 'utf8')));
+    const server = await startSandboxServer({ profile, controls: false, validateResponses: false });
+    try {
+      const d = await detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_growth' });
+      expect(d.maxRequests).toBeGreaterThan(100);
+      expect(d.budgetNote).toMatch(/^raised from 100 to \d+: the key's X-RateLimit-Remaining was \d+ after \d+ requests/);
+      expect(d.requests).toBeLessThanOrEqual(d.maxRequests);
+      const rec = d.options['assets.info']!;
+      if (!rec.detected) throw new Error(`assets.info not detected: ${rec.reason}`);
+      expect(sameValue(rec.value, profile.assets.info)).toBe(true);
     } finally {
       await server.close();
     }

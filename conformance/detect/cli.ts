@@ -18,7 +18,7 @@ export async function detectToFile(o: DetectOptions, out: string): Promise<{ det
 export function summarise(d: DetectedProfile): string[] {
   const rows = Object.entries(d.options);
   const found = rows.filter(([, r]) => r.detected);
-  const lines = [`profile detect: ${found.length} of ${rows.length} options detected with ${d.requests} of at most ${d.maxRequests} requests in ${d.durationMs} ms`];
+  const lines = [`profile detect: ${found.length} of ${rows.length} options detected with ${d.requests} of at most ${d.maxRequests} requests in ${d.durationMs} ms${d.budgetNote ? ` (budget ${d.budgetNote})` : ''}`];
   for (const [k, r] of found) if (r.detected && JSON.stringify(r.value) !== JSON.stringify(r.default)) lines.push(`  ${k} = ${JSON.stringify(r.value)} (${r.confidence}; default ${JSON.stringify(r.default)})`);
   lines.push('  not detected (kept at the default):');
   for (const [k, r] of rows) if (!r.detected) lines.push(`    ${k}: ${r.reason}`);

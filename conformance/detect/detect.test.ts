@@ -37,7 +37,11 @@ describe('profile detect', () => {
       for (const o of ['webhooks.successStatuses', 'webhooks.retryDelayFrom']) {
         expect(file.detection.options[o]).toMatchObject({ detected: false, reason: expect.stringMatching(/no retry came within 3000 ms: .*--retry-wait 120/) });
       }
-      expect(detected.requests).toBeLessThanOrEqual(100);
+      // No budget given: a Growth key's room raises the Starter default (budget.ts), and the file says so.
+      expect(detected.requests).toBeLessThanOrEqual(detected.maxRequests);
+      expect(detected.maxRequests).toBeGreaterThan(100);
+      expect((JSON.parse(text) as { detection: { budgetNote?: string } }).detection.budgetNote).toMatch(/^raised from 100 to \d+: the key's X-RateLimit-Remaining/);
+      expect(file.detection.options['assets.info']).toMatchObject({ detected: true });
       // Bodies the spec does not show are recorded as the target sent them, and the export uses them.
       expect(loaded.responses['POST /webhooks']?.fields).toMatchObject({ webhookId: 'string', url: 'string', events: 'array' });
       expect(loaded.responses['POST /borrow']?.fields).toMatchObject({ positionId: 'string', userId: 'string', rate: 'number' });

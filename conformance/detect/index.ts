@@ -3,6 +3,7 @@ import { HttpClient, TransportError } from '../http.ts';
 import { amountsDetector } from './amounts.ts';
 import { assetInfoDetector } from './asset-info.ts';
 import { assetsDetector } from './assets.ts';
+import { DEFAULT_MAX_REQUESTS, widenedBudget } from './budget.ts';
 import { bodyLimitDetector } from './body-limit.ts';
 import { boundsDetector } from './bounds.ts';
 import { destinationDetector } from './destination.ts';
@@ -16,6 +17,7 @@ import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './public.ts';
 import { ratesDetector } from './rates.ts';
 import { retriesDetector } from './retries.ts';
+import { secretLengthDetector } from './secret-length.ts';
 import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
 import { transitionsDetector } from './transitions.ts';
@@ -29,15 +31,14 @@ import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
 
 export const DETECTORS: Detector[] = [
   ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, ordersDetector, boundsDetector, subscribeDetector,
-  lifecycleDetector, deliveriesDetector, amountsDetector, periodsDetector, bodyLimitDetector,
+  lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
   // Decimals and oracle prices: a bounded search per asset, skipped (saying so) when the budget is short.
   assetInfoDetector,
 ];
 
-/** A Starter key's burst: detection never costs more than one full Starter bucket. */
-export const DEFAULT_MAX_REQUESTS = 100;
+export { DEFAULT_MAX_REQUESTS } from './budget.ts';
 
 export interface DetectOptions {
   baseUrl: string;
@@ -46,6 +47,7 @@ export interface DetectOptions {
   /** A key issued without a tier (limits.defaultTier). */
   newKey?: string;
   publicBaseUrl?: string;
+  /** The request budget; unset: DEFAULT_MAX_REQUESTS, raised where the key shows room (budget.ts). */
   maxRequests?: number;
   /** Host the target reaches lendcheck's receiver at (default 127.0.0.1). */
   receiverHost?: string;
@@ -69,18 +71,22 @@ export interface DetectedProfile {
   options: Record<string, OptionRecord>;
   requests: number;
   maxRequests: number;
+  /** Why the budget is not the one given or the default (budget.ts), when it was raised. */
+  budgetNote?: string;
   durationMs: number;
 }
 
 export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> {
   const t0 = performance.now();
-  const maxRequests = o.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  let budgetNote: string | undefined;
   const http = new HttpClient({ baseUrl: o.baseUrl, publicBaseUrl: o.publicBaseUrl, secrets: [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''] });
-  const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, newKey: o.newKey, maxRequests, runId: Date.now().toString(36), receiverHost: o.receiverHost, retryWaitMs: o.retryWaitMs });
+  const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, newKey: o.newKey, maxRequests: o.maxRequests ?? DEFAULT_MAX_REQUESTS, runId: Date.now().toString(36), receiverHost: o.receiverHost, retryWaitMs: o.retryWaitMs });
   try {
-    for (const d of DETECTORS) {
+    for (const [i, d] of DETECTORS.entries()) {
+      // No budget given: once the first answers show the key's room, the default may be raised (budget.ts).
+      if (i === 1 && o.maxRequests === undefined) ({ max: probe.opts.maxRequests, note: budgetNote } = widenedBudget(probe.used, probe.mainRemaining));
       if (probe.left <= 0) {
-        for (const opt of d.options) probe.miss(opt, `the request budget (${maxRequests}) was spent before ${d.name}`);
+        for (const opt of d.options) probe.miss(opt, `the request budget (${probe.opts.maxRequests}) was spent before ${d.name}`);
         continue;
       }
       try {
@@ -99,7 +105,7 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
     await probe.fact<Receiver>('retryReceiver')?.close();
     await http.close();
   }
-  return assemble(probe, maxRequests, performance.now() - t0);
+  return { ...assemble(probe, probe.opts.maxRequests, performance.now() - t0), ...(budgetNote ? { budgetNote } : {}) };
 }
 
 function assemble(probe: Probe, maxRequests: number, durationMs: number): DetectedProfile {
@@ -137,5 +143,5 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
 
 /** The file `profile detect --out` writes: a loadable profile, with the detection beside it. */
 export function profileFile(d: DetectedProfile, target: string): Record<string, unknown> {
-  return { ...d.profile, detection: { target, requests: d.requests, maxRequests: d.maxRequests, durationMs: d.durationMs, options: d.options } };
+  return { ...d.profile, detection: { target, requests: d.requests, maxRequests: d.maxRequests, ...(d.budgetNote ? { budgetNote: d.budgetNote } : {}), durationMs: d.durationMs, options: d.options } };
 }

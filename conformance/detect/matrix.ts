@@ -58,12 +58,14 @@ export function unseeable(controls: boolean): Record<string, string> {
 
 /**
  * The request budget of a cell, told explicitly: the decimals and price searches of
- * assets.info (ASSET_INFO_BUDGET) come on top of the default budget (a Starter burst, 100),
- * and with controls the detectors that use the test clock and the oracle on top of that.
+ * assets.info (ASSET_INFO_BUDGET) and the webhook secret's length (SECRET_LENGTH_BUDGET,
+ * about 4) come on top of the default budget (a Starter burst, 100), and with controls the
+ * detectors that use the test clock and the oracle on top of that.
  */
 export const ASSET_INFO_BUDGET = 50;
-export const NO_CONTROLS_BUDGET = DEFAULT_MAX_REQUESTS + ASSET_INFO_BUDGET;
-export const CONTROLS_BUDGET = 160 + ASSET_INFO_BUDGET;
+export const SECRET_LENGTH_BUDGET = 10;
+export const NO_CONTROLS_BUDGET = DEFAULT_MAX_REQUESTS + ASSET_INFO_BUDGET + SECRET_LENGTH_BUDGET;
+export const CONTROLS_BUDGET = 160 + ASSET_INFO_BUDGET + SECRET_LENGTH_BUDGET;
 /** Without controls at real time, the first retry comes a minute after the failed attempt: detection is told to wait for it. */
 export const REAL_TIME_RETRY_WAIT_MS = 100_000;
 

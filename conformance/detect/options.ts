@@ -68,7 +68,7 @@ export const UNDETECTABLE: Record<string, string> = {
 };
 
 /** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */
-export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth'];
+export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth', 'webhooks.secretMinLength'];
 
 /** Why an option has no meaning under a profile (an endpoint it sets is not served), or undefined. */
 export function inapplicable(p: Profile, option: string): string | undefined {

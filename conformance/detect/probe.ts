@@ -1,5 +1,6 @@
 import type { results } from '../../contract/index.ts';
 import type { HttpClient, Reply, RequestSpec } from '../http.ts';
+import { remainingOf } from './budget.ts';
 
 type Exchange = results.Exchange;
 
@@ -43,6 +44,8 @@ export class Probe {
   readonly secrets: string[] = [];
   /** Every answer, in order: the bodies the spec does not show are learned from them (shapes.ts). */
   readonly seen: Array<{ method: string; path: string; keyed: boolean; reply: Reply }> = [];
+  /** The main key's X-RateLimit-Remaining on its latest answer that carried one (budget.ts). */
+  mainRemaining?: number;
 
   constructor(readonly http: HttpClient, readonly opts: ProbeOptions) {}
 
@@ -61,6 +64,7 @@ export class Probe {
     this.used++;
     const reply = await this.http.send({ key: this.opts.key, ...spec, method, path });
     this.seen.push({ method, path, keyed: spec.key !== null, reply });
+    if (spec.key === undefined) this.mainRemaining = remainingOf(reply) ?? this.mainRemaining;
     return reply;
   }
 

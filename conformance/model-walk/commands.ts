@@ -1,9 +1,10 @@
 import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import { show, type CheckContext } from '../check.ts';
-import { collateralFor, enc, validAddress } from '../checks/fixtures.ts';
+import { enc, profileGap, validAddress } from '../checks/fixtures.ts';
 import type { Reply } from '../http.ts';
-import { amountProblem, credit, debit, open, predict, statusOf, type WalkModel, type WalkPosition } from './model.ts';
+import { amountOf, repayPart, walkCollateral } from './amounts.ts';
+import { amountProblem, credit, debit, open, overPrecise, predict, statusOf, type WalkModel, type WalkPosition } from './model.ts';
 
 // The walk's commands, fast-check style (fc.commands): each checks that it applies to the
 // model, runs against the target, checks every answer against the model and moves the model.
@@ -78,12 +79,24 @@ const got = (r: Reply) => `${r.status} ${show(r.json ?? r.text)}`;
 const body = (r: Reply) => (r.json && typeof r.json === 'object' ? (r.json as Record<string, unknown>) : {});
 const isInvalidState = (ctx: CheckContext, r: Reply) => r.status === ctx.profile.errors.invalidState.status && code(r) === ctx.profile.errors.invalidState.code;
 
-/** An amount of `units` steps with a fraction that uses the asset's decimals (at most four of them). */
-export function amountOf(ctx: CheckContext, asset: string, base: string, units: number): Decimal {
-  const places = Math.min(ctx.profile.assets.info[asset]?.decimals ?? 6, 4);
-  const x = new Decimal(base).mul(units).plus(new Decimal(units).div(new Decimal(10).pow(places)));
-  return Decimal.min(x, new Decimal(ctx.profile.amounts.maxOrder));
+/**
+ * `value`, answered in `rep`, as an exact amount of `asset`: not a decimal string breaks the
+ * spec's rule; more places than the profile gives the asset is the profile's gap (assets.info:
+ * a detected file may keep a default the target does not follow), a skip naming it.
+ */
+function exactAmount(r: Real, rep: Reply, what: string, asset: string, value: unknown): Decimal {
+  const prob = amountProblem(value);
+  if (prob) broken(what, `an exact ${asset} amount`, prob);
+  const over = overPrecise(r.ctx.profile, asset, value as string);
+  if (over) profileGap(r.ctx, 'assets.info', rep, `${what}: ${over}`);
+  return new Decimal(value as string);
 }
+
+/**
+ * A refusal of an amount for its decimal places: the target's decimals are not the profile's
+ * (assets.info). Not "decimal" alone: a valid decimal string refused as "not a decimal" is a fault.
+ */
+const refusesPlaces = (rep: Reply) => rep.status >= 400 && rep.status < 500 && code(rep) !== 'insufficient_funds' && /decimal places|\bdecimals\b|\bprecision\b/i.test(show(body(rep).error));
 
 /**
  * A request that takes `amount` of `asset` from the user's funds: accepted exactly when the model
@@ -93,6 +106,7 @@ function expectDebit(m: WalkModel, r: Real, what: string, asset: string, amount:
   const want = predict(m, asset, amount);
   const have = m.funds[asset];
   const funds = have === undefined ? 'unknown' : `${have.toFixed()} ${asset}`;
+  if (refusesPlaces(rep)) profileGap(r.ctx, 'assets.info', rep, `${what}: an amount of at most two decimal places was refused for its places`);
   if (ok(rep)) {
     if (want === 'refuse') broken(what, `400 insufficient_funds (the model holds ${funds})`, got(rep));
     debit(m, asset, amount);
@@ -102,9 +116,7 @@ function expectDebit(m: WalkModel, r: Real, what: string, asset: string, amount:
   if (want === 'accept') broken(what, `a 2xx (the model holds ${funds})`, got(rep));
   const d = (body(rep).error as { details?: { available?: unknown; required?: unknown } }).details;
   if (d?.available !== undefined) {
-    const p = amountProblem(r.ctx.profile, asset, d.available);
-    if (p) broken(`${what}: insufficient_funds details.available`, `an exact ${asset} amount`, p);
-    const a = new Decimal(d.available as string);
+    const a = exactAmount(r, rep, `${what}: insufficient_funds details.available`, asset, d.available);
     if (have !== undefined && !a.eq(have)) broken(`${what}: insufficient_funds details.available`, `${have.toFixed()} (the model's funds)`, String(d.available));
     if (have === undefined) m.funds[asset] = a;
   }
@@ -118,8 +130,7 @@ async function readPosition(r: Real, p: WalkPosition, what: string): Promise<Rec
   const b = body(rep);
   for (const k of ['amount', 'accruedInterest', 'projectedReturn'] as const) {
     if (b[k] === undefined) continue;
-    const prob = amountProblem(r.ctx.profile, p.asset, b[k]);
-    if (prob) broken(`${what}: the position's ${k}`, `an exact ${p.asset} amount`, prob);
+    exactAmount(r, rep, `${what}: the position's ${k}`, p.asset, b[k]);
   }
   return b;
 }
@@ -189,14 +200,13 @@ export class Lend implements Cmd {
   check = () => true;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
-    const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minOrder, this.units);
+    const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const what = `lend ${amount.toFixed()} ${r.asset}`;
     const rep = await call(r, 'POST', '/lend', { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: 0.5, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false });
     if (expectDebit(m, r, what, r.asset, amount, rep)) {
       const b = body(rep);
       if (typeof b.positionId !== 'string') broken(what, 'a positionId', got(rep));
-      const prob = amountProblem(r.ctx.profile, r.asset, b.amount);
-      if (prob || !new Decimal(b.amount as string).eq(amount)) broken(`${what}: the amount answered`, amount.toFixed(), prob ?? String(b.amount));
+      if (!exactAmount(r, rep, `${what}: the amount answered`, r.asset, b.amount).eq(amount)) broken(`${what}: the amount answered`, amount.toFixed(), String(b.amount));
       m.positions.push({ id: b.positionId as string, type: 'lend', asset: r.asset, amount, status: 'pending', autoRollover: false, repaid: new Decimal(0) });
     }
     await settle(m, r, what);
@@ -209,7 +219,7 @@ export class Withdraw implements Cmd {
   check = () => true;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
-    const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minWithdrawal, this.units);
+    const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minWithdrawal, this.units);
     const what = `withdraw ${amount.toFixed()} ${r.asset}`;
     const rep = await call(r, 'POST', `/users/${enc(r.userId)}/withdraw`, { asset: r.asset, amount: amount.toFixed(), destination: validAddress(r.ctx.profile) });
     expectDebit(m, r, what, r.asset, amount, rep);
@@ -223,8 +233,8 @@ export class Borrow implements Cmd {
   check = () => true;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
-    const amount = amountOf(r.ctx, r.asset, r.ctx.profile.amounts.minOrder, this.units);
-    const collateral = collateralFor(r.ctx.profile, r.asset, amount.toFixed());
+    const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
+    const collateral = walkCollateral(r.ctx.profile, r.asset, amount);
     const what = `borrow ${amount.toFixed()} ${r.asset} against ${collateral.amount} ${collateral.asset}`;
     const rep = await call(r, 'POST', '/borrow', { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false });
     if (expectDebit(m, r, what, collateral.asset, new Decimal(collateral.amount), rep)) {
@@ -305,12 +315,14 @@ export class Repay implements Cmd {
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
     const p = pick(m.positions.filter((x) => x.type === 'borrow' && x.status === 'active'), this.k)!;
-    const places = r.ctx.profile.assets.info[p.asset]?.decimals ?? 6;
-    const part = p.amount.minus(p.repaid).div(5).toDecimalPlaces(places, Decimal.ROUND_DOWN);
-    const what = this.full ? `repay ${p.id} in full` : `repay ${part.toFixed()} ${p.asset} of ${p.id}`;
-    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/repay`, this.full ? {} : { amount: part.toFixed() });
+    const part = repayPart(r.ctx.profile, p.asset, p.amount.minus(p.repaid));
+    // Too little left to repay in part (a repay of all of it is the full repay): a step that does nothing.
+    if (!this.full && !part) return;
+    const what = this.full || !part ? `repay ${p.id} in full` : `repay ${part.toFixed()} ${p.asset} of ${p.id}`;
+    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/repay`, this.full || !part ? {} : { amount: part.toFixed() });
+    if (refusesPlaces(rep)) profileGap(r.ctx, 'assets.info', rep, `${what}: an amount of at most two decimal places was refused for its places`);
     if (!ok(rep)) broken(what, 'a 2xx: the borrow is active and the user holds what it borrowed', got(rep));
-    if (!this.full) {
+    if (!this.full && part) {
       debit(m, p.asset, part);
       p.repaid = p.repaid.plus(part);
     } else {

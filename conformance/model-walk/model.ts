@@ -49,12 +49,19 @@ export function predict(m: WalkModel, asset: string, x: Decimal): 'accept' | 're
   return f.gte(x) ? 'accept' : 'refuse';
 }
 
-/** Why `value` is not an exact amount of `asset` (a decimal string within its decimals), or undefined. */
-export function amountProblem(profile: Profile, asset: string, value: unknown): string | undefined {
-  if (typeof value !== 'string' || !decimalString.safeParse(value).success) return `${JSON.stringify(value)} is not a decimal string`;
+/** Why `value` is not a decimal string, or undefined. */
+export function amountProblem(value: unknown): string | undefined {
+  return typeof value !== 'string' || !decimalString.safeParse(value).success ? `${JSON.stringify(value)} is not a decimal string` : undefined;
+}
+
+/**
+ * Why decimal string `value` has more places than the profile gives `asset`, or undefined. The
+ * spec gives no decimals, so this is the profile's figure, not a rule: the walk reports it as
+ * the profile's gap (assets.info), never as a broken rule.
+ */
+export function overPrecise(profile: Profile, asset: string, value: string): string | undefined {
   const places = profile.assets.info[asset]?.decimals;
-  if (places !== undefined && decimalPlaces(value) > places) return `${value} has ${decimalPlaces(value)} decimal places; ${asset} has ${places}`;
-  return undefined;
+  return places !== undefined && decimalPlaces(value) > places ? `${value} has ${decimalPlaces(value)} decimal places; the profile gives ${asset} ${places}` : undefined;
 }
 
 export const open = (p: WalkPosition) => p.status === 'pending' || p.status === 'active';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProfile, loadProfile, type Profile } from '../../contract/index.ts';
+import { defaultProfile, loadProfile, parseProfile, type Profile } from '../../contract/index.ts';
 import { serveWrapped } from '../embedded.ts';
 import { runChecks } from '../runner.ts';
 import type { FaultSetting } from '../../sandbox/faults/index.ts';
@@ -11,9 +11,9 @@ import { WALK, walkChecks } from './walk-check.ts';
 
 type Wrap = Parameters<typeof serveWrapped>[0];
 
-async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; seed?: number; tour?: boolean; budgetMs?: number; wrap?: Wrap } = {}) {
+async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; target?: Profile; seed?: number; tour?: boolean; budgetMs?: number; wrap?: Wrap } = {}) {
   const profile = opts.profile ?? defaultProfile;
-  const t = await serveWrapped(opts.wrap ?? ((req, next) => next(req)), { profile, validateResponses: false, ...(opts.controls === false ? { controls: false } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
+  const t = await serveWrapped(opts.wrap ?? ((req, next) => next(req)), { profile: opts.target ?? profile, validateResponses: false, ...(opts.controls === false ? { controls: false } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
   try {
     const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile, checks: walkChecks(profile, { ...WALK, tour: opts.tour ?? true, budgetMs: opts.budgetMs ?? WALK.budgetMs }), seed: opts.seed ?? Date.now() % 2 ** 31 });
     return r.checks[0]!;
@@ -33,6 +33,46 @@ describe('model.ledger-walk', () => {
     for (const c of runs) expect(`${c.status} ${c.message ?? ''}`).toBe('passed ');
     expect(runs[0]!.notes.join('\n')).toMatch(/fixed tour of every step \(13 of 13 taken\), then 5 random walks .*\n.*via the sandbox balances control/);
     expect(runs[1]!.notes.join('\n')).toContain('clock steps skipped: the target has no sandbox clock');
+  });
+
+  // A detected file whose budget ran out before assets.info keeps the default decimals (WBTC 8),
+  // which minimal-sandbox's WBTC (6) does not follow: the walk's amounts must not rest on them.
+  const minimal = loadProfile('examples/profiles/minimal-sandbox.json');
+  const undetectedInfo = parseProfile({ ...minimal, assets: { ...minimal.assets, info: defaultProfile.assets.info } });
+
+  it('passes a target whose decimals are not the profile\'s (assets.info left at the default), and still catches its money faults', { timeout: 120_000 }, async () => {
+    const [clean, ...faulty] = await Promise.all([
+      run({ controls: false, profile: undetectedInfo, target: minimal, seed: 1 }),
+      ...['withdraw-not-debited', 'cancel-double-refund'].map((name) => run({ controls: false, profile: undetectedInfo, target: minimal, faults: [{ name }], seed: 1 })),
+    ]);
+    expect(`${clean!.status} ${clean!.message ?? ''}`).toBe('passed ');
+    for (const c of faulty) {
+      expect(c.status).toBe('failed');
+      expect(c.message).toMatch(/money appeared/);
+    }
+  });
+
+  it('a refusal of an amount for its decimal places is the profile\'s gap (assets.info): a skip naming it, never a failure', { timeout: 60_000 }, async () => {
+    const places: Wrap = (req, next) =>
+      req.url.endsWith('/borrow')
+        ? Promise.resolve(new Response(JSON.stringify({ error: { code: 'invalid_request', message: 'collateral.amount: has more than 1 decimal places for WBTC' } }), { status: 400, headers: { 'content-type': 'application/json' } }))
+        : next(req);
+    const c = await run({ controls: false, profile: undetectedInfo, target: minimal, wrap: places });
+    expect(c.status).toBe('skipped');
+    expect(c.message).toMatch(/^borrow .*: an amount of at most two decimal places was refused for its places: the target answered 400 .*as if profile assets\.info were set otherwise/);
+  });
+
+  it('an answer with more places than the profile gives the asset is the profile\'s gap too, never a broken rule', { timeout: 60_000 }, async () => {
+    // A target whose interest runs to 12 places, where the profile (its default decimals) says 6.
+    const fine: Wrap = async (req, next) => {
+      const res = await next(req);
+      if (req.method !== 'GET' || !/\/positions\/[^/]+$/.test(new URL(req.url).pathname) || !res.ok) return res;
+      const b = (await res.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...b, accruedInterest: '0.000000000001' }), { status: res.status, headers: res.headers });
+    };
+    const c = await run({ controls: false, wrap: fine });
+    expect(c.status).toBe('skipped');
+    expect(c.message).toMatch(/the position's accruedInterest: 0\.000000000001 has 12 decimal places; the profile gives \w+ \d+: the target answered .*as if profile assets\.info were set otherwise/);
   });
 
   for (const name of ['withdraw-not-debited', 'cancel-double-refund']) {

@@ -37,6 +37,16 @@ describe('webhook subscription routes', () => {
     expect(own.body.secret).toBeUndefined();
   });
 
+  it('refuses a secret shorter than the profile\'s minimum (webhooks.secretMinLength), and none when it is null', async () => {
+    const short = { events: ['position.created'], secret: 'whsec_ABCD' };
+    const bounded = await setup();
+    const r = await bounded.call('POST', '/webhooks', { body: { ...short, url: bounded.rx.url } });
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.body)).toMatch(/secret: must carry at least 16 characters after the prefix/);
+    const free = await setup(parseProfile({ webhooks: { secretMinLength: null } }));
+    expect((await free.call('POST', '/webhooks', { body: { ...short, url: free.rx.url } })).status).toBe(201);
+  });
+
   it('echoes a secret the partner gave when the profile says so (webhooks.registrationSecret "always")', async () => {
     const { call, rx } = await setup(parseProfile({ webhooks: { registrationSecret: 'always' } }));
     const own = await call('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], secret: 'whsec_0123456789abcdef0123' } });

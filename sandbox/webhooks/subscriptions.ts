@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { z } from 'zod';
-import { EVENT_TYPES, generateWebhookSecret, secretFitsScheme, webhookSubscription, type Profile } from '../../contract/index.ts';
+import { EVENT_TYPES, generateWebhookSecret, secretFitsScheme, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
 import { invalid } from '../errors.ts';
 import { migrateWebhooks } from './schema.ts';
 
@@ -43,7 +43,7 @@ function firstIssue(err: z.ZodError): never {
 /** Parses a POST /webhooks body; throws ApiError invalid_request naming the field. */
 export function parseSubscription(profile: Profile, body: unknown): z.infer<typeof webhookSubscription> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'must be a JSON object');
-  const r = webhookSubscription.safeParse(body);
+  const r = webhookSubscriptionFor(profile.webhooks.secretMinLength).safeParse(body);
   if (!r.success) firstIssue(r.error);
   checkUrl(profile, r.data.url);
   if (profile.webhooks.secretRequired && r.data.secret === undefined) throw invalid('secret', 'is required');
