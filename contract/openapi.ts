@@ -45,6 +45,9 @@ function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
   const responses: Json = {
     [String(endpointSuccess(profile, e))]: {
       description: specShowsBody(e) ? 'Success (shape from the spec)' : 'Success (shape not shown by the spec: what the profile records, else an open object)',
+      // Who shows this body: a diff against a target's own document holds the spec's fields to it, and
+      // only notes where the target does not promise a field the profile recorded (cli/gate/openapi-diff.ts).
+      'x-lendcheck-shown-by': specShowsBody(e) ? 'spec' : 'profile',
       headers: rateHeaders(profile),
       ...(hasBody(profile, e) ? { content: { 'application/json': { schema: documentedSuccess(profile, e) } } } : {}),
       ...(links ? { links } : {}),

@@ -60,6 +60,21 @@ describe('a target\'s OpenAPI document against the export', () => {
     ]);
   });
 
+  it("a field the profile recorded in a body the spec does not show is a note where the target's document does not promise it; a spec field stays a failure", () => {
+    const ours = buildOpenApi(defaultProfile) as Json;
+    const theirs = served(ours);
+    // What a detected profile records: the registration answer's webhookId, seen once, required in the export.
+    const reg = ours.paths['/webhooks'].post.responses['201'];
+    expect(reg['x-lendcheck-shown-by']).toBe('profile');
+    reg.content['application/json'].schema = { type: 'object', required: ['webhookId'], properties: { webhookId: { type: 'string' } } };
+    theirs.paths['/v1/webhooks'].post.responses['201'].content['application/json'].schema = { type: 'object', properties: { url: { type: 'string' } } };
+    const pos = theirs.paths['/v1/positions/{id}'].get.responses['200'].content['application/json'].schema;
+    pos.required = pos.required.filter((f: string) => f !== 'rate');
+    const got = diffOpenApi(ours, theirs, { prefix: '/v1', skip });
+    expect(got.filter((f) => f.severity === 'failed').map(findingText)).toEqual(['GET /positions/{positionId} response.rate: expected required / received optional']);
+    expect(got.filter((f) => f.severity === 'note').map(findingText)).toContain('POST /webhooks response.webhookId: expected required (recorded by the profile; the spec does not show this body) / received absent');
+  });
+
   it('reads a document written by hand: $refs, allOf, 3.0 nullable, paths under servers[].url', () => {
     const ours = buildOpenApi(defaultProfile) as Json;
     const theirs: Json = {

@@ -140,7 +140,10 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
     if (s) {
       const r1 = bodySchema(ours, (mine.op.responses as Json)[s]);
       const r2 = bodySchema(theirs, (other.op.responses as Json)[s]);
-      if (r1 && r2) compareObject(ours, theirs, r1, r2, name, 'response', 'response', add);
+      // A body the spec does not show holds what the profile recorded: a field the target's own
+      // document does not promise is a note there (the profile saw it once), never a contradiction.
+      const byProfile = ((mine.op.responses as Json)[s] as Json | undefined)?.['x-lendcheck-shown-by'] === 'profile';
+      if (r1 && r2) compareObject(ours, theirs, r1, r2, name, 'response', byProfile ? 'recorded' : 'response', add);
       else if (r1 && !r2 && objectOf(ours, r1).required.size) add(name, `response ${s}`, 'failed', 'a JSON body', 'none documented');
     }
   }
@@ -150,11 +153,13 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
   return findings;
 }
 
-function compareObject(ours: Json, theirs: Json, s1: Json, s2: Json, name: string, where: string, kind: 'request' | 'response', add: (op: string, field: string, sev: Finding['severity'], exp: string, rec: string) => void): void {
+function compareObject(ours: Json, theirs: Json, s1: Json, s2: Json, name: string, where: string, kind: 'request' | 'response' | 'recorded', add: (op: string, field: string, sev: Finding['severity'], exp: string, rec: string) => void): void {
   const mine = objectOf(ours, s1);
   const other = objectOf(theirs, s2);
   for (const f of mine.required) {
-    if (!other.required.has(f)) add(name, `${where}.${f}`, 'failed', 'required', f in other.properties ? 'optional' : 'absent');
+    if (other.required.has(f)) continue;
+    if (kind === 'recorded') add(name, `${where}.${f}`, 'note', 'required (recorded by the profile; the spec does not show this body)', f in other.properties ? 'optional' : 'absent');
+    else add(name, `${where}.${f}`, 'failed', 'required', f in other.properties ? 'optional' : 'absent');
   }
   for (const f of other.required) {
     if (mine.required.has(f)) continue;
