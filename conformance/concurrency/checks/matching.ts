@@ -81,6 +81,8 @@ async function overfill(ctx: CheckContext, id: string, o: Market) {
   }
   const states = await Promise.all(takers.map(read));
   const filled = takers.filter((_, i) => states[i]?.status === 'active');
+  // Only what still rests is cancelled at the end: a filled order's cancel would be refused anyway.
+  left.splice(0, left.length, ...[makerId, ...takers].filter((_, i) => (i === 0 ? maker : states[i - 1])?.status !== 'active'));
   const byMaker = filled.filter((_, i) => states[takers.indexOf(filled[i]!)]?.rate !== takerRate);
   const others = filled.length - byMaker.length;
   if (others && !ctx.hasControls) ctx.note(`${others} taker(s) were filled at their own rate ${takerRate}, not by the resting order`);
