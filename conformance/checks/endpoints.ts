@@ -3,6 +3,7 @@ import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need }
 import type { Reply } from '../http.ts';
 import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { findId } from '../detect/probe.ts';
+import { cleanMarket, marketOrder } from './clean-market.ts';
 import { expectSuccess } from './success.ts';
 
 // One check per endpoint of spec part 4: status, content type and body schema. The
@@ -87,20 +88,23 @@ async function deleteHook(ctx: CheckContext, created: Reply): Promise<void> {
   if (id && webhookDeletable(ctx.profile)) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
 }
 
-/** A lend and a borrow that cross, so the engine matches them; one pair per tag and run. */
+/**
+ * A lend and a borrow that cross only each other, so the engine matches them; one pair per tag
+ * and run. The market and rate come from its book (clean-market.ts): a rate no resting order
+ * of an earlier run (or anyone else) crosses, so the borrow meets this lend and nothing else.
+ * A target whose book cannot be read gets the old choice: the longest market, at 0.0001.
+ */
 export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ lendId: string; borrowId: string; lender: string; borrower: string }> {
   const k = `matchedPair:${tag}`;
   const have = ctx.shared.get(k) as { lendId: string; borrowId: string; lender: string; borrower: string } | undefined;
   if (have) return have;
+  const asset = pairAsset(ctx.profile);
   const lender = await fundedUser(ctx, `${tag}-lender`);
   const borrower = await fundedUser(ctx, `${tag}-borrower`);
-  // Pairs trade in the longest market, where no other check rests orders; the lowest lend
-  // rate is the best offer there, so this lend is first in line for the borrow.
-  // Not the default maturity either: other checks rest borrows there, which would take this lend first.
-  const ms = ctx.profile.markets.maturities.filter((m) => m !== ctx.profile.lifecycle.defaultMaturity);
-  const maturity = ms[ms.length - 1] ?? ctx.profile.lifecycle.defaultMaturity;
-  const l = await createLend(ctx, lender, { asset: pairAsset(ctx.profile), rate: 0.0001, amount: '100', maturity });
-  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate: 0.0001, borrowAmount: '100', maturity }) });
+  // Read last, just before the orders, so the book is as current as it can be.
+  const { maturity, rate } = await pairMarket(ctx, asset, tag);
+  const l = await createLend(ctx, lender, { asset, rate, amount: '100', maturity });
+  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate, borrowAmount: '100', maturity }) });
   skipIfUnfunded(ctx, b, `a borrow for ${borrower}`);
   if (b.status < 200 || b.status > 299) fail('a borrow crossing a resting lend is accepted', 'a 2xx', `${b.status} ${show(b.json ?? b.text)}`, b.exchange);
   const borrowId = findId(b.json, 'positionId')?.value ?? findId(b.json)?.value;
@@ -108,6 +112,17 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   const v = { lendId: l.body.positionId, borrowId: borrowId as string, lender, borrower };
   ctx.shared.set(k, v);
   return v;
+}
+
+/** Where a pair trades: a market whose book leaves a rate free (see matchedPair), else a skip saying why. */
+export async function pairMarket(ctx: CheckContext, asset: string, tag: string): Promise<{ maturity: string; rate: number }> {
+  const m = await cleanMarket(ctx, asset, 1);
+  if (m.found) return { maturity: m.found.maturity, rate: m.found.rates[0]! };
+  if (m.unread) {
+    ctx.note(`the ${asset} order books could not be read as lends and borrows with rates, so the ${tag} pair trades at 0.0001 in the longest market without knowing what rests there`);
+    return { maturity: marketOrder(ctx)[0]!, rate: 0.0001 };
+  }
+  throw new CheckSkip(`every ${asset} market's book holds resting orders (left by earlier runs or others) that leave no rate at which a lend and a borrow cross only each other, so a match of the check's own orders cannot be told apart from a fill by them: ${m.seen.join('; ')}`);
 }
 
 const EXTRA_REQUIREMENTS: Record<string, string[]> = {

@@ -1,6 +1,7 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
+import { cancelResting, cleanMarket } from '../../checks/clean-market.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm } from '../storm.ts';
 
@@ -13,37 +14,12 @@ import { accepted, recordOne, storm } from '../storm.ts';
 // built-in counterparty may fill takers on its own: those fill at another rate and are
 // noted, not counted (the takers ask less than the resting order pays, so a fill against it
 // is at its rate).
+// The rates come from the book (clean-market.ts): the takers' rate and the resting borrow's,
+// above every resting borrow and below every resting lend, so earlier runs' orders (or
+// anyone's) cross neither; and what the check leaves resting is cancelled at the end, so the
+// next run finds the market as this one did.
 
-const MAKER_RATE = 0.3;
-const TAKER_RATE = 0.2;
 const AMOUNT = '100';
-
-interface Book {
-  lends?: Array<{ rate?: unknown }>;
-  borrows?: Array<{ rate?: unknown }>;
-}
-
-/**
- * A maturity whose book of `asset` is the check's own at the rates it uses, trying the least
- * used (longest) first: no resting lend at or below the resting borrow's rate (it would match
- * the borrow at once) and no resting borrow at or above the takers' rate (they would cross it
- * before the check's borrow). Books list the best first, so the top of each side decides.
- */
-async function privateMarket(ctx: CheckContext, asset: string): Promise<string | undefined> {
-  const ms = [...ctx.profile.markets.maturities].reverse();
-  for (const m of ms) {
-    const r = await ctx.api('GET', `/markets/${enc(asset)}/orderbook?maturity=${enc(m)}`);
-    if (!accepted(r)) continue;
-    const body = ((r.json as { data?: Book })?.data ?? r.json) as Book;
-    if (!Array.isArray(body.lends) || !Array.isArray(body.borrows)) continue;
-    const rates = (side: Array<{ rate?: unknown }>) => side.map((e) => e.rate);
-    const lends = rates(body.lends);
-    const borrows = rates(body.borrows);
-    if (![...lends, ...borrows].every((x) => typeof x === 'number')) continue;
-    if ((lends as number[]).every((x) => x > MAKER_RATE) && (borrows as number[]).every((x) => x < TAKER_RATE)) return m;
-  }
-  return undefined;
-}
 
 export const matchingNoOverfill: Check = {
   id: 'concurrency.matching-no-overfill',
@@ -53,45 +29,71 @@ export const matchingNoOverfill: Check = {
   async run(ctx) {
     const id = this.id;
     const asset = pairAsset(ctx.profile);
-    const maturity = await privateMarket(ctx, asset);
-    if (!maturity) throw new CheckSkip(`no market of ${asset} (maturities ${ctx.profile.markets.maturities.join(', ')}) had a book free of lends at or below ${MAKER_RATE} and borrows at or above ${TAKER_RATE}, so no resting order is the check's own: the target gives no private market`);
+    const m = await cleanMarket(ctx, asset, 2);
+    if (!m.found) throw new CheckSkip(m.unread ? `no order book of ${asset} could be read as lends and borrows with rates, so a market of the check's own cannot be told` : `no market of ${asset} had a book leaving two rates free (above every resting borrow, below every resting lend), so no resting order is the check's own: ${m.seen.join('; ')}`);
+    const { maturity } = m.found;
+    const [takerRate, makerRate] = m.found.rates as [number, number];
     const borrower = await fundedUser(ctx, 'conc-maker');
     const lender = await fundedUser(ctx, 'conc-takers');
-    const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { borrowAmount: AMOUNT, rate: MAKER_RATE, maturity }) });
+    const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { borrowAmount: AMOUNT, rate: makerRate, maturity }) });
     if (!accepted(b)) throw new CheckSkip(`the resting borrow of ${AMOUNT} ${asset} in ${maturity} was not accepted: ${b.status} ${show(b.json)}`);
     const makerId = String((b.json as { positionId?: unknown }).positionId);
-    const mk = await ctx.api('GET', `/positions/${enc(makerId)}`);
-    if ((mk.json as { status?: unknown })?.status !== 'pending') throw new CheckSkip(`the resting borrow ${makerId} was ${show((mk.json as { status?: unknown })?.status)} at once, not pending: the ${maturity} market is not the check's own`);
-    const lend = () => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, lender, { asset, amount: AMOUNT, rate: TAKER_RATE, maturity, mode: 'advanced', autoRollover: false }) });
-    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, lend));
-    const s = sort(replies, isInsufficient);
-    expectOnly(ctx, history, replies, s, `${STORM} overlapping lends crossing ${makerId}`, 'insufficient_funds');
-    noteRateLimited(ctx, s, 'lends');
-    requireAnswered(s, STORM, 2, 'lends');
-    const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
-    const t0 = performance.now();
-    const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` })).json as { status?: unknown; rate?: unknown } | undefined;
-    // Matching may complete after the answers (the spec lets it happen at any time): the
-    // resting order is read until it is active, for up to 2 s, before the takers are counted.
-    let maker = await read(makerId);
-    while (maker?.status !== 'active' && performance.now() - t0 < 2_000) {
-      await new Promise((res) => setTimeout(res, 100));
-      maker = await read(makerId);
+    const left: string[] = [makerId];
+    try {
+      return await overfill(ctx, id, { asset, maturity, lender, makerId, takerRate, left });
+    } finally {
+      await cancelResting(ctx, left);
     }
-    const states = await Promise.all(takers.map(read));
-    const filled = takers.filter((_, i) => states[i]?.status === 'active');
-    const byMaker = filled.filter((_, i) => states[takers.indexOf(filled[i]!)]?.rate !== TAKER_RATE);
-    const others = filled.length - byMaker.length;
-    if (others && !ctx.hasControls) ctx.note(`${others} taker(s) were filled at their own rate ${TAKER_RATE}, not by the resting order`);
-    if (others && ctx.hasControls) ctx.note(`${others} taker(s) filled at their own rate ${TAKER_RATE}: the sandbox's built-in counterparty, not counted`);
-    const total = new Decimal(AMOUNT).mul(byMaker.length);
-    if (total.gt(AMOUNT)) {
-      stormFail(ctx, history, `matching never fills more than was offered (${id})`, `at most ${AMOUNT} ${asset} filled against one resting borrow of ${AMOUNT}`, `${byMaker.length} lends of ${AMOUNT} ${asset} filled against ${makerId} (${maker?.status === 'active' ? 'active' : show(maker?.status)}): ${total.toFixed()} filled from ${AMOUNT} offered, e.g. ${byMaker[0]} and ${byMaker[1]}`);
-    }
-    if (byMaker.length === 1 && maker?.status !== 'active') {
-      stormFail(ctx, history, `both sides of a fill agree (${id})`, `${makerId} active once a taker of its whole amount is filled`, `${byMaker[0]} is active but ${makerId} reads ${show(maker?.status)}`);
-    }
-    ctx.note(`market ${asset} ${maturity}: ${takers.length} takers accepted, ${byMaker.length} filled by the resting order (read ${Math.round(performance.now() - t0)} ms after the storm)`);
-    return pass();
   },
 };
+
+interface Market {
+  asset: string;
+  maturity: string;
+  lender: string;
+  makerId: string;
+  takerRate: number;
+  /** Orders of the check that may still rest: cancelled at the end, whatever the outcome. */
+  left: string[];
+}
+
+/** The storm against the resting borrow, and the count of what it filled. */
+async function overfill(ctx: CheckContext, id: string, o: Market) {
+  const { asset, maturity, lender, makerId, left, takerRate } = o;
+  const mk = await ctx.api('GET', `/positions/${enc(makerId)}`);
+  if ((mk.json as { status?: unknown })?.status !== 'pending') throw new CheckSkip(`the resting borrow ${makerId} was ${show((mk.json as { status?: unknown })?.status)} at once, not pending: the ${maturity} market is not the check's own`);
+  const lend = () => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, lender, { asset, amount: AMOUNT, rate: takerRate, maturity, mode: 'advanced', autoRollover: false }) });
+  const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, lend));
+  const s = sort(replies, isInsufficient);
+  expectOnly(ctx, history, replies, s, `${STORM} overlapping lends crossing ${makerId}`, 'insufficient_funds');
+  noteRateLimited(ctx, s, 'lends');
+  requireAnswered(s, STORM, 2, 'lends');
+  const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
+  left.push(...takers);
+  const t0 = performance.now();
+  const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` })).json as { status?: unknown; rate?: unknown } | undefined;
+  // Matching may complete after the answers (the spec lets it happen at any time): the
+  // resting order is read until it is active, for up to 2 s, before the takers are counted.
+  let maker = await read(makerId);
+  while (maker?.status !== 'active' && performance.now() - t0 < 2_000) {
+    await new Promise((res) => setTimeout(res, 100));
+    maker = await read(makerId);
+  }
+  const states = await Promise.all(takers.map(read));
+  const filled = takers.filter((_, i) => states[i]?.status === 'active');
+  // Only what still rests is cancelled at the end: a filled order's cancel would be refused anyway.
+  left.splice(0, left.length, ...[makerId, ...takers].filter((_, i) => (i === 0 ? maker : states[i - 1])?.status !== 'active'));
+  const byMaker = filled.filter((_, i) => states[takers.indexOf(filled[i]!)]?.rate !== takerRate);
+  const others = filled.length - byMaker.length;
+  if (others && !ctx.hasControls) ctx.note(`${others} taker(s) were filled at their own rate ${takerRate}, not by the resting order`);
+  if (others && ctx.hasControls) ctx.note(`${others} taker(s) filled at their own rate ${takerRate}: the sandbox's built-in counterparty, not counted`);
+  const total = new Decimal(AMOUNT).mul(byMaker.length);
+  if (total.gt(AMOUNT)) {
+    stormFail(ctx, history, `matching never fills more than was offered (${id})`, `at most ${AMOUNT} ${asset} filled against one resting borrow of ${AMOUNT}`, `${byMaker.length} lends of ${AMOUNT} ${asset} filled against ${makerId} (${maker?.status === 'active' ? 'active' : show(maker?.status)}): ${total.toFixed()} filled from ${AMOUNT} offered, e.g. ${byMaker[0]} and ${byMaker[1]}`);
+  }
+  if (byMaker.length === 1 && maker?.status !== 'active') {
+    stormFail(ctx, history, `both sides of a fill agree (${id})`, `${makerId} active once a taker of its whole amount is filled`, `${byMaker[0]} is active but ${makerId} reads ${show(maker?.status)}`);
+  }
+  ctx.note(`market ${asset} ${maturity}: ${takers.length} takers accepted, ${byMaker.length} filled by the resting order (read ${Math.round(performance.now() - t0)} ms after the storm)`);
+  return pass();
+}

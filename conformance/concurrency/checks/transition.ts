@@ -5,6 +5,7 @@ import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, storm } from '../storm.ts';
 import { conserved, searchableCollateral } from './overcommit.ts';
+import { pairMarket } from '../../checks/endpoints.ts';
 
 // One transition per position: STORM overlapping cancels of one pending lend, or full repays
 // of one active borrow. Exactly one succeeds; the others get the profile's invalid-state
@@ -67,15 +68,15 @@ const cancelOnce: Check = {
   },
 };
 
-/** A borrow matched against the partner's own cheap lend in the longest market, read until active. */
+/** A borrow matched against the partner's own lend, in a market where nothing else crosses them, read until active. */
 async function activeBorrow(ctx: CheckContext): Promise<{ borrower: string; positionId: string; amount: string; collateral: { asset: string; amount: string } }> {
   const lender = await fundedUser(ctx, 'conc-repay-lender');
   const borrower = await fundedUser(ctx, 'conc-repay-borrower');
-  const ms = ctx.profile.markets.maturities.filter((m) => m !== ctx.profile.lifecycle.defaultMaturity);
-  const maturity = ms[ms.length - 1] ?? ctx.profile.lifecycle.defaultMaturity;
+  // A market and rate no resting order crosses (earlier runs' leftovers), as matchedPair's.
+  const { maturity, rate } = await pairMarket(ctx, pairAsset(ctx.profile), 'conc-repay');
   const amount = '100';
-  await createLend(ctx, lender, { asset: pairAsset(ctx.profile), rate: 0.0001, amount, maturity });
-  const body = borrowBody(ctx, borrower, { rate: 0.0001, borrowAmount: amount, maturity, collateral: searchableCollateral(ctx.profile, pairAsset(ctx.profile), amount) });
+  await createLend(ctx, lender, { asset: pairAsset(ctx.profile), rate, amount, maturity });
+  const body = borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity, collateral: searchableCollateral(ctx.profile, pairAsset(ctx.profile), amount) });
   const b = await ctx.api('POST', '/borrow', { body });
   if (!accepted(b)) throw new CheckSkip(`a borrow crossing the partner's own lend was not accepted (${b.status} ${show(b.json)}), so there is no active loan to repay`);
   const positionId = (b.json as { positionId?: unknown }).positionId;
