@@ -222,7 +222,7 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
   const current = { notes: [] as string[], id: check.id };
   run.current = current;
   const logStart = run.ctx.http.log.length;
-  const overspentStart = run.ctx.http.budget?.overspent.length ?? 0;
+  const overspentStart = budget?.overspent.length ?? 0;
   // A failure that names no exchange shows the last one the check made: the one that broke the rule.
   const lastExchange = () => (run.ctx.http.log.length > logStart ? run.ctx.http.log[run.ctx.http.log.length - 1] : undefined);
   const r = await runCheck(check, run.ctx, {
@@ -233,7 +233,7 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
     classify: (e) => (e instanceof TransportError ? failed(failure('transport', 'an HTTP answer', e.message, e.exchange)) : undefined),
   });
   const made = run.ctx.http.log.slice(logStart);
-  const over = run.ctx.http.budget?.overspent.slice(overspentStart) ?? [];
+  const over = budget?.overspent.slice(overspentStart) ?? [];
   // lendcheck's own defect, said where it happened: the budget let through more than the bucket held.
   const noted = over.length ? { ...r, notes: [...r.notes, `lendcheck overspent the rate limit: ${over.length} paced request(s) met a 429: ${over.slice(0, 3).join('; ')}`] } : r;
   const out = { ...withEvidence(item.check, noted, made, run.ctx.http.log), requests: made.length };

@@ -56,8 +56,6 @@ export function readLimits(p: Profile, headers: Record<string, string>, status: 
 
 export class Bucket {
   shape: BucketShape;
-  /** Whether any answer has told us the level yet. */
-  learned = false;
   private tokens: number;
   private at: number;
   private blockedUntil = 0;
@@ -112,7 +110,6 @@ export class Bucket {
       this.tokens = fresh ? read : Math.min(this.level(now), read);
       if (fresh) this.readFrom = order;
       this.at = now;
-      this.learned = true;
     }
     if (r.status === 429) {
       this.tokens = Math.min(this.tokens, 0);
