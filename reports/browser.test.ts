@@ -55,7 +55,8 @@ describe('the report in a real browser', () => {
       expect(await page.locator('#verdict').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 255, 255)');
       await expect(page.locator('#target').textContent()).resolves.toBe('http://127.0.0.1:41873/v1');
       expect(await page.locator('table#parts tbody tr').count()).toBe(5);
-      expect(await page.locator('table.coverage tbody tr').count()).toBe(9);
+      // 10 rows: the fixture's nine conformance requirements and one receiver rule (HOOK-invalid-401).
+      expect(await page.locator('table.coverage tbody tr').count()).toBe(10);
       expect(await page.locator('.failure .exchange pre').count()).toBeGreaterThanOrEqual(2);
       expect(await page.locator('table.latency tbody tr').count()).toBe(4);
       expect(await page.locator('table.timeline tbody tr').count()).toBe(6 + 3 + 6);
