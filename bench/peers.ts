@@ -14,7 +14,7 @@ const arg = (name: string, dflt: string) => {
 const RATE = arg('rate', '3000');
 const DURATION = arg('duration', '10s');
 const script = fileURLToPath(new URL('./k6/endpoint-rate.ts', import.meta.url));
-const openapi = fileURLToPath(new URL('../contract/openapi.json', import.meta.url));
+const openapi = fileURLToPath(new URL('../contract/openapi/openapi.json', import.meta.url));
 
 interface Case {
   name: string;

@@ -1,4 +1,4 @@
-import type { results } from '../contract/index.ts';
+import type * as results from '../kernel/results.ts';
 import { writePartFiles } from '../reports/writers.ts';
 
 type PartResult = results.PartResult;

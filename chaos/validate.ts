@@ -1,7 +1,7 @@
 import { defaultProfile, isAcknowledged, WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
-import { failureMessage, runCheck } from '../contract/check-kernel.ts';
+import { failureMessage, runCheck } from '../kernel/check-kernel.ts';
 import { EVENT_RULES, exhausted, ms, nextRetry, pendingRetry, sameContentPairs, VALIDATE_CHECKS, type ScheduleEvent, type ValidateContext } from './validate-checks.ts';
-import type { results } from '../contract/index.ts';
+import type * as results from '../kernel/results.ts';
 import type { AttemptRow, SessionRow } from './store.ts';
 
 type PartResult = results.PartResult;
@@ -93,7 +93,7 @@ export function scheduleContext(rows: AttemptRow[], sessions: SessionRow[], opts
   };
 }
 
-/** Runs the schedule checks over a recording (contract/check-kernel.ts: one named check per rule). */
+/** Runs the schedule checks over a recording (kernel/check-kernel.ts: one named check per rule). */
 export async function validateAttempts(rows: AttemptRow[], sessions: SessionRow[], opts: ValidateOptions = {}): Promise<PartResult> {
   const started = Date.now();
   const ctx = scheduleContext(rows, sessions, opts);

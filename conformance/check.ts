@@ -1,17 +1,18 @@
 import type { z } from 'zod';
-import type { Profile, results } from '../contract/index.ts';
+import type { Profile } from '../contract/index.ts';
+import type * as results from '../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from './http.ts';
-import { CheckFailure, show, type Check as KernelCheck, type FailureDetail } from '../contract/check-kernel.ts';
+import { CheckFailure, show, type Check as KernelCheck, type FailureDetail } from '../kernel/check-kernel.ts';
 
 type Exchange = results.Exchange;
 
-// A conformance check is a check of the one kernel (contract/check-kernel.ts) over this
+// A conformance check is a check of the one kernel (kernel/check-kernel.ts) over this
 // suite's context: a stable id, a title that reads as a sentence, the requirement ids it
 // covers, and run(ctx) => Promise<Outcome>. Helpers below throw a CheckFailure so a check
 // can stop at the first broken rule; the kernel catches it.
 
-export { CheckFailure, CheckSkip, pass, skip, type Outcome } from '../contract/check-kernel.ts';
-export type { Need } from '../contract/needs.ts';
+export { CheckFailure, CheckSkip, pass, skip, type Outcome } from '../kernel/check-kernel.ts';
+export type { Need } from '../kernel/needs.ts';
 
 export interface Check extends KernelCheck<CheckContext> {
   /** Runs after all others: checks that read what the whole run recorded, or that exhaust a limit. */

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import type { results } from '../contract/index.ts';
+import type * as results from '../kernel/results.ts';
 import { createRedactor, type Redactor } from '../reports/redact.ts';
 import { PUBLIC_BUCKET, type RequestBudget } from './budget/budget.ts';
 

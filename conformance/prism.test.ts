@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultProfile } from '../contract/index.ts';
-import { openApiText } from '../contract/openapi.ts';
+import { openApiText } from '../contract/openapi/document.ts';
 import { serveWrapped, type EmbeddedTarget } from './embedded.ts';
 import { startPrismProxy, type PrismProxy } from './prism-proxy.ts';
 import { allChecks } from './registry.ts';

@@ -1,5 +1,5 @@
 import type { Profile } from '../contract/index.ts';
-import { CheckRegistry } from '../contract/check-kernel.ts';
+import { CheckRegistry } from '../kernel/check-kernel.ts';
 import type { Check } from './check.ts';
 import { authChecks } from './checks/auth.ts';
 import { endpointChecks } from './checks/endpoints.ts';

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { REQUIREMENTS, type Profile, type results } from '../contract/index.ts';
+import { REQUIREMENTS, type Profile } from '../contract/index.ts';
+import * as results from '../kernel/results.ts';
 import { CheckFailure, CheckSkip, type Check, type CheckContext, type ProfileObservation } from './check.ts';
-import { CheckRegistry, failed, failure, runCheck } from '../contract/check-kernel.ts';
-import { skipReasonFor } from '../contract/needs.ts';
+import { CheckRegistry, failed, failure, runCheck } from '../kernel/check-kernel.ts';
+import { skipReasonFor } from '../kernel/needs.ts';
 import { HttpClient, TransportError } from './http.ts';
 import { allChecks } from './registry.ts';
 import { ENV } from './target.ts';

@@ -1,5 +1,5 @@
 import { loadProfile } from '../contract/index.ts';
-import type { PartResult } from '../contract/results.ts';
+import type { PartResult } from '../kernel/results.ts';
 import { defaultPlugins } from '../sandbox/plugins.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
 import { runSchemathesis } from './schemathesis.ts';

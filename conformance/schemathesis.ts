@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { openApiText } from '../contract/openapi.ts';
+import { openApiText } from '../contract/openapi/document.ts';
 import type { Profile } from '../contract/profile.ts';
-import type { CheckResult, PartResult } from '../contract/results.ts';
+import type { CheckResult, PartResult } from '../kernel/results.ts';
 import { createRedactor } from '../reports/redact.ts';
 import { ensureSchemathesis as ensureUntyped } from '../scripts/ensure-schemathesis.mjs';
 import { schemathesisConfig, unsupportedMethodOff } from './schemathesis-config.ts';

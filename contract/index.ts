@@ -7,8 +7,5 @@ export * from './profile.ts';
 export * from './endpoints.ts';
 export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';
-export * as results from './results.ts';
-export * from './signature.ts';
 export * from './webhook-ack.ts';
-export * from './needs.ts';
 export * from './addresses.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as s from './schemas.ts';
 import { endpoints } from './endpoints.ts';
-import { buildOpenApi } from './openapi.ts';
+import { buildOpenApi } from './openapi/document.ts';
 import { defaultProfile, parseProfile } from './profile.ts';
 
 /** A request body as the profile's endpoint table checks it: the rate bound (bounds.rateBelow) is the profile's, not the spec's. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import type { RunSummary } from '../contract/results.ts';
+import type { RunSummary } from '../kernel/results.ts';
 import { writeReports } from './writers.ts';
 import { fixtureRunSummary } from './fixture.ts';
 import { fixtureComparedRun } from './history/fixture.ts';

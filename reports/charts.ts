@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Echarts from 'echarts';
 import type { z } from 'zod';
-import type { loadSeries, timelineEvent } from '../contract/results.ts';
+import type { loadSeries, timelineEvent } from '../kernel/results.ts';
 
 // Charts are rendered on the server by echarts into SVG strings, so the report page
 // needs no script and no network to show them.

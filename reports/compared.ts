@@ -1,4 +1,4 @@
-import type { Comparison, DiffRow, PartResult } from '../contract/results.ts';
+import type { Comparison, DiffRow, PartResult } from '../kernel/results.ts';
 import { html, raw, type Html } from './html-escape.ts';
 import { sparkline } from './charts.ts';
 

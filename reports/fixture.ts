@@ -1,5 +1,5 @@
 import { TIERS, WEBHOOK_RETRY_DELAYS_MS } from '../contract/constants.ts';
-import type { RunSummary, PartResult, CheckResult } from '../contract/results.ts';
+import type { RunSummary, PartResult, CheckResult } from '../kernel/results.ts';
 
 // A realistic run with all four parts (and the contract step), for the writer tests, the
 // browser test and `lendcheck report --demo`. The load series come from simulating the
@@ -44,7 +44,7 @@ export function fixtureRunSummary(opts: { withSecrets?: boolean; failing?: boole
 
   const contract: PartResult = {
     part: 'contract', name: 'profile and OpenAPI', status: 'passed', startedAt: at(0), durationMs: 180, target, profile: 'lendcheck-default',
-    checks: [check({ id: 'openapi-fresh', title: 'contract/openapi.json matches the contract', status: 'passed' })], figures: {},
+    checks: [check({ id: 'openapi-fresh', title: 'contract/openapi/openapi.json matches the contract', status: 'passed' })], figures: {},
   };
 
   const confChecks: CheckResult[] = [

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RunSummary, PartResult, CheckResult, Exchange, timelineEvent } from '../contract/results.ts';
+import type { RunSummary, PartResult, CheckResult, Exchange, timelineEvent } from '../kernel/results.ts';
 import { REQUIREMENTS } from '../contract/requirements.ts';
 import { html, raw, type Html } from './html-escape.ts';
 import { formatDuration } from './format.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CheckResult, Exchange, PartResult } from '../contract/results.ts';
+import type { CheckResult, Exchange, PartResult } from '../kernel/results.ts';
 import { writeReports as writeChaosReports } from '../chaos/report.ts';
 import { redact as redactK6Output } from '../cli/load/k6-process.ts';
 import { writeReports as writeConformanceReports } from '../conformance/report.ts';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { redact, createRedactor } from './redact.ts';
-import { generateWebhookSecret, signWebhook } from '../contract/signature.ts';
+import { generateWebhookSecret, signWebhook } from '../signing/signature.ts';
 
 describe('redact', () => {
   it('masks sandbox and live keys but keeps their prefix', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PartResult } from '../contract/results.ts';
+import type { PartResult } from '../kernel/results.ts';
 import { timeToMatchTable } from './time-to-match.ts';
 
 describe('time-to-match table', () => {

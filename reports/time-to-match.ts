@@ -1,4 +1,4 @@
-import type { PartResult } from '../contract/results.ts';
+import type { PartResult } from '../kernel/results.ts';
 import { html, type Html } from './html-escape.ts';
 
 // The matching runs' time-to-match table on the report page: p50/p95/p99 per market and

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import junitModule, { type Builder as JunitBuilder } from 'junit-report-builder';
-import { runSummary, partResult, type RunSummary, type PartResult } from '../contract/results.ts';
+import { runSummary, partResult, type RunSummary, type PartResult } from '../kernel/results.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { renderReportPage } from './html-page.ts';
 import { reproductionText } from './repro/curl.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApi } from '../contract/openapi.ts';
+import { buildOpenApi } from '../contract/openapi/document.ts';
 import { EXAMPLE_PROFILES, exampleProfile } from '../conformance/detect/matrix.ts';
 import { caller, testSandbox } from './test-helpers.ts';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 
 // The peers the sandbox is measured beside: a bare node:http handler (Node's ceiling)
-// and Prism mocking contract/openapi.json (the stateless mock partners use today).
+// and Prism mocking contract/openapi/openapi.json (the stateless mock partners use today).
 
 export interface Peer {
   name: string;

@@ -1,8 +1,9 @@
-import { ackExpectation, isAcknowledged, type Profile, type results } from '../../contract/index.ts';
-import { failed, failure, pass, type Check, type Outcome } from '../../contract/check-kernel.ts';
+import { ackExpectation, isAcknowledged, type Profile } from '../../contract/index.ts';
+import * as results from '../../kernel/results.ts';
+import { failed, failure, pass, type Check, type Outcome } from '../../kernel/check-kernel.ts';
 import type { SignatureScheme } from '../sign.ts';
 
-// Certification probes as checks of the one kernel (contract/check-kernel.ts): small named
+// Certification probes as checks of the one kernel (kernel/check-kernel.ts): small named
 // functions (ctx) => Promise<Outcome> in a registry (run.ts builds it from the lists the probe
 // files export); failures read "expected … / received …".
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { start } from '../../examples/receivers/sample.ts';
-import { generateWebhookSecret } from '../../contract/signature.ts';
+import { generateWebhookSecret } from '../../signing/signature.ts';
 import { runCertify } from './run.ts';
 
 describe('runCertify', () => {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile, type results } from '../../contract/index.ts';
+import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
+import * as results from '../../kernel/results.ts';
 import { signWebhookHeaders, type SignatureScheme } from '../sign.ts';
-import { CheckRegistry, runCheck } from '../../contract/check-kernel.ts';
+import { CheckRegistry, runCheck } from '../../kernel/check-kernel.ts';
 import { createRedactor } from '../../reports/redact.ts';
-import { skipReasonFor } from '../../contract/needs.ts';
+import { skipReasonFor } from '../../kernel/needs.ts';
 import type { CertifyCheck, CertifyContext, Delivery } from './checks.ts';
 import { burstChecks } from './burst-checks.ts';
 import { deliveryChecks } from './delivery-checks.ts';

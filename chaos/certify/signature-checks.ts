@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { skip, type Outcome } from '../../contract/check-kernel.ts';
-import { generateWebhookSecret, SIGNATURE_HEADER, STANDARD_WEBHOOK_HEADERS } from '../../contract/index.ts';
+import { skip, type Outcome } from '../../kernel/check-kernel.ts';
+import { SIGNATURE_HEADER } from '../../contract/index.ts';
+import { generateWebhookSecret, STANDARD_WEBHOOK_HEADERS } from '../../signing/signature.ts';
 import { describeAnswer, failedWith, passedWith, type CertifyCheck, type CertifyContext } from './checks.ts';
 import { makeEvent } from './events.ts';
 

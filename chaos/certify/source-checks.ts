@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { failed, failure, pass } from '../../contract/check-kernel.ts';
+import { failed, failure, pass } from '../../kernel/check-kernel.ts';
 import type { CertifyCheck } from './checks.ts';
 
 // A comparison with == or === on strings is functionally right, and the time it leaks is
@@ -30,7 +30,7 @@ export const sourceChecks: CertifyCheck[] = [
     id: 'source.constant-time-compare',
     title: 'the receiver compares signatures in constant time (source inspection)',
     requirements: ['HOOK-verify-raw'],
-    // Without --source the kernel skips with the vocabulary's reason (contract/needs.ts).
+    // Without --source the kernel skips with the vocabulary's reason (kernel/needs.ts).
     needs: ['receiver-source'],
     async run(ctx) {
       const problems: string[] = [];

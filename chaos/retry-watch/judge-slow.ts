@@ -1,4 +1,4 @@
-import type { results } from '../../contract/index.ts';
+import type * as results from '../../kernel/results.ts';
 import { human, result, s, type Expect } from './judge.ts';
 
 // Part 6 rule 1 from the sender's side, at real time: a second event of the watch is answered

@@ -1,4 +1,4 @@
-import type { results } from '../../contract/index.ts';
+import type * as results from '../../kernel/results.ts';
 import type { Tolerance } from '../validate.ts';
 
 // The retry watch's verdicts, from what arrived so far (pure, so each rule is tested alone).

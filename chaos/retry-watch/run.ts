@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultProfile, generateWebhookSecret, KEY_PREFIX, SIGNATURE_SCHEMES, WEBHOOK_RETRY_DELAYS_MS, type Profile, type results } from '../../contract/index.ts';
+import { defaultProfile, KEY_PREFIX, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
+import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
+import * as results from '../../kernel/results.ts';
 import { verifyWebhook } from '../sign.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';

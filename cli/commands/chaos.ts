@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { loadProfile, secretFitsScheme, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { loadProfile, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { secretFitsScheme } from '../../signing/signature.ts';
 import { loadPlan } from '../../chaos/plan.ts';
 import { startReceiver } from '../../chaos/receiver.ts';
 import { AttemptStore } from '../../chaos/store.ts';

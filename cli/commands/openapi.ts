@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadProfile } from '../../contract/index.ts';
-import { openApiText } from '../../contract/openapi.ts';
+import { openApiText } from '../../contract/openapi/document.ts';
 
 export function registerOpenapi(program: Command): void {
   program

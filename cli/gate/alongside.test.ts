@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../contract/index.ts';
-import type { PartResult } from '../../contract/results.ts';
+import type { PartResult } from '../../kernel/results.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { Progress } from './progress.ts';
 import { runGate } from './run.ts';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { generateWebhookSecret } from '../../contract/signature.ts';
+import { generateWebhookSecret } from '../../signing/signature.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
 import { start } from '../../examples/receivers/sample.ts';
 import type { GateStep } from './step-types.ts';

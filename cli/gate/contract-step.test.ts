@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultProfile } from '../../contract/index.ts';
-import { buildOpenApi } from '../../contract/openapi.ts';
+import { buildOpenApi } from '../../contract/openapi/document.ts';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { runContract, safeGets } from './contract-step.ts';

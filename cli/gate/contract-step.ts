@@ -2,9 +2,9 @@ import { request } from 'undici';
 import type { z } from 'zod';
 import { endpoints, endpointSuccess, successSchema, type Endpoint } from '../../contract/endpoints.ts';
 import type { Profile } from '../../contract/index.ts';
-import { buildOpenApi } from '../../contract/openapi.ts';
+import { buildOpenApi } from '../../contract/openapi/document.ts';
 import { diffOpenApi, findingText } from './openapi-diff.ts';
-import type { CheckResult, Exchange, PartResult } from '../../contract/results.ts';
+import type { CheckResult, Exchange, PartResult } from '../../kernel/results.ts';
 import type { GateTarget } from './target.ts';
 
 // The gate's contract step checks the TARGET against the contract, never lendcheck's own

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { CheckResult, PartResult } from '../../contract/results.ts';
+import type { CheckResult, PartResult } from '../../kernel/results.ts';
 type CheckStatus = CheckResult['status'];
 import { mergeLoadParts, runIndependent } from './load-step.ts';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { PartResult, CheckResult } from '../../contract/results.ts';
+import type { PartResult, CheckResult } from '../../kernel/results.ts';
 import type { GateStep } from './step-types.ts';
 import { runLoad, type LoadOptions } from '../load/run.ts';
 import type { TierName } from './target.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, endpoints } from '../../contract/index.ts';
-import { buildOpenApi } from '../../contract/openapi.ts';
+import { buildOpenApi } from '../../contract/openapi/document.ts';
 import { EXAMPLE_PROFILES, exampleProfile } from '../../conformance/detect/matrix.ts';
 import { diffOpenApi, findingText } from './openapi-diff.ts';
 

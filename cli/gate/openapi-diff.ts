@@ -1,5 +1,5 @@
 // A target's own OpenAPI document against the one lendcheck exports under the profile
-// (contract/openapi.ts): each difference is a finding naming the operation and the field.
+// (contract/openapi/document.ts): each difference is a finding naming the operation and the field.
 // A failure is where the target's document contradicts what the spec and the profile say
 // (an operation, a success status, a required field or parameter, a type, a closed list);
 // where the target's document says more than the export knows (an extra operation, a field

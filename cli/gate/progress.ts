@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { PartResult, RunSummary } from '../../contract/results.ts';
+import type { PartResult, RunSummary } from '../../kernel/results.ts';
 import type { Redactor } from '../../reports/redact.ts';
 import { formatDuration } from '../../reports/format.ts';
 import { colorEnabled, paint as paintWith, type Paint } from '../../reports/output/color.ts';

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defaultProfile } from '../../contract/index.ts';
-import type { CheckResult, PartResult } from '../../contract/results.ts';
+import type { CheckResult, PartResult } from '../../kernel/results.ts';
 type CheckStatus = CheckResult['status'];
 import { createRedactor } from '../../reports/redact.ts';
 import { runGate } from './run.ts';

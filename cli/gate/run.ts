@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Profile } from '../../contract/index.ts';
-import { partResult, type PartResult, type RunSummary } from '../../contract/results.ts';
+import { partResult, type PartResult, type RunSummary } from '../../kernel/results.ts';
 import { ReportRun } from '../../reports/writers.ts';
 import { formatDuration } from '../../reports/format.ts';
 import { GATE_STEPS, unmetNeeds, type GateStep, type StepContext } from './steps.ts';
@@ -87,7 +87,7 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
       // the report's duration is the step's wall time whenever that is longer.
       return parsed.success
         ? { ...parsed.data, durationMs: Math.max(parsed.data.durationMs, Math.round(performance.now() - t0)) }
-        : failedPart(step, `the part returned a result outside contract/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
+        : failedPart(step, `the part returned a result outside kernel/results.ts: ${parsed.error.issues.slice(0, 3).map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`, o.target, o.profile, s, performance.now() - t0);
     } catch (e) {
       if (e instanceof StepTimeout) timedOut.push(step.name);
       const msg = e instanceof StepTimeout ? e.message : `the part threw: ${(e as Error)?.stack?.split('\n').slice(0, 6).join('\n') ?? String(e)}`;

@@ -1,5 +1,6 @@
-import type { Need, Profile } from '../../contract/index.ts';
-import type { PartResult } from '../../contract/results.ts';
+import type { Profile } from '../../contract/index.ts';
+import type { Need } from '../../kernel/needs.ts';
+import type { PartResult } from '../../kernel/results.ts';
 import type { GateTarget } from './target.ts';
 
 // What a gate step is and what it is given, apart from the list of steps (steps.ts), which

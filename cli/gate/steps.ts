@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { runConformance, type ConformanceOptions } from '../../conformance/run.ts';
-import { skipReasonFor, type Capabilities } from '../../contract/index.ts';
+import { skipReasonFor, type Capabilities } from '../../kernel/needs.ts';
 import { runContract } from './contract-step.ts';
 import type { GateStep, StepContext } from './step-types.ts';
 import type { GateTarget, TierName } from './target.ts';
@@ -16,7 +16,7 @@ export type { GateStep, StepContext } from './step-types.ts';
 
 const TIERS_NEEDED: TierName[] = ['starter', 'growth', 'scale'];
 
-/** What the target offers, in the one needs vocabulary (contract/needs.ts). */
+/** What the target offers, in the one needs vocabulary (kernel/needs.ts). */
 export function capabilitiesOf(t: GateTarget): Capabilities {
   return {
     apiKey: !!t.apiKey,

@@ -1,4 +1,4 @@
-import type { PartResult, RunSummary } from '../../contract/results.ts';
+import type { PartResult, RunSummary } from '../../kernel/results.ts';
 
 // The gate's verdict follows the evidence: a run passes only when something was checked
 // and everything the user asked for ran. Exit codes are what a CI reads.

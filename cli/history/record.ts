@@ -1,4 +1,4 @@
-import type { RunSummary } from '../../contract/results.ts';
+import type { RunSummary } from '../../kernel/results.ts';
 import { runKey } from '../../reports/history/provenance.ts';
 import { History } from '../../reports/history/store.ts';
 

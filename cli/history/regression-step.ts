@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { partResult, type PartResult } from '../../contract/results.ts';
+import { partResult, type PartResult } from '../../kernel/results.ts';
 import { parseBounds } from '../../reports/history/bounds.ts';
 import { compareRuns, comparisonPart } from '../../reports/history/compare.ts';
 import { extractRun } from '../../reports/history/extract.ts';

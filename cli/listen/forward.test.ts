@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { verifyWebhook } from '../../contract/index.ts';
+import { verifyWebhook } from '../../signing/signature.ts';
 import { exampleProfile } from '../../conformance/detect/matrix.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { caller } from '../../sandbox/test-helpers.ts';

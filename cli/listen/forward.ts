@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { EVENT_TYPES, generateWebhookSecret, verifyWebhook, type Profile } from '../../contract/index.ts';
+import { EVENT_TYPES, type Profile } from '../../contract/index.ts';
+import { generateWebhookSecret, verifyWebhook } from '../../signing/signature.ts';
 import { findId } from '../../conformance/detect/probe.ts';
 
 // `lendcheck listen`, like `stripe listen --forward-to`: a subscription on the target whose

@@ -1,6 +1,6 @@
 // Per-endpoint latency distributions of a run, for the run history (reports/history/):
 // a comparison between runs tests the two sample sets, not two single percentiles.
-import type { LatencyDistribution } from '../../contract/results.ts';
+import type { LatencyDistribution } from '../../kernel/results.ts';
 import { percentile, type SampleSet } from './samples.ts';
 
 /** Beyond this many samples a run keeps evenly spaced order statistics (the shape, not every point). */

@@ -11,7 +11,7 @@ import { emitK6Operator } from './operator.ts';
 import { refuseLiveKey, runLoad, scenarioScript } from './run.ts';
 import { emptySet, percentile } from './samples.ts';
 import { defaultProfile } from '../../contract/index.ts';
-import { partResult } from '../../contract/results.ts';
+import { partResult } from '../../kernel/results.ts';
 import { judge } from './run.ts';
 import { evaluate, parseSelector } from './thresholds.ts';
 

@@ -4,7 +4,8 @@
 // polling the target. A target that refuses the subscription, or that lendcheck's loopback
 // receiver cannot be reached from, falls back to polling, and the run says why.
 import { request } from 'undici';
-import { generateWebhookSecret, type Profile } from '../../contract/index.ts';
+import { type Profile } from '../../contract/index.ts';
+import { generateWebhookSecret } from '../../signing/signature.ts';
 import { startReceiver, type Receiver } from '../../chaos/receiver.ts';
 
 export type MatchBy = 'auto' | 'webhooks' | 'polling';

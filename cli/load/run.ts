@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEY_PREFIX, TIERS, TIER_NAMES, defaultProfile, type Profile } from '../../contract/index.ts';
-import type { CheckResult, PartResult } from '../../contract/results.ts';
+import type { CheckResult, PartResult } from '../../kernel/results.ts';
 import type { SandboxOptions } from '../../sandbox/app.ts';
 import { scenarioEnv, SCENARIOS, type ScenarioName } from './env.ts';
 import { inspectOptions, k6Binary, plannedSeconds, redact, runK6, segmentFiles, type K6Run } from './k6-process.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../contract/results.ts';
+import type { RunSummary } from '../../kernel/results.ts';
 import { failuresOf, readFailuresFile } from '../../reports/repro/failures-file.ts';
 import { lastFailuresFile } from './last-run.ts';
 import { replayExitCode, replayFailures } from './run.ts';

@@ -1,5 +1,5 @@
 import { loadProfile } from '../../contract/index.ts';
-import type { CheckResult } from '../../contract/results.ts';
+import type { CheckResult } from '../../kernel/results.ts';
 import { runConformance } from '../../conformance/run.ts';
 import type { FailedCheck, FailuresFile } from '../../reports/repro/failures-file.ts';
 import { runContract } from '../gate/contract-step.ts';

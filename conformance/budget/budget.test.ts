@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../contract/index.ts';
-import { CheckSkip } from '../../contract/check-kernel.ts';
+import { CheckSkip } from '../../kernel/check-kernel.ts';
 import { RequestBudget, PUBLIC_BUCKET } from './budget.ts';
 import { readLimits } from './bucket.ts';
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CheckSkip } from '../../contract/check-kernel.ts';
+import { CheckSkip } from '../../kernel/check-kernel.ts';
 import type { Profile, TierName } from '../../contract/index.ts';
 import { Bucket, readLimits, tierShape, type BucketShape } from './bucket.ts';
 

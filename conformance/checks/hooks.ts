@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { controls, eventEnvelope, type results, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, type Profile } from '../../contract/index.ts';
+import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, type Profile } from '../../contract/index.ts';
+import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
+import * as results from '../../kernel/results.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
-import { RECEIVER_VAR } from '../../contract/repro-vars.ts';
+import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
 import { findId } from '../detect/probe.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';

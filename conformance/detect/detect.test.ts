@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ADDRESS_FORMS, defaultProfile, loadProfile, parseProfile } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { roundSizesBetween } from './body-limit.ts';
-import { buildOpenApi } from '../../contract/openapi.ts';
+import { buildOpenApi } from '../../contract/openapi/document.ts';
 import { detectToFile } from './cli.ts';
 import { detectProfile } from './index.ts';
 import { exampleProfile } from './matrix.ts';

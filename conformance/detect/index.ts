@@ -1,4 +1,5 @@
-import { defaultProfile, parseProfile, type Profile, type results } from '../../contract/index.ts';
+import { defaultProfile, parseProfile, type Profile } from '../../contract/index.ts';
+import * as results from '../../kernel/results.ts';
 import { HttpClient, TransportError } from '../http.ts';
 import { amountsDetector } from './amounts.ts';
 import { assetInfoDetector } from './asset-info.ts';

@@ -1,4 +1,4 @@
-import type { results } from '../../contract/index.ts';
+import type * as results from '../../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from '../http.ts';
 import { remainingOf } from './budget.ts';
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { results } from '../../contract/index.ts';
+import type * as results from '../../kernel/results.ts';
 import { createRedactor } from '../../reports/redact.ts';
 
 // lendcheck's own webhook receiver for detection: records every delivery (raw body and

@@ -1,5 +1,6 @@
-import { endpointKey, endpoints, publicEnvelopeOf, type Endpoint, type Profile, type results } from '../../contract/index.ts';
-import { specShowsBody } from '../../contract/openapi-known.ts';
+import { endpointKey, endpoints, publicEnvelopeOf, type Endpoint, type Profile } from '../../contract/index.ts';
+import * as results from '../../kernel/results.ts';
+import { specShowsBody } from '../../contract/openapi/known.ts';
 import type { JSON_FIELD_TYPES } from '../../contract/profile.ts';
 import type { Reply } from '../http.ts';
 

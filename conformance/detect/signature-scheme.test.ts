@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile, SIGNATURE_SCHEMES } from '../../contract/index.ts';
+import { parseProfile } from '../../contract/index.ts';
+import { SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { detectProfile } from './index.ts';
 

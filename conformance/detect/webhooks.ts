@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { EVENT_TYPES, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
 import { deliveryExchange, payloadOf, startReceiver, type Delivery, type Receiver } from './receiver.ts';
 

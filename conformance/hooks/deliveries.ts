@@ -1,4 +1,4 @@
-import type { results } from '../../contract/index.ts';
+import type * as results from '../../kernel/results.ts';
 import type { FailureDetail } from '../check.ts';
 import type { HookReceiver, Seen } from './receiver.ts';
 

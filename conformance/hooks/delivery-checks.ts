@@ -1,4 +1,5 @@
-import { eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, SIGNATURE_SCHEMES, verifyWebhook, type Profile } from '../../contract/index.ts';
+import { eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, type Profile } from '../../contract/index.ts';
+import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import { CheckSkip, fail, issues, pass, show, type Check, type CheckContext } from '../check.ts';
 import { asExchange, deliveriesDetail, eventOf, named } from './deliveries.ts';
 import type { HookReceiver } from './receiver.ts';

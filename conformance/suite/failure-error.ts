@@ -1,4 +1,4 @@
-import type { results } from '../../contract/index.ts';
+import type * as results from '../../kernel/results.ts';
 import type { Redactor } from '../../reports/redact.ts';
 import { reproductionText } from '../../reports/repro/curl.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import type { PartResult } from '../../contract/results.ts';
+import type { PartResult } from '../../kernel/results.ts';
 import { runLoad } from '../../cli/load/run.ts';
 import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';

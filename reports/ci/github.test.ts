@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../contract/results.ts';
+import type { RunSummary } from '../../kernel/results.ts';
 import { createRedactor } from '../redact.ts';
 import { annotations, escapeData, escapeProperty, jobSummary, reportToGithub, SUMMARY_BUDGET } from './github.ts';
 

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import type { RunSummary } from '../../contract/results.ts';
+import type { RunSummary } from '../../kernel/results.ts';
 import type { Redactor } from '../redact.ts';
 import { formatDuration } from '../format.ts';
 import { reproductionText } from '../repro/curl.ts';

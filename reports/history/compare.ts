@@ -1,4 +1,4 @@
-import type { CheckResult, Comparison, DiffRow, PartResult } from '../../contract/results.ts';
+import type { CheckResult, Comparison, DiffRow, PartResult } from '../../kernel/results.ts';
 import type { CheckRow, Extracted, FigureRow } from './extract.ts';
 import { betterWhen, isDuration, isLatency, worsening, type Bound } from './bounds.ts';
 import { ALPHA, mannWhitneyU } from './stats.ts';

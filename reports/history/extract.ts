@@ -1,6 +1,6 @@
-import type { PartResult, RunSummary } from '../../contract/results.ts';
+import type { PartResult, RunSummary } from '../../kernel/results.ts';
 
-// The figures a run leaves in the history, read from its results JSON (contract/results.ts):
+// The figures a run leaves in the history, read from its results JSON (kernel/results.ts):
 // per load series and endpoint the latency percentiles and samples, accepted and rejected
 // counts, every numeric figure of every part (burst admitted, refill rate, time-to-match…),
 // retry timing errors from the chaos timeline, and every check's status.

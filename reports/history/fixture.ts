@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LatencyDistribution, PartResult, RunSummary } from '../../contract/results.ts';
+import type { LatencyDistribution, PartResult, RunSummary } from '../../kernel/results.ts';
 import { fixtureRunSummary } from '../fixture.ts';
 import { parseBounds } from './bounds.ts';
 import { compareRuns, comparisonPart } from './compare.ts';

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PartResult, RunSummary } from '../../contract/results.ts';
+import type { PartResult, RunSummary } from '../../kernel/results.ts';
 import { parseBounds, worsening } from './bounds.ts';
 import { compareRuns, comparisonPart } from './compare.ts';
 import { History, targetKey } from './store.ts';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RunSummary } from '../../contract/results.ts';
+import type { RunSummary } from '../../kernel/results.ts';
 import { DEFAULT_REPORT_DIR } from '../writers.ts';
 import { extractRun, type CheckRow, type FigureRow, type SampleRow } from './extract.ts';
 

@@ -1,4 +1,4 @@
-import type { Comparison, DiffRow } from '../../contract/results.ts';
+import type { Comparison, DiffRow } from '../../kernel/results.ts';
 
 // The diff table as text (terminal and comparison.txt): one row per figure that moved or
 // that a bound covers, regressions first.

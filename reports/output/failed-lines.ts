@@ -1,4 +1,4 @@
-import type { RunSummary } from '../../contract/results.ts';
+import type { RunSummary } from '../../kernel/results.ts';
 import type { Paint } from './color.ts';
 
 /** One line per failed check, with the requirement ids it breaks: the end of a run's output. */

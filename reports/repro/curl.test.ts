@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import type { Exchange, Reproduction } from '../../contract/results.ts';
+import type { Exchange, Reproduction } from '../../kernel/results.ts';
 import { createRedactor } from '../redact.ts';
 import { curlLines, curlOf, reproductionText, shellWord } from './curl.ts';
 

@@ -1,5 +1,5 @@
-import type { CheckResult, Exchange, Reproduction } from '../../contract/results.ts';
-import { RECEIVER_VAR, SECRET_VAR } from '../../contract/repro-vars.ts';
+import type { CheckResult, Exchange, Reproduction } from '../../kernel/results.ts';
+import { RECEIVER_VAR, SECRET_VAR } from '../../kernel/repro-vars.ts';
 import { shortenSignature, SIGNATURE_NAMES } from '../redact.ts';
 
 // A failed check's reproduction as shell text: each exchange a runnable curl command (method,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { reproduction, type PartResult, type RunSummary } from '../../contract/results.ts';
+import { reproduction, type PartResult, type RunSummary } from '../../kernel/results.ts';
 
 // failures.json: what a run needs to be run again, check by check: each failed check with its
 // part, requirement ids, message and reproduction, and how the run was made (the seed, the

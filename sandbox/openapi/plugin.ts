@@ -1,5 +1,5 @@
 import { API_VERSION_PREFIX } from '../../contract/index.ts';
-import { buildOpenApi } from '../../contract/openapi.ts';
+import { buildOpenApi } from '../../contract/openapi/document.ts';
 import type { SandboxPlugin } from '../plugin-types.ts';
 
 // The sandbox serves its own API description, as Prism and stripe-mock do: the contract's

@@ -2,17 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  EVENT_TYPES,
-  SIGNATURE_HEADER,
-  WEBHOOK_RETRY_DELAYS_MS,
-  defaultProfile,
-  eventEnvelope,
-  parseProfile,
-  shapes,
-  verifyWebhook,
-  type Profile,
-} from '../../contract/index.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, defaultProfile, eventEnvelope, parseProfile, shapes, type Profile } from '../../contract/index.ts';
+import { verifyWebhook } from '../../signing/signature.ts';
 import { TestClock } from '../clock.ts';
 import { eventAttempts } from './attempts.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EVENT_TYPES, SIGNATURE_HEADER, eventEnvelope, shapes, verifyWebhook, type EventType } from '../../contract/index.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER, eventEnvelope, shapes, type EventType } from '../../contract/index.ts';
+import { verifyWebhook } from '../../signing/signature.ts';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
 import { caller, type Caller } from '../test-helpers.ts';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { z } from 'zod';
-import { EVENT_TYPES, generateWebhookSecret, secretFitsScheme, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
+import { EVENT_TYPES, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
+import { generateWebhookSecret, secretFitsScheme } from '../../signing/signature.ts';
 import { invalid } from '../errors.ts';
 import { migrateWebhooks } from './schema.ts';
 

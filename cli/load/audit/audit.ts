@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
-import type { CheckResult } from '../../../contract/results.ts';
+import type { CheckResult } from '../../../kernel/results.ts';
 import { HttpClient, type Reply } from '../../../conformance/http.ts';
 import type { Sample } from '../samples.ts';
 

@@ -4,7 +4,7 @@ import type { Need } from './needs.ts';
 // The one check kernel, in the Schemathesis style: a check is a small named function with
 // one signature, `(ctx) => Promise<Outcome>`, kept in a registry keyed by its id. Conformance,
 // certify and validate each bring their own context; the kernel turns outcomes into the
-// results format (contract/results.ts). An outcome is only ever built by the constructors
+// results format (kernel/results.ts). An outcome is only ever built by the constructors
 // below, so a check cannot "fail" by returning something else (a note, undefined): the
 // kernel calls that a kernel error, a bug in lendcheck, never a verdict on the target.
 
@@ -134,7 +134,7 @@ export interface Check<Ctx> {
   /** Reads as a sentence: what holds when the check passes. */
   readonly title: string;
   readonly requirements: readonly string[];
-  /** What the target or the run must offer; see contract/needs.ts. */
+  /** What the target or the run must offer; see kernel/needs.ts. */
   readonly needs?: readonly Need[];
   run(ctx: Ctx): Promise<Outcome>;
 }

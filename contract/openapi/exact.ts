@@ -1,6 +1,6 @@
-import { LEND_ASSETS, LIST_LIMIT_MAX } from './constants.ts';
-import type { Endpoint } from './endpoints.ts';
-import { marketId, type Profile } from './profile.ts';
+import { LEND_ASSETS, LIST_LIMIT_MAX } from '../constants.ts';
+import type { Endpoint } from '../endpoints.ts';
+import { marketId, type Profile } from '../profile.ts';
 
 // What zod's JSON Schema export cannot say on its own: the profile's closed lists (assets,
 // maturities, periods), one-of-several-fields rules, the error statuses each operation can

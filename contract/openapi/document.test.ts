@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { buildOpenApi, openApiText } from './openapi.ts';
-import { endpoints } from './endpoints.ts';
-import { defaultProfile, parseProfile, profileSchema } from './profile.ts';
-import { REQUIREMENT_IDS, REQUIREMENTS } from './requirements.ts';
+import { buildOpenApi, openApiText } from './document.ts';
+import { endpoints } from '../endpoints.ts';
+import { defaultProfile, parseProfile, profileSchema } from '../profile.ts';
+import { REQUIREMENT_IDS, REQUIREMENTS } from '../requirements.ts';
 
 describe('OpenAPI export', () => {
   const committed = readFileSync(new URL('./openapi.json', import.meta.url), 'utf8');
@@ -55,7 +55,7 @@ describe('OpenAPI export', () => {
 
 describe('OpenAPI export under every profile', () => {
   const profiles = [
-    ...['fintech-rest', 'minimal-sandbox', 'strict-gateway'].map((n) => parseProfile(JSON.parse(readFileSync(new URL(`../examples/profiles/${n}.json`, import.meta.url), 'utf8')))),
+    ...['fintech-rest', 'minimal-sandbox', 'strict-gateway'].map((n) => parseProfile(JSON.parse(readFileSync(new URL(`../../examples/profiles/${n}.json`, import.meta.url), 'utf8')))),
     // What `profile detect` writes: named ids and recorded bodies.
     parseProfile({ ids: { webhook: 'id', withdrawal: 'withdrawalId', repay: 'positionId' }, webhooks: { secretRequired: true }, responses: { 'POST /borrow': { fields: { positionId: 'string', userId: 'string' } } } }),
   ];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from './constants.ts';
-import { endpointKey, endpointSuccess, publicEnvelopeOf, successSchema, type Endpoint } from './endpoints.ts';
-import type { Profile } from './profile.ts';
-import { eventEnvelope, positionMatchedData } from './schemas.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../constants.ts';
+import { endpointKey, endpointSuccess, publicEnvelopeOf, successSchema, type Endpoint } from '../endpoints.ts';
+import type { Profile } from '../profile.ts';
+import { eventEnvelope, positionMatchedData } from '../schemas.ts';
 
 // What the document says about a success body: what the spec states, plus what the profile
 // records, and nothing of the reference sandbox's own choices (contract/shapes.ts). A body

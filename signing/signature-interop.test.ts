@@ -5,7 +5,7 @@ import { defaultPlugins } from '../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../sandbox/server.ts';
 import { caller } from '../sandbox/test-helpers.ts';
 import { startReceiver, type Receiver } from '../sandbox/webhooks/testkit.ts';
-import { parseProfile } from './profile.ts';
+import { parseProfile } from '../contract/profile.ts';
 import { generateWebhookSecret, signWebhook, signWebhookHeaders, verifyWebhook } from './signature.ts';
 
 // Interoperability with the official libraries of the two timestamped schemes, both ways:

@@ -1,6 +1,6 @@
-import { EVENT_TYPES } from './constants.ts';
-import { endpoints } from './endpoints.ts';
-import { defaultProfile, SUCCESS_STATUS_DEFAULTS, PUBLIC_ENVELOPE_DEFAULTS } from './profile.ts';
+import { EVENT_TYPES } from '../constants.ts';
+import { endpoints } from '../endpoints.ts';
+import { defaultProfile, SUCCESS_STATUS_DEFAULTS, PUBLIC_ENVELOPE_DEFAULTS } from '../profile.ts';
 
 // Which parts of the exported OpenAPI document each profile option changes: one row per
 // option (a record's entries one by one), with a value that differs from the default and

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { profileOptions } from '../conformance/detect/options.ts';
-import { buildOpenApi } from './openapi.ts';
-import { OPTION_EFFECTS } from './openapi-options.ts';
-import { defaultProfile, parseProfile } from './profile.ts';
+import { profileOptions } from '../../conformance/detect/options.ts';
+import { buildOpenApi } from './document.ts';
+import { OPTION_EFFECTS } from './options.ts';
+import { defaultProfile, parseProfile } from '../profile.ts';
 
-// Walks the table of contract/openapi-options.ts: under each row's value the exported
+// Walks the table of contract/openapi/options.ts: under each row's value the exported
 // document changes in exactly the parts the row lists (each of them, nothing else).
 
 type Json = unknown;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { API_VERSION_PREFIX, ERROR_STATUS, RATE_LIMIT_HEADERS } from './constants.ts';
-import { endpoints, endpointSuccess, type Endpoint } from './endpoints.ts';
-import { defaultProfile, type Profile } from './profile.ts';
-import { RATE_FIELDS } from './rate-bound.ts';
-import { errorBody } from './schemas.ts';
-import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './openapi-exact.ts';
-import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './openapi-known.ts';
+import { API_VERSION_PREFIX, ERROR_STATUS, RATE_LIMIT_HEADERS } from '../constants.ts';
+import { endpoints, endpointSuccess, type Endpoint } from '../endpoints.ts';
+import { defaultProfile, type Profile } from '../profile.ts';
+import { RATE_FIELDS } from '../rate-bound.ts';
+import { errorBody } from '../schemas.ts';
+import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './exact.ts';
+import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './known.ts';
 
 // OpenAPI 3.1 generated from the endpoint table with zod's own JSON Schema export
 // (draft 2020-12 is OpenAPI 3.1's dialect, so schemas go in unchanged).
