@@ -10,7 +10,7 @@ import { EXIT_CODES } from '../gate/verdict.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
 import { parseTolerance } from '../../chaos/validate.ts';
-import { detectForGate, retryWaitMs } from '../../conformance/detect/cli.ts';
+import { detectForGate, retryWaitMs } from '../../detect/cli.ts';
 import { regressionStep } from '../history/regression-step.ts';
 import { recordRun } from '../history/record.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { KEY_PREFIX, loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
-import { detectToFile, retryWaitMs } from '../../conformance/detect/cli.ts';
-import { DEFAULT_MAX_REQUESTS, FULL_DETECTION_REQUESTS } from '../../conformance/detect/budget.ts';
+import { detectToFile, retryWaitMs } from '../../detect/cli.ts';
+import { DEFAULT_MAX_REQUESTS, FULL_DETECTION_REQUESTS } from '../../detect/budget.ts';
 
 interface DetectFlags {
   baseUrl?: string;

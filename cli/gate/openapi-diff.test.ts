@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, endpoints } from '../../contract/index.ts';
 import { buildOpenApi } from '../../contract/openapi/document.ts';
-import { EXAMPLE_PROFILES, exampleProfile } from '../../conformance/detect/matrix.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../examples/profiles/load.ts';
 import { diffOpenApi, findingText } from './openapi-diff.ts';
 
 type Json = Record<string, any>;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyWebhook } from '../../signing/signature.ts';
-import { exampleProfile } from '../../conformance/detect/matrix.ts';
+import { exampleProfile } from '../../examples/profiles/load.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { caller } from '../../sandbox/test-helpers.ts';
 import { startReceiver } from '../../sandbox/webhooks/testkit.ts';

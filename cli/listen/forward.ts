@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { EVENT_TYPES, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, verifyWebhook } from '../../signing/signature.ts';
-import { findId } from '../../conformance/detect/probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 
 // `lendcheck listen`, like `stripe listen --forward-to`: a subscription on the target whose
 // url is a local port; every delivery that arrives there is verified with the subscription

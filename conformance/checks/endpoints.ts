@@ -2,7 +2,7 @@ import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, webhookDeletable, type En
 import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
-import { findId } from '../detect/probe.ts';
+import { findId } from '../body-id.ts';
 import { cleanMarket, marketOrder } from './clean-market.ts';
 import { expectSuccess } from './success.ts';
 

@@ -5,7 +5,7 @@ import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
 import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
-import { findId } from '../detect/probe.ts';
+import { findId } from '../body-id.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';
 

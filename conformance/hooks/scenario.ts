@@ -2,7 +2,7 @@ import { EVENT_TYPES } from '../../contract/index.ts';
 import { fail, show, type CheckContext } from '../check.ts';
 import { enc, fundedUser, lendBody, validAddress } from '../checks/fixtures.ts';
 import { matchedPair, webhookSecret } from '../checks/endpoints.ts';
-import { findId } from '../detect/probe.ts';
+import { findId } from '../body-id.ts';
 import { startHookReceiver, type HookReceiver } from './receiver.ts';
 
 // One run of ordinary requests whose deliveries the no-controls delivery checks all judge

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileOptions } from '../../conformance/detect/options.ts';
+import { profileOptions } from '../../detect/options.ts';
 import { buildOpenApi } from './document.ts';
 import { OPTION_EFFECTS } from './options.ts';
 import { defaultProfile, parseProfile } from '../profile.ts';

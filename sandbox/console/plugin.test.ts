@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
 import { consolePlugin } from './plugin.ts';
-import { exampleProfile } from '../../conformance/detect/matrix.ts';
+import { exampleProfile } from '../../examples/profiles/load.ts';
 
 const KEY = 'ck_test_partner_a_starter';
 let server: SandboxServer;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseProfile } from '../../contract/index.ts';
-import { exampleProfile } from '../../conformance/detect/matrix.ts';
+import { exampleProfile } from '../../examples/profiles/load.ts';
 import { checkOpenApi } from '../../cli/gate/contract-step.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
 import { openApiPlugin } from './plugin.ts';

@@ -1,0 +1,79 @@
+import { defaultProfile, profileSchema, webhookDeletable, type Profile } from '../contract/index.ts';
+
+// Every profile option as a dotted name (a record's entries one by one, e.g.
+// `successStatus.POST /lend`), and reading/writing one in a profile-shaped object.
+
+export const RECORDS = ['successStatus', 'publicEnvelope'];
+
+type Shape = Record<string, { _zod: { def: { innerType?: { shape?: Record<string, unknown> }; type: string } } }>;
+
+export function profileOptions(): string[] {
+  const out: string[] = [];
+  const shape = profileSchema.shape as unknown as Shape;
+  for (const [k, v] of Object.entries(defaultProfile as Record<string, unknown>)) {
+    if (RECORDS.includes(k)) out.push(...Object.keys(v as object).map((e) => `${k}.${e}`));
+    else if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const fields = new Set([...Object.keys(v), ...Object.keys(shape[k]?._zod.def.innerType?.shape ?? {})]);
+      out.push(...[...fields].map((f) => `${k}.${f}`));
+    } else out.push(k);
+  }
+  return out;
+}
+
+function split(option: string): [string, string | undefined] {
+  const i = option.indexOf('.');
+  return i < 0 ? [option, undefined] : [option.slice(0, i), option.slice(i + 1)];
+}
+
+export function getOption(p: Profile | Record<string, unknown>, option: string): unknown {
+  const [a, b] = split(option);
+  const top = (p as Record<string, unknown>)[a];
+  return b === undefined ? top : (top as Record<string, unknown> | undefined)?.[b];
+}
+
+export function setOption(p: Record<string, unknown>, option: string, value: unknown): void {
+  const [a, b] = split(option);
+  if (b === undefined) p[a] = value;
+  else ((p[a] ??= {}) as Record<string, unknown>)[b] = value;
+}
+
+/** Equal as profile values: lists of names compare as sets, decimals by value, records entry by entry. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (isRecord(a) && isRecord(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameValue(a[k], b[k]));
+  }
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && [...a].map(String).sort().join('\u0000') === [...b].map(String).sort().join('\u0000');
+  if (typeof a === 'string' && typeof b === 'string' && /^-?\d+(\.\d+)?$/.test(a) && /^-?\d+(\.\d+)?$/.test(b)) return Number(a) === Number(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Why an option is never probed: each needs something a bounded probe cannot have. */
+export const UNDETECTABLE: Record<string, string> = {
+  name: 'a label, not a behaviour',
+  orderbookPath: 'one choice only',
+  'limits.burstMeaning': 'one choice only',
+  'limits.tierAssignment': 'one choice only',
+  'limits.publicScope': 'one choice only',
+  'keys.issuance': 'one choice only',
+  'versioning.deprecationPolicy': 'one choice only',
+  'signature.toleranceSeconds': 'a sender\'s replay window does not show in its deliveries (it is the receiver\'s to enforce)',
+  'events.emitted': 'needs every event type, and maturity, rollover and liquidation need time travel or price moves',
+  'funding.userIds': 'the user\'s own setting (users the target funds)',
+  'funding.request': 'the user\'s own setting (how the target funds a user)',
+  'consistency.readAfterWrite': 'a stale read may or may not show in a bounded probe; an eventually consistent target says so itself',
+  'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
+};
+
+/** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */
+export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth', 'webhooks.secretMinLength'];
+
+/** Why an option has no meaning under a profile (an endpoint it sets is not served), or undefined. */
+export function inapplicable(p: Profile, option: string): string | undefined {
+  if (!p.webhooks.listAndDelete && option === 'successStatus.GET /webhooks') return 'not served (webhooks.listAndDelete is false)';
+  if (!webhookDeletable(p) && option === 'successStatus.DELETE /webhooks/{webhookId}') return 'not served (webhooks.listAndDelete and webhooks.deleteWithoutList are false)';
+  if (p.webhooks.listAndDelete && option === 'webhooks.deleteWithoutList') return 'the list is served, and the delete with it (webhooks.listAndDelete)';
+  return undefined;
+}

@@ -1,0 +1,127 @@
+import type * as results from '../kernel/results.ts';
+import type { HttpClient, Reply, RequestSpec } from '../conformance/http.ts';
+import { remainingOf } from './budget.ts';
+import { findId } from '../conformance/body-id.ts';
+
+export { findId };
+
+type Exchange = results.Exchange;
+
+// What a detector works with: one HTTP client whose every request is counted against a
+// hard budget (a Starter key's burst, 100, unless told otherwise), a bag of facts earlier
+// detectors found (the rates path, the markets, created positions), and the record of
+// what was found, with its evidence, or why it was not.
+
+export type Confidence = 'high' | 'medium' | 'low';
+
+export interface Found {
+  option: string;
+  value: unknown;
+  confidence: Confidence;
+  /** The redacted exchanges the value was read from. */
+  evidence: Exchange[];
+  note?: string;
+}
+
+export class OutOfBudget extends Error {}
+
+export interface ProbeOptions {
+  key: string;
+  key2?: string;
+  /** A key issued without a tier, to read the default tier from. */
+  newKey?: string;
+  maxRequests: number;
+  runId: string;
+  /** Where a target can reach lendcheck's own webhook receiver (default: the loopback listener). */
+  receiverHost?: string;
+  /** How long a first webhook retry is awaited without a test clock (default FIRST_RETRY_WAIT_MS, 3 s). */
+  retryWaitMs?: number;
+}
+
+export class Probe {
+  used = 0;
+  readonly found = new Map<string, Found>();
+  readonly missed = new Map<string, string>();
+  /** Facts shared between detectors, by name. */
+  readonly facts = new Map<string, unknown>();
+  readonly secrets: string[] = [];
+  /** Every answer, in order: the bodies the spec does not show are learned from them (shapes.ts). */
+  readonly seen: Array<{ method: string; path: string; keyed: boolean; reply: Reply }> = [];
+  /** The main key's X-RateLimit-Remaining on its latest answer that carried one (budget.ts). */
+  mainRemaining?: number;
+
+  constructor(readonly http: HttpClient, readonly opts: ProbeOptions) {}
+
+  get left(): number {
+    return this.opts.maxRequests - this.used;
+  }
+
+  /** A userId unique to this run. */
+  user(tag: string): string {
+    return `detect-${this.opts.runId}-${tag}`;
+  }
+
+  /** One request with the main key (unless `key` says otherwise); refused once the budget is spent. */
+  async call(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<Reply> {
+    if (this.used >= this.opts.maxRequests) throw new OutOfBudget(`the request budget (${this.opts.maxRequests}) is spent`);
+    this.used++;
+    const reply = await this.http.send({ key: this.opts.key, ...spec, method, path });
+    this.seen.push({ method, path, keyed: spec.key !== null, reply });
+    if (spec.key === undefined) this.mainRemaining = remainingOf(reply) ?? this.mainRemaining;
+    return reply;
+  }
+
+  /** A public request: no key. */
+  pub(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path' | 'key'> = {}): Promise<Reply> {
+    return this.call(method, path, { ...spec, key: null });
+  }
+
+  set(option: string, value: unknown, confidence: Confidence, evidence: Array<Reply | Exchange | undefined>, note?: string): void {
+    const ex = evidence.filter((e): e is Reply | Exchange => e !== undefined).map((e) => ('exchange' in e ? e.exchange : e));
+    this.found.set(option, { option, value, confidence, evidence: ex, note });
+    this.missed.delete(option);
+  }
+
+  miss(option: string, reason: string): void {
+    if (!this.found.has(option)) this.missed.set(option, reason);
+  }
+
+  fact<T>(name: string): T | undefined {
+    return this.facts.get(name) as T | undefined;
+  }
+}
+
+export interface Detector {
+  name: string;
+  /** Dotted profile options it answers (a record's entries as `successStatus.POST /lend`). */
+  options: string[];
+  run(p: Probe): Promise<void>;
+}
+
+// ---- small readers shared by the detectors ----------------------------------------------
+
+export const ok = (r: Reply) => r.status >= 200 && r.status < 300;
+
+export function errorOf(r: Reply): { code: string; message: string } | undefined {
+  const e = (r.json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  return e && typeof e.code === 'string' ? { code: e.code, message: typeof e.message === 'string' ? e.message : '' } : undefined;
+}
+
+/** `{code, status}` of an error reply, or undefined when it is not the spec's error object. */
+export function errorChoiceOf(r: Reply): { code: string; status: number } | undefined {
+  const e = errorOf(r);
+  return e && r.status >= 400 ? { code: e.code, status: r.status } : undefined;
+}
+
+/** The text an error gives about itself (code, message, details), lower-cased, to see which field it names. */
+export function errorText(r: Reply): string {
+  const e = (r.json as { error?: unknown } | undefined)?.error;
+  return JSON.stringify(e ?? r.text ?? '').toLowerCase();
+}
+
+
+/** The payload of a public reply, with or without the {data, timestamp} wrapper. */
+export function unwrap(r: Reply): unknown {
+  const j = r.json as Record<string, unknown> | undefined;
+  return j && typeof j === 'object' && 'data' in j && 'timestamp' in j ? j.data : j;
+}

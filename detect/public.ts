@@ -1,0 +1,111 @@
+import { PUBLIC_ENVELOPE_DEFAULTS, RATE_LIMIT_HEADERS } from '../contract/index.ts';
+import type { Reply } from '../conformance/http.ts';
+import { errorText, findId, ok, unwrap, type Detector, type Probe } from './probe.ts';
+
+// The public endpoints: the envelope of each (bare, or {data, timestamp}), the markets
+// (maturities, id form, lendable assets), the public bucket's size, the accepted analytics
+// periods and the default one.
+
+export const PERIOD_CANDIDATES = ['24h', '1d', '7d', '14d', '30d', '60d', '90d', '180d', '365d', '1w', '1m', '3m', '6m', '1y'];
+
+interface Market { id: string; asset: string; maturity: string }
+
+const days = (m: string) => Number.parseInt(m, 10);
+
+export const publicDetector: Detector = {
+  name: 'public endpoints',
+  options: [
+    ...Object.keys(PUBLIC_ENVELOPE_DEFAULTS).map((k) => `publicEnvelope.${k}`),
+    'markets.maturities', 'markets.idSeparator', 'limits.publicBurst',
+  ],
+  async run(p) {
+    const m = await p.pub('GET', '/markets');
+    envelope(p, '/markets', m);
+    publicBurst(p, m);
+    const list = ((unwrap(m) as { markets?: unknown })?.markets ?? []) as Market[];
+    const good = Array.isArray(list) ? list.filter((x) => x && typeof x.id === 'string' && typeof x.asset === 'string' && typeof x.maturity === 'string') : [];
+    if (!ok(m) || good.length === 0) {
+      for (const o of ['markets.maturities', 'markets.idSeparator']) p.miss(o, `GET /markets answered ${m.status} without markets`);
+    } else {
+      p.facts.set('markets', good);
+      const maturities = [...new Set(good.map((x) => x.maturity))].sort((a, b) => days(a) - days(b));
+      const assets = [...new Set(good.map((x) => x.asset))];
+      p.facts.set('maturities', maturities);
+      p.facts.set('assets', assets);
+      p.set('markets.maturities', maturities, 'high', [m]);
+      const x = good[0]!;
+      if (x.id.startsWith(x.asset) && x.id.endsWith(x.maturity) && x.id.length > x.asset.length + x.maturity.length) {
+        p.set('markets.idSeparator', x.id.slice(x.asset.length, x.id.length - x.maturity.length), 'high', [m], `market id ${x.id}`);
+      } else p.miss('markets.idSeparator', `market id ${x.id} is not asset + separator + maturity`);
+    }
+    const first = good[0];
+    const paths: Array<[string, string]> = [
+      ['/markets/{id}/orderbook', first ? `/markets/${encodeURIComponent(first.id)}/orderbook` : ''],
+      ['/markets/rates', '/markets/rates'],
+      ['/analytics/tvl', '/analytics/tvl'],
+      ['/analytics/volume', '/analytics/volume'],
+      ['/analytics/rates', '/analytics/rates'],
+      ['/vaults', '/vaults'],
+    ];
+    for (const [key, path] of paths) {
+      if (!path) {
+        p.miss(`publicEnvelope.${key}`, 'no market id to read an order book of');
+        continue;
+      }
+      const r = await p.pub('GET', path);
+      envelope(p, key, r);
+      if (key === '/analytics/tvl') p.facts.set('tvl', r);
+      if (key === '/vaults') {
+        const vaults = (unwrap(r) as { vaults?: unknown[] } | undefined)?.vaults;
+        const id = Array.isArray(vaults) ? findId(vaults[0], undefined, ['userId'])?.value : undefined;
+        if (!id) p.miss('publicEnvelope./vaults/{id}', `GET /vaults answered ${r.status} with no vault id`);
+        else envelope(p, '/vaults/{id}', await p.pub('GET', `/vaults/${encodeURIComponent(id)}`));
+      }
+    }
+  },
+};
+
+function envelope(p: Probe, key: string, r: Reply): void {
+  const j = r.json as Record<string, unknown> | undefined;
+  if (!ok(r) || !j || typeof j !== 'object') return p.miss(`publicEnvelope.${key}`, `GET ${key} answered ${r.status} without a JSON object`);
+  const wrapped = 'data' in j && 'timestamp' in j;
+  p.set(`publicEnvelope.${key}`, wrapped ? 'data' : 'bare', 'high', [r], wrapped ? 'the payload is under data beside timestamp' : 'the payload is the body itself');
+}
+
+/** The public bucket: its Limit when Limit is the burst, else Remaining + 1 on a first call. */
+function publicBurst(p: Probe, r: Reply): void {
+  const limit = Number(r.headers[RATE_LIMIT_HEADERS.limit.toLowerCase()]);
+  const remaining = Number(r.headers[RATE_LIMIT_HEADERS.remaining.toLowerCase()]);
+  if (p.fact('limitHeader') === 'burst' && Number.isFinite(limit)) return p.set('limits.publicBurst', limit, 'high', [r], `${RATE_LIMIT_HEADERS.limit} is the burst (see limits.limitHeader)`);
+  if (Number.isFinite(remaining)) return p.set('limits.publicBurst', remaining + 1, 'low', [r], `${RATE_LIMIT_HEADERS.remaining} + 1 on this run's first public call: right only when this address's bucket was full`);
+  p.miss('limits.publicBurst', 'no rate-limit headers on a public reply');
+}
+
+/** Accepted periods: those an invalid period's error lists, each confirmed; else the candidates. */
+export const periodsDetector: Detector = {
+  name: 'analytics periods',
+  options: ['markets.periods', 'markets.defaultPeriod'],
+  async run(p) {
+    const bad = await p.pub('GET', '/analytics/tvl', { query: { period: '7q' } });
+    const listed = [...new Set(errorText(bad).match(/\b\d+[hdwmy]\b/g) ?? [])];
+    const candidates = listed.length ? listed : PERIOD_CANDIDATES;
+    const accepted: string[] = [];
+    const evidence: Reply[] = [bad];
+    for (const c of candidates) {
+      const r = await p.pub('GET', '/analytics/tvl', { query: { period: c } });
+      if (ok(r)) accepted.push(c);
+      if (evidence.length < 4 || r.status === 429) evidence.push(r);
+    }
+    const limited = evidence.find((r) => r.status === 429);
+    if (limited) {
+      for (const o of periodsDetector.options) p.miss(o, `the public rate limit answered 429 during the probe (the bucket was spent, e.g. by an earlier run from this address): rerun after ${limited.headers['retry-after'] ?? 'a minute'} s`);
+      return;
+    }
+    if (!accepted.length) p.miss('markets.periods', `no period of ${candidates.join(', ')} was accepted`);
+    else p.set('markets.periods', accepted, listed.length ? 'high' : 'medium', evidence, listed.length ? 'the invalid period\'s error listed them; each was accepted' : `the accepted ones among ${candidates.join(', ')}`);
+    const tvl = p.fact<Reply>('tvl');
+    const period = (unwrap(tvl ?? ({} as Reply)) as { period?: unknown } | undefined)?.period;
+    if (typeof period === 'string' && accepted.includes(period)) p.set('markets.defaultPeriod', period, 'high', [tvl], 'GET /analytics/tvl without a period names the one it used');
+    else p.miss('markets.defaultPeriod', 'the series without a period does not name an accepted period');
+  },
+};

@@ -1,0 +1,57 @@
+import { endpointKey, endpoints, publicEnvelopeOf, type Endpoint, type Profile } from '../contract/index.ts';
+import * as results from '../kernel/results.ts';
+import { specShowsBody } from '../contract/openapi/known.ts';
+import type { JSON_FIELD_TYPES } from '../contract/profile.ts';
+import type { Reply } from '../conformance/http.ts';
+
+// The bodies the spec leaves "not shown", as the target sent them during detection: for
+// each such endpoint the detectors happened to call with a success, the top-level fields of
+// the first success body and their JSON types, recorded as the profile option
+// `responses.<METHOD path>` (the OpenAPI export then types those fields, none required:
+// one answer shows what a field can be, not that it is always there). Costs no request.
+
+type FieldType = (typeof JSON_FIELD_TYPES)[number];
+
+export interface SeenReply {
+  method: string;
+  /** The path as called, relative to the base URL, query included. */
+  path: string;
+  /** Sent with a key (the shared order-book path answers by whether a key came). */
+  keyed: boolean;
+  reply: Reply;
+}
+
+export interface LearnedShape {
+  key: string;
+  fields: Record<string, FieldType>;
+  evidence: results.Exchange;
+}
+
+function typeOf(v: unknown): FieldType {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'object') return typeof v as FieldType;
+  return 'string';
+}
+
+/** A path template as a pattern over called paths: each {param} one non-empty segment. */
+const templateRe = (e: Endpoint) => new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/?]+')}(?:\\?.*)?$`);
+
+export function learnShapes(profile: Profile, seen: SeenReply[]): LearnedShape[] {
+  const out: LearnedShape[] = [];
+  for (const e of endpoints(profile)) {
+    if (specShowsBody(e) || e.access === 'sandbox') continue;
+    const re = templateRe(e);
+    const hit = seen.find((s) => s.method === e.method && re.test(s.path) && s.keyed === (e.access === 'key') && s.reply.status >= 200 && s.reply.status < 300 && s.reply.json && typeof s.reply.json === 'object' && !Array.isArray(s.reply.json));
+    if (!hit) continue;
+    let body = hit.reply.json as Record<string, unknown>;
+    // A public body the profile wraps: the payload is what the spec does not show.
+    if (e.access === 'public' && publicEnvelopeOf(profile, e) === 'data') {
+      if (!body.data || typeof body.data !== 'object' || Array.isArray(body.data)) continue;
+      body = body.data as Record<string, unknown>;
+    }
+    out.push({ key: endpointKey(e), fields: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeOf(v)])), evidence: hit.reply.exchange });
+  }
+  return out;
+}
