@@ -15,7 +15,7 @@
 
 import { defaultProfile } from '../contract/index.ts';
 import { HttpClient } from '../conformance/http.ts';
-import { runConformance } from '../conformance/run.ts';
+import { runConformance } from '../conformance/suite/run.ts';
 import { runCell } from '../detect/matrix.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
 

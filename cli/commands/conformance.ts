@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
-import { runConformance } from '../../conformance/run.ts';
+import { runConformance } from '../../conformance/suite/run.ts';
 import { TargetUnreachable, UnsafeTargetError } from '../../conformance/target.ts';
 import { withSchemathesis } from '../../conformance/schemathesis-target.ts';
 import { join } from 'node:path';

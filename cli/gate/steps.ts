@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { runConformance, type ConformanceOptions } from '../../conformance/run.ts';
+import { runConformance, type ConformanceOptions } from '../../conformance/suite/run.ts';
 import { skipReasonFor, type Capabilities } from '../../kernel/needs.ts';
 import { runContract } from './contract-step.ts';
 import type { GateStep, StepContext } from './step-types.ts';

@@ -1,6 +1,6 @@
 import { loadProfile } from '../../contract/index.ts';
 import type { CheckResult } from '../../kernel/results.ts';
-import { runConformance } from '../../conformance/run.ts';
+import { runConformance } from '../../conformance/suite/run.ts';
 import type { FailedCheck, FailuresFile } from '../../reports/repro/failures-file.ts';
 import { runContract } from '../gate/contract-step.ts';
 import { embeddedTarget } from '../gate/embedded.ts';

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadProfile } from '../contract/index.ts';
-import { runOptionsFor, startEmbedded } from './embedded.ts';
-import { replayMeta, writeReports } from './report.ts';
-import { colorEnabled, colorEnv } from '../reports/output/color.ts';
-import { runChecks, type ConformanceResult } from './runner.ts';
-import { assertReachable, assertSafe, resolveTarget, targetEnv, type TargetOptions } from './target.ts';
+import { loadProfile } from '../../contract/index.ts';
+import { runOptionsFor, startEmbedded } from '../embedded.ts';
+import { replayMeta, writeReports } from '../report.ts';
+import { colorEnabled, colorEnv } from '../../reports/output/color.ts';
+import { runChecks, type ConformanceResult } from '../runner.ts';
+import { assertReachable, assertSafe, resolveTarget, targetEnv, type TargetOptions } from '../target.ts';
 
 // runConformance: the suite through Vitest's Node API (what `lendcheck conformance` and
 // the gate call). Target options travel to the test worker as LENDCHECK_* variables; the
@@ -29,7 +29,7 @@ function tiersOf(o: ConformanceOptions): TargetOptions['keyTiers'] {
 }
 
 // From the sources the suite is TypeScript; in the package (dist/) tsc compiled it to JS.
-const SUITE_CONFIG = fileURLToPath(new URL(`./suite/vitest.config.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
+const SUITE_CONFIG = fileURLToPath(new URL(`./vitest.config.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 
 export async function runConformance(opts: ConformanceOptions = {}): Promise<ConformanceResult> {
   const target = resolveTarget({ ...opts, keyTiers: tiersOf(opts) });
