@@ -1,0 +1,57 @@
+import { describe, expect, it, afterAll } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { cruise } from 'dependency-cruiser';
+
+// The rules `npm run lint:deps` enforces, run over a small tree written for the purpose, so a
+// rule that stopped matching (a renamed folder, a broken regex) fails here, not silently in lint.
+
+const config = createRequire(import.meta.url)('../.dependency-cruiser.cjs') as { forbidden: unknown[] };
+const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-deps-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmp, 'tree-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+async function violations(dir: string): Promise<string[]> {
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const r = await cruise(['.'], { validate: true, ruleSet: { forbidden: config.forbidden } as never, tsPreCompilationDeps: true, enhancedResolveOptions: { extensions: ['.ts'] } } as never);
+    const out = r.output as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
+    return out.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+describe('dependency rules (npm run lint:deps)', () => {
+  it('refuses shipped code importing a testing/ folder, and allows tests, drills and the bench to', async () => {
+    const dir = tree({
+      'sandbox/testing/delay.ts': 'export const delay = 1;\n',
+      'cli/commands/sandbox.ts': "import { delay } from '../../sandbox/testing/delay.ts';\nexport const x = delay;\n",
+      'cli/commands/sandbox.test.ts': "import { delay } from '../../sandbox/testing/delay.ts';\nexport const y = delay;\n",
+      'sandbox/testing/drill.ts': "import { delay } from './delay.ts';\nexport const z = delay;\n",
+      'bench/drill.ts': "import { delay } from '../sandbox/testing/delay.ts';\nexport const w = delay;\n",
+    });
+    expect(await violations(dir)).toEqual(['no-testing-in-shipped-code: cli/commands/sandbox.ts → sandbox/testing/delay.ts']);
+  });
+
+  it('refuses an import circle', async () => {
+    const dir = tree({
+      'contract/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
+      'contract/b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+    });
+    const found = await violations(dir);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((v) => v.startsWith('no-circular: contract/'))).toBe(true);
+  });
+});
