@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
 import { runConformance } from '../../conformance/suite/run.ts';
 import { TargetUnreachable, UnsafeTargetError } from '../../conformance/target.ts';
-import { withSchemathesis } from '../../conformance/schemathesis-target.ts';
+import { withSchemathesis } from '../../conformance/schemathesis/target.ts';
 import { join } from 'node:path';
 import { colorEnabled, paint } from '../../reports/output/color.ts';
 import { failedCheckLines } from '../../reports/output/failed-lines.ts';

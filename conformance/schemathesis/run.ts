@@ -3,12 +3,12 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { openApiText } from '../contract/openapi/document.ts';
-import type { Profile } from '../contract/profile.ts';
-import type { CheckResult, PartResult } from '../kernel/results.ts';
-import { createRedactor } from '../reports/redact.ts';
-import { ensureSchemathesis as ensureUntyped } from '../scripts/ensure-schemathesis.mjs';
-import { schemathesisConfig, unsupportedMethodOff } from './schemathesis-config.ts';
+import { openApiText } from '../../contract/openapi/document.ts';
+import type { Profile } from '../../contract/profile.ts';
+import type { CheckResult, PartResult } from '../../kernel/results.ts';
+import { createRedactor } from '../../reports/redact.ts';
+import { ensureSchemathesis as ensureUntyped } from '../../scripts/ensure-schemathesis.mjs';
+import { schemathesisConfig, unsupportedMethodOff } from './config.ts';
 
 const ensureSchemathesis = ensureUntyped as () => string;
 
@@ -16,7 +16,7 @@ const ensureSchemathesis = ensureUntyped as () => string;
 // document generated for the profile, with every check and all four phases. Its JUnit
 // (one test case per operation) becomes a part of its own in the results format.
 
-export { SCHEMATHESIS_CONFIG } from './schemathesis-config.ts';
+export { SCHEMATHESIS_CONFIG } from './config.ts';
 
 export interface SchemathesisOptions {
   baseUrl: string;

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultProfile } from '../contract/index.ts';
-import { openApiText } from '../contract/openapi/document.ts';
-import { serveWrapped, type EmbeddedTarget } from './embedded.ts';
-import { startPrismProxy, type PrismProxy } from './prism-proxy.ts';
-import { allChecks } from './registry.ts';
-import { runChecks } from './runner.ts';
+import { defaultProfile } from '../../contract/index.ts';
+import { openApiText } from '../../contract/openapi/document.ts';
+import { serveWrapped, type EmbeddedTarget } from '../embedded.ts';
+import { startPrismProxy, type PrismProxy } from './proxy.ts';
+import { allChecks } from '../registry.ts';
+import { runChecks } from '../runner.ts';
 
 // Checks whose requests Prism answers itself instead of forwarding: a body that is not
 // JSON gets Prism's own 400 (without the target's rate-limit headers), and some fuzzed

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Profile } from '../contract/profile.ts';
+import type { Profile } from '../../contract/profile.ts';
 
-// The Schemathesis config of one run: conformance/schemathesis.toml (the state rules, each
+// The Schemathesis config of one run: conformance/schemathesis/schemathesis.toml (the state rules, each
 // with its reason), the statuses the profile gives the errors those rules name, the auth,
 // and (on the command line: `--checks all` overrides a config's `enabled`) the one check a
 // profile can make inapplicable. Written as text: the toml is small

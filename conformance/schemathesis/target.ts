@@ -1,9 +1,9 @@
-import { loadProfile } from '../contract/index.ts';
-import type { PartResult } from '../kernel/results.ts';
-import { defaultPlugins } from '../sandbox/plugins.ts';
-import { startSandboxServer } from '../sandbox/server.ts';
-import { runSchemathesis } from './schemathesis.ts';
-import { assertSafe, resolveTarget } from './target.ts';
+import { loadProfile } from '../../contract/index.ts';
+import type { PartResult } from '../../kernel/results.ts';
+import { defaultPlugins } from '../../sandbox/plugins.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { runSchemathesis } from './run.ts';
+import { assertSafe, resolveTarget } from '../target.ts';
 
 // `lendcheck conformance --with-schemathesis`: the same target as the suite (an embedded
 // sandbox of its own when there is no --base-url, rate limits off so the stateful phase is

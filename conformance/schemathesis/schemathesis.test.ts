@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeletable } from '../contract/index.ts';
-import { defaultPlugins } from '../sandbox/plugins.ts';
-import { startSandboxServer, type SandboxServer } from '../sandbox/server.ts';
-import { checksFromJunit, figuresFromEvents, figuresFromOutput, runSchemathesis } from './schemathesis.ts';
-import { schemathesisConfig, unsupportedMethodOff } from './schemathesis-config.ts';
-import { ensureSchemathesis } from '../scripts/ensure-schemathesis.mjs';
-import { detectProfile } from '../detect/index.ts';
-import { EXAMPLE_PROFILES, exampleProfile } from '../examples/profiles/load.ts';
+import { webhookDeletable } from '../../contract/index.ts';
+import { defaultPlugins } from '../../sandbox/plugins.ts';
+import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
+import { checksFromJunit, figuresFromEvents, figuresFromOutput, runSchemathesis } from './run.ts';
+import { schemathesisConfig, unsupportedMethodOff } from './config.ts';
+import { ensureSchemathesis } from '../../scripts/ensure-schemathesis.mjs';
+import { detectProfile } from '../../detect/index.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../examples/profiles/load.ts';
 
 const FAILING = `<?xml version="1.0" encoding="utf-8"?>
 <testsuites errors="0" failures="1" skipped="0" tests="2" time="1.5">
