@@ -108,7 +108,7 @@ export const profileSchema = z.object({
     .prefault({}),
 
   // Bounds the spec does not give. The defaults are the reference sandbox's; a detected profile
-  // states one only where detection saw it enforced (null otherwise, detect/bounds.ts),
+  // states one only where detection saw it enforced (null otherwise, detect/orders/bounds.ts),
   // so the exported document never promises a refusal the target does not make.
   bounds: z
     .object({

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ADDRESS_FORMS, defaultProfile, loadProfile, parseProfile } from '../contract/index.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
-import { roundSizesBetween } from './body-limit.ts';
+import { roundSizesBetween } from './orders/body-limit.ts';
 import { buildOpenApi } from '../contract/openapi/document.ts';
 import { detectToFile } from './cli.ts';
 import { detectProfile } from './index.ts';
 import { exampleProfile } from './matrix.ts';
 import { findId } from './probe.ts';
-import { resetUnitOf } from './rates.ts';
+import { resetUnitOf } from './market/rates.ts';
 import { getOption, sameValue } from './options.ts';
 
 // Detection's file, its budget and its readers; matrix.test.ts runs it on every example

@@ -1,29 +1,29 @@
 import { defaultProfile, parseProfile, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { HttpClient, TransportError } from '../conformance/http.ts';
-import { amountsDetector } from './amounts.ts';
-import { assetInfoDetector } from './asset-info.ts';
-import { assetsDetector } from './assets.ts';
+import { amountsDetector } from './orders/amounts.ts';
+import { assetInfoDetector } from './market/asset-info.ts';
+import { assetsDetector } from './market/assets.ts';
 import { DEFAULT_MAX_REQUESTS, widenedBudget } from './budget.ts';
-import { bodyLimitDetector } from './body-limit.ts';
-import { boundsDetector } from './bounds.ts';
-import { destinationDetector } from './destination.ts';
-import { errorsDetector } from './errors.ts';
-import { fundsDetailsDetector } from './funds-details.ts';
-import { lifecycleDetector } from './lifecycle.ts';
-import { liquidationDetector } from './liquidation.ts';
+import { bodyLimitDetector } from './orders/body-limit.ts';
+import { boundsDetector } from './orders/bounds.ts';
+import { destinationDetector } from './orders/destination.ts';
+import { errorsDetector } from './orders/errors.ts';
+import { fundsDetailsDetector } from './orders/funds-details.ts';
+import { lifecycleDetector } from './orders/lifecycle.ts';
+import { liquidationDetector } from './orders/liquidation.ts';
 import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE, UNSTATED_BOUNDS } from './options.ts';
-import { ordersDetector } from './orders.ts';
+import { ordersDetector } from './orders/orders.ts';
 import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
-import { periodsDetector, publicDetector } from './public.ts';
-import { ratesDetector } from './rates.ts';
-import { retriesDetector } from './retries.ts';
-import { secretLengthDetector } from './secret-length.ts';
+import { periodsDetector, publicDetector } from './market/public.ts';
+import { ratesDetector } from './market/rates.ts';
+import { retriesDetector } from './webhooks/retries.ts';
+import { secretLengthDetector } from './webhooks/secret-length.ts';
 import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
-import { transitionsDetector } from './transitions.ts';
-import type { Receiver } from './receiver.ts';
-import { deliveriesDetector, subscribeDetector } from './webhooks.ts';
+import { transitionsDetector } from './orders/transitions.ts';
+import type { Receiver } from './webhooks/receiver.ts';
+import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 
 // `lendcheck profile detect`: probes a target with a bounded number of requests and writes
 // a profile of what it found, each option with its evidence and a confidence. Detectors run

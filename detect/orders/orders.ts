@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Decimal } from '../contract/decimal.ts';
-import type { Reply } from '../conformance/http.ts';
-import { tradeAsset } from './assets.ts';
-import { errorChoiceOf, errorText, ok, type Detector, type Probe } from './probe.ts';
+import { Decimal } from '../../contract/decimal.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { tradeAsset } from '../market/assets.ts';
+import { errorChoiceOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
 
 // Lend orders nobody will take (rate 50 %): their creation status and defaults, the list's
 // order, over-max limit and last-page cursor, one position read, PATCH, and a cancel twice

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WEBHOOK_RETRY_DELAYS_MS } from '../contract/index.ts';
-import { advance, controlsOf } from './controls.ts';
-import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import { advance, controlsOf } from '../controls.ts';
+import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
 import { deliveryExchange, startReceiver, type Delivery } from './receiver.ts';
 import { retriesByRatio } from './retries-ratio.ts';
 import { deliveriesOf, eventIdOf, FIRST_WAIT_MS, newEvent, type Ctx } from './retries-events.ts';

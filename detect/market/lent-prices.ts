@@ -1,6 +1,6 @@
-import { Decimal } from '../contract/decimal.ts';
-import type { Reply } from '../conformance/http.ts';
-import { ok, unwrap, type Probe } from './probe.ts';
+import { Decimal } from '../../contract/decimal.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { ok, unwrap, type Probe } from '../probe.ts';
 
 // What the target shows of lent assets' prices: GET /markets gives each market's lent
 // total, GET /analytics/tvl the USD value of it (its last point, at 2 places rounded down).

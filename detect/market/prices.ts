@@ -1,7 +1,7 @@
-import { Decimal } from '../contract/decimal.ts';
-import type { Reply } from '../conformance/http.ts';
-import { errorOf, errorText, ok, type Confidence, type Probe } from './probe.ts';
-import { firstTrue, niceLadder } from './search.ts';
+import { Decimal } from '../../contract/decimal.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { errorOf, errorText, ok, type Confidence, type Probe } from '../probe.ts';
+import { firstTrue, niceLadder } from '../search.ts';
 
 // A collateral asset's oracle price from the collateral-ratio rule. With the rule known
 // (ratio R, a stablecoin borrowed at 1 USD), a borrow of B against C of the asset passes

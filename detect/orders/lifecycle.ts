@@ -1,6 +1,6 @@
-import { tradeAsset } from './assets.ts';
+import { tradeAsset } from '../market/assets.ts';
 import { cancelTries } from './orders.ts';
-import { errorChoiceOf, errorText, findId, ok, type Detector, type Probe } from './probe.ts';
+import { errorChoiceOf, errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
 
 // Organic matching, as any partner would do it: a lend and a crossing borrow from two new
 // users (funded by the target, as sandboxes do). Then the borrow is read (its

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../contract/index.ts';
-import { SIGNATURE_SCHEMES } from '../signing/signature.ts';
-import { startSandboxServer } from '../sandbox/server.ts';
-import { detectProfile } from './index.ts';
+import { parseProfile } from '../../contract/index.ts';
+import { SIGNATURE_SCHEMES } from '../../signing/signature.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { detectProfile } from '../index.ts';
 
 // profile detect reads the signature scheme from a real delivery: the sandbox, playing a
 // target without controls, signs under each scheme in turn and detection must name it.

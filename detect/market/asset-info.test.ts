@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultProfile, parseProfile } from '../contract/index.ts';
-import { startSandboxServer } from '../sandbox/server.ts';
+import { defaultProfile, parseProfile } from '../../contract/index.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
 import { withPlaces } from './decimals.ts';
-import { detectProfile } from './index.ts';
+import { detectProfile } from '../index.ts';
 import { lentPrices } from './lent-prices.ts';
-import type { Probe } from './probe.ts';
-import type { Reply } from '../conformance/http.ts';
-import { sameValue } from './options.ts';
+import type { Probe } from '../probe.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { sameValue } from '../options.ts';
 
 // assets.info against a target whose decimals and prices are neither the tokens' usual ones
 // nor on the search's first grid: the usual values must be refused, a round price snapped

@@ -1,6 +1,6 @@
-import { ADDRESS_FORMS } from '../contract/index.ts';
-import { tradeAsset } from './assets.ts';
-import { errorOf, ok, type Detector } from './probe.ts';
+import { ADDRESS_FORMS } from '../../contract/index.ts';
+import { tradeAsset } from '../market/assets.ts';
+import { errorOf, ok, type Detector } from '../probe.ts';
 
 // Whether insufficient_funds carries details.required and details.available (spec part 7
 // shows them; the concurrency family reads a user's funds from them, else searches): one

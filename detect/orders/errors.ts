@@ -1,4 +1,4 @@
-import { errorChoiceOf, errorText, ok, type Detector } from './probe.ts';
+import { errorChoiceOf, errorText, ok, type Detector } from '../probe.ts';
 
 // Codes the spec leaves open, each from one request that provokes it: an unknown route, a
 // known path with the wrong method, a body sent as text/plain, an unseen user, an

@@ -1,7 +1,7 @@
-import type { Reply } from '../conformance/http.ts';
-import { advance, controlsOf, NO_CONTROLS } from './controls.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { advance, controlsOf, NO_CONTROLS } from '../controls.ts';
 import { cancelTries } from './orders.ts';
-import { ok, type Detector } from './probe.ts';
+import { ok, type Detector } from '../probe.ts';
 
 // The lifecycle table (lifecycle.transitions) from the moves detection saw: a lend matched
 // (pending → active), cancels taken, a borrow repaid in full and one liquidated, and, on

@@ -1,8 +1,8 @@
-import { WEBHOOK_SECRET_PREFIX } from '../contract/index.ts';
-import type { Reply } from '../conformance/http.ts';
-import { boundIn } from './bounds.ts';
-import { errorText, findId, ok, type Detector } from './probe.ts';
-import { lastTrueInt } from './search.ts';
+import { WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { boundIn } from '../orders/bounds.ts';
+import { errorText, findId, ok, type Detector } from '../probe.ts';
+import { lastTrueInt } from '../search.ts';
 import type { Receiver } from './receiver.ts';
 
 // webhooks.secretMinLength: the spec gives the secret only its prefix, so a minimum length is

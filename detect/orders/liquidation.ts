@@ -1,9 +1,9 @@
-import { Decimal } from '../contract/decimal.ts';
-import type { Reply } from '../conformance/http.ts';
-import { stablePair } from './assets.ts';
-import { controlsOf, NO_CONTROLS, setPrice } from './controls.ts';
-import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
-import { firstTrue, ratioLadder } from './search.ts';
+import { Decimal } from '../../contract/decimal.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { stablePair } from '../market/assets.ts';
+import { controlsOf, NO_CONTROLS, setPrice } from '../controls.ts';
+import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
+import { firstTrue, ratioLadder } from '../search.ts';
 
 // The liquidation threshold and the status it leaves, with the sandbox oracle: a borrow of
 // one stablecoin against another is opened at a known collateral ratio (both prices set to

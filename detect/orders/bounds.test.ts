@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseProfile } from '../contract/index.ts';
-import { startSandboxServer } from '../sandbox/server.ts';
-import { HttpClient } from '../conformance/http.ts';
+import { parseProfile } from '../../contract/index.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { HttpClient } from '../../conformance/http.ts';
 import { boundsDetector, FAR } from './bounds.ts';
-import { detectProfile } from './index.ts';
-import { Probe } from './probe.ts';
+import { detectProfile } from '../index.ts';
+import { Probe } from '../probe.ts';
 
 // The bounds the spec does not give: read from a refusal's message and checked at its edge,
 // searched for when the message names none, and null (no bound stated) when the far value is

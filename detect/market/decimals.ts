@@ -1,9 +1,9 @@
-import { Decimal } from '../contract/decimal.ts';
-import { defaultProfile } from '../contract/index.ts';
-import type { Reply } from '../conformance/http.ts';
+import { Decimal } from '../../contract/decimal.ts';
+import { defaultProfile } from '../../contract/index.ts';
+import type { Reply } from '../../conformance/http.ts';
 import { NO_MARKET } from './assets.ts';
-import { errorText, type Probe } from './probe.ts';
-import { lastTrueInt } from './search.ts';
+import { errorText, type Probe } from '../probe.ts';
+import { lastTrueInt } from '../search.ts';
 
 // Decimals per asset: a borrow whose amount has exactly d places, and a maturity no market
 // has, passes to the maturity rule when d is within the asset's precision and is refused

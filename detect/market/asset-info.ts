@@ -1,10 +1,10 @@
-import { defaultProfile } from '../contract/index.ts';
-import type { Reply } from '../conformance/http.ts';
+import { defaultProfile } from '../../contract/index.ts';
+import type { Reply } from '../../conformance/http.ts';
 import { STABLE } from './assets.ts';
 import { baseAmount, detectDecimals } from './decimals.ts';
 import { lentPrices } from './lent-prices.ts';
 import { detectPrice } from './prices.ts';
-import type { Confidence, Detector } from './probe.ts';
+import type { Confidence, Detector } from '../probe.ts';
 
 // assets.info, per asset of the markets and the borrow and collateral lists: its decimals (decimals.ts) and
 // its oracle price. A stablecoin (USDC, USDT, DAI) is taken to be worth 1 USD, as the

@@ -1,6 +1,6 @@
-import type { Reply } from '../conformance/http.ts';
-import { errorChoiceOf, ok, type Detector } from './probe.ts';
-import { lastTrueInt } from './search.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { errorChoiceOf, ok, type Detector } from '../probe.ts';
+import { lastTrueInt } from '../search.ts';
 
 // The body-size limit by bounded search: the same harmless PATCH of a pending lend
 // (autoRollover false, already so) padded with JSON whitespace to a chosen size. Sizes

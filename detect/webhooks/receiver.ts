@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type * as results from '../kernel/results.ts';
-import { createRedactor } from '../reports/redact.ts';
+import type * as results from '../../kernel/results.ts';
+import { createRedactor } from '../../reports/redact.ts';
 
 // lendcheck's own webhook receiver for detection: records every delivery (raw body and
 // headers, for trying the signature schemes) and answers 200 at once, unless told to

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../contract/index.ts';
-import { SIGNATURE_SCHEMES, verifyWebhook } from '../signing/signature.ts';
-import { errorText, findId, ok, type Detector, type Probe } from './probe.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
+import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
 import { deliveryExchange, payloadOf, startReceiver, type Delivery, type Receiver } from './receiver.ts';
 
-// Webhooks, in two parts around the organic orders of lifecycle.ts: first lendcheck's own
+// Webhooks, in two parts around the organic orders of ../orders/lifecycle.ts: first lendcheck's own
 // receiver is subscribed (is a secret required? where is the id? is a loopback http URL
 // taken? is there a list?); afterwards the deliveries those orders caused are read (the
 // signature scheme that verifies with the secret, whether position.matched holds type),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../contract/index.ts';
-import { startSandboxServer } from '../sandbox/server.ts';
-import { detectProfile } from './index.ts';
+import { parseProfile } from '../../contract/index.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { detectProfile } from '../index.ts';
 
 // errors.insufficientFundsDetails read from a target that gives the details and from one
 // that leaves them out (the sandbox can play both), within the default budget.

@@ -1,6 +1,6 @@
-import { defaultProfile } from '../contract/index.ts';
-import type { Reply } from '../conformance/http.ts';
-import { errorText, type Detector, type Probe } from './probe.ts';
+import { defaultProfile } from '../../contract/index.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { errorText, type Detector, type Probe } from '../probe.ts';
 
 // The borrow and collateral asset lists. Each borrow carries a maturity no market has, so
 // one whose assets pass is refused for its maturity and nothing is created: a refusal

@@ -1,6 +1,6 @@
-import { errorText, ok, type Detector, type Probe } from './probe.ts';
-import { tradeAsset } from './assets.ts';
-import type { Reply } from '../conformance/http.ts';
+import { errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { tradeAsset } from '../market/assets.ts';
+import type { Reply } from '../../conformance/http.ts';
 
 // Bounds the spec does not give (profile `bounds`): the highest rate an order may ask, and the
 // order book's maximum `depth`. Each is stated in the exported document only when a refusal

@@ -1,6 +1,6 @@
-import { RATE_LIMIT_HEADERS, TIERS, ratesResponse } from '../contract/index.ts';
-import type { Reply } from '../conformance/http.ts';
-import { ok, type Detector, type Probe } from './probe.ts';
+import { RATE_LIMIT_HEADERS, TIERS, ratesResponse } from '../../contract/index.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { ok, type Detector, type Probe } from '../probe.ts';
 
 // The rates path among candidates (the spec leaves it open), and from the same replies the
 // rate-limit header units: whether X-RateLimit-Limit is a tier's burst or its per-minute

@@ -1,5 +1,5 @@
-import { WEBHOOK_RETRY_DELAYS_MS } from '../contract/index.ts';
-import { NO_CONTROLS } from './controls.ts';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import { NO_CONTROLS } from '../controls.ts';
 import { deliveryExchange, payloadOf, type Answer, type Delivery } from './receiver.ts';
 import { deliveriesOf, eventIdOf, newEvent, type Ctx } from './retries-events.ts';
 

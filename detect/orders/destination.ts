@@ -1,7 +1,7 @@
-import { ADDRESS_FORMS } from '../contract/index.ts';
-import type { Reply } from '../conformance/http.ts';
-import { tradeAsset } from './assets.ts';
-import { errorText, ok, type Detector } from './probe.ts';
+import { ADDRESS_FORMS } from '../../contract/index.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { tradeAsset } from '../market/assets.ts';
+import { errorText, ok, type Detector } from '../probe.ts';
 
 // The withdrawal destination form among known candidates (contract/addresses.ts): one
 // withdrawal per form's sample address, for more than any user holds, so nothing moves. A

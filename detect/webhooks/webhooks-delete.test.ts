@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../conformance/http.ts';
-import { Probe } from './probe.ts';
+import { HttpClient } from '../../conformance/http.ts';
+import { Probe } from '../probe.ts';
 import { deleteOwn } from './webhooks.ts';
 
 // A target that offers DELETE /webhooks/{id} beyond the spec's table, without a list (issue 33):

@@ -1,6 +1,6 @@
-import type { Reply } from '../conformance/http.ts';
-import { tradeAsset } from './assets.ts';
-import { errorText, ok, type Probe } from './probe.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { tradeAsset } from '../market/assets.ts';
+import { errorText, ok, type Probe } from '../probe.ts';
 import { payloadOf, type Receiver, type Delivery } from './receiver.ts';
 
 // The events both retry probes (test clock: retries.ts; time ratio: retries-ratio.ts) send

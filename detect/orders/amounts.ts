@@ -1,9 +1,9 @@
-import { Decimal } from '../contract/decimal.ts';
-import type { Reply } from '../conformance/http.ts';
-import { errorOf, errorText, ok, type Detector, type Probe } from './probe.ts';
-import { NO_MARKET, stablePair, tradeAsset } from './assets.ts';
+import { Decimal } from '../../contract/decimal.ts';
+import type { Reply } from '../../conformance/http.ts';
+import { errorOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { NO_MARKET, stablePair, tradeAsset } from '../market/assets.ts';
 import { EVM_ADDRESS } from './lifecycle.ts';
-import { firstTrue, niceLadder, ratioLadder } from './search.ts';
+import { firstTrue, niceLadder, ratioLadder } from '../search.ts';
 
 // Amount bounds by bounded search. Orders carry a maturity no
 // market has, so an order that passes the amount rules is refused for its maturity and
