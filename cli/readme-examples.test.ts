@@ -14,7 +14,13 @@ import { buildProgram } from './main.ts';
 
 const root = join(import.meta.dirname, '..');
 const docsDir = join(root, 'docs');
-const pages = ['README.md', ...readdirSync(docsDir).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const examplesDir = join(root, 'examples');
+const pages = [
+  'README.md',
+  ...readdirSync(docsDir).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`),
+  // The walkthroughs beside the examples (examples/prometheus-rw/README.md) are read the same way.
+  ...readdirSync(examplesDir).filter((d) => existsSync(join(examplesDir, d, 'README.md'))).sort().map((d) => `examples/${d}/README.md`),
+];
 const text = new Map(pages.map((p) => [p, readFileSync(join(root, p), 'utf8')]));
 
 const CLI = /^(?:node cli\/bin\.js|npx lendcheck|lendcheck)(?=\s|$)/;
@@ -38,7 +44,8 @@ function examplesOf(page: string): Example[] {
   for (const m of t.matchAll(fence)) {
     if (m[1] !== 'sh') continue;
     const section = sectionAt(t, m.index);
-    const lines = m[2].replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.replace(/#.*$/, '').trim());
+    // A line's leading NAME=value assignments (K6_…=… node cli/bin.js load …) are its environment.
+    const lines = m[2].replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.replace(/#.*$/, '').trim().replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+/, ''));
     for (const line of lines) if (CLI.test(line)) out.push({ page, line, section, fenced: true });
   }
   // Commands named inline in prose (`lendcheck sandbox --metrics`), options in a synopsis too.
