@@ -141,6 +141,22 @@ describe('README and docs/ links', () => {
     }
   });
 
+  // Files named in code spans (`sandbox/lane/stage.ts`) are not links, but a moved or renamed file
+  // leaves them stale just the same: each that names a file under a tracked top-level folder
+  // must exist (folders, patterns like `<run-id>` and run output are not checked).
+  it('names only files that exist', () => {
+    const generated = new Set(['node_modules', 'dist', 'lendcheck-reports', '.git', '.tmp', '.lendcheck']);
+    const top = new Set(readdirSync(root).filter((d) => !generated.has(d) && statSync(join(root, d)).isDirectory()));
+    const named = pages.flatMap((page) =>
+      [...text.get(page)!.matchAll(/`([^`\s]+)`/g)]
+        .map((m) => m[1].replace(/[,:;)]+$/, ''))
+        .filter((p) => top.has(p.split('/')[0]) && p.includes('/') && /\.[a-z]+$/.test(p) && !/[<>*…]/.test(p))
+        .map((p) => ({ page, p })),
+    );
+    expect(named.length).toBeGreaterThan(50);
+    expect(named.filter(({ p }) => !existsSync(join(root, p))).map(({ page, p }) => `${page}: ${p}`)).toEqual([]);
+  });
+
   it('links every docs page from the README', () => {
     const fromReadme = new Set(local.filter((l) => l.page === 'README.md').map((l) => l.target.split('#')[0]));
     for (const p of pages.filter((p) => p.startsWith('docs/'))) expect(fromReadme, p).toContain(p);
