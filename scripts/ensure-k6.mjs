@@ -97,7 +97,7 @@ export function ensureK6() {
   throw new Error(
     `no k6 ${K6_WANTED} found (K6_BIN, PATH, ${binDir}). ${notes.join('; ')}.\n` +
       `Install k6 ${K6_WANTED} from https://grafana.com/docs/k6/latest/set-up/install-k6/ and put it on PATH or in K6_BIN, ` +
-      `or install Go 1.26+ and run: npx lendcheck k6 install`,
+      `or install Go 1.26+ and run: lendcheck k6 install (in a checkout: node cli/bin.js k6 install)`,
   );
 }
 

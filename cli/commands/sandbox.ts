@@ -86,7 +86,7 @@ export function registerSandbox(program: Command): void {
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
       if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);
-      if (!o.controls) console.log('  no sandbox controls: users are pre-funded, crossing orders match, time runs at real time');
+      if (!o.controls) console.log(`  no sandbox controls: users are pre-funded, crossing orders match, time runs at ${timeScale === 1 ? 'real time' : `${timeScale}× real time (--time-scale)`}`);
       if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
       // The built-in keys are public test keys (like stripe-mock's), so they are printed;
       // keys from a store the user supplied are shown by id only.

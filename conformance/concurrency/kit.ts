@@ -8,7 +8,7 @@ import { timeline } from './timeline.ts';
 // What the storm checks share: how a storm's answers are sorted, and how a failure is
 // reported with the storm's history as a timeline.
 
-/** Overlapping requests per storm. Eight keeps a few-ms race window crowded (see README). */
+/** Overlapping requests per storm. Eight keeps a few-ms race window crowded (see docs/concurrency-and-money.md). */
 export const STORM = 8;
 
 export interface Sorted {

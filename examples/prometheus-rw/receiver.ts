@@ -2,7 +2,7 @@
 // output sends (snappy-compressed protobuf WriteRequest) and keeps the samples, so a test
 // can assert what k6 really streamed. Run it alone to watch a load run arrive:
 //   node --import tsx examples/prometheus-rw/receiver.ts 9090
-//   K6_PROMETHEUS_RW_SERVER_URL=http://127.0.0.1:9090/api/v1/write npx lendcheck load --scenario mixed --smoke --out experimental-prometheus-rw
+//   K6_PROMETHEUS_RW_SERVER_URL=http://127.0.0.1:9090/api/v1/write node cli/bin.js load --scenario mixed --smoke --out experimental-prometheus-rw
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
