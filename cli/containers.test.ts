@@ -151,7 +151,7 @@ describe.skipIf(!!skipReason)(`containers on ${engine}${skipReason ? ` (skipped:
     // every step must run. At 3600x a retry due 17 ms (real) after the last attempt lands a
     // few hundred ms late (the sandbox's dispatch and the receiver's answer are real time),
     // so the step gets the allowance the gate gives its own fast-clock sandbox (2 %, 1 s;
-    // chaos/schedule.ts EMBEDDED_TOLERANCE) instead of the spec's 50 ms, which no time-scaled
+    // chaos/schedule/run.ts EMBEDDED_TOLERANCE) instead of the spec's 50 ms, which no time-scaled
     // target can meet. A missing, extra or hour-scale-late retry still fails.
     // The keys the embedded gate gives its sandbox (the test keys plus one partner per tier
     // for the load step), through the image's key store variable, and assigned as the

@@ -1,5 +1,5 @@
 import type * as results from '../../kernel/results.ts';
-import type { Tolerance } from '../validate.ts';
+import type { Tolerance } from '../validate/validate.ts';
 
 // The retry watch's verdicts, from what arrived so far (pure, so each rule is tested alone).
 // One event is watched: its first delivery and its retries are the arrivals about the same

@@ -4,7 +4,7 @@ import { defaultProfile, KEY_PREFIX, WEBHOOK_RETRY_DELAYS_MS, type Profile } fro
 import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
 import { verifyWebhook } from '../sign.ts';
-import { DEFAULT_TOLERANCE, type Tolerance } from '../validate.ts';
+import { DEFAULT_TOLERANCE, type Tolerance } from '../validate/validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';
 import { judgeSlow, SLOW_ANSWER_MS, type SlowJudgement } from './judge-slow.ts';
 import { startWatchReceiver, type Arrival } from './receiver.ts';

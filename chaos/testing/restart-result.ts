@@ -1,6 +1,6 @@
 import { AttemptStore } from '../store.ts';
-import { EMBEDDED_TOLERANCE } from '../schedule.ts';
-import { validateAttempts } from '../validate.ts';
+import { EMBEDDED_TOLERANCE } from '../schedule/run.ts';
+import { validateAttempts } from '../validate/validate.ts';
 import { reconcile, type Reconciliation, type SenderEvent } from './restart-reconcile.ts';
 
 // What the restart drill reports: the receiver's file DB read back once everything drained,

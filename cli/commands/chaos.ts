@@ -4,10 +4,10 @@ import { secretFitsScheme } from '../../signing/signature.ts';
 import { loadPlan } from '../../chaos/plan.ts';
 import { startReceiver } from '../../chaos/receiver.ts';
 import { AttemptStore } from '../../chaos/store.ts';
-import { parseTolerance, validateAttempts } from '../../chaos/validate.ts';
+import { parseTolerance, validateAttempts } from '../../chaos/validate/validate.ts';
 import { exitCodeFor, summarize, writeReports } from '../../chaos/report.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
-import { runChaosSchedule } from '../../chaos/schedule.ts';
+import { runChaosSchedule } from '../../chaos/schedule/run.ts';
 import { DEFAULT_WATCHED_RETRIES, runRetryWatch } from '../../chaos/retry-watch/run.ts';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../chaos/sign.ts';
 

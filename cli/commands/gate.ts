@@ -9,7 +9,7 @@ import { externalTarget, flagsFromEnv, keysOf, refuseLiveKeys, TargetUnreachable
 import { EXIT_CODES } from '../gate/verdict.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
-import { parseTolerance } from '../../chaos/validate.ts';
+import { parseTolerance } from '../../chaos/validate/validate.ts';
 import { detectForGate, retryWaitMs } from '../../detect/cli.ts';
 import { regressionStep } from '../history/regression-step.ts';
 import { recordRun } from '../history/record.ts';

@@ -1,8 +1,8 @@
-import { runChaosSchedule, type ScheduleOptions } from '../../chaos/schedule.ts';
+import { runChaosSchedule, type ScheduleOptions } from '../../chaos/schedule/run.ts';
 import { DEFAULT_WATCHED_RETRIES, runRetryWatch, type RetryWatchOptions } from '../../chaos/retry-watch/run.ts';
 import type { GateStep, StepContext } from './step-types.ts';
 
-// The retry schedule (chaos/schedule.ts). Against the gate's embedded sandbox at its default
+// The retry schedule (chaos/schedule/run.ts). Against the gate's embedded sandbox at its default
 // real-time clock, the schedule (26.6 business hours) gets its own embedded sandbox at the
 // chaos part's fast clock instead, so the other steps keep a real-time clock; with --time-scale,
 // or against a target with sandbox controls, it runs on the target. Against a target with

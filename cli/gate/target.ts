@@ -1,6 +1,6 @@
 import { KEY_PREFIX, TIER_NAMES, type TierName } from '../../contract/constants.ts';
 import { request } from 'undici';
-import type { Tolerance } from '../../chaos/validate.ts';
+import type { Tolerance } from '../../chaos/validate/validate.ts';
 import type { MatchBy } from '../load/match-watch.ts';
 import { assertReachable, TargetUnreachable } from '../../conformance/target.ts';
 

@@ -1,8 +1,8 @@
-import { defaultProfile, isAcknowledged, WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
-import { failureMessage, runCheck } from '../kernel/check-kernel.ts';
-import { EVENT_RULES, exhausted, ms, nextRetry, pendingRetry, sameContentPairs, VALIDATE_CHECKS, type ScheduleEvent, type ValidateContext } from './validate-checks.ts';
-import type * as results from '../kernel/results.ts';
-import type { AttemptRow, SessionRow } from './store.ts';
+import { defaultProfile, isAcknowledged, WEBHOOK_MAX_RETRIES, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
+import { failureMessage, runCheck } from '../../kernel/check-kernel.ts';
+import { EVENT_RULES, exhausted, ms, nextRetry, pendingRetry, sameContentPairs, VALIDATE_CHECKS, type ScheduleEvent, type ValidateContext } from './checks.ts';
+import type * as results from '../../kernel/results.ts';
+import type { AttemptRow, SessionRow } from '../store.ts';
 
 type PartResult = results.PartResult;
 type CheckResult = results.CheckResult;

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseProfile, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
-import { parsePlan } from './plan.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
-import { stillAwaited } from './schedule-watch.ts';
-import { AttemptStore, type AttemptRow, type SessionRow } from './store.ts';
-import { envelope, sendWithRetries, type FakeSenderOptions } from './testing/fake-sender.ts';
+import { parseProfile, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
+import { parsePlan } from '../plan.ts';
+import { startReceiver, type Receiver } from '../receiver.ts';
+import { stillAwaited } from '../schedule/watch.ts';
+import { AttemptStore, type AttemptRow, type SessionRow } from '../store.ts';
+import { envelope, sendWithRetries, type FakeSenderOptions } from '../testing/fake-sender.ts';
 import { parseTolerance, validateAttempts } from './validate.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lendcheck-validate-'));

@@ -2,16 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../contract/index.ts';
-import { generateWebhookSecret } from '../signing/signature.ts';
-import * as results from '../kernel/results.ts';
-import { parsePlan, type PlanInput } from './plan.ts';
-import { startReceiver } from './receiver.ts';
-import { SCHEDULE_PLAN } from './schedule-plan.ts';
-import { stillAwaited } from './schedule-watch.ts';
-import { certainFailure } from './schedule-fail-fast.ts';
-import { DEFAULT_TOLERANCE, validateAttempts, type Tolerance } from './validate.ts';
-import type { AttemptRow } from './store.ts';
+import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
+import { generateWebhookSecret } from '../../signing/signature.ts';
+import * as results from '../../kernel/results.ts';
+import { parsePlan, type PlanInput } from '../plan.ts';
+import { startReceiver } from '../receiver.ts';
+import { SCHEDULE_PLAN } from './plan.ts';
+import { stillAwaited } from './watch.ts';
+import { certainFailure } from './fail-fast.ts';
+import { DEFAULT_TOLERANCE, validateAttempts, type Tolerance } from '../validate/validate.ts';
+import type { AttemptRow } from '../store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 type PartResult = results.PartResult;
@@ -109,7 +109,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     let timeScale = opts.timeScale;
     const embedded = !baseUrl;
     if (!baseUrl) {
-      const { startSandboxServer } = await import('../sandbox/server.ts');
+      const { startSandboxServer } = await import('../../sandbox/server.ts');
       const sb = await startSandboxServer({ port: 0, timeScale: timeScale ?? 3600, profile, validateResponses: false });
       cleanups.push(() => sb.close());
       baseUrl = sb.url;
@@ -166,7 +166,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     }
     log(`caused events: ${positions.length} lend orders, ${triggered.length} triggers`);
 
-    // 4. Watch until every caused event's schedule is observed to its end (chaos/schedule-watch.ts):
+    // 4. Watch until every caused event's schedule is observed to its end (chaos/schedule/watch.ts):
     //    each caused event delivered; an acknowledged one showing no further attempt by when its
     //    next retry would have been due, plus the allowance; a failed one its retries made or
     //    missed; an exhausted one nothing after its fifth retry for the schedule's allowance. With
@@ -219,7 +219,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     await rx.close();
     rxOpen = false;
 
-    const { AttemptStore } = await import('./store.ts');
+    const { AttemptStore } = await import('../store.ts');
     const store = new AttemptStore(dbFile);
     const rows = store.attempts();
     const sessions = store.sessions();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { startSandboxServer } from '../sandbox/server.ts';
-import { defaultPlugins } from '../sandbox/plugins.ts';
-import type { SandboxOptions } from '../sandbox/app.ts';
-import { EMBEDDED_TOLERANCE, runChaosSchedule } from './schedule.ts';
-import { certainFailure, NO_DELIVERY_MS } from './schedule-fail-fast.ts';
-import type { AttemptRow } from './store.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { defaultPlugins } from '../../sandbox/plugins.ts';
+import type { SandboxOptions } from '../../sandbox/app.ts';
+import { EMBEDDED_TOLERANCE, runChaosSchedule } from './run.ts';
+import { certainFailure, NO_DELIVERY_MS } from './fail-fast.ts';
+import type { AttemptRow } from '../store.ts';
 
 // An active schedule run whose failure is certain stops then, with the reason, instead of
 // waiting out the schedule (57 s at scale 3600; 26.6 h at real time): deliveries that never

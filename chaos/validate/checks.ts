@@ -1,6 +1,6 @@
-import { WEBHOOK_MAX_RETRIES, type Profile } from '../contract/index.ts';
-import { CheckRegistry, failed, failure, pass, skip, type Check, type Failure, type Outcome } from '../kernel/check-kernel.ts';
-import type { AttemptRow } from './store.ts';
+import { WEBHOOK_MAX_RETRIES, type Profile } from '../../contract/index.ts';
+import { CheckRegistry, failed, failure, pass, skip, type Check, type Failure, type Outcome } from '../../kernel/check-kernel.ts';
+import type { AttemptRow } from '../store.ts';
 
 // The retry schedule and idempotency rules of part 6, one named check per rule, on the one
 // check kernel. Each rule reads the recording through the context below; the per-event

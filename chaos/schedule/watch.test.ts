@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_RETRY_DELAYS_MS } from '../contract/index.ts';
-import { runChaosSchedule } from './schedule.ts';
-import { stillAwaited } from './schedule-watch.ts';
-import type { AttemptRow } from './store.ts';
-import { envelope, sendWithRetries, type FakeSenderOptions } from './testing/fake-sender.ts';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import { runChaosSchedule } from './run.ts';
+import { stillAwaited } from './watch.ts';
+import type { AttemptRow } from '../store.ts';
+import { envelope, sendWithRetries, type FakeSenderOptions } from '../testing/fake-sender.ts';
 
 // chaos schedule stops watching once every caused event's schedule is observed to its end, and
 // judges then; the whole scaled schedule is only its upper bound. Here against a target without

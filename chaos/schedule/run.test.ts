@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_TOLERANCE, fullScheduleMs, runChaosSchedule } from './schedule.ts';
+import { EMBEDDED_TOLERANCE, fullScheduleMs, runChaosSchedule } from './run.ts';
 
 // The whole five-retry schedule against the embedded sandbox at time scale 3600 (≈ 27 s of
 // real time), with the embedded run's default tolerance: 2 % or 1 s. At this scale the 1 min

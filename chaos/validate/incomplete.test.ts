@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerChaos } from '../cli/commands/chaos.ts';
-import { runInProcess } from '../cli/commands/run-in-process.ts';
-import { parsePlan } from './plan.ts';
-import { startReceiver } from './receiver.ts';
-import { AttemptStore } from './store.ts';
-import { envelope, sendWithRetries } from './testing/fake-sender.ts';
+import { registerChaos } from '../../cli/commands/chaos.ts';
+import { runInProcess } from '../../cli/commands/run-in-process.ts';
+import { parsePlan } from '../plan.ts';
+import { startReceiver } from '../receiver.ts';
+import { AttemptStore } from '../store.ts';
+import { envelope, sendWithRetries } from '../testing/fake-sender.ts';
 import { validateAttempts } from './validate.ts';
 
 // The verdict rule: a validation whose schedule was not observed to its end is not PASS.

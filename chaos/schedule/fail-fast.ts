@@ -1,4 +1,4 @@
-import type { AttemptRow } from './store.ts';
+import type { AttemptRow } from '../store.ts';
 
 // When an active schedule run can stop at once instead of waiting out the schedule: its
 // failure is already certain. The receiver is the run's own, subscribed with a secret of its

@@ -1,4 +1,4 @@
-import type { PlanInput } from './plan.ts';
+import type { PlanInput } from '../plan.ts';
 
 // The plan of the active run. position.matched is failed on every attempt, each time in a
 // different way, so its deliveries exhaust the five retries; the other types see one fault

@@ -1,10 +1,10 @@
-import { observedEndMs } from './validate-checks.ts';
-import { scheduleContext, type ValidateOptions } from './validate.ts';
-import type { AttemptRow, SessionRow } from './store.ts';
+import { observedEndMs } from '../validate/checks.ts';
+import { scheduleContext, type ValidateOptions } from '../validate/validate.ts';
+import type { AttemptRow, SessionRow } from '../store.ts';
 
 // When an active run may stop watching: every event it caused has arrived, and every event the
 // receiver saw has its schedule observed to its end by the same rules the validation applies
-// (chaos/validate-checks.ts, observedEndMs). Judging then gives the verdict waiting longer would.
+// (chaos/validate/checks.ts, observedEndMs). Judging then gives the verdict waiting longer would.
 
 export interface Caused {
   /** Ids the target returned for events it was asked to emit (sandbox triggers). */
