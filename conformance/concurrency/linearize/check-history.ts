@@ -1,4 +1,4 @@
-import type { History, Operation } from '../history.ts';
+import type { Exchanges, TimedExchange } from '../exchanges.ts';
 import { showFunds, type ModelOptions } from './model.ts';
 import { place, search, type Placed } from './search.ts';
 import { lanes, letter, showState } from './timeline.ts';
@@ -18,11 +18,11 @@ export interface Verdict {
   inconclusive: boolean;
   operations: number;
   /** Operations of kinds the model does not read. */
-  ignored: Operation[];
+  ignored: TimedExchange[];
   steps: number;
   /** On a failure: the smallest set of conflicting answers found. */
   witness?: {
-    operations: Operation[];
+    operations: TimedExchange[];
     setAside: number;
     /** A timeline and the model's reasoning, for a person. */
     text: string;
@@ -40,7 +40,7 @@ export interface CheckOptions {
   minimiseMs?: number;
 }
 
-export function checkHistory(history: History, model: ModelOptions, opts: CheckOptions = {}): Verdict {
+export function checkHistory(history: Exchanges, model: ModelOptions, opts: CheckOptions = {}): Verdict {
   const maxSteps = opts.maxSteps ?? 200_000;
   const { placed, ignored } = place(model, history);
   const first = search(model, placed, maxSteps);

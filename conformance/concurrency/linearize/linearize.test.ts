@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, parseProfile } from '../../../contract/index.ts';
-import type { History, Operation } from '../history.ts';
+import type { Exchanges, TimedExchange } from '../exchanges.ts';
 import { checkHistory } from './check-history.ts';
 import { eventualReads } from './funds.ts';
 import type { ModelOptions } from './model.ts';
@@ -8,7 +8,7 @@ import type { ModelOptions } from './model.ts';
 // Hand-written histories, legal and illegal, before the checker meets a server.
 
 let next = 0;
-function op(client: number, kind: string, invoke: number, complete: number | undefined, request: Partial<Operation['request']>, status?: number, json?: unknown): Operation {
+function op(client: number, kind: string, invoke: number, complete: number | undefined, request: Partial<TimedExchange['request']>, status?: number, json?: unknown): TimedExchange {
   return {
     id: next++,
     client,
@@ -32,7 +32,7 @@ const patch = (c: number, t0: number, t1: number, id: string, body: Record<strin
 const poor = (available: string, required: string) => ({ error: { code: 'insufficient_funds', message: 'no', details: { available, required } } });
 
 const model = (start?: string, spontaneousClose = false): ModelOptions => ({ profile: defaultProfile, spontaneousClose, ...(start ? { start: { USDC: start } } : {}) });
-const check = (h: History, m = model('1000')) => checkHistory(h, m);
+const check = (h: Exchanges, m = model('1000')) => checkHistory(h, m);
 
 describe('legal histories', () => {
   it('two concurrent withdrawals that fit, and a third refused with the exact balance', () => {
@@ -167,7 +167,7 @@ describe('illegal histories', () => {
 
 describe('search', () => {
   it('keeps its memo small on a wide storm: 12 clients of 3 overlapping withdrawals each', () => {
-    const h: Operation[] = [];
+    const h: TimedExchange[] = [];
     for (let c = 0; c < 12; c++) for (let k = 0; k < 3; k++) h.push(withdraw(c, k * 10 + c * 0.1, k * 10 + 9, '10', 202));
     const v = checkHistory(h, model('360'));
     expect(v.linearizable).toBe(true);
@@ -175,7 +175,7 @@ describe('search', () => {
   });
 
   it('a double refund among 18 overlapping withdrawals is found and cut down to the two answers that conflict', () => {
-    const h: Operation[] = [lend(12, 0, 1, '100', 201)];
+    const h: TimedExchange[] = [lend(12, 0, 1, '100', 201)];
     for (let c = 0; c < 6; c++) for (let k = 0; k < 3; k++) h.push(withdraw(c, k * 10 + c * 0.1 + 2, k * 10 + 11, '10', 202));
     h.push(cancel(12, 5, 20, 'p1', 200), cancel(13, 6, 19, 'p1', 200));
     const v = checkHistory(h, model('1000'));
@@ -187,7 +187,7 @@ describe('search', () => {
   });
 
   it('a search over its budget is inconclusive, never a failure', () => {
-    const h: Operation[] = [];
+    const h: TimedExchange[] = [];
     for (let c = 0; c < 12; c++) for (let k = 0; k < 3; k++) h.push(withdraw(c, k * 10 + c * 0.1, k * 10 + 9, '10', 202));
     const v = checkHistory(h, model('350'), { maxSteps: 50 });
     expect(v.inconclusive).toBe(true);

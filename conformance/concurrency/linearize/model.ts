@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
-import type { Operation } from '../history.ts';
+import type { TimedExchange } from '../exchanges.ts';
 
 // The sequential model of one user's ledger that a history is checked against, in one place.
 // Balances cannot be read (the spec has no balance endpoint), so each asset's available funds
@@ -200,7 +200,7 @@ export interface Interpreted {
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** The outcome of an answer as the model sees it, under the profile's invalid-state choice. */
-export function outcomeOf(profile: Profile, op: Operation): Outcome {
+export function outcomeOf(profile: Profile, op: TimedExchange): Outcome {
   const r = op.response;
   if (!r || r.status >= 500) return { kind: 'unknown' };
   if (r.status >= 200 && r.status < 300) return { kind: 'ok' };
@@ -227,7 +227,7 @@ function safeDec(s: string): Decimal | undefined {
   }
 }
 
-function describeAnswer(op: Operation, out: Outcome): string {
+function describeAnswer(op: TimedExchange, out: Outcome): string {
   if (!op.response) return 'no answer';
   const st = op.response.status;
   switch (out.kind) {
@@ -257,7 +257,7 @@ export function positionIdOf(path: string): string {
 const MATCHED_STATUSES = new Set(['active']);
 
 /** Reads an operation of the history in the model's words; undefined for a kind the model does not know. */
-export function interpret(profile: Profile, op: Operation): Interpreted | undefined {
+export function interpret(profile: Profile, op: TimedExchange): Interpreted | undefined {
   const out = outcomeOf(profile, op);
   const body = obj(op.request.body);
   const answer = describeAnswer(op, out);

@@ -1,4 +1,4 @@
-import type { History, Operation } from '../history.ts';
+import type { Exchanges, TimedExchange } from '../exchanges.ts';
 import { hull, initialState, interpret, positionsKey, stateKey, type Interpreted, type ModelOptions, type Outcome, type State } from './model.ts';
 
 // Wing & Gong's search with Lowe's memo, as Porcupine and Knossos run it: walk the list of call
@@ -21,7 +21,7 @@ interface Node {
 }
 
 export interface Placed {
-  op: Operation;
+  op: TimedExchange;
   info: Interpreted;
   /** Relaxed: its answer set aside ("may or may not have happened"), while minimising. */
   relaxed: boolean;
@@ -160,12 +160,12 @@ function sameOrder(calls: Array<{ node: Node }>, deepest: number[]): boolean {
 export interface Checked {
   /** Operations the model reads; the rest (kinds it does not model) are listed in `ignored`. */
   placed: Placed[];
-  ignored: Operation[];
+  ignored: TimedExchange[];
 }
 
-export function place(o: ModelOptions, history: History): Checked {
+export function place(o: ModelOptions, history: Exchanges): Checked {
   const placed: Placed[] = [];
-  const ignored: Operation[] = [];
+  const ignored: TimedExchange[] = [];
   for (const op of history) {
     const info = interpret(o.profile, op);
     if (info) placed.push({ op, info, relaxed: false });
