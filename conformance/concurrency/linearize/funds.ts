@@ -2,7 +2,7 @@ import { Decimal } from '../../../contract/decimal.ts';
 import { controls, type Profile } from '../../../contract/index.ts';
 import { expectShape, type CheckContext } from '../../check.ts';
 import { enc } from '../../checks/fixtures.ts';
-import { outcomeOf } from './model.ts';
+import { outcomeOf } from './ledger/adapter.ts';
 import type { TimedExchange } from '../exchanges.ts';
 
 // A user's available funds without a balance endpoint (the spec has none): the sandbox's
