@@ -194,3 +194,24 @@ describe('search', () => {
     expect(v.witness).toBeUndefined();
   });
 });
+
+describe('accounts', () => {
+  // The model partitions by account (partner, user): each user's funds are their own.
+  const wd = (user: string, c: number, t0: number, t1: number, amount: string, status: number, json?: unknown) => op(c, 'withdraw', t0, t1, { path: `/users/${user}/withdraw`, body: { asset: 'USDC', amount, destination: '0x' } }, status, json);
+  const lendOf = (user: string, c: number, t0: number, t1: number, amount: string, id: string) => op(c, 'lend', t0, t1, { path: '/lend', body: { userId: user, asset: 'USDC', amount } }, 201, { positionId: id, status: 'pending' });
+  const two = (u: string, v: string): LedgerCheck => ({ profile: defaultProfile, spontaneousClose: false, start: { '1/u': { USDC: u }, '1/v': { USDC: v } } });
+
+  it('an overdraft on one user is found among another user’s legal operations, and only its answers are named', () => {
+    const h = [wd('v', 0, 0, 10, '900', 202), wd('u', 1, 1, 9, '600', 202), wd('u', 2, 2, 8, '600', 202), wd('v', 3, 3, 7, '100', 202)];
+    const v = checkLedger(h, two('1000', '1000'));
+    expect(v.linearizable).toBe(false);
+    expect(v.witness!.operations.map((o) => o.request.path)).toEqual(['/users/u/withdraw', '/users/u/withdraw']);
+    expect(v.witness!.text).toContain('start: 1/u: USDC available 1000; 1/v: USDC available 1000');
+  });
+
+  it('a cancel credits the owner of the position, not another user', () => {
+    const h = [lendOf('v', 0, 0, 1, '700', 'pv'), cancel(0, 2, 3, 'pv', 200)];
+    expect(checkLedger([...h, wd('v', 0, 4, 5, '1000', 202)], two('100', '1000')).linearizable).toBe(true);
+    expect(checkLedger([...h, wd('u', 0, 4, 5, '500', 202)], two('100', '1000')).linearizable).toBe(false);
+  });
+});
