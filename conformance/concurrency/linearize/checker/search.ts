@@ -35,10 +35,10 @@ export interface SearchResult<S> {
 
 const INF = Number.POSITIVE_INFINITY;
 
-export const keyOf = <S, I, O>(model: Model<S, I, O>): ((s: S) => string) => model.key?.bind(model) ?? ((s: S) => JSON.stringify(s));
+const keyOf = <S, I, O>(model: Model<S, I, O>): ((s: S) => string) => model.key?.bind(model) ?? ((s: S) => JSON.stringify(s));
 
 /** The model's state set after one step from each state of a set (empty: the output is impossible). */
-export function stepAll<S, I, O>(model: Model<S, I, O>, key: (s: S) => string, states: S[], input: I, output: O): { states: S[]; reason?: string } {
+function stepAll<S, I, O>(model: Model<S, I, O>, key: (s: S) => string, states: S[], input: I, output: O): { states: S[]; reason?: string } {
   const out = new Map<string, S>();
   let reason: string | undefined;
   for (const s of states) {
