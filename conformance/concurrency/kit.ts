@@ -1,7 +1,7 @@
 import { Decimal } from '../../contract/decimal.ts';
 import { CheckFailure, CheckSkip, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
-import type { History } from './history.ts';
+import type { Exchanges } from './exchanges.ts';
 import { accepted, errorCode, rateLimited } from './storm.ts';
 import { timeline } from './timeline.ts';
 
@@ -29,13 +29,13 @@ export function sort(replies: Reply[], isRefusal: (r: Reply) => boolean): Sorted
 export const isInsufficient = (r: Reply) => r.status >= 400 && r.status < 500 && errorCode(r) === 'insufficient_funds';
 
 /** Fails the check, attaching the storm's timeline (as a note) so the report shows who overlapped whom. */
-export function stormFail(ctx: CheckContext, history: History, title: string, expected: string, received: string, exchange?: Reply['exchange']): never {
+export function stormFail(ctx: CheckContext, history: Exchanges, title: string, expected: string, received: string, exchange?: Reply['exchange']): never {
   ctx.note(`history of the storm (${history.length} operations):\n${timeline(history)}`);
   throw new CheckFailure(title, expected, received, exchange);
 }
 
 /** Answers other than accepted, the expected refusal and 429 fail the check (a 5xx under overlap above all). */
-export function expectOnly(ctx: CheckContext, history: History, replies: Reply[], s: Sorted, what: string, refusal: string): void {
+export function expectOnly(ctx: CheckContext, history: Exchanges, replies: Reply[], s: Sorted, what: string, refusal: string): void {
   if (!s.other.length) return;
   const r = replies[s.other[0]!]!;
   stormFail(ctx, history, `${what}: every overlapping request is accepted, refused with ${refusal}, or rate limited`, `2xx, ${refusal} or 429`, `${s.other.length} of ${replies.length} answered otherwise, e.g. ${r.status} ${show(r.json ?? r.text)}`, r.exchange);

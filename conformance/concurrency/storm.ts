@@ -1,8 +1,8 @@
 import { CheckSkip, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
-import type { History, Operation } from './history.ts';
+import type { Exchanges, TimedExchange } from './exchanges.ts';
 
-// A storm: requests sent at once, each recorded as an Operation (history.ts) with its invoke
+// A storm: requests sent at once, each recorded as a TimedExchange (exchanges.ts) with its invoke
 // and complete times, kept in the run's shared state under the check's id so a failure can
 // show the history (timeline.ts) and the linearizability checker can read it.
 
@@ -16,14 +16,14 @@ export interface StormOp {
 }
 
 export interface Recorded {
-  history: History;
+  history: Exchanges;
   replies: Reply[];
 }
 
 /** One history per check id, in the order its storms ran (read by reports and the proof). */
-export function historiesOf(ctx: CheckContext, checkId: string): History[] {
+export function historiesOf(ctx: CheckContext, checkId: string): Exchanges[] {
   const k = `concurrency:history:${checkId}`;
-  let h = ctx.shared.get(k) as History[] | undefined;
+  let h = ctx.shared.get(k) as Exchanges[] | undefined;
   if (!h) ctx.shared.set(k, (h = []));
   return h;
 }
@@ -59,7 +59,7 @@ export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], 
 
 async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId: number, key1: string, cold: number): Promise<Recorded> {
   if (cold) await warm(ctx, cold, key1);
-  const history: History = ops.map((o, i) => ({
+  const history: Exchanges = ops.map((o, i) => ({
     id: firstId + i,
     client: i,
     kind: o.kind,
@@ -83,8 +83,8 @@ async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId:
 
 /** One request recorded into an existing history (a read or a set-up step between storms). It is
  *  no part of a storm, so a 429 is waited out and retried once; a second 429 skips the check. */
-export async function recordOne(ctx: CheckContext, history: History, op: StormOp): Promise<Reply> {
-  const rec: Operation = {
+export async function recordOne(ctx: CheckContext, history: Exchanges, op: StormOp): Promise<Reply> {
+  const rec: TimedExchange = {
     id: history.length ? history[history.length - 1]!.id + 1 : 0,
     client: -1,
     kind: op.kind,

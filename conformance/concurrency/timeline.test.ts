@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { History } from './history.ts';
+import type { Exchanges } from './exchanges.ts';
 import { timeline } from './timeline.ts';
 
 // The timeline a failure shows: one line per operation in invoke order, its span as a bar on
 // a common scale, the request's money and the answer.
 
-const h: History = [
+const h: Exchanges = [
   { id: 1, client: 1, kind: 'withdraw', invoke: 100.5, complete: 140, request: { method: 'POST', path: '/users/u/withdraw', body: { asset: 'USDC', amount: '600000' }, partner: 1 }, response: { status: 201, json: {} } },
   { id: 0, client: 0, kind: 'withdraw', invoke: 100, complete: 120, request: { method: 'POST', path: '/users/u/withdraw', body: { asset: 'USDC', amount: '600000' }, partner: 1 }, response: { status: 201, json: {} } },
   { id: 2, client: 2, kind: 'lend', invoke: 110, request: { method: 'POST', path: '/lend', body: { amount: '5', asset: 'USDC' }, partner: 2 } },
@@ -27,7 +27,7 @@ describe('timeline', () => {
 
   it('says so when empty and cuts long histories', () => {
     expect(timeline([])).toBe('(empty history)');
-    const many: History = Array.from({ length: 45 }, (_, i) => ({ id: i, client: i, kind: 'read', invoke: i, complete: i + 1, request: { method: 'GET', path: '/x', partner: 1 as const } }));
+    const many: Exchanges = Array.from({ length: 45 }, (_, i) => ({ id: i, client: i, kind: 'read', invoke: i, complete: i + 1, request: { method: 'GET', path: '/x', partner: 1 as const } }));
     expect(timeline(many).split('\n').at(-1)).toBe('… and 5 more operations');
   });
 });

@@ -1,18 +1,18 @@
-import type { History, Operation } from './history.ts';
+import type { Exchanges, TimedExchange } from './exchanges.ts';
 
 // A history as a timeline a person can read: one line per operation, ordered by invoke
 // time, with its span in ms from the storm's start drawn as a bar, so overlaps show.
 
 const WIDTH = 24;
 
-function outcome(op: Operation): string {
+function outcome(op: TimedExchange): string {
   if (!op.response) return 'no answer';
   const err = (op.response.json as { error?: { code?: unknown } } | undefined)?.error?.code;
   const id = (op.response.json as { positionId?: unknown } | undefined)?.positionId;
   return `${op.response.status}${typeof err === 'string' ? ` ${err}` : ''}${typeof id === 'string' ? ` ${id}` : ''}`;
 }
 
-function describe(op: Operation): string {
+function describe(op: TimedExchange): string {
   const b = op.request.body as Record<string, unknown> | undefined;
   const parts = b ? ['amount', 'asset', 'borrowAmount', 'borrowAsset', 'autoRollover', 'autoRefinance'].filter((k) => b[k] !== undefined).map((k) => `${k}=${String(b[k])}`) : [];
   const coll = b?.collateral as { asset?: unknown; amount?: unknown } | undefined;
@@ -21,7 +21,7 @@ function describe(op: Operation): string {
   return `${op.request.method} ${op.request.path.split('?')[0]}${money ? ` {${money}}` : ''}${op.request.partner === 2 ? ' (partner 2)' : ''}`;
 }
 
-export function timeline(history: History, max = 40): string {
+export function timeline(history: Exchanges, max = 40): string {
   if (!history.length) return '(empty history)';
   const ops = [...history].sort((a, b) => a.invoke - b.invoke);
   const t0 = ops[0]!.invoke;

@@ -3,7 +3,7 @@ import { decimalPlaces, decimalString, type Profile } from '../../contract/index
 
 // The walk's model of one user's ledger: exact funds per asset (as learned at the start), and
 // the positions the walk made. It is sequential and exact, unlike the linearizability model
-// (conformance/concurrency/linearize/model.ts), which allows every interleaving and so keeps
+// (conformance/concurrency/linearize/ledger/), which allows every interleaving and so keeps
 // funds as intervals: one request at a time, every amount is known to the last unit, except
 // interest, which the spec leaves to the service and the walk reads back (accruedInterest) to
 // check that what moved adds up.

@@ -1,7 +1,7 @@
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { createLend, enc, fundedUser, RESTING_RATE } from '../../checks/fixtures.ts';
 import type { Reply } from '../../http.ts';
-import type { History } from '../history.ts';
+import type { Exchanges } from '../exchanges.ts';
 import { expectOnly, noteRateLimited, sort, stormFail } from '../kit.ts';
 import { accepted, historiesOf, recordOne, storm, type StormOp } from '../storm.ts';
 
@@ -13,7 +13,7 @@ import { accepted, historiesOf, recordOne, storm, type StormOp } from '../storm.
 type Flags = { autoRollover?: unknown; autoRefinance?: unknown };
 
 /** Reads the position until `ok` holds: once under strict read-after-write, else until convergenceMs pass. */
-async function readUntil(ctx: CheckContext, history: History, positionId: string, ok: (p: Record<string, unknown>) => boolean): Promise<{ body: Record<string, unknown>; reply: Reply }> {
+async function readUntil(ctx: CheckContext, history: Exchanges, positionId: string, ok: (p: Record<string, unknown>) => boolean): Promise<{ body: Record<string, unknown>; reply: Reply }> {
   const t0 = performance.now();
   const eventual = ctx.profile.consistency.readAfterWrite === 'eventual';
   for (;;) {
@@ -82,7 +82,7 @@ export const readAfterWrite: Check = {
   needs: ['write'],
   async run(ctx) {
     const id = this.id;
-    const history: History = [];
+    const history: Exchanges = [];
     historiesOf(ctx, id).push(history);
     const userId = await fundedUser(ctx, 'conc-raw');
     const c = await createLend(ctx, userId, { rate: RESTING_RATE });

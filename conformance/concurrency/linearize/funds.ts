@@ -2,8 +2,8 @@ import { Decimal } from '../../../contract/decimal.ts';
 import { controls, type Profile } from '../../../contract/index.ts';
 import { expectShape, type CheckContext } from '../../check.ts';
 import { enc } from '../../checks/fixtures.ts';
-import { outcomeOf } from './model.ts';
-import type { Operation } from '../history.ts';
+import { outcomeOf } from './ledger/adapter.ts';
+import type { TimedExchange } from '../exchanges.ts';
 
 // A user's available funds without a balance endpoint (the spec has none): the sandbox's
 // balances control where the target has it, else the details of an insufficient_funds answer
@@ -26,7 +26,7 @@ export async function balanceControl(ctx: CheckContext, userId: string, asset: s
 }
 
 /** What a lend of the largest order tells of the funds (the probe itself is the caller's, so it can sit in a history). */
-export function fromProbe(ctx: CheckContext, probe: Operation, asset: string): Learned {
+export function fromProbe(ctx: CheckContext, probe: TimedExchange, asset: string): Learned {
   const out = outcomeOf(ctx.profile, probe);
   if (out.kind === 'insufficient' && out.available !== undefined) return { available: new Decimal(out.available), via: 'insufficient_funds details' };
   if (out.kind === 'insufficient') return { via: 'not learnable', reason: `an order of ${ctx.profile.amounts.maxOrder} ${asset} was refused as insufficient_funds without details.available` };

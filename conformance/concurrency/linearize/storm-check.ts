@@ -2,8 +2,9 @@ import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../../check.ts';
 import { enc, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
-import type { Operation } from '../history.ts';
-import { checkHistory } from './check-history.ts';
+import type { TimedExchange } from '../exchanges.ts';
+import { checkLedger } from './ledger/check-ledger.ts';
+import { account } from './ledger/operations.ts';
 import { balanceControl, eventualReads, fromProbe, probeBody, type Learned } from './funds.ts';
 import { accepted, field, Recorder } from './recorder.ts';
 
@@ -83,8 +84,8 @@ export async function ledgerStorm(ctx: CheckContext) {
   const spontaneousClose = !(Number.isFinite(targetNow) && maturities.every((m) => Number.isFinite(m) && m > targetNow));
 
   const t0 = performance.now();
-  const verdict = checkHistory(rec.history, { profile: ctx.profile, spontaneousClose, ...(start.available ? { start: { [ASSET]: start.available.toFixed() } } : {}) });
-  const count = (pred: (o: Operation) => boolean) => rec.history.filter(pred).length;
+  const verdict = checkLedger(rec.history, { profile: ctx.profile, spontaneousClose, ...(start.available ? { start: { [account(1, user)]: { [ASSET]: start.available.toFixed() } } } : {}) });
+  const count = (pred: (o: TimedExchange) => boolean) => rec.history.filter(pred).length;
   const notes = [
     `${rec.history.length} operations by up to ${client} concurrent clients: ${count(accepted)} accepted, ${count((o) => !!o.response && !accepted(o) && o.response.status !== 429)} refused, ${count((o) => o.response?.status === 429)} answered 429 (not accepted: a race needing them to overlap is not seen), ${count((o) => !o.response)} unanswered`,
     `funds at the start: ${start.available ? `${start.available.toFixed()} ${ASSET}` : 'unknown'}, via ${start.via}${start.reason ? ` (${start.reason})` : ''}`,

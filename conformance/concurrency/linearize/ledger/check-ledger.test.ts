@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProfile, parseProfile } from '../../../contract/index.ts';
-import type { History, Operation } from '../history.ts';
-import { checkHistory } from './check-history.ts';
-import { eventualReads } from './funds.ts';
-import type { ModelOptions } from './model.ts';
+import { defaultProfile, parseProfile } from '../../../../contract/index.ts';
+import type { Exchanges, TimedExchange } from '../../exchanges.ts';
+import { checkLedger, type LedgerCheck } from './check-ledger.ts';
 
-// Hand-written histories, legal and illegal, before the checker meets a server.
+// Hand-written histories, legal and illegal, before the checker meets a server: exchanges as a
+// storm records them, read by the adapter and checked against the ledger model.
 
 let next = 0;
-function op(client: number, kind: string, invoke: number, complete: number | undefined, request: Partial<Operation['request']>, status?: number, json?: unknown): Operation {
+function op(client: number, kind: string, invoke: number, complete: number | undefined, request: Partial<TimedExchange['request']>, status?: number, json?: unknown): TimedExchange {
   return {
     id: next++,
     client,
@@ -31,8 +30,8 @@ const patch = (c: number, t0: number, t1: number, id: string, body: Record<strin
   op(c, 'patch', t0, t1, { method: 'PATCH', path: `/positions/${id}`, body }, status, status < 300 ? {} : { error: { code: 'invalid_request', message: 'no' } });
 const poor = (available: string, required: string) => ({ error: { code: 'insufficient_funds', message: 'no', details: { available, required } } });
 
-const model = (start?: string, spontaneousClose = false): ModelOptions => ({ profile: defaultProfile, spontaneousClose, ...(start ? { start: { USDC: start } } : {}) });
-const check = (h: History, m = model('1000')) => checkHistory(h, m);
+const model = (start?: string, spontaneousClose = false): LedgerCheck => ({ profile: defaultProfile, spontaneousClose, ...(start ? { start: { '1/u': { USDC: start } } } : {}) });
+const check = (h: Exchanges, m = model('1000')) => checkLedger(h, m);
 
 describe('legal histories', () => {
   it('two concurrent withdrawals that fit, and a third refused with the exact balance', () => {
@@ -100,7 +99,7 @@ describe('legal histories', () => {
   it('an invalid-state code of the profile is read as such', () => {
     const profile = parseProfile({ errors: { invalidState: { code: 'conflict', status: 409 } } });
     const h = [lend(0, 0, 1, '10', 201), cancel(0, 2, 3, 'p1', 200), op(1, 'cancel', 4, 5, { path: '/positions/p1/cancel' }, 409, { error: { code: 'conflict', message: 'no' } })];
-    expect(checkHistory(h, { profile, spontaneousClose: false, start: { USDC: '1000' } }).linearizable).toBe(true);
+    expect(checkLedger(h, { profile, spontaneousClose: false, start: { '1/u': { USDC: '1000' } } }).linearizable).toBe(true);
   });
 });
 
@@ -167,18 +166,18 @@ describe('illegal histories', () => {
 
 describe('search', () => {
   it('keeps its memo small on a wide storm: 12 clients of 3 overlapping withdrawals each', () => {
-    const h: Operation[] = [];
+    const h: TimedExchange[] = [];
     for (let c = 0; c < 12; c++) for (let k = 0; k < 3; k++) h.push(withdraw(c, k * 10 + c * 0.1, k * 10 + 9, '10', 202));
-    const v = checkHistory(h, model('360'));
+    const v = checkLedger(h, model('360'));
     expect(v.linearizable).toBe(true);
     expect(v.steps).toBeLessThan(200_000);
   });
 
   it('a double refund among 18 overlapping withdrawals is found and cut down to the two answers that conflict', () => {
-    const h: Operation[] = [lend(12, 0, 1, '100', 201)];
+    const h: TimedExchange[] = [lend(12, 0, 1, '100', 201)];
     for (let c = 0; c < 6; c++) for (let k = 0; k < 3; k++) h.push(withdraw(c, k * 10 + c * 0.1 + 2, k * 10 + 11, '10', 202));
     h.push(cancel(12, 5, 20, 'p1', 200), cancel(13, 6, 19, 'p1', 200));
-    const v = checkHistory(h, model('1000'));
+    const v = checkLedger(h, model('1000'));
     expect(v.linearizable).toBe(false);
     expect(v.inconclusive).toBe(false);
     // The lend set aside may still have created the order; the two accepted cancels conflict anyway.
@@ -187,19 +186,32 @@ describe('search', () => {
   });
 
   it('a search over its budget is inconclusive, never a failure', () => {
-    const h: Operation[] = [];
+    const h: TimedExchange[] = [];
     for (let c = 0; c < 12; c++) for (let k = 0; k < 3; k++) h.push(withdraw(c, k * 10 + c * 0.1, k * 10 + 9, '10', 202));
-    const v = checkHistory(h, model('350'), { maxSteps: 50 });
+    const v = checkLedger(h, model('350'), { maxSteps: 50 });
     expect(v.inconclusive).toBe(true);
     expect(v.linearizable).toBe(false);
     expect(v.witness).toBeUndefined();
   });
 });
 
-describe('consistency', () => {
-  it('a profile declaring eventual reads makes the storm and the walk skip, saying why', () => {
-    expect(eventualReads(defaultProfile)).toBeUndefined();
-    expect(eventualReads({ ...defaultProfile, consistency: { readAfterWrite: 'strict', convergenceMs: 2000 } })).toBeUndefined();
-    expect(eventualReads({ ...defaultProfile, consistency: { readAfterWrite: 'eventual', convergenceMs: 2000 } })).toMatch(/eventually consistent .*within 2000 ms/);
+describe('accounts', () => {
+  // The model partitions by account (partner, user): each user's funds are their own.
+  const wd = (user: string, c: number, t0: number, t1: number, amount: string, status: number, json?: unknown) => op(c, 'withdraw', t0, t1, { path: `/users/${user}/withdraw`, body: { asset: 'USDC', amount, destination: '0x' } }, status, json);
+  const lendOf = (user: string, c: number, t0: number, t1: number, amount: string, id: string) => op(c, 'lend', t0, t1, { path: '/lend', body: { userId: user, asset: 'USDC', amount } }, 201, { positionId: id, status: 'pending' });
+  const two = (u: string, v: string): LedgerCheck => ({ profile: defaultProfile, spontaneousClose: false, start: { '1/u': { USDC: u }, '1/v': { USDC: v } } });
+
+  it('an overdraft on one user is found among another user’s legal operations, and only its answers are named', () => {
+    const h = [wd('v', 0, 0, 10, '900', 202), wd('u', 1, 1, 9, '600', 202), wd('u', 2, 2, 8, '600', 202), wd('v', 3, 3, 7, '100', 202)];
+    const v = checkLedger(h, two('1000', '1000'));
+    expect(v.linearizable).toBe(false);
+    expect(v.witness!.operations.map((o) => o.request.path)).toEqual(['/users/u/withdraw', '/users/u/withdraw']);
+    expect(v.witness!.text).toContain('start: 1/u: USDC available 1000; 1/v: USDC available 1000');
+  });
+
+  it('a cancel credits the owner of the position, not another user', () => {
+    const h = [lendOf('v', 0, 0, 1, '700', 'pv'), cancel(0, 2, 3, 'pv', 200)];
+    expect(checkLedger([...h, wd('v', 0, 4, 5, '1000', 202)], two('100', '1000')).linearizable).toBe(true);
+    expect(checkLedger([...h, wd('u', 0, 4, 5, '500', 202)], two('100', '1000')).linearizable).toBe(false);
   });
 });

@@ -1,17 +1,17 @@
-import type { History, Operation } from '../history.ts';
-import { hull, initialState, interpret, positionsKey, stateKey, type Interpreted, type ModelOptions, type Outcome, type State } from './model.ts';
+import type { History, Model } from './model.ts';
 
 // Wing & Gong's search with Lowe's memo, as Porcupine and Knossos run it: walk the list of call
 // and return events; at a call, try to linearize that operation now (the model allows its
-// answer from the current state), lift it and its return out of the list and start again from
+// output from the current state), lift it and its return out of the list and start again from
 // the head; at a return whose call is not yet linearized, nothing placed so far explains it, so
 // undo the last choice. A (linearized set, model state) pair seen before is not explored twice.
 // Written here rather than taken from a library: no maintained JavaScript port exists, and the
 // model's nondeterminism (a set of states, Porcupine's NondeterministicModel) is ours to define.
+// It runs over one partition; check.ts splits a history and shrinks a failure.
 
 interface Node {
   call: boolean;
-  /** Index into the checked operations. */
+  /** Index into the history searched. */
   op: number;
   time: number;
   /** The call's return node. */
@@ -20,59 +20,46 @@ interface Node {
   next?: Node;
 }
 
-export interface Placed {
-  op: Operation;
-  info: Interpreted;
-  /** Relaxed: its answer set aside ("may or may not have happened"), while minimising. */
-  relaxed: boolean;
-}
-
-export interface SearchResult {
+export interface SearchResult<S> {
   linearizable: boolean;
   /** The search hit its budget before deciding. */
   exhausted: boolean;
   steps: number;
-  /** The deepest partial order found, by index of `placed`. */
+  /** The deepest partial order found, by index into the history. */
   deepest: number[];
   /** The model states after `deepest`. */
-  deepestStates: State[];
+  deepestStates: S[];
   /** At the deepest point, each operation that could come next and why the model refused it. */
   refusals: Array<{ op: number; reason: string }>;
 }
 
 const INF = Number.POSITIVE_INFINITY;
 
-/** The model's state set after one step from each state of a set (empty: the answer is impossible). */
-export function stepAll(o: ModelOptions, states: State[], p: Placed): { states: State[]; reason?: string } {
-  // Keyed by positions: states with the same positions are merged into their hull (see hull()).
-  const out = new Map<string, State>();
+const keyOf = <S, I, O>(model: Model<S, I, O>): ((s: S) => string) => model.key?.bind(model) ?? ((s: S) => JSON.stringify(s));
+
+/** The model's state set after one step from each state of a set (empty: the output is impossible). */
+function stepAll<S, I, O>(model: Model<S, I, O>, key: (s: S) => string, states: S[], input: I, output: O): { states: S[]; reason?: string } {
+  const out = new Map<string, S>();
   let reason: string | undefined;
-  const outcome: Outcome = p.relaxed ? { kind: 'unknown' } : p.info.outcome;
   for (const s of states) {
-    const r = p.info.apply(o, s, outcome);
+    const r = model.step(s, input, output);
     for (const t of r.states) {
-      const k = positionsKey(t);
-      const had = out.get(k);
-      out.set(k, had ? hull(had, t) : t);
+      const k = key(t);
+      if (!out.has(k)) out.set(k, t);
     }
     reason ??= r.reason;
   }
-  return { states: [...out.values()], ...(out.size ? {} : { reason: reason ?? 'the model allows no such answer here' }) };
+  if (!out.size) return { states: [], reason: reason ?? 'the model allows no such output here' };
+  const all = [...out.values()];
+  return { states: model.compact && all.length > 1 ? model.compact(all) : all };
 }
 
-const setKey = (states: State[]) => states.map(stateKey).sort().join('\n');
-
-export function search(o: ModelOptions, placed: Placed[], maxSteps = 200_000): SearchResult {
-  // Events in time order; a call before a return at the same instant (they overlap), and an
-  // operation with no answer (or relaxed) returns at infinity: it may take effect at any later time.
+/** Events in time order, linked behind a head: a call before a return at the same instant (they overlap). */
+function eventList(history: History<unknown, unknown>): Node {
   const events: Node[] = [];
-  placed.forEach((p, i) => {
-    // A read set aside changes nothing whenever it happens: leave it out of the walk.
-    if (p.relaxed && p.op.kind === 'read') return;
-    // An answer set aside keeps its real-time window: whatever it did, it did between its invoke
-    // and its answer, so the relaxation only allows more, and the search stays as narrow.
-    const ret: Node = { call: false, op: i, time: p.op.complete === undefined ? INF : p.op.complete };
-    events.push({ call: true, op: i, time: p.op.invoke, match: ret }, ret);
+  history.forEach((o, i) => {
+    const ret: Node = { call: false, op: i, time: o.return };
+    events.push({ call: true, op: i, time: o.call, match: ret }, ret);
   });
   events.sort((a, b) => a.time - b.time || (a.call === b.call ? a.op - b.op : a.call ? -1 : 1));
   const head: Node = { call: false, op: -1, time: -INF };
@@ -82,25 +69,33 @@ export function search(o: ModelOptions, placed: Placed[], maxSteps = 200_000): S
     e.prev = prev;
     prev = e;
   }
-  const lift = (n: Node) => {
-    n.prev!.next = n.next;
-    if (n.next) n.next.prev = n.prev;
-    const m = n.match!;
-    m.prev!.next = m.next;
-    if (m.next) m.next.prev = m.prev;
-  };
-  const unlift = (n: Node) => {
-    const m = n.match!;
-    m.prev!.next = m;
-    if (m.next) m.next.prev = m;
-    n.prev!.next = n;
-    if (n.next) n.next.prev = n;
-  };
+  return head;
+}
 
-  let states: State[] = [initialState(o)];
+function lift(n: Node): void {
+  n.prev!.next = n.next;
+  if (n.next) n.next.prev = n.prev;
+  const m = n.match!;
+  m.prev!.next = m.next;
+  if (m.next) m.next.prev = m.prev;
+}
+
+function unlift(n: Node): void {
+  const m = n.match!;
+  m.prev!.next = m;
+  if (m.next) m.next.prev = m;
+  n.prev!.next = n;
+  if (n.next) n.next.prev = n;
+}
+
+export function search<S, I, O>(model: Model<S, I, O>, history: History<I, O>, maxSteps = 200_000): SearchResult<S> {
+  const key = keyOf(model);
+  const setKey = (states: S[]) => states.map(key).sort().join('\n');
+  const head = eventList(history);
+  let states: S[] = [model.init()];
   let linearized = 0n;
   const seen = new Set<string>();
-  const calls: Array<{ node: Node; states: State[] }> = [];
+  const calls: Array<{ node: Node; states: S[] }> = [];
   let deepest: number[] = [];
   let deepestStates = states;
   let refusals: Array<{ op: number; reason: string }> = [];
@@ -114,12 +109,13 @@ export function search(o: ModelOptions, placed: Placed[], maxSteps = 200_000): S
     // The list always ends in a return (each call's return follows it), so the walk meets one first.
     if (!entry) throw new Error('linearize: walked past the last event');
     if (entry.call) {
-      const r = stepAll(o, states, placed[entry.op]!);
+      const o = history[entry.op]!;
+      const r = stepAll(model, key, states, o.input, o.output);
       if (r.states.length) {
         const bits = linearized | (1n << BigInt(entry.op));
-        const key = `${bits.toString(36)}#${setKey(r.states)}`;
-        if (!seen.has(key)) {
-          seen.add(key);
+        const k = `${bits.toString(36)}#${setKey(r.states)}`;
+        if (!seen.has(k)) {
+          seen.add(k);
           calls.push({ node: entry, states });
           states = r.states;
           linearized = bits;
@@ -155,21 +151,4 @@ export function search(o: ModelOptions, placed: Placed[], maxSteps = 200_000): S
 
 function sameOrder(calls: Array<{ node: Node }>, deepest: number[]): boolean {
   return calls.every((c, i) => c.node.op === deepest[i]);
-}
-
-export interface Checked {
-  /** Operations the model reads; the rest (kinds it does not model) are listed in `ignored`. */
-  placed: Placed[];
-  ignored: Operation[];
-}
-
-export function place(o: ModelOptions, history: History): Checked {
-  const placed: Placed[] = [];
-  const ignored: Operation[] = [];
-  for (const op of history) {
-    const info = interpret(o.profile, op);
-    if (info) placed.push({ op, info, relaxed: false });
-    else ignored.push(op);
-  }
-  return { placed, ignored };
 }

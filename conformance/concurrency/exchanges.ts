@@ -1,7 +1,8 @@
-// The record of one storm: every operation with its invoke and complete times, as Porcupine
-// and Knossos take it. The storm checks (conformance/concurrency/checks) record these; the
-// linearizability checker (conformance/concurrency/linearize) reads them. Times are
-// performance.now() milliseconds of the recording process, so only their order matters.
+// The record of one storm: every HTTP exchange with its invoke and complete times. The storm
+// checks (conformance/concurrency/checks) record these and draw them (timeline.ts); the
+// linearizability checker reads operations in a model's words instead, which an adapter
+// makes of these (linearize/ledger/adapter.ts). Times are performance.now() milliseconds of
+// the recording process, so only their order matters.
 
 export interface OpRequest {
   method: string;
@@ -18,12 +19,12 @@ export interface OpResponse {
   json: unknown;
 }
 
-export interface Operation {
-  /** Index in the history, stable for reports. */
+export interface TimedExchange {
+  /** Index in the storm's record, stable for reports. */
   id: number;
   /** The logical client (one concurrent caller of the storm). */
   client: number;
-  /** What the operation is, in the model's words: 'withdraw', 'lend', 'cancel', 'read', … */
+  /** What the request does, in a word the adapter reads: 'withdraw', 'lend', 'cancel', 'read', … */
   kind: string;
   invoke: number;
   /** Undefined while in flight or when the request failed without an answer (timeout). */
@@ -32,4 +33,4 @@ export interface Operation {
   response?: OpResponse;
 }
 
-export type History = Operation[];
+export type Exchanges = TimedExchange[];

@@ -1,0 +1,119 @@
+import { Decimal } from '../../../../contract/decimal.ts';
+import type { Profile } from '../../../../contract/index.ts';
+import type { Exchanges, TimedExchange } from '../../exchanges.ts';
+import { account, type Flags, type LedgerInput, type LedgerOutput, type Outcome } from './operations.ts';
+import type { LedgerHistory } from './model.ts';
+
+// The one place HTTP meets the ledger model: each recorded exchange becomes an operation with
+// the model's input (what was asked of which account) and output (what the answer means under
+// the profile). Status codes, paths and bodies are read here and nowhere after.
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+function safeDec(s: string): Decimal | undefined {
+  try {
+    return new Decimal(s);
+  } catch {
+    return undefined;
+  }
+}
+
+const errorCode = (ex: TimedExchange) => {
+  const c = obj(obj(ex.response?.json).error).code;
+  return typeof c === 'string' ? c : undefined;
+};
+
+/** The outcome of an answer as the model sees it, under the profile's invalid-state choice. */
+export function outcomeOf(profile: Profile, ex: TimedExchange): Outcome {
+  const r = ex.response;
+  if (!r || r.status >= 500) return { kind: 'unknown' };
+  if (r.status >= 200 && r.status < 300) return { kind: 'ok' };
+  const err = obj(obj(r.json).error);
+  const code = errorCode(ex) ?? '';
+  if (code === 'insufficient_funds') {
+    const d = obj(err.details);
+    return {
+      kind: 'insufficient',
+      ...(typeof d.available === 'string' && safeDec(d.available) ? { available: d.available } : {}),
+      ...(typeof d.required === 'string' && safeDec(d.required) ? { required: d.required } : {}),
+    };
+  }
+  if (code === 'position_not_found' || (r.status === 404 && code !== profile.errors.invalidState.code)) return { kind: 'not-found' };
+  if (code === profile.errors.invalidState.code && r.status === profile.errors.invalidState.status && ex.kind !== 'lend' && ex.kind !== 'withdraw') return { kind: 'invalid-state' };
+  return { kind: 'no-effect' };
+}
+
+/** The position id of a path /positions/{id}[/…]. */
+export function positionIdOf(path: string): string {
+  const m = /\/positions\/([^/?]+)/.exec(path);
+  return m ? decodeURIComponent(m[1]!) : '';
+}
+
+const userOfPath = (path: string) => {
+  const m = /\/users\/([^/?]+)/.exec(path);
+  return m ? decodeURIComponent(m[1]!) : undefined;
+};
+
+/** The model's input, or undefined for an exchange it does not read. `owner`: each position's account, from the lend that created it. */
+function inputOf(ex: TimedExchange, owner: Map<string, string>): LedgerInput | undefined {
+  const body = obj(ex.request.body);
+  const { partner } = ex.request;
+  switch (ex.kind) {
+    case 'withdraw':
+    case 'lend': {
+      const asset = String(body.asset ?? '');
+      const amount = safeDec(String(body.amount ?? ''));
+      if (!asset || !amount) return undefined;
+      const user = ex.kind === 'lend' ? (typeof body.userId === 'string' ? body.userId : undefined) : userOfPath(ex.request.path);
+      return { kind: ex.kind, account: account(partner, user), asset, amount: amount.toFixed() };
+    }
+    case 'cancel':
+    case 'read':
+    case 'patch': {
+      const id = positionIdOf(ex.request.path);
+      // A position whose create is not in the history has no known owner: such operations are
+      // grouped apart, which is sound since the model knows nothing of the position either way.
+      const acc = owner.get(id) ?? account(partner, undefined);
+      if (ex.kind !== 'patch') return { kind: ex.kind, account: acc, id };
+      const flags: Flags = { ...(typeof body.autoRollover === 'boolean' ? { autoRollover: body.autoRollover } : {}), ...(typeof body.autoRefinance === 'boolean' ? { autoRefinance: body.autoRefinance } : {}) };
+      return { kind: 'patch', account: acc, id, flags };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function outputOf(profile: Profile, ex: TimedExchange): LedgerOutput {
+  const json = obj(ex.response?.json);
+  const code = errorCode(ex);
+  return {
+    outcome: outcomeOf(profile, ex),
+    ...(ex.kind === 'lend' ? { positionId: typeof json.positionId === 'string' ? json.positionId : `?${ex.id}` } : {}),
+    ...(ex.kind === 'read' && typeof json.status === 'string' ? { status: json.status } : {}),
+    ...((ex.kind === 'lend' || ex.kind === 'read') && typeof json.autoRollover === 'boolean' ? { autoRollover: json.autoRollover } : {}),
+    ...(ex.response ? { received: { status: ex.response.status, ...(code !== undefined ? { code } : {}) } } : {}),
+  };
+}
+
+/**
+ * The history of a storm in the ledger model's words. `ignored`: exchanges it does not read
+ * (kinds it does not model), and reads refused before they read anything (a 429), which
+ * neither change nor show a thing.
+ */
+export function ledgerHistory(profile: Profile, exchanges: Exchanges): { history: LedgerHistory; ignored: Exchanges } {
+  const owner = new Map<string, string>();
+  for (const ex of exchanges) {
+    const id = obj(ex.response?.json).positionId;
+    const user = obj(ex.request.body).userId;
+    if (ex.kind === 'lend' && typeof id === 'string' && typeof user === 'string') owner.set(id, account(ex.request.partner, user));
+  }
+  const history: LedgerHistory = [];
+  const ignored: Exchanges = [];
+  for (const ex of exchanges) {
+    const input = inputOf(ex, owner);
+    const output = outputOf(profile, ex);
+    if (!input || (input.kind === 'read' && output.outcome.kind === 'no-effect')) ignored.push(ex);
+    else history.push({ id: ex.id, client: ex.client, input, call: ex.invoke, output, return: ex.complete ?? Number.POSITIVE_INFINITY });
+  }
+  return { history, ignored };
+}
