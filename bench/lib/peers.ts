@@ -1,10 +1,7 @@
 import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { PRISM_VERSION, prismBin } from '../../conformance/prism/bin.ts';
 
 // The peers the sandbox is measured beside: a bare node:http handler (Node's ceiling)
 // and Prism mocking contract/openapi/openapi.json (the stateless mock partners use today).
@@ -28,19 +25,6 @@ export async function startBare(): Promise<Peer> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return { name: 'bare node:http', base: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
-}
-
-export const PRISM_VERSION = '5.14.2';
-const prismDir = join(homedir(), '.cache', 'lendcheck', 'prism');
-
-/** Installs Prism on first use into a cache dir: it is a benchmark peer, not a dependency. */
-export function prismBin(): string {
-  const bin = join(prismDir, 'node_modules', '.bin', 'prism');
-  if (!existsSync(bin)) {
-    // 5.14.2 is the newest Prism whose engines include Node 20 (5.15+ needs Node 24).
-    execFileSync('npm', ['install', '--prefix', prismDir, '--no-audit', '--no-fund', `@stoplight/prism-cli@${PRISM_VERSION}`], { stdio: 'inherit' });
-  }
-  return bin;
 }
 
 export async function startPrism(openapiPath: string, port = 4599): Promise<Peer> {

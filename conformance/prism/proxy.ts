@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION_PREFIX } from '../../contract/index.ts';
-import { prismBin } from '../../bench/lib/peers.ts';
+import { prismBin } from './bin.ts';
 
 // Prism as a validating proxy between a client and a target: every request and response is
 // checked against the OpenAPI document, and Prism reports what breaks it in an
