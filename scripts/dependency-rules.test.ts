@@ -45,6 +45,19 @@ describe('dependency rules (npm run lint:deps)', () => {
     expect(await violations(dir)).toEqual(['no-testing-in-shipped-code: cli/commands/sandbox.ts → sandbox/testing/delay.ts']);
   });
 
+  it('keeps the rooms one way: the sandbox never imports a suite, contract imports nothing of the house; tests may', async () => {
+    const dir = tree({
+      'contract/profile.ts': 'export const p = 1;\n',
+      'contract/openapi/document.ts': "import { p } from '../profile.ts';\nexport const d = p;\n",
+      'conformance/http.ts': "import { p } from '../contract/profile.ts';\nexport const h = p;\n",
+      'sandbox/app.ts': "import { h } from '../conformance/http.ts';\nexport const a = h;\n",
+      'sandbox/app.test.ts': "import { h } from '../conformance/http.ts';\nexport const t = h;\n",
+      'contract/needs-kernel.ts': "import { k } from '../kernel/check-kernel.ts';\nexport const n = k;\n",
+      'kernel/check-kernel.ts': 'export const k = 1;\n',
+    });
+    expect((await violations(dir)).sort()).toEqual(['room-contract: contract/needs-kernel.ts → kernel/check-kernel.ts', 'room-sandbox: sandbox/app.ts → conformance/http.ts']);
+  });
+
   it('refuses an import circle', async () => {
     const dir = tree({
       'contract/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
