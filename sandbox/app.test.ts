@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints, eventEnvelope, parseProfile, positionMatchedData, shapes } from '../contract/index.ts';
-import { TestClock } from './clock.ts';
-import { describeEndpoints } from './endpoints.suite.ts';
-import { RESOLVERS } from './http/handlers.ts';
+import { TestClock } from './engine/clock.ts';
+import { describeEndpoints } from './endpoints/endpoints.suite.ts';
+import { RESOLVERS } from './endpoints/resolvers.ts';
 import { defaultPlugins, type SandboxPlugin } from './plugins.ts';
-import { caller, KEY_A, START_MS, testSandbox } from './test-helpers.ts';
+import { caller, KEY_A, START_MS, testSandbox } from './testing/helpers.ts';
 
 describeEndpoints('in-process', async () => {
   const sb = testSandbox();

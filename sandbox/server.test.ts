@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from './clock.ts';
-import { describeEndpoints } from './endpoints.suite.ts';
+import { TestClock } from './engine/clock.ts';
+import { describeEndpoints } from './endpoints/endpoints.suite.ts';
 import { startSandboxServer } from './server.ts';
-import { caller, START_MS } from './test-helpers.ts';
+import { caller, START_MS } from './testing/helpers.ts';
 
 async function start() {
   return startSandboxServer({

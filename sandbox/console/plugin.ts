@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { SandboxPlugin } from '../plugin-types.ts';
+import type { SandboxPlugin } from '../pipeline/plugin.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { consoleConfig, renderConsole } from './page.ts';
 import { consoleSnapshot, SnapshotError } from './snapshot.ts';

@@ -1,6 +1,6 @@
 import type { Profile } from '../../contract/index.ts';
-import type { Clock } from '../clock.ts';
-import type { SandboxConfig } from '../config.ts';
+import type { Clock } from './clock.ts';
+import type { SandboxConfig } from './config.ts';
 import type { Db } from '../store/db.ts';
 import type { Book } from './book.ts';
 import { Ledger } from './ledger.ts';

@@ -1,5 +1,5 @@
 import { marketId } from '../../contract/index.ts';
-import { ApiError, invalid } from '../errors.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
 import type { BookSide } from './book.ts';
 import type { Engine } from './engine.ts';
 import { D, DAY_MS, str, ZERO, type Dec } from './money.ts';

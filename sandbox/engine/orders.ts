@@ -1,5 +1,5 @@
 import { isIsoDate } from '../../contract/index.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../pipeline/errors.ts';
 import { newId } from '../store/ids.ts';
 import type { EngineCore } from './core.ts';
 import { match } from './matching.ts';

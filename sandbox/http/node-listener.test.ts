@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../app.ts';
-import { TestClock } from '../clock.ts';
+import { TestClock } from '../engine/clock.ts';
 import { defaultPlugins } from '../plugins.ts';
-import { KEY_A, KEY_B, START_MS } from '../test-helpers.ts';
+import { KEY_A, KEY_B, START_MS } from '../testing/helpers.ts';
 import { lightParts, nodeListener } from './node-listener.ts';
 
 // The listener's two shortcuts, each with a test that fails when it is lost: answers read

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { CachedAnswer } from './read-cache.ts';
-import { writeAnswer, type Answer } from '../lane/answer.ts';
-import type { Lane } from '../lane/lane.ts';
-import { NodeLaneRequest } from '../lane/request.ts';
+import { writeAnswer, type Answer } from '../pipeline/answer.ts';
+import type { Lane } from '../pipeline/dispatch.ts';
+import { NodeLaneRequest } from '../pipeline/request.ts';
 
 // The node:http listener in front of the sandbox's fetch-style core (`app.fetch`). Written by
 // hand because @hono/node-server's listener, measured under a CPU profile, spends its share

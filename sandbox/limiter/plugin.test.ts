@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { defaultProfile, errorBody, parseProfile, type Profile } from '../../contract/index.ts';
-import { ApiError, errorResponse } from '../errors.ts';
+import { ApiError, errorResponse } from '../pipeline/errors.ts';
 import type { KeyInfo, SandboxContext, SandboxEnv } from '../plugins.ts';
 import { rateLimitPlugin } from './plugin.ts';
-import { stageMiddleware } from '../lane/stage.ts';
+import { stageMiddleware } from '../pipeline/stage.ts';
 
 // A stand-in for the core: the plugin's middleware, then an auth step that 401s bad keys.
 const KEYS: Record<string, KeyInfo> = {
@@ -67,7 +67,7 @@ describe('rate-limit middleware', () => {
   });
 
   it('reads the key as auth does: a valid key after a tab is refused, so it draws from the public bucket', async () => {
-    // Auth (auth/middleware.ts) takes "Bearer" and spaces only; the limiter once also took a
+    // Auth (auth/bearer.ts) takes "Bearer" and spaces only; the limiter once also took a
     // tab, and a header auth refused then drew from the key's own bucket.
     const h = harness();
     const r = await h.get('/v1/positions/p1', { authorization: 'Bearer\tck_test_starter' });

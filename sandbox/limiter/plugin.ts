@@ -1,8 +1,8 @@
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
-import { bearerKey } from '../auth/middleware.ts';
-import type { Answer } from '../lane/answer.ts';
-import { andThen, type StageRequest } from '../lane/stage.ts';
-import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../plugin-types.ts';
+import { bearerKey } from '../auth/bearer.ts';
+import type { Answer } from '../pipeline/answer.ts';
+import { andThen, type StageRequest } from '../pipeline/stage.ts';
+import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../pipeline/plugin.ts';
 import { GcraLimiter, type LimitDecision, type LimitRule, type RateLimiter } from './gcra.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';
@@ -67,7 +67,7 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
       // store hands back the same KeyInfo for a key), not per request.
       const keyed = new WeakMap<KeyInfo, BucketChoice>();
       const choose = (authorization: string | undefined, req: StageRequest): BucketChoice => {
-        // The key as auth reads it (auth/middleware.ts bearerKey), so a header auth refuses
+        // The key as auth reads it (auth/bearer.ts bearerKey), so a header auth refuses
         // never draws from a key's bucket.
         const raw = authorization ? bearerKey(authorization) : undefined;
         const info = raw ? ctx.lookupKey(raw) : undefined;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Counter, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import { API_VERSION_PREFIX, defaultProfile } from '../../contract/index.ts';
-import type { Answer } from '../lane/answer.ts';
-import type { Stage, StageRequest } from '../lane/stage.ts';
-import type { SandboxContext } from '../plugin-types.ts';
+import type { Answer } from '../pipeline/answer.ts';
+import type { Stage, StageRequest } from '../pipeline/stage.ts';
+import type { SandboxContext } from '../pipeline/plugin.ts';
 import { DURATION_BUCKETS } from './counts.ts';
 import { metricsPlugin } from './plugin.ts';
 import { endpointMatcher } from './route.ts';

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Gauge, Registry } from 'prom-client';
-import type { SandboxPlugin } from '../plugin-types.ts';
-import { andThen } from '../lane/stage.ts';
+import type { SandboxPlugin } from '../pipeline/plugin.ts';
+import { andThen } from '../pipeline/stage.ts';
 import { durationHistogram, RequestCounts, requestsCounter } from './counts.ts';
 import { endpointMatcher } from './route.ts';
 

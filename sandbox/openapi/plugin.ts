@@ -1,6 +1,6 @@
 import { API_VERSION_PREFIX } from '../../contract/index.ts';
 import { buildOpenApi } from '../../contract/openapi.ts';
-import type { SandboxPlugin } from '../plugin-types.ts';
+import type { SandboxPlugin } from '../pipeline/plugin.ts';
 
 // The sandbox serves its own API description, as Prism and stripe-mock do: the contract's
 // OpenAPI document generated under the profile the sandbox runs with, at /v1/openapi.json

@@ -13,7 +13,7 @@ import {
   verifyWebhook,
   type Profile,
 } from '../../contract/index.ts';
-import { TestClock } from '../clock.ts';
+import { TestClock } from '../engine/clock.ts';
 import { eventAttempts } from './attempts.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { appendOutboxEvent } from '../store/outbox.ts';

@@ -8,7 +8,7 @@ import {
   signWebhookHeaders,
   type Profile,
 } from '../../contract/index.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../engine/clock.ts';
 import { migrateWebhooks } from './schema.ts';
 import { httpSender, type AttemptResult, type Sender } from './sender.ts';
 import { dispatcherQueries } from './dispatcher-queries.ts';

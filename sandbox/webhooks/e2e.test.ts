@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EVENT_TYPES, SIGNATURE_HEADER, eventEnvelope, shapes, verifyWebhook, type EventType } from '../../contract/index.ts';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
-import { caller, type Caller } from '../test-helpers.ts';
+import { caller, type Caller } from '../testing/helpers.ts';
 import { startReceiver, type Receiver } from './testkit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 

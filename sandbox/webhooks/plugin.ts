@@ -1,4 +1,4 @@
-import type { SandboxContext, SandboxPlugin } from '../plugin-types.ts';
+import type { SandboxContext, SandboxPlugin } from '../pipeline/plugin.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { hookFaultEffects } from './faults/index.ts';

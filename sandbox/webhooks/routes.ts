@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { controls, successStatus, webhookDeletable, type EventType, type Profile } from '../../contract/index.ts';
-import { ApiError } from '../errors.ts';
-import { contextBody, parseWith, readJsonBody } from '../http/validate.ts';
-import type { SandboxContext, SandboxEnv } from '../plugin-types.ts';
+import { ApiError } from '../pipeline/errors.ts';
+import { contextBody, parseWith, readJsonBody } from '../endpoints/validate.ts';
+import type { SandboxContext, SandboxEnv } from '../pipeline/plugin.ts';
 import { resendEvent, setPaused } from './actions.ts';
 import { deliveryLog, eventAttempts } from './attempts.ts';
 import { parseSubscription, SubscriptionStore } from './subscriptions.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { z } from 'zod';
 import { EVENT_TYPES, generateWebhookSecret, secretFitsScheme, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../pipeline/errors.ts';
 import { migrateWebhooks } from './schema.ts';
 
 // Subscriptions of one partner: validation of POST /webhooks, the stored rows, and the

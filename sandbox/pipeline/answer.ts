@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ApiError } from '../errors.ts';
+import { ApiError } from './errors.ts';
 
 // What the sandbox answers, before it is a Response: status, headers (lower-case names) and
 // a body that is already text or bytes. The lane builds these and the node listener writes

@@ -1,4 +1,4 @@
-import type { SandboxPlugin } from '../plugin-types.ts';
+import type { SandboxPlugin } from '../pipeline/plugin.ts';
 import { endpointMatcher } from '../metrics/route.ts';
 
 // Test-only: makes chosen endpoints slower by a fixed number of milliseconds, so the

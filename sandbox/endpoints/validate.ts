@@ -2,8 +2,8 @@ import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { Profile } from '../../contract/index.ts';
-import { ApiError, invalid } from '../errors.ts';
-import { NodeLaneRequest } from '../lane/request.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
+import { NodeLaneRequest } from '../pipeline/request.ts';
 
 // Request parsing that turns every problem into a 4xx whose message names the field.
 

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode, type Profile } from '../contract/index.ts';
+import { ERROR_STATUS, type ErrorCode, type Profile } from '../../contract/index.ts';
 
 // Every error leaves the sandbox as the spec's error object (part 7). Handlers throw
 // ApiError; the app's error handler turns it into a Response, and anything else into a

@@ -1,17 +1,17 @@
 import { getQueryParam } from 'hono/utils/url';
 import { endpointSuccess, successSchema, type Endpoint, type Profile } from '../../contract/index.ts';
-import { authenticate } from '../auth/middleware.ts';
+import { authenticate } from '../auth/bearer.ts';
 import type { KeyStore } from '../auth/keys.ts';
 import type { Engine } from '../engine/engine.ts';
 import { iso } from '../engine/rows.ts';
 import { viewTime } from '../engine/views.ts';
-import { JSON_TYPE, type Answer } from '../lane/answer.ts';
-import type { LaneRequest } from '../lane/request.ts';
-import type { LaneRoute } from '../lane/lane.ts';
-import type { KeyInfo } from '../plugin-types.ts';
-import type { Resolver } from './handlers.ts';
+import { JSON_TYPE, type Answer } from '../pipeline/answer.ts';
+import type { LaneRequest } from '../pipeline/request.ts';
+import type { LaneRoute } from '../pipeline/dispatch.ts';
+import type { KeyInfo } from '../pipeline/plugin.ts';
+import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
-import type { ReadCache } from './read-cache.ts';
+import type { ReadCache } from '../http/read-cache.ts';
 import { parseWith, readJsonBody } from './validate.ts';
 
 // One contract endpoint as a lane route, in the msw/Hono order: parse (path parameters,

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { ApiError } from '../errors.ts';
-import type { KeyInfo, SandboxEnv } from '../plugin-types.ts';
+import { ApiError } from '../pipeline/errors.ts';
+import type { KeyInfo, SandboxEnv } from '../pipeline/plugin.ts';
 import type { KeyStore } from './keys.ts';
 
 // Bearer auth. Every refusal is the same 401 authentication_failed; the message says what

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Profile } from '../contract/index.ts';
-import type { Clock } from './clock.ts';
-import type { Engine } from './engine/engine.ts';
-import type { Stage } from './lane/stage.ts';
-import type { HookFaultSetting } from './webhooks/faults/index.ts';
+import type { Profile } from '../../contract/index.ts';
+import type { Clock } from '../engine/clock.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Stage } from './stage.ts';
+import type { HookFaultSetting } from '../webhooks/faults/index.ts';
 
 // The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
 // it (rate limits, webhooks). A plugin's stage runs BEFORE auth on every /v1 request, so it

@@ -1,5 +1,5 @@
 import type { Profile } from '../../contract/index.ts';
-import { ApiError, payloadTooLarge } from '../errors.ts';
+import { ApiError, payloadTooLarge } from './errors.ts';
 import { errorAnswer, internalErrorAnswer, type Answer } from './answer.ts';
 import type { LaneRequest } from './request.ts';
 import type { Router } from './router.ts';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { getPath } from 'hono/utils/url';
-import { payloadTooLarge } from '../errors.ts';
+import { payloadTooLarge } from './errors.ts';
 import type { Profile } from '../../contract/index.ts';
 
 // The request as the lane and the plugins' stages read it: method, the path as Hono routes
