@@ -22,7 +22,7 @@ export async function startSandboxServer(opts: SandboxOptions & { port?: number;
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = createServer(nodeListener(sandbox.app.fetch, sandbox.cachedRead, sandbox.lane));
+      const s = createServer(nodeListener(sandbox.dispatch, sandbox.cachedRead));
       s.once('error', reject);
       s.listen(port, host, () => resolve(s));
     });

@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { ApiError } from './errors.ts';
 
 // What the sandbox answers, before it is a Response: status, headers (lower-case names) and
-// a body that is already text or bytes. The lane builds these and the node listener writes
+// a body that is already text or bytes. Routes build these and the node listener writes
 // them to the socket as they are; fetch callers get a Response made from one (toResponse).
 // Building a Response per request, and reading it back in the listener, was a fifth of a
 // GET's CPU.
@@ -14,33 +13,16 @@ export interface Answer {
 }
 
 export const JSON_TYPE = 'application/json';
-const ERROR_TYPE = 'application/json; charset=utf-8';
 
 export function jsonAnswer(status: number, text: string): Answer {
   return { status, headers: { 'content-type': JSON_TYPE }, body: text };
 }
 
-/** The spec's error object (part 7), the same bytes and headers as errors.ts' errorResponse. */
-export function errorAnswer(err: ApiError): Answer {
-  const error: Record<string, unknown> = { code: err.code, message: err.message };
-  if (err.details) error.details = err.details;
-  const headers: Record<string, string> = { 'content-type': ERROR_TYPE };
-  if (err.headers) for (const k in err.headers) headers[k.toLowerCase()] = err.headers[k]!;
-  return { status: err.status, headers, body: JSON.stringify({ error }) };
-}
-
-export const internalErrorAnswer = (): Answer => errorAnswer(new ApiError('internal_error', 'internal error', 500));
+/** A value as a JSON answer (what Hono's c.json gave the plugins' routes: the same content type). */
+export const json = (value: unknown, status = 200): Answer => jsonAnswer(status, JSON.stringify(value));
 
 export function toResponse(a: Answer): Response {
   return new Response(a.body as BodyInit | null, { status: a.status, headers: a.headers });
-}
-
-/** An answer read back from a Response (routes served by Hono pass the plugins' stages this way). */
-export async function fromResponse(res: Response): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  res.headers.forEach((v, k) => (headers[k] = v));
-  const body = res.body ? new Uint8Array(await res.arrayBuffer()) : null;
-  return { status: res.status, headers, body };
 }
 
 export function writeAnswer(a: Answer, out: ServerResponse): void {

@@ -1,26 +1,29 @@
-import type { Profile } from '../../contract/index.ts';
-import { ApiError, payloadTooLarge } from './errors.ts';
-import { errorAnswer, internalErrorAnswer, type Answer } from './answer.ts';
-import type { LaneRequest } from './request.ts';
-import type { Router } from './router.ts';
-import { isPromise, type Stage, type StageRequest } from './stage.ts';
+import { API_VERSION_PREFIX, type Profile } from '../../contract/index.ts';
+import type { Answer } from './answer.ts';
+import { refuseDeclaredBody } from './body-cap.ts';
+import { ApiError, errorAnswer, internalErrorAnswer } from './errors.ts';
+import type { SandboxRequest } from './request.ts';
+import type { RouteHit, Router } from './router.ts';
+import { isPromise, type Stage } from './stage.ts';
 
-// The lane: the contract's own routes, served without Hono. A request the route table
-// holds runs the plugins' stages in order, then the body-size check, then the route (auth,
-// parsing, the resolver), then waits for the commit of what it wrote; everything stays
-// synchronous until something has to wait (a body read, an async limiter, a commit).
-// Requests the table does not hold come back undefined and go to Hono, which runs the same
-// stages as middleware (lane/stage.ts), so both ways answer alike.
+// The sandbox's one request pipeline (Hono's model, without Hono on the hot path): match the
+// route once, set the request's endpoint, run the plugins' stages around it (under /v1 only),
+// refuse a declared body over the cap, run the route or answer its 404/405, wait for the
+// commit of what it wrote, and turn whatever was thrown into the error answer: each of these
+// here and nowhere else. HEAD is GET without the body.
+// Everything stays synchronous until something has to wait (a body read, an async limiter,
+// a commit), which is most of why the sandbox is fast.
 
-export interface LaneRoute {
-  /** The contract endpoint id a request names (a shared path names two: keyed or not). */
-  endpoint(keyed: boolean): string;
-  /** Auth, parsing and the resolver; throws ApiError for a refusal. */
-  run(req: LaneRequest, params: string[]): Answer | Promise<Answer>;
+export interface Route {
+  /** The contract endpoint id a request names (a shared path names two: keyed or not);
+   *  undefined for a route outside the contract (metrics, openapi.json, the console). */
+  endpoint(keyed: boolean): string | undefined;
+  /** Auth, parsing and the handler; throws ApiError for a refusal. */
+  run(req: SandboxRequest, params: string[]): Answer | Promise<Answer>;
 }
 
-export interface LaneOptions {
-  route: Router<LaneRoute>;
+export interface DispatchOptions {
+  router: Router<Route>;
   stages: Stage[];
   profile: Profile;
   /** The commit that covers everything written so far; undefined when nothing is open. */
@@ -29,11 +32,13 @@ export interface LaneOptions {
   onInternalError(e: unknown): void;
 }
 
-export type Lane = (req: StageRequest) => Answer | Promise<Answer> | undefined;
+export type Dispatch = (req: SandboxRequest) => Answer | Promise<Answer>;
 
-export function createLane(o: LaneOptions): Lane {
-  const { route, stages, profile } = o;
-  const maxBody = profile.limits.maxBodyBytes;
+/** The API (stages, body cap) is /v1 and below; the console's pages and /metrics are not. */
+const underApi = (path: string) => path.startsWith(API_VERSION_PREFIX) && (path.length === API_VERSION_PREFIX.length || path.charCodeAt(API_VERSION_PREFIX.length) === 47);
+
+export function createDispatch(o: DispatchOptions): Dispatch {
+  const { router, stages, profile } = o;
 
   const failed = (e: unknown): Answer => {
     if (e instanceof ApiError) return errorAnswer(e);
@@ -45,38 +50,46 @@ export function createLane(o: LaneOptions): Lane {
     return c ? c.then(() => a, failed) : a;
   };
 
-  function core(req: LaneRequest, r: LaneRoute, params: string[]): Answer | Promise<Answer> {
+  /** No route for the method: 405 with Allow when the path has others, else 404. */
+  const unrouted = (req: SandboxRequest): never => {
+    const allow = router.allowed(req.path);
+    if (allow.length) {
+      const e = profile.errors.methodNotAllowed;
+      throw new ApiError(e.code, `method: ${req.method} is not allowed on ${req.path}; allowed: ${allow.join(', ')}`, e.status, undefined, { allow: allow.join(', ') });
+    }
+    const e = profile.errors.unknownRoute;
+    throw new ApiError(e.code, `path: no route ${req.method} ${req.path}`, e.status);
+  };
+
+  type Hit = RouteHit<Route> | undefined;
+  function core(req: SandboxRequest, hit: Hit, api: boolean): Answer | Promise<Answer> {
     let a: Answer | Promise<Answer>;
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        // A declared length is checked before auth, as Hono's bodyLimit would; a body of
-        // unknown length is capped while it is read (LaneRequest.text).
-        const declared = req.header('content-length');
-        if (declared !== undefined && req.header('transfer-encoding') === undefined && Number(declared) > maxBody) throw payloadTooLarge(profile);
-      }
-      a = r.run(req, params);
+      // After the stages, so a 413 still carries their headers; before auth and any read.
+      if (api) refuseDeclaredBody(req, profile);
+      a = hit ? hit.value.run(req, hit.params) : unrouted(req);
     } catch (e) {
       return committed(failed(e));
     }
     return isPromise(a) ? a.then(committed, (e: unknown) => committed(failed(e))) : committed(a);
   }
-
-  // HEAD is answered as GET without the body, as Hono does.
-  const headless = (a: Answer): Answer => ({ ...a, body: null });
+  const api = (req: SandboxRequest, hit: Hit) => core(req, hit, true);
 
   // The stages composed once: per request only the `next` of each stage is a new closure
   // (an argument, so tsx's keepNames does not wrap it in a naming call each time).
-  type Step = (req: StageRequest, r: LaneRoute, params: string[]) => Answer | Promise<Answer>;
-  const chain = stages.reduceRight<Step>((inner, stage) => (req, r, params) => stage(req, () => inner(req, r, params)), core);
+  type Step = (req: SandboxRequest, hit: Hit) => Answer | Promise<Answer>;
+  const chain = stages.reduceRight<Step>((inner, stage) => (req, hit) => stage(req, () => inner(req, hit)), api);
+
+  // HEAD is answered as GET without the body (the status and headers GET would have).
+  const headless = (a: Answer): Answer => ({ ...a, body: null });
 
   return (req) => {
     const head = req.method === 'HEAD';
-    const hit = route(head ? 'GET' : req.method, req.path);
-    if (!hit) return undefined;
-    req.endpoint = hit.value.endpoint(req.header('authorization') !== undefined);
+    const hit = router.match(head ? 'GET' : req.method, req.path);
+    if (hit) req.endpoint = hit.value.endpoint(req.header('authorization') !== undefined);
     let a: Answer | Promise<Answer>;
     try {
-      a = chain(req, hit.value, hit.params);
+      a = underApi(req.path) ? chain(req, hit) : core(req, hit, false);
       if (isPromise(a)) a = a.catch(failed);
     } catch (e) {
       a = failed(e);

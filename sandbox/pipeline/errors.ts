@@ -1,8 +1,10 @@
 import { ERROR_STATUS, type ErrorCode, type Profile } from '../../contract/index.ts';
+import type { Answer } from './answer.ts';
 
-// Every error leaves the sandbox as the spec's error object (part 7). Handlers throw
-// ApiError; the app's error handler turns it into a Response, and anything else into a
-// 500 internal_error that says nothing about internals.
+// Every error leaves the sandbox as the spec's error object (part 7), built here and
+// nowhere else (errorAnswerOf). Handlers throw ApiError; the pipeline's one error handler
+// (dispatch.ts) turns it into an answer, and anything else into a 500 internal_error that
+// says nothing about internals.
 
 // An ApiError is an answer, not a fault: nothing reads its stack, and capturing one was
 // most of a 401's CPU (38 % of an unknown key's answer in the profile, limits off).
@@ -22,14 +24,28 @@ export class ApiError extends Error {
   }
 }
 
-export function errorResponse(err: ApiError): Response {
-  const error: Record<string, unknown> = { code: err.code, message: err.message };
-  if (err.details) error.details = err.details;
-  return new Response(JSON.stringify({ error }), {
-    status: err.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...err.headers },
-  });
+const ERROR_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The spec's error object as an answer. `headers` are taken as they come (names as the
+ * caller spells them) and gain the content type: the limiter's 429, its commonest answer in
+ * a tier run, is made this way without an Error.
+ */
+export function errorAnswerOf(status: number, code: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}): Answer {
+  const error: Record<string, unknown> = { code, message };
+  if (details) error.details = details;
+  headers['content-type'] = ERROR_TYPE;
+  return { status, headers, body: JSON.stringify({ error }) };
 }
+
+/** An ApiError as its answer; its extra headers (Allow on a 405) by lower-case name. */
+export function errorAnswer(err: ApiError): Answer {
+  const headers: Record<string, string> = {};
+  if (err.headers) for (const k in err.headers) headers[k.toLowerCase()] = err.headers[k]!;
+  return errorAnswerOf(err.status, err.code, err.message, err.details, headers);
+}
+
+export const internalErrorAnswer = (): Answer => errorAnswerOf(500, 'internal_error', 'internal error');
 
 /** The profile's 413 for a body over its maxBodyBytes (declared or counted while read). */
 export function payloadTooLarge(profile: Profile): ApiError {
@@ -38,7 +54,3 @@ export function payloadTooLarge(profile: Profile): ApiError {
 }
 
 export const invalid = (field: string, problem: string) => new ApiError('invalid_request', `${field}: ${problem}`, 400);
-
-export function internalErrorResponse(): Response {
-  return errorResponse(new ApiError('internal_error', 'internal error', 500));
-}

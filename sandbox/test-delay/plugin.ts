@@ -1,7 +1,6 @@
 import type { SandboxPlugin } from '../pipeline/plugin.ts';
-import { endpointMatcher } from '../metrics/route.ts';
 
-// Test-only: makes chosen endpoints slower by a fixed number of milliseconds, so the
+// For tests, shipped: `lendcheck sandbox --test-delay` serves it, so it lives outside testing/. Makes chosen endpoints slower by a fixed number of milliseconds, so the
 // regression gate can be shown to catch a slowed endpoint (cli/history/regression.test.ts,
 // `lendcheck sandbox --test-delay rates.get=200`). The map may be changed while serving.
 
@@ -18,10 +17,9 @@ export function parseDelays(text: string | undefined): Map<string, number> {
 export function delayPlugin(delays: Map<string, number>): SandboxPlugin {
   return {
     name: 'test-delay',
-    stage(ctx) {
-      const endpointOf = endpointMatcher(ctx.profile);
+    stage() {
       return (req, next) => {
-        const ms = delays.size ? delays.get(req.endpoint ?? endpointOf(req.method, req.path, req.header('authorization') !== undefined)) : undefined;
+        const ms = delays.size && req.endpoint !== undefined ? delays.get(req.endpoint) : undefined;
         return ms ? new Promise<void>((r) => setTimeout(r, ms)).then(next) : next();
       };
     },
