@@ -14,8 +14,8 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-/** Serves a sandbox over HTTP. The listener hands the socket to the app as
- *  `c.env.incoming`, so the rate limiter sees the client address on public calls. */
+/** Serves a sandbox over HTTP. The listener hands the socket to the pipeline as the
+ *  request's `incoming`, so the rate limiter sees the client address on public calls. */
 export async function startSandboxServer(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<SandboxServer> {
   const { port = 0, host = '127.0.0.1', ...rest } = opts;
   const sandbox = createSandbox(rest);

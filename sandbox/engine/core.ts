@@ -54,6 +54,10 @@ export class EngineCore extends EngineStore {
   marketAssets(): string[] {
     return this.markets.marketAssets();
   }
+  /** The one unsupported-asset check of an order's or a read's asset: the profile's error unless it has markets. */
+  requireMarketAsset(field: string, asset: string): void {
+    if (!this.marketAssets().includes(asset)) throw this.ledger.unsupportedAsset(field, asset);
+  }
   book(asset: string, market: string): Book {
     return this.markets.book(asset, market);
   }
