@@ -40,7 +40,7 @@ export function errorAnswerOf(status: number, code: string, message: string, det
 
 /** An ApiError as its answer; its extra headers (Allow on a 405) by lower-case name. */
 export function errorAnswer(err: ApiError): Answer {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { 'content-type': ERROR_TYPE };
   if (err.headers) for (const k in err.headers) headers[k.toLowerCase()] = err.headers[k]!;
   return errorAnswerOf(err.status, err.code, err.message, err.details, headers);
 }
