@@ -32,10 +32,10 @@ const ERROR_TYPE = 'application/json; charset=utf-8';
  * a tier run, is made this way without an Error.
  */
 export function errorAnswerOf(status: number, code: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}): Answer {
-  const error: Record<string, unknown> = { code, message };
-  if (details) error.details = details;
   headers['content-type'] = ERROR_TYPE;
-  return { status, headers, body: JSON.stringify({ error }) };
+  // The bytes JSON.stringify({ error: { code, message, details } }) gives, without building the objects.
+  const tail = details ? `,"details":${JSON.stringify(details)}}}` : '}}';
+  return { status, headers, body: `{"error":{"code":${JSON.stringify(code)},"message":${JSON.stringify(message)}${tail}` };
 }
 
 /** An ApiError as its answer; its extra headers (Allow on a 405) by lower-case name. */
