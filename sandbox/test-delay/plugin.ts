@@ -1,8 +1,10 @@
 import type { SandboxPlugin } from '../pipeline/plugin.ts';
 
-// For tests, shipped: `lendcheck sandbox --test-delay` serves it, so it lives outside testing/. Makes chosen endpoints slower by a fixed number of milliseconds, so the
-// regression gate can be shown to catch a slowed endpoint (cli/history/regression.test.ts,
-// `lendcheck sandbox --test-delay rates.get=200`). The map may be changed while serving.
+// Makes chosen endpoints slower by a fixed number of milliseconds, so the regression gate
+// can be shown to catch a slowed endpoint (cli/history/regression.test.ts). A tool for tests,
+// but shipped: `lendcheck sandbox --test-delay rates.get=200` serves it, so it lives outside
+// testing/ (which the build leaves out). The endpoint is the one the router named
+// (req.endpoint); the map may be changed while serving.
 
 export function parseDelays(text: string | undefined): Map<string, number> {
   const out = new Map<string, number>();
