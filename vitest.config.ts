@@ -9,8 +9,8 @@ const ALONE = [
   'cli/load/audit/audit.test.ts',
   'cli/history/regression.test.ts',
   'examples/prometheus-rw/live-metrics.test.ts',
-  'sandbox/kill.test.ts',
-  'sandbox/kill-mixed.test.ts',
+  'sandbox/store/kill.test.ts',
+  'sandbox/store/kill-mixed.test.ts',
   'sandbox/webhooks/kill.test.ts',
 ];
 

@@ -13,7 +13,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { defaultProfile } from '../contract/index.ts';
-import { TestClock } from '../sandbox/clock.ts';
+import { TestClock } from '../sandbox/engine/clock.ts';
 import { Dispatcher } from '../sandbox/webhooks/dispatcher.ts';
 import { appendOutboxEvent } from '../sandbox/store/outbox.ts';
 import { addSubscription, outboxDb } from '../sandbox/webhooks/testkit.ts';

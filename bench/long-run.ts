@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { spawnSandbox } from '../sandbox/spawn.ts';
+import { spawnSandbox } from '../sandbox/testing/spawn.ts';
 import { connectInspector, inspectorUrl } from './lib/inspector.ts';
 
 // Long-run drill: a partner's mixed load inside its tier for N minutes against a sandbox

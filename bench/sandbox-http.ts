@@ -77,7 +77,7 @@ async function serve(kind: string, dbPath: string, root: string, pluginNames: st
     const { serve } = await import('@hono/node-server');
     const { createSandbox } = await import('../sandbox/app.ts');
     const sb = createSandbox({ dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
-    const server = serve({ fetch: sb.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log(`URL http://127.0.0.1:${info.port}/v1`));
+    const server = serve({ fetch: (req: Request) => sb.fetch(req), port: 0, hostname: '127.0.0.1' }, (info) => console.log(`URL http://127.0.0.1:${info.port}/v1`));
     process.on('SIGTERM', () => {
       server.close(() => {
         sb.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));

@@ -141,7 +141,7 @@ describe('README and docs/ links', () => {
     }
   });
 
-  // Files named in code spans (`sandbox/lane/stage.ts`) are not links, but a moved or renamed file
+  // Files named in code spans (`sandbox/pipeline/stage.ts`) are not links, but a moved or renamed file
   // leaves them stale just the same: each that names a file under a tracked top-level folder
   // must exist (folders, patterns like `<run-id>` and run output are not checked).
   it('names only files that exist', () => {

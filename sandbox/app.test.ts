@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints, eventEnvelope, parseProfile, positionMatchedData, shapes } from '../contract/index.ts';
-import { TestClock } from './clock.ts';
-import { describeEndpoints } from './endpoints.suite.ts';
-import { RESOLVERS } from './http/handlers.ts';
+import { TestClock } from './engine/clock.ts';
+import { describeEndpoints } from './endpoints/endpoints.suite.ts';
+import { RESOLVERS } from './endpoints/resolvers.ts';
+import { json } from './pipeline/answer.ts';
 import { defaultPlugins, type SandboxPlugin } from './plugins.ts';
-import { caller, KEY_A, START_MS, testSandbox } from './test-helpers.ts';
+import { caller, KEY_A, START_MS, testSandbox } from './testing/helpers.ts';
 
 describeEndpoints('in-process', async () => {
   const sb = testSandbox();
@@ -59,7 +60,7 @@ describe('sandbox core (in-process only)', () => {
   });
 
   it('turns an unexpected fault into 500 internal_error without internals', async () => {
-    const boom: SandboxPlugin = { name: 'boom', routes: (app) => app.get('/v1/boom', () => { throw new Error('secret table xyz'); }) };
+    const boom: SandboxPlugin = { name: 'boom', routes: () => [{ method: 'GET', path: '/v1/boom', handle: () => { throw new Error('secret table xyz'); } }] };
     const sb = testSandbox({ plugins: [boom] });
     open.push(sb);
     const errors: unknown[] = [];
@@ -75,7 +76,7 @@ describe('sandbox core (in-process only)', () => {
     expect(errors.length).toBe(1);
   });
 
-  it('runs plugin stages before auth, on lane and Hono routes alike, and plugin routes after it', async () => {
+  it('runs plugin stages before auth, on the core\'s routes and plugin routes alike, and plugin routes after it', async () => {
     const seen: string[] = [];
     const p: SandboxPlugin = {
       name: 'probe',
@@ -83,7 +84,7 @@ describe('sandbox core (in-process only)', () => {
         seen.push(`mw ${req.path}`);
         return next();
       },
-      routes: (app) => app.get('/v1/probe', (c) => c.json({ partner: c.get('partner')?.partnerId ?? null })),
+      routes: () => [{ method: 'GET', path: '/v1/probe', handle: ({ partner }) => json({ partner: partner?.partnerId ?? null }) }],
     };
     const sb = testSandbox({ plugins: [p] });
     open.push(sb);
@@ -153,7 +154,7 @@ describe('sandbox core (in-process only)', () => {
     const claim: SandboxPlugin = {
       name: 'claims-rates',
       endpoints: ['public.rates'],
-      routes: (app) => app.get('/v1/markets/rates', (c) => c.json({ from: 'plugin' })),
+      routes: () => [{ endpoint: 'public.rates', handle: () => json({ from: 'plugin' }) }],
     };
     const sb = testSandbox({ plugins: [claim] });
     open.push(sb);

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseProfile } from '../contract/index.ts';
-import { TestClock } from './clock.ts';
+import { TestClock } from './engine/clock.ts';
 import { runDueWork } from './engine/lifecycle.ts';
 import { createSandbox, type Sandbox } from './app.ts';
 import { defaultPlugins } from './plugins.ts';
-import { caller, KEY_A } from './test-helpers.ts';
+import { caller, KEY_A } from './testing/helpers.ts';
 
 // Without controls the sandbox stands in for a real partner sandbox: no /v1/sandbox/*
 // routes, pre-funded users, matching only between crossing orders, real time unless a

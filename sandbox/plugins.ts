@@ -1,12 +1,12 @@
 import { rateLimitPlugin } from './limiter/plugin.ts';
 import { openApiPlugin } from './openapi/plugin.ts';
-import type { SandboxPlugin } from './plugin-types.ts';
+import type { SandboxPlugin } from './pipeline/plugin.ts';
 import { webhooksPlugin } from './webhooks/plugin.ts';
 
 // The plugins a sandbox gets by default. The seam itself (what a plugin is and is given) is
-// plugin-types.ts, which the plugins import, so that this list can import them.
+// pipeline/plugin.ts, which the plugins import, so that this list can import them.
 
-export { INTERNAL_REQUEST_ENV, isInternalRequest, type KeyInfo, type SandboxContext, type SandboxEnv, type SandboxPlugin } from './plugin-types.ts';
+export { INTERNAL_REQUEST_ENV, isInternalRequest, type KeyInfo, type PluginRoute, type RouteCall, type SandboxContext, type SandboxPlugin } from './pipeline/plugin.ts';
 
 export interface PluginOptions {
   /** Turns rate limiting off, e.g. for benchmarks of the core. */

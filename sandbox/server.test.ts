@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from './clock.ts';
-import { describeEndpoints } from './endpoints.suite.ts';
+import { TestClock } from './engine/clock.ts';
+import { describeEndpoints } from './endpoints/endpoints.suite.ts';
+import type { SandboxPlugin } from './pipeline/plugin.ts';
 import { startSandboxServer } from './server.ts';
-import { caller, START_MS } from './test-helpers.ts';
+import { caller, START_MS } from './testing/helpers.ts';
 
-async function start() {
+async function start(plugins: SandboxPlugin[] = []) {
   return startSandboxServer({
     port: 0,
     clock: new TestClock({ startMs: START_MS, realNow: () => 0 }),
     liquidity: { enabled: false, delaySeconds: 5 },
     tickMs: 0,
     validateResponses: true,
-    plugins: [],
+    plugins,
   });
 }
 
@@ -22,16 +23,25 @@ describeEndpoints('over HTTP', async () => {
 
 describe('startSandboxServer', () => {
   it('listens on loopback with a base URL ending in /v1 and passes the client address to the app', async () => {
-    const s = await start();
+    let seen: string | undefined;
+    const probe: SandboxPlugin = {
+      name: 'addr',
+      routes: () => [
+        {
+          method: 'GET',
+          path: '/v1/__addr',
+          handle: ({ req }) => {
+            seen = req.incoming?.socket?.remoteAddress;
+            return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
+          },
+        },
+      ],
+    };
+    const s = await start([probe]);
     try {
       expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       expect(s.port).toBeGreaterThan(0);
       expect(s.keys.map((k) => k.key)).toContain('ck_test_partner_b_growth');
-      let seen: string | undefined;
-      s.sandbox.app.get('/v1/__addr', (c) => {
-        seen = (c.env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket?.remoteAddress;
-        return c.text('ok');
-      });
       await fetch(`${s.url}/__addr`);
       expect(seen).toMatch(/127\.0\.0\.1/);
     } finally {

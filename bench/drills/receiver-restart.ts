@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { drillFigures, runRestartDrill, type StopSignal } from '../../chaos/testing/restart-drill.ts';
-import { spawnSandbox } from '../../sandbox/spawn.ts';
+import { spawnSandbox } from '../../sandbox/testing/spawn.ts';
 import { killChildrenOnSignal } from '../../sandbox/testing/signal-cleanup.ts';
 
 // Long receiver-restart drill (the short one is chaos/restart.test.ts): the sandbox as its own

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EVENT_TYPES, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
-import { caller, KEY_A } from '../../sandbox/test-helpers.ts';
+import { caller, KEY_A } from '../../sandbox/testing/helpers.ts';
 import { freePort, spawnReceiver } from './restart-receiver.ts';
 import { judgeReceiverDb, type DrillResult, type RestartRecord } from './restart-result.ts';
 import { drainSender, startStream } from './restart-sender.ts';

@@ -1,5 +1,5 @@
 import { EVENT_TYPES } from '../../contract/index.ts';
-import type { caller } from '../../sandbox/test-helpers.ts';
+import type { caller } from '../../sandbox/testing/helpers.ts';
 import type { SenderEvent } from './restart-reconcile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { testSandbox } from '../../sandbox/test-helpers.ts';
+import { testSandbox } from '../../sandbox/testing/helpers.ts';
 import { registerSandboxCheck } from './sandbox-check.ts';
 import { runInProcess } from './run-in-process.ts';
 

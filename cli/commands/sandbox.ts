@@ -8,7 +8,7 @@ import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
 import { consolePlugin } from '../../sandbox/console/plugin.ts';
-import { delayPlugin, parseDelays } from '../../sandbox/testing/delay.ts';
+import { delayPlugin, parseDelays } from '../../sandbox/test-delay/plugin.ts';
 import { faultNames, parseFaultFlag, validateFaults } from '../../sandbox/faults/index.ts';
 
 interface Opts {

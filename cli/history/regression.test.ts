@@ -7,7 +7,7 @@ import { defaultProfile } from '../../contract/index.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
-import { delayPlugin } from '../../sandbox/testing/delay.ts';
+import { delayPlugin } from '../../sandbox/test-delay/plugin.ts';
 import { runLoad } from '../load/run.ts';
 import { runGate } from '../gate/run.ts';
 import { Progress } from '../gate/progress.ts';

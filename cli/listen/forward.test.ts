@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyWebhook } from '../../signing/signature.ts';
 import { exampleProfile } from '../../examples/profiles/load.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
-import { caller } from '../../sandbox/test-helpers.ts';
+import { caller } from '../../sandbox/testing/helpers.ts';
 import { startReceiver } from '../../sandbox/webhooks/testkit.ts';
 import { formatLine, startListen } from './forward.ts';
 

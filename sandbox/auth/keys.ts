@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { KEY_PREFIX, type Profile } from '../../contract/index.ts';
-import type { KeyInfo } from '../plugin-types.ts';
+import type { KeyInfo } from '../pipeline/plugin.ts';
 
 export interface KeyEntry {
   key: string;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controls } from '../../contract/index.ts';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
-import { caller, type Caller } from '../test-helpers.ts';
+import { caller, type Caller } from '../testing/helpers.ts';
 import { startReceiver, type Receiver } from '../webhooks/testkit.ts';
 import { consolePlugin } from './plugin.ts';
 

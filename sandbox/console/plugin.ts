@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { SandboxPlugin } from '../plugin-types.ts';
+import type { Answer } from '../pipeline/answer.ts';
+import type { RouteHandler, SandboxPlugin } from '../pipeline/plugin.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { consoleConfig, renderConsole } from './page.ts';
 import { consoleSnapshot, SnapshotError } from './snapshot.ts';
@@ -22,28 +23,36 @@ export function consolePlugin(): SandboxPlugin {
   let echarts: string | undefined;
   return {
     name: 'console',
-    routes(app, ctx) {
-      const html = () => {
+    routes(ctx) {
+      const html: RouteHandler = () => {
         page ??= renderConsole(consoleConfig(ctx.profile, ctx.controls));
-        return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-cache' } });
+        return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-cache' }, body: page };
       };
-      for (const p of CONSOLE_PATHS) app.get(p, html);
-      // The page's one read: everything it shows, with the key the user typed (Bearer, as the API takes it).
-      app.get('/console/snapshot', async (c) => {
-        try {
-          const body = await consoleSnapshot(ctx.fetch, c.req.header('authorization'), ctx.controls, ctx.profile.ratesPath);
-          return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-        } catch (e) {
-          if (e instanceof SnapshotError) return new Response(e.body, { status: e.status, headers: { 'content-type': 'application/json' } });
-          throw e;
-        }
-      });
-      app.get('/favicon.ico', () => new Response(null, { status: 204 }));
-      app.get('/console/app.js', () => new Response(CLIENT_SCRIPT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } }));
-      app.get('/console/echarts.min.js', () => {
-        echarts ??= readFileSync(require.resolve('echarts/dist/echarts.min.js'), 'utf8');
-        return new Response(echarts, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'max-age=3600' } });
-      });
+      const script = (body: string, cache: string): Answer => ({ status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': cache }, body });
+      return [
+        ...CONSOLE_PATHS.map((path) => ({ method: 'GET', path, handle: html })),
+        // The page's one read: everything it shows, with the key the user typed (Bearer, as the API takes it).
+        {
+          method: 'GET',
+          path: '/console/snapshot',
+          handle: async ({ req }): Promise<Answer> => {
+            try {
+              const body = await consoleSnapshot(ctx.fetch, req.header('authorization'), ctx.controls, ctx.profile.ratesPath);
+              return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(body) };
+            } catch (e) {
+              if (e instanceof SnapshotError) return { status: e.status, headers: { 'content-type': 'application/json' }, body: e.body };
+              throw e;
+            }
+          },
+        },
+        { method: 'GET', path: '/favicon.ico', handle: () => ({ status: 204, headers: {}, body: null }) },
+        { method: 'GET', path: '/console/app.js', handle: () => script(CLIENT_SCRIPT, 'no-cache') },
+        {
+          method: 'GET',
+          path: '/console/echarts.min.js',
+          handle: () => script((echarts ??= readFileSync(require.resolve('echarts/dist/echarts.min.js'), 'utf8')), 'max-age=3600'),
+        },
+      ];
     },
   };
 }

@@ -1,4 +1,4 @@
-import { INTERNAL_REQUEST_ENV } from '../plugin-types.ts';
+import { INTERNAL_REQUEST_ENV } from '../pipeline/plugin.ts';
 
 // What the console shows, read in one go through the sandbox's own API routes (in-process,
 // so the views are the API's own and the partner's rate-limit bucket is left alone): public

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../app.ts';
-import { TestClock } from '../clock.ts';
-import { ApiError } from '../errors.ts';
+import { TestClock } from './clock.ts';
+import { ApiError } from '../pipeline/errors.ts';
 import type { Engine } from './engine.ts';
 import { D, str, type Dec } from './money.ts';
 import type { PositionRow } from './rows.ts';

@@ -1,6 +1,6 @@
 import type { Profile } from '../../contract/index.ts';
-import type { Clock } from '../clock.ts';
-import type { SandboxConfig } from '../config.ts';
+import type { Clock } from './clock.ts';
+import type { SandboxConfig } from './config.ts';
 import type { Db } from '../store/db.ts';
 import type { Book } from './book.ts';
 import { Ledger } from './ledger.ts';
@@ -53,6 +53,10 @@ export class EngineCore extends EngineStore {
 
   marketAssets(): string[] {
     return this.markets.marketAssets();
+  }
+  /** The one unsupported-asset check of an order's or a read's asset: the profile's error unless it has markets. */
+  requireMarketAsset(field: string, asset: string): void {
+    if (!this.marketAssets().includes(asset)) throw this.ledger.unsupportedAsset(field, asset);
   }
   book(asset: string, market: string): Book {
     return this.markets.book(asset, market);

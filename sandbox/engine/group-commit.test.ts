@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../app.ts';
-import { ApiError } from '../errors.ts';
-import { caller, testSandbox } from '../test-helpers.ts';
+import { ApiError } from '../pipeline/errors.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 
 // Group commit: writes of one event-loop turn share one COMMIT, each still rolls back
 // alone, and nothing is answered or announced before its commit.

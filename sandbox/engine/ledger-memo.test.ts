@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkDb } from '../store/check.ts';
-import { caller, testSandbox } from '../test-helpers.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 
 // The ledger keeps users and balances in memory in front of SQLite (ledger.ts). Generated
 // runs interleave orders, orders the user cannot cover (their transaction, which may have

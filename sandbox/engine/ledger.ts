@@ -1,8 +1,8 @@
 import type { Profile } from '../../contract/index.ts';
 import { decimalPlaces } from '../../contract/index.ts';
-import type { Clock } from '../clock.ts';
-import type { SandboxConfig } from '../config.ts';
-import { ApiError, invalid } from '../errors.ts';
+import type { Clock } from './clock.ts';
+import type { SandboxConfig } from './config.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
 import type { Db } from '../store/db.ts';
 import { D, str, ZERO, type Dec } from './money.ts';
 

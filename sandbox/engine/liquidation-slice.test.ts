@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../app.ts';
-import { TestClock } from '../clock.ts';
+import { TestClock } from './clock.ts';
 import { runDueWork } from './lifecycle.ts';
 
 // The background collateral scan in slices: each tick checks a bounded number of active

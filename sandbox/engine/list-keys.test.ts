@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProfile } from '../../contract/index.ts';
-import { caller, testSandbox } from '../test-helpers.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 import { listItemView } from './views.ts';
 
 // A list page is assembled in memory (each user's keys with their status and type, kept in

@@ -1,5 +1,5 @@
 import { marketId } from '../../contract/index.ts';
-import { ApiError, invalid } from '../errors.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
 import type { BookSide } from './book.ts';
 import type { Engine } from './engine.ts';
 import { D, DAY_MS, str, ZERO, type Dec } from './money.ts';
@@ -184,7 +184,7 @@ export function rateSeries(engine: Engine, q: { asset?: string; maturity?: strin
   const now = engine.now();
   const p = periodMs(engine, q.period);
   const asset = q.asset ?? engine.marketAssets()[0];
-  if (!engine.marketAssets().includes(asset)) throw engine.unsupportedAsset('asset', asset);
+  engine.requireMarketAsset('asset', asset);
   const maturity = q.maturity ?? engine.profile.lifecycle.defaultMaturity;
   if (!engine.profile.markets.maturities.includes(maturity)) {
     throw invalid('maturity', `no market for ${maturity}; markets are ${engine.profile.markets.maturities.join(', ')}`);

@@ -1,5 +1,5 @@
 import { LEND_ASSETS, type Profile } from '../../contract/index.ts';
-import type { SandboxConfig } from '../config.ts';
+import type { SandboxConfig } from './config.ts';
 import type { Db } from '../store/db.ts';
 import { Book } from './book.ts';
 import { D } from './money.ts';

@@ -1,4 +1,4 @@
-import { ApiError, invalid } from '../errors.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
 import { newId } from '../store/ids.ts';
 import type { EngineCore } from './core.ts';
 import { D, str, ZERO, type Dec } from './money.ts';

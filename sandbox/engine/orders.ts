@@ -1,5 +1,5 @@
 import { isIsoDate } from '../../contract/index.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../pipeline/errors.ts';
 import { newId } from '../store/ids.ts';
 import type { EngineCore } from './core.ts';
 import { match } from './matching.ts';
@@ -67,7 +67,7 @@ function checkOrderSize(engine: EngineCore, field: string, amount: string): void
 export function lend(engine: EngineCore, partnerId: string, req: LendInput): PositionRow {
   const { profile, ledger } = engine;
   const now = engine.now();
-  if (!engine.marketAssets().includes(req.asset)) throw ledger.unsupportedAsset('asset', req.asset);
+  engine.requireMarketAsset('asset', req.asset);
   ledger.checkPrecision('amount', req.amount, req.asset);
   checkOrderSize(engine, 'amount', req.amount);
   const market = resolveMarket(engine, req.maturity, now);

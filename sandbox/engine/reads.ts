@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type Profile } from '../../contract/index.ts';
-import { ApiError, invalid } from '../errors.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
 import { getMeta, setMeta, type Db } from '../store/db.ts';
 import type { Ledger } from './ledger.ts';
 import { D, interest, ZERO, type Dec } from './money.ts';

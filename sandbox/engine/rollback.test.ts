@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../app.ts';
-import { testSandbox } from '../test-helpers.ts';
+import { testSandbox } from '../testing/helpers.ts';
 import type { Engine } from './engine.ts';
 
 // A group commit that fails rolls back every write of its batch; the engine's in-memory

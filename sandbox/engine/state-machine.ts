@@ -1,5 +1,5 @@
 import type { Profile } from '../../contract/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../pipeline/errors.ts';
 import type { PositionRow } from './rows.ts';
 
 // The position lifecycle as a state machine: the profile's transition table is the only

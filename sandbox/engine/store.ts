@@ -1,5 +1,5 @@
 import type { RunResult, Statement } from 'better-sqlite3';
-import type { Clock } from '../clock.ts';
+import type { Clock } from './clock.ts';
 import { setMeta, type Db } from '../store/db.ts';
 import { appendOutboxEvent, type OutboxEvent } from '../store/outbox.ts';
 import type { PositionRow } from './rows.ts';

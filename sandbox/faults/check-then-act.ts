@@ -1,4 +1,4 @@
-import type { Input } from '../http/handlers.ts';
+import type { Input } from '../endpoints/resolvers.ts';
 import { gapConfig } from './config.ts';
 import { gap, type FaultModule } from './fault.ts';
 import { checkFunds, withStaleRow, withoutFundsCheck } from './kit.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../contract/index.ts';
 import type { ListQuery, ListRow } from '../engine/engine.ts';
 import { listItemView } from '../engine/views.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../pipeline/errors.ts';
 import type { FaultModule } from './fault.ts';
 
 // A list cursor that is a row offset instead of a position in the order: a position placed

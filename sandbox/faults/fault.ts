@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Engine } from '../engine/engine.ts';
-import type { Input, Resolver } from '../http/handlers.ts';
+import type { Input, Resolver } from '../endpoints/resolvers.ts';
 
 // A fault is a deliberate bug the sandbox can be told to have, so the suites can be shown to
 // catch it (Toxiproxy-style: one small module per fault, registered by name, with a typed

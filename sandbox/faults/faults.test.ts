@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { caller, testSandbox } from '../test-helpers.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 import type { Sandbox } from '../app.ts';
 import { FAULTS, installFaults, parseFaultFlag, validateFaults } from './index.ts';
-import { RESOLVERS } from '../http/handlers.ts';
+import { RESOLVERS } from '../endpoints/resolvers.ts';
 
 // The registry's own rules, and one race shown at the sandbox's door: the suites' proof
 // (conformance/concurrency/proof.test.ts) shows every fault caught by a named check.

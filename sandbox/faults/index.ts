@@ -1,4 +1,4 @@
-import type { Resolver } from '../http/handlers.ts';
+import type { Resolver } from '../endpoints/resolvers.ts';
 import { borrowRace } from './borrow-race.ts';
 import { cancelRace } from './cancel-race.ts';
 import { counterRace } from './counter-race.ts';

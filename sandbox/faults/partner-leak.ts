@@ -1,4 +1,4 @@
-import type { KeyInfo } from '../plugin-types.ts';
+import type { KeyInfo } from '../pipeline/plugin.ts';
 import { gapConfig } from './config.ts';
 import { gap, type FaultModule } from './fault.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TestClock } from '../clock.ts';
-import { KEY_A, KEY_B, START_MS, testSandbox } from '../test-helpers.ts';
+import { TestClock } from '../engine/clock.ts';
+import { KEY_A, KEY_B, START_MS, testSandbox } from '../testing/helpers.ts';
 import type { Sandbox } from '../app.ts';
 
 // The read cache (read-cache.ts) may stay only while it is provably the core's answer. This

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../engine/clock.ts';
 import type { Db } from '../store/db.ts';
 
 // Answers to GET /positions/{id} and GET /users/{id}/positions kept as the bytes the core

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { Hono } from 'hono';
 import { defaultProfile, errorBody, parseProfile, type Profile } from '../../contract/index.ts';
-import { ApiError, errorResponse } from '../errors.ts';
-import type { KeyInfo, SandboxContext, SandboxEnv } from '../plugins.ts';
+import { json, toResponse } from '../pipeline/answer.ts';
+import { createDispatch, type Route } from '../pipeline/dispatch.ts';
+import { ApiError } from '../pipeline/errors.ts';
+import { FetchRequest, type SandboxRequest } from '../pipeline/request.ts';
+import { compileRouter } from '../pipeline/router.ts';
+import type { KeyInfo, SandboxContext } from '../plugins.ts';
 import { rateLimitPlugin } from './plugin.ts';
-import { stageMiddleware } from '../lane/stage.ts';
 
-// A stand-in for the core: the plugin's middleware, then an auth step that 401s bad keys.
+// A stand-in for the core: the sandbox's pipeline with the plugin's stage, and routes whose
+// auth step 401s bad keys.
 const KEYS: Record<string, KeyInfo> = {
   ck_test_starter: { keyId: 'k1', partnerId: 'a', tier: 'starter' },
   ck_test_untiered: { keyId: 'k2', partnerId: 'a', tier: '' },
@@ -15,20 +18,19 @@ const KEYS: Record<string, KeyInfo> = {
 function harness(profile: Profile = defaultProfile) {
   let now = 0;
   const ctx = { profile, lookupKey: (raw: string) => KEYS[raw] } as unknown as SandboxContext;
-  const app = new Hono<SandboxEnv>();
   const stage = rateLimitPlugin({ now: () => now, wallNow: () => 1_700_000_000_000 + now, clientAddress: (req) => req.header('x-test-addr') ?? '127.0.0.1' }).stage!(ctx);
-  app.use('/v1/*', stageMiddleware(stage));
-  app.get('/v1/markets', (c) => c.json({ markets: [] }));
-  app.use('/v1/positions/*', async (c, next) => {
-    const key = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-    if (!key || !KEYS[key]) return errorResponse(new ApiError('authentication_failed', 'Authorization: invalid API key', 401));
-    await next();
-  });
-  app.get('/v1/positions/:id', (c) => c.json({ positionId: c.req.param('id') }));
+  const auth = (req: SandboxRequest) => {
+    const key = /^Bearer (.+)$/.exec(req.header('authorization') ?? '')?.[1];
+    if (!key || !KEYS[key]) throw new ApiError('authentication_failed', 'Authorization: invalid API key', 401);
+  };
+  const router = compileRouter<Route>([
+    { method: 'GET', path: '/v1/markets', value: { endpoint: () => 'public.markets', run: () => json({ markets: [] }) } },
+    { method: 'GET', path: '/v1/positions/{id}', value: { endpoint: () => 'position.get', run: (req, [id]) => (auth(req), json({ positionId: id })) } },
+  ]);
+  const dispatch = createDispatch({ router, stages: [stage], profile, pendingCommit: () => undefined, onInternalError: (e) => { throw e; } });
   return {
-    app,
     step: (ms: number) => (now += ms),
-    get: (path: string, headers: Record<string, string> = {}) => app.request(path, { headers }),
+    get: async (path: string, headers: Record<string, string> = {}) => toResponse(await dispatch(new FetchRequest(new Request(`http://sandbox${path}`, { headers }), undefined))),
   };
 }
 
@@ -67,7 +69,7 @@ describe('rate-limit middleware', () => {
   });
 
   it('reads the key as auth does: a valid key after a tab is refused, so it draws from the public bucket', async () => {
-    // Auth (auth/middleware.ts) takes "Bearer" and spaces only; the limiter once also took a
+    // Auth (auth/bearer.ts) takes "Bearer" and spaces only; the limiter once also took a
     // tab, and a header auth refused then drew from the key's own bucket.
     const h = harness();
     const r = await h.get('/v1/positions/p1', { authorization: 'Bearer\tck_test_starter' });

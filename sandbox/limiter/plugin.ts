@@ -1,8 +1,10 @@
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
-import { bearerKey } from '../auth/middleware.ts';
-import type { Answer } from '../lane/answer.ts';
-import { andThen, type StageRequest } from '../lane/stage.ts';
-import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../plugin-types.ts';
+import { bearerKey } from '../auth/bearer.ts';
+import type { Answer } from '../pipeline/answer.ts';
+import { errorAnswerOf } from '../pipeline/errors.ts';
+import type { SandboxRequest } from '../pipeline/request.ts';
+import { andThen } from '../pipeline/stage.ts';
+import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../pipeline/plugin.ts';
 import { GcraLimiter, type LimitDecision, type LimitRule, type RateLimiter } from './gcra.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';
@@ -23,10 +25,10 @@ export interface RateLimitOptions {
   /** Wall-clock ms, for unix-based X-RateLimit-Reset units. */
   wallNow?: () => number;
   /** Client address of a request; defaults to the socket's remote address. */
-  clientAddress?: (req: StageRequest) => string;
+  clientAddress?: (req: SandboxRequest) => string;
 }
 
-function socketAddress(req: StageRequest): string {
+function socketAddress(req: SandboxRequest): string {
   // X-Forwarded-For is not trusted: the sandbox listens on loopback and nothing proxies it.
   // In-process requests (tests) have no socket.
   return req.incoming?.socket?.remoteAddress ?? 'unknown';
@@ -43,15 +45,9 @@ function addressBucket(ctx: SandboxContext, address: string): BucketChoice {
   return { bucket: `addr:${address}`, rule: publicRule(ctx.profile), keyed: false };
 }
 
-/**
- * The 429 as errorAnswer would build it (same bytes, same headers), without an Error: a
- * refusal is the limiter's commonest answer in a tier run, and an Error's stack capture was
- * its largest cost.
- */
-function refusal(message: string, headers: Record<string, string>): Answer {
-  headers['content-type'] = 'application/json; charset=utf-8';
-  return { status: 429, headers, body: `{"error":{"code":"rate_limit_exceeded","message":${JSON.stringify(message)}}}` };
-}
+/** The 429 without an Error: a refusal is the limiter's commonest answer in a tier run, and an
+ *  Error's stack capture was its largest cost. */
+const refusal = (message: string, headers: Record<string, string>): Answer => errorAnswerOf(429, 'rate_limit_exceeded', message, undefined, headers);
 
 export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
   const limiter = opts.limiter ?? new GcraLimiter();
@@ -66,8 +62,8 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
       // A key's bucket and rule are fixed for the sandbox's life: built once per key (the key
       // store hands back the same KeyInfo for a key), not per request.
       const keyed = new WeakMap<KeyInfo, BucketChoice>();
-      const choose = (authorization: string | undefined, req: StageRequest): BucketChoice => {
-        // The key as auth reads it (auth/middleware.ts bearerKey), so a header auth refuses
+      const choose = (authorization: string | undefined, req: SandboxRequest): BucketChoice => {
+        // The key as auth reads it (auth/bearer.ts bearerKey), so a header auth refuses
         // never draws from a key's bucket.
         const raw = authorization ? bearerKey(authorization) : undefined;
         const info = raw ? ctx.lookupKey(raw) : undefined;

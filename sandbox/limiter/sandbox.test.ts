@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TIERS } from '../../contract/index.ts';
-import { caller, testSandbox } from '../test-helpers.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 import { rateLimitPlugin } from './plugin.ts';
 
 // The limiter inside the real sandbox app (real auth, real keys, real routes), on injected

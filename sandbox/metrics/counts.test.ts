@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Counter, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import { API_VERSION_PREFIX, defaultProfile } from '../../contract/index.ts';
-import type { Answer } from '../lane/answer.ts';
-import type { Stage, StageRequest } from '../lane/stage.ts';
-import type { SandboxContext } from '../plugin-types.ts';
+import type { Answer } from '../pipeline/answer.ts';
+import type { SandboxRequest } from '../pipeline/request.ts';
+import type { Stage } from '../pipeline/stage.ts';
+import type { SandboxContext } from '../pipeline/plugin.ts';
 import { DURATION_BUCKETS } from './counts.ts';
 import { metricsPlugin } from './plugin.ts';
-import { endpointMatcher } from './route.ts';
 
 // The stage keeps its own counts and hands them to prom-client at scrape time; what /metrics
 // says must be what prom-client's Counter and Histogram said when the stage fed them each
@@ -35,7 +35,7 @@ function requests(n: number, seed: number): Sent[] {
     { method: 'GET', path: '/positions/p1', endpoint: 'position.get' },
     { method: 'DELETE', path: '/webhooks/w1', endpoint: 'webhooks.delete' },
   ];
-  // Named by the matcher (Hono's routes), several methods of them 'unmatched'.
+  // The router named nothing (no route, or a method the path lacks): counted as 'unmatched'.
   const unrouted = [
     { method: 'GET', path: '/markets/m1/orderbook' },
     { method: 'GET', path: '/nothing' },
@@ -54,9 +54,8 @@ function requests(n: number, seed: number): Sent[] {
 function reference(registry: Registry, help: Record<string, string>) {
   const counter = new Counter({ name: REQUESTS, help: help[REQUESTS], labelNames: ['endpoint', 'method', 'status'], registers: [registry] });
   const histogram = new Histogram({ name: DURATION, help: help[DURATION], labelNames: ['endpoint'], buckets: [...DURATION_BUCKETS], registers: [registry] });
-  const endpointOf = endpointMatcher(defaultProfile);
   return (s: Sent) => {
-    const endpoint = s.endpoint ?? endpointOf(s.method, s.path, s.keyed);
+    const endpoint = s.endpoint ?? 'unmatched';
     counter.labels({ endpoint, method: s.method, status: String(s.status) }).inc();
     histogram.labels({ endpoint }).observe(s.ms / 1000);
   };
@@ -68,7 +67,7 @@ function sandbox(registry: Registry) {
   const now = vi.spyOn(performance, 'now');
   return async (s: Sent) => {
     now.mockReturnValueOnce(0).mockReturnValueOnce(s.ms);
-    const req = { method: s.method, path: s.path, endpoint: s.endpoint, header: (h: string) => (h === 'authorization' && s.keyed ? 'Bearer k' : undefined) } as StageRequest;
+    const req = { method: s.method, path: s.path, endpoint: s.endpoint, header: (h: string) => (h === 'authorization' && s.keyed ? 'Bearer k' : undefined) } as SandboxRequest;
     const a: Answer = { status: s.status, headers: {}, body: null };
     await stage(req, () => (s.later ? Promise.resolve(a) : a));
   };

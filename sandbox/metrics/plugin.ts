@@ -1,9 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Gauge, Registry } from 'prom-client';
-import type { SandboxPlugin } from '../plugin-types.ts';
-import { andThen } from '../lane/stage.ts';
+import type { SandboxPlugin } from '../pipeline/plugin.ts';
+import { andThen } from '../pipeline/stage.ts';
 import { durationHistogram, RequestCounts, requestsCounter } from './counts.ts';
-import { endpointMatcher } from './route.ts';
 
 // `lendcheck sandbox --metrics`: GET /metrics in Prometheus text format (prom-client).
 // Requests and latency by the contract's endpoint id, measured around everything the
@@ -71,18 +70,17 @@ export function metricsPlugin(opts: { registry?: Registry } = {}): SandboxPlugin
     name: 'metrics',
     stage(ctx) {
       db = ctx.db;
-      const endpointOf = endpointMatcher(ctx.profile);
       return (req, next) => {
         const t0 = performance.now();
         return andThen(next(), (a) => {
-          const endpoint = req.endpoint ?? endpointOf(req.method, req.path, req.header('authorization') !== undefined);
-          counts.record(endpoint, req.method, a.status, (performance.now() - t0) / 1000);
+          // The router named the endpoint; no route (or a method the path lacks) is 'unmatched'.
+          counts.record(req.endpoint ?? 'unmatched', req.method, a.status, (performance.now() - t0) / 1000);
           return a;
         });
       };
     },
-    routes(app) {
-      app.get(METRICS_PATH, async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
-    },
+    routes: () => [
+      { method: 'GET', path: METRICS_PATH, handle: async () => ({ status: 200, headers: { 'content-type': registry.contentType }, body: await registry.metrics() }) },
+    ],
   };
 }

@@ -1,6 +1,6 @@
 import { API_VERSION_PREFIX } from '../../contract/index.ts';
 import { buildOpenApi } from '../../contract/openapi/document.ts';
-import type { SandboxPlugin } from '../plugin-types.ts';
+import type { RouteHandler, SandboxPlugin } from '../pipeline/plugin.ts';
 
 // The sandbox serves its own API description, as Prism and stripe-mock do: the contract's
 // OpenAPI document generated under the profile the sandbox runs with, at /v1/openapi.json
@@ -14,21 +14,23 @@ export function openApiPlugin(): SandboxPlugin {
   let doc: Record<string, unknown> | undefined;
   return {
     name: 'openapi',
-    routes(app, ctx) {
-      const serve = (c: { req: { url: string; header(name: string): string | undefined } }) => {
+    routes(ctx) {
+      const serve: RouteHandler = ({ req }) => {
         if (!doc) {
           const built = buildOpenApi(ctx.profile) as Record<string, unknown> & { paths: Record<string, unknown> };
           if (!ctx.controls) for (const p of Object.keys(built.paths)) if (p.startsWith('/sandbox/')) delete built.paths[p];
           doc = built;
         }
         // The node listener hands the core a placeholder origin; the Host header is the address the caller used.
-        const host = c.req.header('host');
-        const origin = host ? `http://${host}` : new URL(c.req.url).origin;
-        return new Response(JSON.stringify({ ...doc, servers: [{ url: `${origin}${API_VERSION_PREFIX}`, description: `lendcheck reference sandbox (profile "${ctx.profile.name}")` }] }), {
+        const host = req.header('host');
+        const origin = host ? `http://${host}` : new URL(req.url).origin;
+        return {
+          status: 200,
           headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
-        });
+          body: JSON.stringify({ ...doc, servers: [{ url: `${origin}${API_VERSION_PREFIX}`, description: `lendcheck reference sandbox (profile "${ctx.profile.name}")` }] }),
+        };
       };
-      for (const p of OPENAPI_PATHS) app.get(p, serve);
+      return OPENAPI_PATHS.map((path) => ({ method: 'GET', path, handle: serve }));
     },
   };
 }

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../app.ts';
-import { TestClock } from '../clock.ts';
-import { ApiError } from '../errors.ts';
-import { START_MS } from '../test-helpers.ts';
+import { TestClock } from '../engine/clock.ts';
+import { ApiError } from '../pipeline/errors.ts';
+import { START_MS } from '../testing/helpers.ts';
 import { checkDbFile, type Rule } from './check.ts';
 
 // The checker passes a file a real random workload wrote (orders, book matches, the

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { TestClock } from '../clock.ts';
+import type { TestClock } from '../engine/clock.ts';
 import type { Engine } from '../engine/engine.ts';
 import { D, type Dec } from '../engine/money.ts';
 

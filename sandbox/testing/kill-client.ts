@@ -1,5 +1,5 @@
 import { DEFAULT_KEYS } from '../auth/keys.ts';
-import { KEY_A, KEY_B } from '../test-helpers.ts';
+import { KEY_A, KEY_B } from './helpers.ts';
 
 // Who the kill drill's clients are and how they call the spawned sandbox. Its own call rather
 // than test-helpers' caller: a body that is not JSON must throw, so the load counts the

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
 import { EVENT_TYPES } from '../../contract/index.ts';
-import { spawnSandbox, type SandboxProcess } from '../spawn.ts';
+import { spawnSandbox, type SandboxProcess } from './spawn.ts';
 import type { Violation } from '../store/check.ts';
-import { KEY_A } from '../test-helpers.ts';
+import { KEY_A } from './helpers.ts';
 import { startReceiver, type Receiver } from '../webhooks/testkit.ts';
 import { PARTNERS, sandboxCaller } from './kill-client.ts';
 import { MixedLoad, OPS, type Op } from './kill-load.ts';

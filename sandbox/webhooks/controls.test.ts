@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { controls } from '../../contract/index.ts';
-import { caller, KEY_B, testSandbox } from '../test-helpers.ts';
+import { caller, KEY_B, testSandbox } from '../testing/helpers.ts';
 import { webhooksPlugin } from './plugin.ts';
 import { startReceiver, type Receiver } from './testkit.ts';
 

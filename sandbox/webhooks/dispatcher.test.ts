@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, defaultProfile, eventEnvelope, parseProfile, shapes, type Profile } from '../../contract/index.ts';
 import { verifyWebhook } from '../../signing/signature.ts';
-import { TestClock } from '../clock.ts';
+import { TestClock } from '../engine/clock.ts';
 import { eventAttempts } from './attempts.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { appendOutboxEvent } from '../store/outbox.ts';

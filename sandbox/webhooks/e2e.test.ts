@@ -3,7 +3,7 @@ import { EVENT_TYPES, SIGNATURE_HEADER, eventEnvelope, shapes, type EventType } 
 import { verifyWebhook } from '../../signing/signature.ts';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
-import { caller, type Caller } from '../test-helpers.ts';
+import { caller, type Caller } from '../testing/helpers.ts';
 import { startReceiver, type Receiver } from './testkit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { spawnSandbox } from '../spawn.ts';
-import { caller } from '../test-helpers.ts';
+import { spawnSandbox } from '../testing/spawn.ts';
+import { caller } from '../testing/helpers.ts';
 import { startReceiver } from './testkit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -1,6 +1,6 @@
-import type { SandboxContext, SandboxPlugin } from '../plugin-types.ts';
+import type { SandboxContext, SandboxPlugin } from '../pipeline/plugin.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
-import { registerWebhookRoutes } from './routes.ts';
+import { webhookRoutes } from './routes.ts';
 import { hookFaultEffects } from './faults/index.ts';
 
 // Webhooks as a sandbox plugin: subscription routes and the trigger/attempts controls,
@@ -16,7 +16,7 @@ export interface WebhooksPlugin extends SandboxPlugin {
   dispatcher(): Dispatcher | undefined;
 }
 
-/** The contract endpoints whose routes registerWebhookRoutes serves. */
+/** The contract endpoints whose routes webhookRoutes serves. */
 export const WEBHOOK_ENDPOINTS = [
   'webhooks.create',
   'webhooks.list',
@@ -37,9 +37,7 @@ export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin
     name: 'webhooks',
     endpoints: WEBHOOK_ENDPOINTS,
     dispatcher: () => dispatcher,
-    routes(app, ctx) {
-      registerWebhookRoutes(app, ctx, () => dispatcher);
-    },
+    routes: (ctx) => webhookRoutes(ctx, () => dispatcher),
     start(ctx: SandboxContext) {
       if (!dispatch || dispatcher) return;
       const faults = ctx.hookFaults?.length ? hookFaultEffects(ctx.hookFaults, { db: ctx.db }) : undefined;

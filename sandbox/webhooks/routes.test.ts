@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, SIGNATURE_HEADER, controls, errorBody, eventEnvelope, parseProfile, shapes, type Profile } from '../../contract/index.ts';
 import { verifyWebhook } from '../../signing/signature.ts';
-import { caller, KEY_A, KEY_B, testSandbox } from '../test-helpers.ts';
+import { caller, KEY_A, KEY_B, testSandbox } from '../testing/helpers.ts';
 import { webhooksPlugin } from './plugin.ts';
 import { startReceiver, type Receiver } from './testkit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { z } from 'zod';
 import { EVENT_TYPES, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, secretFitsScheme } from '../../signing/signature.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../pipeline/errors.ts';
 import { migrateWebhooks } from './schema.ts';
 
 // Subscriptions of one partner: validation of POST /webhooks, the stored rows, and the

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventType, Profile } from '../../contract/index.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../pipeline/errors.ts';
 import { iso } from '../engine/rows.ts';
 
 // Event data for POST /v1/sandbox/trigger, in the manner of `stripe trigger`: a real

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { faultNames, hookFaults, installFaults, parseFaultFlag, validateFaults } from '../../faults/index.ts';
-import { RESOLVERS } from '../../http/handlers.ts';
+import { RESOLVERS } from '../../endpoints/resolvers.ts';
 import { HOOK_FAULTS } from './index.ts';
 
 // The webhook-sender faults share the endpoint faults' flag and rules: known by name, a valid

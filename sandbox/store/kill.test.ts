@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSandbox } from './spawn.ts';
-import { KEY_A } from './test-helpers.ts';
+import { spawnSandbox } from '../testing/spawn.ts';
+import { KEY_A } from '../testing/helpers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // Durability: SIGKILL the `lendcheck sandbox` process in the middle of a write load,

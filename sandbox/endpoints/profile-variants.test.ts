@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseProfile } from '../contract/index.ts';
-import type { Sandbox } from './app.ts';
-import { caller, testSandbox } from './test-helpers.ts';
+import { parseProfile } from '../../contract/index.ts';
+import type { Sandbox } from '../app.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 
 // Where the spec is silent the profile decides: the same sandbox under other choices.
 

@@ -1,28 +1,24 @@
-import { getQueryParam } from 'hono/utils/url';
 import { endpointSuccess, successSchema, type Endpoint, type Profile } from '../../contract/index.ts';
-import { authenticate } from '../auth/middleware.ts';
-import type { KeyStore } from '../auth/keys.ts';
 import type { Engine } from '../engine/engine.ts';
 import { iso } from '../engine/rows.ts';
 import { viewTime } from '../engine/views.ts';
-import { JSON_TYPE, type Answer } from '../lane/answer.ts';
-import type { LaneRequest } from '../lane/request.ts';
-import type { LaneRoute } from '../lane/lane.ts';
-import type { KeyInfo } from '../plugin-types.ts';
-import type { Resolver } from './handlers.ts';
+import { JSON_TYPE, type Answer } from '../pipeline/answer.ts';
+import type { SandboxRequest } from '../pipeline/request.ts';
+import type { EndpointRun } from '../pipeline/table.ts';
+import type { KeyInfo } from '../pipeline/plugin.ts';
+import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
-import type { ReadCache } from './read-cache.ts';
+import type { ReadCache } from '../http/read-cache.ts';
 import { parseWith, readJsonBody } from './validate.ts';
 
-// One contract endpoint as a lane route, in the msw/Hono order: parse (path parameters,
-// query and body by the endpoint's own schemas), predicate (auth) and resolve (the
+// One contract endpoint as the core serves it, in the msw/Hono order: parse (path parameters,
+// query and body by the endpoint's own schemas), predicate (auth, pipeline/table.ts) and resolve (the
 // endpoint's resolver), then the success answer in the profile's status and envelope.
 // Only an endpoint with a body to read answers with a promise.
 
 export interface RouteDeps {
   engine: Engine;
   profile: Profile;
-  keys: KeyStore;
   resolvers: Record<string, Resolver>;
   /** Checks every success body against the contract (tests, LENDCHECK_DEV=1). */
   validate: boolean;
@@ -32,7 +28,7 @@ export interface RouteDeps {
 const NO_BODY = new Set([204, 205, 304]);
 
 /** The resolve step of one endpoint: parsed input in, success answer out. */
-export function endpointHandler(d: RouteDeps, e: Endpoint): (req: LaneRequest, params: string[], partner: KeyInfo | undefined) => Answer | Promise<Answer> {
+export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
   const { engine, profile } = d;
   const resolve = d.resolvers[e.id];
   if (!resolve) throw new Error(`sandbox: no resolver for endpoint ${e.id}`);
@@ -43,7 +39,7 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): (req: LaneRequest, p
   const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   const cacheable = d.readCache && !envelope && (e.id === 'position.get' || e.id === 'positions.list') ? d.readCache : undefined;
 
-  const answer = (req: LaneRequest, partner: KeyInfo | undefined, out: unknown): Answer => {
+  const answer = (req: SandboxRequest, partner: KeyInfo | undefined, out: unknown): Answer => {
     let text: string;
     let at: number | undefined;
     if (out instanceof RawJson && !envelope) {
@@ -69,36 +65,30 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): (req: LaneRequest, p
     const named: Record<string, string> = {};
     for (let i = 0; i < paramNames.length; i++) named[paramNames[i]!] = values[i]!;
     const params = e.params ? (parseWith(e.params, named, 'params') as Record<string, string>) : named;
-    const query = e.query ? (parseWith(e.query, getQueryParam(req.url) as Record<string, string>, 'query') as Record<string, unknown>) : {};
+    const query = e.query ? (parseWith(e.query, req.query(), 'query') as Record<string, unknown>) : {};
     if (!e.body) return finish(req, partner, resolve(engine, { partner, params, query, body: undefined }));
     return readJsonBody(req, profile, bodyRequired).then((json) => {
-      // An asset outside the lists gets the profile's unsupported-asset error, not a schema one.
-      if (e.id === 'lend.create') {
-        const a = (json as { asset?: unknown } | undefined)?.asset;
-        if (typeof a === 'string' && !engine.marketAssets().includes(a)) throw engine.unsupportedAsset('asset', a);
-      }
-      const body = json === undefined && !bodyRequired ? undefined : parseWith(e.body!, json ?? {}, 'body');
+      const body = json === undefined && !bodyRequired ? undefined : parseBody(json);
       return finish(req, partner, resolve(engine, { partner, params, query, body }));
     });
   };
 
-  function finish(req: LaneRequest, partner: KeyInfo | undefined, out: unknown): Answer | Promise<Answer> {
+  /** The body by the endpoint's schema. A lend whose asset has no markets gets the profile's
+   *  unsupported-asset error, not the schema's complaint about it or about another field: the
+   *  engine's own check (engine/core.ts), asked here only when the schema refuses, so a good
+   *  body is checked once, in the engine. */
+  function parseBody(json: unknown): unknown {
+    try {
+      return parseWith(e.body!, json ?? {}, 'body');
+    } catch (err) {
+      const a = (json as { asset?: unknown } | undefined)?.asset;
+      if (e.id === 'lend.create' && typeof a === 'string') engine.requireMarketAsset('asset', a);
+      throw err;
+    }
+  }
+
+  function finish(req: SandboxRequest, partner: KeyInfo | undefined, out: unknown): Answer | Promise<Answer> {
     // Only a fault's resolver answers with a promise; the clean path stays synchronous.
     return out instanceof Promise ? out.then((o: unknown) => answer(req, partner, o)) : answer(req, partner, out);
   }
-}
-
-/** An endpoint's lane route: keyed endpoints authenticate first; a path shared by a keyed and
- *  a public endpoint (profile.orderbookPath 'shared-by-auth') takes the keyed one when a key comes. */
-export function endpointRoute(d: RouteDeps, keyed: Endpoint | undefined, pub: Endpoint | undefined): LaneRoute {
-  const hk = keyed && endpointHandler(d, keyed);
-  const hp = pub && endpointHandler(d, pub);
-  return {
-    endpoint: (hasKey) => (hasKey && keyed ? keyed.id : (pub ?? keyed)!.id),
-    run(req, params) {
-      const header = req.header('authorization');
-      if (hk && (header !== undefined || !hp)) return hk(req, params, authenticate(d.keys, header));
-      return hp!(req, params, undefined);
-    },
-  };
 }

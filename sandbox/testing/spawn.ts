@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 // Runs `lendcheck sandbox` as its own process and waits for the URL it prints. Kill tests
 // and long-run drills need a real process to SIGKILL or to measure, not an in-process app.
 
-const BIN = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../cli/bin.js', import.meta.url));
 
 export interface SandboxProcess {
   child: ChildProcess;

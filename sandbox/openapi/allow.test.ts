@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApi } from '../contract/openapi/document.ts';
-import { EXAMPLE_PROFILES, exampleProfile } from '../examples/profiles/load.ts';
-import { caller, testSandbox } from './test-helpers.ts';
+import { buildOpenApi } from '../../contract/openapi/document.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../detect/matrix.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 
 // The methods the exported document gives each path are the methods the sandbox serves
 // there, under every profile it plays: a method the document lacks gets the profile's

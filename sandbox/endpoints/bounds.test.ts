@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LEND_ASSETS, defaultProfile, eventEnvelope, marketId, marketList, orderBook, position, positionList, ratesResponse } from '../contract/index.ts';
-import { decimalPlaces } from '../contract/refinements.ts';
-import { eventDataShapes } from '../contract/shapes.ts';
-import { caller, testSandbox, type Caller } from './test-helpers.ts';
+import { LEND_ASSETS, defaultProfile, eventEnvelope, marketId, marketList, orderBook, position, positionList, ratesResponse } from '../../contract/index.ts';
+import { decimalPlaces } from '../../contract/refinements.ts';
+import { eventDataShapes } from '../../contract/shapes.ts';
+import { caller, testSandbox, type Caller } from '../testing/helpers.ts';
 
 // No value the sandbox answers or emits ever leaves the contract's bounds, whatever history
 // led to it: rates are fractions in [0, 1), amounts exact decimal strings within the asset's

@@ -5,8 +5,8 @@ import * as md from '../engine/market-data.ts';
 import { iso } from '../engine/rows.ts';
 import { createBorrowView, createLendView, positionView } from '../engine/views.ts';
 import { RawJson } from './raw-json.ts';
-import { ApiError, invalid } from '../errors.ts';
-import type { KeyInfo } from '../plugin-types.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
+import type { KeyInfo } from '../pipeline/plugin.ts';
 
 // One resolver per endpoint id of the contract's table. Inputs arrive parsed by the
 // endpoint's own schemas; the resolver returns the success body (before any envelope).

@@ -1,15 +1,16 @@
-import type { Hono } from 'hono';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Profile } from '../contract/index.ts';
-import type { Clock } from './clock.ts';
-import type { Engine } from './engine/engine.ts';
-import type { Stage } from './lane/stage.ts';
-import type { HookFaultSetting } from './webhooks/faults/index.ts';
+import type { Profile } from '../../contract/index.ts';
+import type { Clock } from '../engine/clock.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { HookFaultSetting } from '../webhooks/faults/index.ts';
+import type { Answer } from './answer.ts';
+import type { SandboxRequest } from './request.ts';
+import type { Stage } from './stage.ts';
 
-// The seam between the sandbox core (engine, auth, routes) and the behaviours layered on
-// it (rate limits, webhooks). A plugin's stage runs BEFORE auth on every /v1 request, so it
-// sees every request including ones that end in 401 (lane/stage.ts: the lane runs it inline,
-// Hono as middleware), and its routes run AFTER auth.
+// The seam between the sandbox core (engine, auth, the contract's routes) and the behaviours
+// layered on it (rate limits, webhooks, metrics, the console). A plugin's stage runs BEFORE
+// auth on every /v1 request, so it sees every request including ones that end in 401; its
+// routes go into the one route table (table.ts) beside the core's and run after auth.
 
 export interface KeyInfo {
   /** Stable, non-secret id of the key (never the key itself). */
@@ -17,13 +18,6 @@ export interface KeyInfo {
   partnerId: string;
   tier: string;
 }
-
-export type SandboxEnv = {
-  Variables: {
-    /** Set by the auth middleware on authenticated routes. */
-    partner: KeyInfo;
-  };
-};
 
 /**
  * The env of a request the sandbox makes to itself (the console's snapshot, console/snapshot.ts):
@@ -49,15 +43,33 @@ export interface SandboxContext {
   hookFaults?: readonly HookFaultSetting[];
 }
 
+/** What a plugin route's handler gets: the request, its path parameters by name and, on a
+ *  keyed contract endpoint, the partner auth found. */
+export interface RouteCall {
+  req: SandboxRequest;
+  params: Record<string, string>;
+  partner?: KeyInfo;
+}
+
+export type RouteHandler = (call: RouteCall) => Answer | Promise<Answer>;
+
+/**
+ * A route a plugin declares. A contract endpoint is named by its id: its method, path and
+ * access (auth) come from the contract's table, and it is left out when the profile or
+ * `controls: false` leaves the endpoint out. Any other route gives its method and full path
+ * (`{name}` parameters), under /v1 or not (the console's pages), and gets no auth.
+ */
+export type PluginRoute = ({ endpoint: string } | { method: string; path: string }) & { handle: RouteHandler };
+
 export interface SandboxPlugin {
   name: string;
-  /** Ids of the contract's endpoints (contract/endpoints.ts) whose routes this plugin registers
-   *  in `routes`; the core registers no resolver for them. */
+  /** Ids of the contract's endpoints (contract/endpoints.ts) this plugin serves in `routes`;
+   *  the core serves none of them, even when the plugin's routes leave one out. */
   endpoints?: readonly string[];
   /** Runs before auth on every /v1 request (rate limits, metrics): built once per sandbox. */
   stage?(ctx: SandboxContext): Stage;
-  /** Runs after auth: registers routes; `c.get('partner')` is set on authenticated ones. */
-  routes?(app: Hono<SandboxEnv>, ctx: SandboxContext): void;
+  /** The routes this plugin serves, read once when the sandbox compiles its route table. */
+  routes?(ctx: SandboxContext): PluginRoute[];
   /** Starts background work (dispatcher loops) once the store is open. */
   start?(ctx: SandboxContext): void | Promise<void>;
   /** Stops background work; called before the database closes. */

@@ -1,6 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
-import { ApiError } from '../errors.ts';
-import type { KeyInfo, SandboxEnv } from '../plugin-types.ts';
+import { ApiError } from '../pipeline/errors.ts';
+import type { KeyInfo } from '../pipeline/plugin.ts';
 import type { KeyStore } from './keys.ts';
 
 // Bearer auth. Every refusal is the same 401 authentication_failed; the message says what
@@ -14,14 +13,6 @@ export function authenticate(keys: KeyStore, header: string | undefined): KeyInf
   const info = keys.lookup(key);
   if (!info) throw key.startsWith('ck_live_') ? LIVE : INVALID;
   return info;
-}
-
-/** authenticate() for the routes Hono serves (the plugins' keyed routes). */
-export function authMiddleware(keys: KeyStore): MiddlewareHandler<SandboxEnv> {
-  return async (c, next) => {
-    c.set('partner', authenticate(keys, c.req.header('authorization')));
-    await next();
-  };
 }
 
 const BEARER = /^Bearer +(\S+)\s*$/i;

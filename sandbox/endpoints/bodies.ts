@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { errorBody } from '../contract/index.ts';
+import { errorBody } from '../../contract/index.ts';
 
 // The order bodies and the error assertion both endpoint suites (endpoints.suite.ts,
 // endpoints-reads.suite.ts) share, apart from either, so neither imports the other back.

@@ -1,9 +1,10 @@
-import type { SandboxPlugin } from '../plugin-types.ts';
-import { endpointMatcher } from '../metrics/route.ts';
+import type { SandboxPlugin } from '../pipeline/plugin.ts';
 
-// Test-only: makes chosen endpoints slower by a fixed number of milliseconds, so the
-// regression gate can be shown to catch a slowed endpoint (cli/history/regression.test.ts,
-// `lendcheck sandbox --test-delay rates.get=200`). The map may be changed while serving.
+// Makes chosen endpoints slower by a fixed number of milliseconds, so the regression gate
+// can be shown to catch a slowed endpoint (cli/history/regression.test.ts). A tool for tests,
+// but shipped: `lendcheck sandbox --test-delay rates.get=200` serves it, so it lives outside
+// testing/ (which the build leaves out). The endpoint is the one the router named
+// (req.endpoint); the map may be changed while serving.
 
 export function parseDelays(text: string | undefined): Map<string, number> {
   const out = new Map<string, number>();
@@ -18,10 +19,9 @@ export function parseDelays(text: string | undefined): Map<string, number> {
 export function delayPlugin(delays: Map<string, number>): SandboxPlugin {
   return {
     name: 'test-delay',
-    stage(ctx) {
-      const endpointOf = endpointMatcher(ctx.profile);
+    stage() {
       return (req, next) => {
-        const ms = delays.size ? delays.get(req.endpoint ?? endpointOf(req.method, req.path, req.header('authorization') !== undefined)) : undefined;
+        const ms = delays.size && req.endpoint !== undefined ? delays.get(req.endpoint) : undefined;
         return ms ? new Promise<void>((r) => setTimeout(r, ms)).then(next) : next();
       };
     },

@@ -1,4 +1,4 @@
-import type { Profile } from '../contract/index.ts';
+import type { Profile } from '../../contract/index.ts';
 
 // Sandbox-only behaviour that is no part of the interface (so not in the profile):
 // reference rates for empty books, the vault catalogue, and the delays of the

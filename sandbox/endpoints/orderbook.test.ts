@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { caller, testSandbox } from '../test-helpers.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 
 // The order-book path is shared (profile.orderbookPath 'shared-by-auth') and the OpenAPI
 // document writes it once with a segment that is an asset or a market id, so a keyed

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KillDrill, OPS, type CycleResult } from './testing/kill-drill.ts';
+import { KillDrill, OPS, type CycleResult } from '../testing/kill-drill.ts';
 
 // The combined sandbox-kill drill, one short cycle (bench/drills/sandbox-kill.ts runs many):
 // SIGKILL `lendcheck sandbox` in the middle of a mixed load from 8 workers over two partners

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultProfile, endpoints, errorBody } from '../contract/index.ts';
-import { defaultPlugins } from './plugins.ts';
-import { caller, testSandbox } from './test-helpers.ts';
+import { defaultProfile, endpoints, errorBody } from '../../contract/index.ts';
+import { defaultPlugins } from '../plugins.ts';
+import { caller, testSandbox } from '../testing/helpers.ts';
 
 // Bad input never gets a 5xx: random bodies, path parameters and query strings against
 // every endpoint of the table must all end in a 2xx or a 4xx carrying the error object.

@@ -1,9 +1,6 @@
-import type { Context } from 'hono';
-import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { Profile } from '../../contract/index.ts';
-import { ApiError, invalid } from '../errors.ts';
-import { NodeLaneRequest } from '../lane/request.ts';
+import { ApiError, invalid } from '../pipeline/errors.ts';
 
 // Request parsing that turns every problem into a 4xx whose message names the field.
 
@@ -23,7 +20,7 @@ export function parseWith<T>(schema: z.ZodType<T>, input: unknown, root: string)
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/** Where a body comes from: a lane request (lane/request.ts), or a Hono context (contextBody). */
+/** Where a body comes from: a pipeline request (pipeline/request.ts). */
 export interface BodySource {
   header(name: string): string | undefined;
   text(profile: Profile): Promise<string>;
@@ -55,22 +52,4 @@ export async function readJsonBody(src: BodySource, profile: Profile, required: 
 function mediaType(profile: Profile): ApiError {
   const e = profile.errors.unsupportedMediaType;
   return new ApiError(e.code, 'Content-Type: must be application/json', e.status);
-}
-
-type Incoming = IncomingMessage & { rawBody?: Buffer };
-
-/** The body of a request Hono routed (plugin routes such as the webhook subscriptions). */
-export function contextBody(c: Context): BodySource {
-  return { header: (name) => c.req.header(name), text: (profile) => bodyText(c, profile) };
-}
-
-/** The body as text. Under the node adapter it is read straight from the socket stream,
- *  capped, by the lane's own reader (which leaves it on `incoming.rawBody`, where the adapter
- *  looks first if anything later asks for the Request body); elsewhere from the Request. */
-function bodyText(c: Context, profile: Profile): Promise<string> {
-  const incoming = (c.env as { incoming?: Incoming } | undefined)?.incoming;
-  if (incoming && (incoming.rawBody instanceof Buffer || (!incoming.readableDidRead && !incoming.readableEnded))) {
-    return new NodeLaneRequest(incoming, undefined).text(profile);
-  }
-  return c.req.text();
 }

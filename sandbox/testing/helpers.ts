@@ -1,5 +1,5 @@
-import { TestClock } from './clock.ts';
-import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
+import { TestClock } from '../engine/clock.ts';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../app.ts';
 
 // Shared by the sandbox's tests: a sandbox on a fixed business clock, no background timer,
 // no built-in liquidity unless asked, and response validation on.
