@@ -37,82 +37,23 @@
 // sides get the same plugins and key pool.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Session } from 'node:inspector/promises';
-import { Pool } from 'undici';
 import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
 import { BENCH_KEY, EXHAUSTED_KEY, poolKeys } from './lib/key-pool.ts';
 import { stopChild } from './lib/child.ts';
 import { checkoutRef } from './lib/worktree.ts';
+import { serve } from './sandbox-http/child.ts';
+import { cpuSeconds, withUndici, withWrk, type Scenario } from './sandbox-http/clients.ts';
+import { sum, type Figures } from './sandbox-http/figures.ts';
 
 const KEY = BENCH_KEY;
 const UNKNOWN_KEY = 'ck_test_bench_nobody';
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = join(SELF, '..', '..');
-
-// ---- child: one server, its URL on stdout ----------------------------------------------
-
-/** The plugins of a sandbox child, imported from the checkout at `root` (--against). */
-export async function sandboxPlugins(root: string, names: string): Promise<unknown[]> {
-  if (names === 'none') return [];
-  const want = new Set(names.split(','));
-  const out: unknown[] = [];
-  if (want.has('metrics')) out.push((await import(join(root, 'sandbox', 'metrics', 'plugin.ts'))).metricsPlugin());
-  if (want.has('default')) out.push(...(await import(join(root, 'sandbox', 'plugins.ts'))).defaultPlugins({ webhooks: false }));
-  return out;
-}
-
-async function serve(kind: string, dbPath: string, root: string, pluginNames: string): Promise<void> {
-  const plugins = (await sandboxPlugins(root, pluginNames)) as [];
-  const nKeys = Number(process.env.LENDCHECK_BENCH_KEYS ?? 0);
-  const keys = nKeys > 0 ? poolKeys(nKeys) : undefined;
-  if (kind === 'bare') {
-    const { startBare } = await import('./lib/peers.ts');
-    console.log(`URL ${(await startBare()).base}/v1`);
-  } else if (kind === 'sandbox-before') {
-    const { serve } = await import('@hono/node-server');
-    const { createSandbox } = await import('../sandbox/app.ts');
-    const sb = createSandbox({ dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
-    const server = serve({ fetch: (req: Request) => sb.fetch(req), port: 0, hostname: '127.0.0.1' }, (info) => console.log(`URL http://127.0.0.1:${info.port}/v1`));
-    process.on('SIGTERM', () => {
-      server.close(() => {
-        sb.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));
-      });
-    });
-  } else {
-    const { startSandboxServer } = (await import(join(root, 'sandbox', 'server.ts'))) as typeof import('../sandbox/server.ts');
-    const s = await startSandboxServer({ port: 0, dbPath, plugins, keys, liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
-    console.log(`URL ${s.url}`);
-    process.on('SIGTERM', () => {
-      s.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));
-    });
-    if (process.send) profileOnRequest();
-  }
-}
-
-/** The parent says 'start' and 'stop' over IPC; the profile goes back as the reply to 'stop'. */
-function profileOnRequest(): void {
-  const session = new Session();
-  session.connect();
-  process.on('message', (m: string) => {
-    answer(m).catch((e: unknown) => console.error(`profiler: ${String(e)}`));
-  });
-  async function answer(m: string) {
-    if (m === 'start') {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: 100 });
-      await session.post('Profiler.start');
-      process.send!({ started: true });
-    } else if (m === 'stop') {
-      const { profile } = await session.post('Profiler.stop');
-      process.send!({ profile });
-    }
-  }
-}
 
 function ask<T>(child: ChildProcess, msg: string): Promise<T> {
   return new Promise((resolve) => {
@@ -122,71 +63,6 @@ function ask<T>(child: ChildProcess, msg: string): Promise<T> {
 }
 
 // ---- parent: load and figures -------------------------------------------------------------
-
-interface Figures {
-  /** Answers by status code. */
-  statuses?: Record<number, number>;
-  /** Server CPU per request (user+system of its process), when /proc is there. */
-  cpuUs?: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  total: number;
-  /** How long the run lasted (its share of a round when sliced). */
-  seconds?: number;
-  /** Every latency recorded, as [µs, count] by value (wrk's own histogram), so slices merge exactly. */
-  hist?: Array<[number, number]>;
-}
-
-/** The p-th percentile (0-100) of a [value, count] histogram sorted by value, as wrk reads it. */
-export function percentile(hist: Array<[number, number]>, p: number): number {
-  const n = hist.reduce((k, [, c]) => k + c, 0);
-  const rank = Math.max(1, Math.round((p / 100) * n + 0.5)); // wrk's stats_percentile
-  let seen = 0;
-  for (const [v, c] of hist) if ((seen += c) >= rank) return v;
-  return hist[hist.length - 1]?.[0] ?? 0;
-}
-
-/** Slices of one round as one figure: requests over the summed time; p50 and p99 of all the
- *  slices' latencies together when each carries its histogram, else the median p50 and the
- *  worst p99 (the worst of five one-second p99s overstates a round's: 6-19 ms for POST /lend
- *  in one run where its 5 s p99 was 10). */
-export function sum(parts: Figures[]): Figures {
-  if (parts.length === 1) return parts[0]!;
-  const total = parts.reduce((n, f) => n + f.total, 0);
-  const time = parts.reduce((n, f) => n + f.total / f.rps, 0);
-  const merged = parts.every((f) => f.hist?.length) ? mergeHists(parts.map((f) => f.hist!)) : undefined;
-  const p50s = parts.map((f) => f.p50).sort((a, b) => a - b);
-  const statuses: Record<number, number> = {};
-  for (const f of parts) for (const [k, v] of Object.entries(f.statuses ?? {})) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
-  const cpu = parts.every((f) => f.cpuUs !== undefined) ? parts.reduce((n, f) => n + f.cpuUs! * f.total, 0) / total : undefined;
-  return {
-    rps: total / time,
-    p50: merged ? percentile(merged, 50) / 1000 : p50s[Math.floor(p50s.length / 2)]!,
-    p99: merged ? percentile(merged, 99) / 1000 : Math.max(...parts.map((f) => f.p99)),
-    errors: parts.reduce((n, f) => n + f.errors, 0),
-    total,
-    statuses,
-    ...(cpu !== undefined ? { cpuUs: cpu } : {}),
-    seconds: time,
-  };
-}
-
-function mergeHists(hists: Array<Array<[number, number]>>): Array<[number, number]> {
-  const m = new Map<number, number>();
-  for (const h of hists) for (const [v, c] of h) m.set(v, (m.get(v) ?? 0) + c);
-  return [...m].sort((a, b) => a[0] - b[0]);
-}
-
-interface Scenario {
-  name: string;
-  /** Key sent instead of the pool's (the exhausted or the unknown key). */
-  key?: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: (i: number) => string;
-}
 
 function startChild(kind: string, dbPath: string, opts: { root?: string; plugins?: string; keys?: number } = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind, '--db', dbPath, '--root', opts.root ?? ROOT, '--plugins', opts.plugins ?? 'none'], {
@@ -202,87 +78,6 @@ function startChild(kind: string, dbPath: string, opts: { root?: string; plugins
     });
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
-}
-
-/** CPU seconds used so far by a process (Linux /proc; undefined elsewhere). */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime in clock ticks (USER_HZ 100)
-  } catch {
-    return undefined;
-  }
-}
-
-async function withWrk(base: string, s: Scenario, seconds: number, connections: number, dir: string, keys: string[]): Promise<Figures> {
-  // Lua rotates the Authorization header over the key pool (or sends the scenario's one key),
-  // keeps POST bodies distinct per request (userId over 200 users) and counts answers by status
-  // in the thread, read back in done() (wrk -t1: one thread).
-  const lua = join(dir, `${s.name.replace(/\W+/g, '_')}.lua`);
-  const auth = (s.key ? [s.key] : keys).map((k) => `"Bearer ${k}"`).join(',\n');
-  const body = s.body ? `'${s.body(0).replace('USERID', "' .. 'bench-u' .. (i % 200) .. '")}'` : 'nil';
-  writeFileSync(
-    lua,
-    `local keys = {\n${auth}\n}\nlocal i = 0\n` +
-      `c200, c201, c401, c429, cother = 0, 0, 0, 0, 0\n` +
-      `request = function()\n  i = i + 1\n  local h = { ["authorization"] = keys[(i % #keys) + 1], ["content-type"] = "application/json" }\n  return wrk.format("${s.method}", nil, h, ${body})\nend\n` +
-      `response = function(status, headers, body)\n  if status == 200 then c200 = c200 + 1 elseif status == 201 then c201 = c201 + 1 elseif status == 401 then c401 = c401 + 1 elseif status == 429 then c429 = c429 + 1 else cother = cother + 1 end\nend\n` +
-      `local threads = {}\nsetup = function(thread) table.insert(threads, thread) end\n` +
-      `done = function(summary, latency, requests)\n  local t = threads[1]\n  io.write(string.format("FIG %d %d %d %d %.3f %.3f\\n", summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.duration, latency:percentile(50), latency:percentile(99)))\n  io.write(string.format("STATUS %d %d %d %d %d\\n", t:get("c200"), t:get("c201"), t:get("c401"), t:get("c429"), t:get("cother")))\n` +
-      `  for k = 1, #latency do local v, c = latency(k); io.write(string.format("H %d %d\\n", v, c)) end\nend\n`,
-  );
-  const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '-s', lua, `${base}${s.path}`], { encoding: 'utf8' });
-  const m = /FIG (\d+) (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(r.stdout);
-  if (!m) throw new Error(`wrk gave no figures: ${r.stdout}${r.stderr}`);
-  const [total, statusErr, sockErr, durUs, p50us, p99us] = m.slice(1).map(Number);
-  const st = /STATUS (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(r.stdout)?.slice(1).map(Number) ?? [];
-  const statuses: Record<number, number> = {};
-  [200, 201, 401, 429, 0].forEach((code, k) => {
-    if (st[k]) statuses[code] = st[k]!;
-  });
-  const hist: Array<[number, number]> = [];
-  for (const h of r.stdout.matchAll(/^H (\d+) (\d+)$/gm)) hist.push([Number(h[1]), Number(h[2])]);
-  // A refusal scenario (a fixed key) expects its 401s and 429s; elsewhere they are errors.
-  return { rps: total / (durUs / 1e6), p50: p50us / 1000, p99: p99us / 1000, errors: (s.key ? 0 : statusErr) + sockErr, total, statuses, hist };
-}
-
-async function withUndici(base: string, s: Scenario, seconds: number, connections: number, keys: string[]): Promise<Figures> {
-  const url = new URL(base);
-  const pool = new Pool(url.origin, { connections, pipelining: 1 });
-  const lat: number[] = [];
-  const statuses: Record<number, number> = {};
-  const auth = keys.map((k) => `Bearer ${k}`);
-  const fixed = s.key ? `Bearer ${s.key}` : undefined;
-  let errors = 0;
-  let i = 0;
-  const end = performance.now() + seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      const n = i++;
-      try {
-        const r = await pool.request({
-          method: s.method,
-          path: `${url.pathname}${s.path}`,
-          headers: { authorization: fixed ?? auth[n % auth.length]!, 'content-type': 'application/json' },
-          body: s.body?.(n).replace('USERID', `bench-u${n % 200}`),
-        });
-        await r.body.dump();
-        statuses[r.statusCode] = (statuses[r.statusCode] ?? 0) + 1;
-        if (r.statusCode >= 400 && !s.key) errors++;
-      } catch {
-        errors++;
-      }
-      lat.push(performance.now() - t0);
-    }
-  };
-  const t0 = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  const dur = (performance.now() - t0) / 1000;
-  await pool.close();
-  lat.sort((a, b) => a - b);
-  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))];
-  return { rps: lat.length / dur, p50: pct(50), p99: pct(99), errors, total: lat.length, statuses };
 }
 
 async function main(): Promise<void> {

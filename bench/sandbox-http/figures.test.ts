@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { percentile, sum } from './sandbox-http.ts';
+import { percentile, sum } from './figures.ts';
 
 describe('a sliced round', () => {
   it('is its requests over its summed time, with the median p50 and the worst p99', () => {
