@@ -74,7 +74,7 @@ describe('the gate', () => {
     const { summary } = await runGate({ target: target(), profile: defaultProfile, reportDir: dir, steps, progress: new Progress(cap.out, createRedactor(), false), runId: 'gate-broken' });
     expect(summary.parts.map((p) => p.status)).toEqual(['failed', 'failed']);
     expect(summary.parts[0].checks[0].message).toMatch(/^the part threw: Error: k6 exited 107/);
-    expect(summary.parts[1].checks[0].message).toMatch(/outside contract\/results.ts: .*status/);
+    expect(summary.parts[1].checks[0].message).toMatch(/outside kernel\/results.ts: .*status/);
     expect(summary.verdict).toBe('failed');
   });
 
