@@ -42,9 +42,24 @@ export interface BudgetFigures {
   waitedMs: number;
 }
 
+/** The figures, their 429 count read from the list of overspent requests (one record, not two). */
+function figuresOver(overspent: readonly string[]): BudgetFigures {
+  return {
+    paced: 0,
+    unpaced: 0,
+    get overspent429() {
+      return overspent.length;
+    },
+    waits: 0,
+    waitedMs: 0,
+  };
+}
+
 export class RequestBudget {
   readonly maxWaitMs: number;
-  readonly figures: BudgetFigures = { paced: 0, unpaced: 0, overspent429: 0, waits: 0, waitedMs: 0 };
+  /** What met a 429 though paced, in order: the runner notes them on the check that sent them. */
+  readonly overspent: string[] = [];
+  readonly figures: BudgetFigures = figuresOver(this.overspent);
   private readonly buckets = new Map<string, Bucket>();
   private readonly now: () => number;
   private readonly wait: (ms: number) => Promise<unknown>;
@@ -54,8 +69,6 @@ export class RequestBudget {
   private waitingSince = 0;
   private nextPacingNote = SAY_PACING_EVERY_MS;
   private sent = 0;
-  /** What met a 429 though paced, in order: the runner notes them on the check that sent them. */
-  readonly overspent: string[] = [];
 
   constructor(private readonly opts: BudgetOptions) {
     this.maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -175,7 +188,6 @@ export class RequestBudget {
     b.inflight = Math.max(0, b.inflight - 1);
     if (!answer) return;
     if (answer.status === 429 && paced) {
-      this.figures.overspent429++;
       this.overspent.push(`${what} on ${this.label(id)} (believed ${Math.floor(b.level(this.now()))} left, ${b.inflight} in flight)`);
     }
     if (learn || answer.status === 429) b.observe(readLimits(this.opts.profile, answer.headers, answer.status, Date.now()), this.now(), order);
