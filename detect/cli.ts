@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Profile } from '../contract/index.ts';
 import { redactProfileFile } from './file-redact.ts';
+import { leftBehindLines } from './cleanup.ts';
 import { detectProfile, profileFile, type DetectOptions, type DetectedProfile } from './index.ts';
 
 // Shared by `lendcheck profile detect` and `lendcheck gate --detect-profile`: run the
@@ -12,7 +13,7 @@ export async function detectToFile(o: DetectOptions, out: string): Promise<{ det
   const secrets = [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''];
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(redactProfileFile(profileFile(detected, o.baseUrl), secrets), null, 2)}\n`);
-  return { detected, file: out, summary: summarise(detected) };
+  return { detected, file: out, summary: [...summarise(detected), ...(detected.leftBehind ? leftBehindLines(detected.leftBehind, o.baseUrl) : [])] };
 }
 
 export function summarise(d: DetectedProfile): string[] {

@@ -23,6 +23,7 @@ import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
 import { transitionsDetector } from './orders/transitions.ts';
 import type { Receiver } from './webhooks/receiver.ts';
+import { removeSubscriptions, type LeftBehind } from './cleanup.ts';
 import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 
 // `lendcheck profile detect`: probes a target with a bounded number of requests and writes
@@ -74,6 +75,8 @@ export interface DetectedProfile {
   maxRequests: number;
   /** Why the budget is not the one given or the default (budget.ts), when it was raised. */
   budgetNote?: string;
+  /** What detection leaves on the target (cleanup.ts). */
+  leftBehind?: LeftBehind;
   durationMs: number;
 }
 
@@ -82,6 +85,14 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
   let budgetNote: string | undefined;
   const http = new HttpClient({ baseUrl: o.baseUrl, publicBaseUrl: o.publicBaseUrl, secrets: [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''] });
   const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, newKey: o.newKey, maxRequests: o.maxRequests ?? DEFAULT_MAX_REQUESTS, runId: Date.now().toString(36), receiverHost: o.receiverHost, retryWaitMs: o.retryWaitMs });
+  let leftSubscriptions: string[] = [];
+  // Ctrl-C: delete what was taken, then end as an interrupted run (exit 3).
+  const onSignal = () => {
+    const end = () => process.exit(3);
+    removeSubscriptions(probe).then(end, end);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     for (const [i, d] of DETECTORS.entries()) {
       // No budget given: once the first answers show the key's room, the default may be raised (budget.ts).
@@ -102,11 +113,15 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
       for (const opt of d.options) if (!probe.found.has(opt)) probe.miss(opt, probe.missed.get(opt) ?? `${d.name} saw nothing to read it from`);
     }
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    leftSubscriptions = await removeSubscriptions(probe);
     await probe.fact<{ receiver: Receiver }>('subscription')?.receiver.close();
     await probe.fact<Receiver>('retryReceiver')?.close();
     await http.close();
   }
-  return { ...assemble(probe, probe.opts.maxRequests, performance.now() - t0), ...(budgetNote ? { budgetNote } : {}) };
+  const leftBehind: LeftBehind = { subscriptions: leftSubscriptions, userPrefix: probe.user('') };
+  return { ...assemble(probe, probe.opts.maxRequests, performance.now() - t0), ...(budgetNote ? { budgetNote } : {}), leftBehind };
 }
 
 function assemble(probe: Probe, maxRequests: number, durationMs: number): DetectedProfile {

@@ -49,6 +49,11 @@ export class Probe {
   readonly seen: Array<{ method: string; path: string; keyed: boolean; reply: Reply }> = [];
   /** The main key's X-RateLimit-Remaining on its latest answer that carried one (budget.ts). */
   mainRemaining?: number;
+  /**
+   * Subscriptions detection made on the target and has not deleted, by id (or '' when the
+   * registration showed none): removed at the end (cleanup.ts), or listed where they cannot be.
+   */
+  readonly subscriptions = new Map<string, { url: string; key: string | null | undefined }>();
 
   constructor(readonly http: HttpClient, readonly opts: ProbeOptions) {}
 
@@ -68,7 +73,21 @@ export class Probe {
     const reply = await this.http.send({ key: this.opts.key, ...spec, method, path });
     this.seen.push({ method, path, keyed: spec.key !== null, reply });
     if (spec.key === undefined) this.mainRemaining = remainingOf(reply) ?? this.mainRemaining;
+    this.trackSubscription(method, path, spec, reply);
     return reply;
+  }
+
+  /** Every subscription taken is remembered until its DELETE succeeds (leave nothing behind). */
+  private trackSubscription(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'>, reply: Reply): void {
+    const ok2xx = reply.status >= 200 && reply.status < 300;
+    if (!ok2xx) return;
+    if (method === 'POST' && path === '/webhooks') {
+      const id = findId(reply.json, undefined, ['userId'])?.value ?? '';
+      const url = String((spec.body as { url?: unknown } | undefined)?.url ?? '');
+      this.subscriptions.set(id || `(no id) ${url}`, { url, key: spec.key });
+    } else if (method === 'DELETE' && path.startsWith('/webhooks/')) {
+      this.subscriptions.delete(decodeURIComponent(path.slice('/webhooks/'.length)));
+    }
   }
 
   /** A public request: no key. */

@@ -11,15 +11,34 @@ import { reportToGithub } from '../../reports/ci/github.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_MAX_WAIT_MS } from '../../conformance/budget/budget.ts';
+import { loadProfile } from '../../contract/index.ts';
+import { EXIT, InputError } from '../exit-codes.ts';
+import { givenKey, preflight, type GivenKey } from '../preflight/preflight.ts';
+import { selfCommand } from '../self.ts';
+import { skipLines } from '../output/skips.ts';
 
 /** Keys from a file: one per line, blank lines and '#' comments ignored. */
 export function keysFromFile(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
 }
 
-/** 0 only when every applicable check passed (and at least one did); 1 otherwise. */
+/** The one exit-code table: 1 on any failure; 3 when nothing was observed to pass (all skipped) or the part is incomplete; else 0. */
 export function exitCodeOf(r: { status: string; figures: Record<string, string | number> }): number {
-  return r.status === 'failed' || Number(r.figures.failed) > 0 || Number(r.figures.passed) === 0 ? 1 : 0;
+  if (r.status === 'failed' || Number(r.figures.failed) > 0) return EXIT.fail;
+  if (r.status === 'incomplete' || r.status === 'skipped' || Number(r.figures.passed) === 0) return EXIT.incomplete;
+  return EXIT.pass;
+}
+
+/** The keys as the user gave them, each named by the option (or variable) that carried it. */
+function givenKeys(o: Record<string, unknown>): GivenKey[] {
+  const opt = (o.apiKey as string[] | undefined) ?? [];
+  const fromFile = o.apiKeysFile ? keysFromFile(o.apiKeysFile as string).map((key, i) => ({ option: `--api-keys-file (key ${i + 1})`, key })) : [];
+  return [
+    ...(opt.length ? opt.map((key, i) => ({ option: opt.length > 1 ? `--api-key (${i + 1} of ${opt.length})` : '--api-key', key })) : [givenKey('--api-key', undefined, 'LENDCHECK_API_KEY')]),
+    ...fromFile,
+    givenKey('--api-key-2', o.apiKey2 as string | undefined, 'LENDCHECK_API_KEY_2'),
+    givenKey('--burst-key', o.burstKey as string | undefined, 'LENDCHECK_BURST_KEY'),
+  ];
 }
 
 export function registerConformance(program: Command): void {
@@ -39,11 +58,16 @@ export function registerConformance(program: Command): void {
     .option('--only <ids>', 'comma-separated check ids (a trailing * matches a prefix)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--seed <n>', 'seed of the property-based corpus', (v: string) => Number.parseInt(v, 10))
     .option('--report-dir <dir>', 'where junit.xml and conformance.json go', DEFAULT_REPORT_DIR)
-    .option('--reporter <name>', 'Vitest console reporter: default, verbose, dot', 'default')
+    .option('--reporter <name>', "Vitest console reporter: default, verbose, dot (default: none, lendcheck's own lines; default with --verbose)")
+    .option('--verbose', "Vitest's own output too (its banner, each test)")
     .option('--with-schemathesis', 'also run Schemathesis (all checks, all phases) with the OpenAPI document of the profile; its result is a part of its own (schemathesis.json, schemathesis-junit.xml)')
     .option('--schemathesis-examples <n>', 'Schemathesis examples per operation (its budget)', (v: string) => Number.parseInt(v, 10), 10)
     .action(async (o: Record<string, unknown>) => {
       try {
+        // A bad profile file is the user's mistake: one line here, not a failed Vitest suite.
+        loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE);
+        const baseUrl = (o.baseUrl as string | undefined) ?? process.env.LENDCHECK_BASE_URL;
+        if (baseUrl) await preflight({ baseUrl, publicBaseUrl: (o.publicBaseUrl as string | undefined) ?? process.env.LENDCHECK_PUBLIC_BASE_URL, keys: givenKeys(o), allowLive: !!o.readOnly, liveOption: '--read-only' });
         const keys = [...((o.apiKey as string[] | undefined) ?? []), ...(o.apiKeysFile ? keysFromFile(o.apiKeysFile as string) : [])];
         const r = await runConformance({
           baseUrl: o.baseUrl as string | undefined,
@@ -59,15 +83,16 @@ export function registerConformance(program: Command): void {
           only: o.only as string[] | undefined,
           seed: o.seed as number | undefined,
           reportDir: o.reportDir as string,
-          reporter: o.reporter as 'default',
+          reporter: ((o.reporter as string | undefined) ?? (o.verbose ? 'default' : 'none')) as 'default',
         });
         const f = r.figures;
         const p = paint(colorEnabled(process.stdout));
         const status = r.status === 'failed' ? p.red(r.status.toUpperCase()) : r.status === 'passed' ? p.green(r.status.toUpperCase()) : r.status.toUpperCase();
         console.log(`conformance: ${status} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; ${f.requests} requests${f.rateLimitWaitS ? ` (${f.rateLimitWaitS} s waiting for the rate limit)` : ''}; reports in ${o.reportDir}`);
+        for (const l of skipLines(r)) console.log(l);
         const failedLines = failedCheckLines([r], p);
         if (failedLines.length) {
-          console.log(`failed checks (reproductions above and in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: lendcheck replay ${join(o.reportDir as string, FAILURES_FILE)}):`);
+          console.log(`failed checks (reproductions in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: ${selfCommand()} replay ${join(o.reportDir as string, FAILURES_FILE)}):`);
           for (const l of failedLines) console.log(l);
         }
         process.exitCode = exitCodeOf(r);
@@ -88,16 +113,8 @@ export function registerConformance(program: Command): void {
           if (st.status === 'failed') process.exitCode = 1;
         }
       } catch (e) {
-        if (e instanceof TargetUnreachable) {
-          console.error(`lendcheck conformance: FAILED — ${e.message}; no check was run`);
-          process.exitCode = 1;
-          return;
-        }
-        if (e instanceof UnsafeTargetError) {
-          console.error(`lendcheck conformance: ${e.message}`);
-          process.exitCode = 2;
-          return;
-        }
+        if (e instanceof TargetUnreachable) throw new InputError(`${e.message}; no check was run`);
+        if (e instanceof UnsafeTargetError) throw new InputError(e.message);
         throw e;
       }
     });

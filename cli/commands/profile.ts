@@ -1,7 +1,9 @@
 import { type Command, Option } from 'commander';
-import { KEY_PREFIX, loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
+import { loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
 import { detectToFile, retryWaitMs } from '../../detect/cli.ts';
 import { DEFAULT_MAX_REQUESTS, FULL_DETECTION_REQUESTS } from '../../detect/budget.ts';
+import { InputError } from '../exit-codes.ts';
+import { givenKey, preflight } from '../preflight/preflight.ts';
 
 interface DetectFlags {
   baseUrl?: string;
@@ -51,13 +53,17 @@ export function registerProfile(program: Command): void {
     .action(async (o: DetectFlags) => {
       const baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
-      if (!baseUrl || !apiKey) throw new Error('profile detect needs --base-url and --api-key (or LENDCHECK_BASE_URL and LENDCHECK_API_KEY)');
+      if (!baseUrl || !apiKey) throw new InputError('profile detect needs --base-url and --api-key (or LENDCHECK_BASE_URL and LENDCHECK_API_KEY)');
       const newKey = o.newKey ?? process.env.LENDCHECK_NEW_KEY;
-      if ([apiKey, newKey].some((k) => k?.startsWith(KEY_PREFIX.production)) && !o.allowLive) throw new Error(`refusing a production key (${KEY_PREFIX.production}…): detection places orders; pass --allow-live to do it anyway`);
+      const apiKey2 = o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2;
       const retryWait = retryWaitMs(o.retryWait);
-      if (o.maxRequests !== undefined && !(o.maxRequests >= 10)) throw new Error(`--max-requests: at least 10, got ${o.maxRequests}`);
+      if (o.maxRequests !== undefined && !(o.maxRequests >= 10)) throw new InputError(`--max-requests: at least 10, got ${o.maxRequests}`);
+      // Detection places and cancels orders: a live key needs the opt-in, and a refused key or a
+      // wrong address stops here, before a profile of defaults could be written as if detected.
+      const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY'), givenKey('--api-key-2', o.apiKey2, 'LENDCHECK_API_KEY_2'), givenKey('--new-key', o.newKey, 'LENDCHECK_NEW_KEY')];
+      await preflight({ baseUrl, publicBaseUrl: o.publicBaseUrl, keys, allowLive: !!o.allowLive });
       const { summary, file } = await detectToFile(
-        { baseUrl, apiKey, apiKey2: o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost, retryWaitMs: retryWait },
+        { baseUrl, apiKey, apiKey2, newKey, publicBaseUrl: o.publicBaseUrl, maxRequests: o.maxRequests, receiverHost: o.receiverHost, retryWaitMs: retryWait },
         o.out,
       );
       for (const l of summary) console.log(l);
