@@ -10,6 +10,7 @@ import { runCertify } from '../../chaos/certify/run.ts';
 import { runChaosSchedule } from '../../chaos/schedule/run.ts';
 import { DEFAULT_WATCHED_RETRIES, runRetryWatch } from '../../chaos/retry-watch/run.ts';
 import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../chaos/sign.ts';
+import { givenKey, preflight, preflightReceiver, refuseLive } from '../preflight/preflight.ts';
 
 const num = (name: string) => (v: string) => {
   const n = Number(v);
@@ -95,6 +96,8 @@ export function registerChaos(program: Command): void {
     .action(async (o: { url: string; secret?: string; scheme?: string; burst: number; source?: string[]; only?: string[]; reportDir: string; profile?: string }) => {
       if (o.scheme && !SIGNATURE_SCHEMES.includes(o.scheme as SignatureScheme)) throw new Error(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
       const secret = secretFrom(o.secret, (o.scheme as SignatureScheme | undefined) ?? loadProfile(o.profile).signature.scheme);
+      // The receiver must answer at all (any status): a dead address is the user's mistake, not 18 failed checks.
+      await preflightReceiver(o.url, '--url');
       const r = await runCertify({
         url: o.url,
         secret,
@@ -123,15 +126,20 @@ export function registerChaos(program: Command): void {
     .option('--report-dir <dir>', 'write chaos-schedule.json and chaos-schedule.junit.xml here', 'lendcheck-reports')
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { baseUrl?: string; apiKey?: string; allowLive: boolean; timeScale?: number; tolerance?: string; db?: string; receiverHost: string; reportDir: string; profile?: string }) => {
+      const profile = loadProfile(o.profile);
+      const tolerance = o.tolerance ? parseTolerance(o.tolerance) : undefined;
+      const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')];
+      refuseLive(keys, o.allowLive);
+      if (o.baseUrl) await preflight({ baseUrl: o.baseUrl, keys, allowLive: o.allowLive });
       const r = await runChaosSchedule({
         baseUrl: o.baseUrl,
         apiKey: o.apiKey,
         allowLive: o.allowLive,
         timeScale: o.timeScale,
-        tolerance: o.tolerance ? parseTolerance(o.tolerance) : undefined,
+        tolerance,
         db: o.db,
         receiverHost: o.receiverHost,
-        profile: loadProfile(o.profile),
+        profile,
         log: (l) => console.log(l),
       });
       const files = writeReports(r, o.reportDir, 'chaos-schedule', [o.apiKey ?? process.env.LENDCHECK_API_KEY ?? '']);
@@ -155,7 +163,10 @@ export function registerChaos(program: Command): void {
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
       if (!apiKey) throw new Error('--api-key (or LENDCHECK_API_KEY) is required');
       if (o.retries !== undefined && !(Number.isInteger(o.retries) && o.retries <= 5)) throw new Error(`--retries must be 1..5, received ${o.retries}`);
-      const r = await runRetryWatch({ baseUrl: o.baseUrl, apiKey, allowLive: o.allowLive, retries: o.retries, tolerance: parseTolerance(o.tolerance), receiverHost: o.receiverHost, profile: loadProfile(o.profile), log: (l) => console.log(l) });
+      const profile = loadProfile(o.profile);
+      const tolerance = parseTolerance(o.tolerance);
+      await preflight({ baseUrl: o.baseUrl, keys: [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')], allowLive: o.allowLive });
+      const r = await runRetryWatch({ baseUrl: o.baseUrl, apiKey, allowLive: o.allowLive, retries: o.retries, tolerance, receiverHost: o.receiverHost, profile, log: (l) => console.log(l) });
       const files = writeReports(r, o.reportDir, 'chaos-retries', [apiKey]);
       console.log(summarize(r));
       console.log(`reports: ${files.json}, ${files.junit}`);

@@ -5,7 +5,7 @@ import { createRedactor } from '../../reports/redact.ts';
 import { GATE_STEPS, STEP_NAMES } from '../gate/steps.ts';
 import { runGate } from '../gate/run.ts';
 import { Progress } from '../gate/progress.ts';
-import { externalTarget, flagsFromEnv, keysOf, refuseLiveKeys, TargetUnreachable, type GateTarget, type TargetFlags } from '../gate/target.ts';
+import { externalTarget, flagsFromEnv, keysOf, TargetUnreachable, type GateTarget, type TargetFlags } from '../gate/target.ts';
 import { EXIT_CODES } from '../gate/verdict.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { startTargetImage } from '../target-image.ts';
@@ -18,6 +18,9 @@ import { reportToGithub } from '../../reports/ci/github.ts';
 import { lastFailuresFile } from '../replay/last-run.ts';
 import { replayCommand } from './replay.ts';
 import { resolve } from 'node:path';
+import { InputError } from '../exit-codes.ts';
+import { preflight, refuseLive } from '../preflight/preflight.ts';
+import { gateKeys } from '../preflight/gate-keys.ts';
 
 interface GateFlags extends TargetFlags {
   profile?: string;
@@ -102,7 +105,9 @@ async function gate(opts: GateFlags): Promise<void> {
     process.env.LENDCHECK_MAX_WAIT_MS = String(Math.round(opts.maxWait * 1000));
   }
   const flags = flagsFromEnv(opts);
-  refuseLiveKeys(flags);
+  refuseLive(gateKeys(opts, flags), !!flags.allowLive);
+  // The user's target, checked before any step runs or any bucket is spent (preflight.ts).
+  const check = () => (flags.baseUrl && !opts.targetImage ? preflight({ baseUrl: flags.baseUrl, keys: gateKeys(opts, flags), allowLive: !!flags.allowLive }) : Promise.resolve());
   if (opts.rerunFailed) {
     const file = lastFailuresFile(opts.reportDir);
     console.log(`rerunning the failed checks of ${file}`);
@@ -122,6 +127,7 @@ async function gate(opts: GateFlags): Promise<void> {
   const chaosTolerance = opts.chaosTolerance ? parseTolerance(opts.chaosTolerance) : undefined;
   const retryWait = retryWaitMs(opts.retryWait);
   if (opts.retryWatchRetries !== undefined && !(Number.isInteger(opts.retryWatchRetries) && opts.retryWatchRetries >= 1 && opts.retryWatchRetries <= 5)) throw new Error(`--retry-watch-retries: must be 1..5, got ${opts.retryWatchRetries}`);
+  await check();
 
   let target: GateTarget;
   try {
@@ -142,10 +148,8 @@ async function gate(opts: GateFlags): Promise<void> {
     }
   } catch (e) {
     if (!(e instanceof TargetUnreachable)) throw e;
-    // A gate that cannot reach its target has checked nothing: FAIL at once, before any step.
-    console.error(createRedactor(keysOf(flags)).text(`verdict: FAIL — ${e.message}`));
-    process.exitCode = EXIT_CODES.failed;
-    return;
+    // A gate that cannot reach its target has checked nothing: an input error (exit 2), before any step.
+    throw new InputError(createRedactor(keysOf(flags)).text(`${e.message}; no step was run`));
   }
 
   target.chaosTolerance = chaosTolerance;

@@ -8,6 +8,7 @@ import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
 import { startListen } from '../listen/forward.ts';
 import { NoControlsError, triggerEvent } from '../listen/trigger.ts';
+import { preflight, refuseLive } from '../preflight/preflight.ts';
 
 // `lendcheck listen --forward-to URL` and `lendcheck trigger EVENT` (cli/listen/): Stripe's
 // `stripe listen` / `stripe trigger` for this interface. Without --base-url, listen starts
@@ -19,7 +20,7 @@ const TEST_KEY = DEFAULT_KEYS.find((k) => k.tier === 'growth')!.key;
 
 function keyFor(given: string | undefined, allowLive: boolean): string {
   const key = given ?? process.env.LENDCHECK_API_KEY ?? TEST_KEY;
-  if (key.startsWith(KEY_PREFIX.production) && !allowLive) throw new Error(`a ${KEY_PREFIX.production} key moves real money: pass --allow-live to use it`);
+  refuseLive([{ option: given !== undefined ? '--api-key' : 'LENDCHECK_API_KEY', key }], allowLive);
   return key;
 }
 
@@ -74,6 +75,10 @@ export function registerListen(program: Command): void {
       const apiKey = keyFor(o.apiKey, o.allowLive);
       let sandbox: SandboxServer | undefined;
       let baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL;
+      if (baseUrl) {
+        const given = o.apiKey !== undefined ? '--api-key' : process.env.LENDCHECK_API_KEY ? 'LENDCHECK_API_KEY' : '--api-key (its default, the sandbox test key)';
+        await preflight({ baseUrl, urlOption: o.baseUrl ? '--base-url' : 'LENDCHECK_BASE_URL', keys: [{ option: given, key: apiKey }], allowLive: o.allowLive });
+      }
       if (!baseUrl) {
         sandbox = await startSandboxServer({ port: Number(o.sandboxPort), profile, dbPath: ':memory:', plugins: [...defaultPlugins(), consolePlugin()] });
         baseUrl = sandbox.url;

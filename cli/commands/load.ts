@@ -5,7 +5,9 @@ import { SCENARIOS, scenarioEnv, type ScenarioName } from '../load/env.ts';
 import { k6Binary } from '../load/k6-process.ts';
 import { loadPool, parsePoolSpec } from '../load/pool.ts';
 import { emitK6Operator } from '../load/operator.ts';
-import { refuseLiveKey, runLoad, scenarioScript } from '../load/run.ts';
+import { runLoad, scenarioScript } from '../load/run.ts';
+import { loadExitCode } from '../load/exit.ts';
+import { givenKey, preflight, refuseLive } from '../preflight/preflight.ts';
 import { newRunId } from '../gate/run.ts';
 import { recordRun } from '../history/record.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';
@@ -28,6 +30,7 @@ interface LoadCliOptions {
   matchBy: 'auto' | 'webhooks' | 'polling';
   ordersPerSecond?: string;
   history?: string;
+  verbose?: boolean;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -52,11 +55,12 @@ export function registerLoad(program: Command): void {
     .option('--key-pool <n[,m]>', 'matching, embedded sandbox: mint N test keys over M partners (default 4) for the run')
     .addOption(new Option('--match-by <how>', 'matching: time-to-match from signed position.matched webhooks or by polling').choices(['auto', 'webhooks', 'polling']).default('auto'))
     .option('--orders-per-second <n>', 'matching: orders per second on each side (checked against the key pool)')
+    .option('--verbose', "k6's own output (its progress block, logs) on stderr; off by default: one line per phase")
     .option('--history <file>', 'the run history this run is added to (lendcheck compare reads it)', defaultHistoryPath())
     .action(async (o: LoadCliOptions) => {
       const profile = o.profile ? loadProfile(o.profile) : defaultProfile;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
-      refuseLiveKey(apiKey, o.allowProduction);
+      refuseLive([givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')], !!o.allowProduction, '--allow-production');
       const segments = o.segments === undefined ? 1 : Number(o.segments);
       if (!Number.isInteger(segments) || segments < 1 || segments > 64) throw new Error(`--segments: expected an integer 1..64 / received "${o.segments}"`);
       if (o.emit === 'k6-operator') {
@@ -67,6 +71,12 @@ export function registerLoad(program: Command): void {
         const files = emitK6Operator({ k6: k6Binary().path, script: scenarioScript(o.scenario), env, outs: o.out, parallelism: segments, dir, name: `lendcheck-${o.scenario}` });
         console.log(`wrote ${files.configMap}\nwrote ${files.testRun}\nthe TestRun reads API_KEY from Secret lendcheck-${o.scenario}-api-key`);
         return;
+      }
+      const pool = o.scenario === 'matching' || o.keys ? loadPool(profile, o.keys) : undefined;
+      // A user's target is checked before k6 starts: a dead address or a refused key is one line, exit 2.
+      if (o.baseUrl) {
+        const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY'), ...(pool ?? []).map((k, i) => ({ option: `${o.keys ? '--keys' : 'LENDCHECK_KEYS'} (key ${i + 1})`, key: k.key }))];
+        await preflight({ baseUrl: o.baseUrl, keys: o.public ? [] : keys, allowLive: !!o.allowProduction, liveOption: '--allow-production' });
       }
       const r = await runLoad({
         scenario: o.scenario,
@@ -80,8 +90,9 @@ export function registerLoad(program: Command): void {
         segments,
         allowProduction: o.allowProduction,
         profile,
-        echo: true,
-        pool: o.scenario === 'matching' || o.keys ? loadPool(profile, o.keys) : undefined,
+        echo: !!o.verbose,
+        phase: (l) => console.error(`load: ${l}`),
+        pool,
         keyPool: o.keyPool ? parsePoolSpec(o.keyPool) : undefined,
         matchBy: o.matchBy,
         env: o.ordersPerSecond ? { ORDERS_PER_SECOND: o.ordersPerSecond } : undefined,
@@ -89,7 +100,7 @@ export function registerLoad(program: Command): void {
       for (const c of r.checks.filter((c) => c.status === 'failed')) console.log(`FAIL ${c.title}: ${c.message ?? ''}`);
       const figures = Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join(' ');
       console.log(`${r.status === 'passed' ? 'PASS' : 'FAIL'} load ${r.name}: ${figures}`);
-      process.exitCode = r.status === 'passed' ? 0 : Number(r.figures.k6ExitCode) || 1;
+      process.exitCode = loadExitCode(r);
       const runId = `load-${newRunId()}`;
       if (o.history && recordRun({ runId, target: r.target ?? 'unknown', profile: profile.name, startedAt: r.startedAt, verdict: r.status === 'passed' ? 'passed' : 'failed', parts: [r] }, o.history, 'load')) {
         console.log(`history: ${runId} added to ${o.history} (lendcheck compare ${runId})`);

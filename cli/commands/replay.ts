@@ -5,6 +5,9 @@ import { colorEnabled, paint } from '../../reports/output/color.ts';
 import { replayExitCode, replayFailures, type ReplayOptions } from '../replay/run.ts';
 import { replayLines } from '../replay/print.ts';
 import { UnsafeTargetError } from '../../conformance/target.ts';
+import { InputError } from '../exit-codes.ts';
+import { loadProfile } from '../../contract/index.ts';
+import { givenKey, preflight } from '../preflight/preflight.ts';
 
 /** Replays a failures file and prints one line per check; returns the exit code. */
 export async function replayCommand(file: string, o: ReplayOptions): Promise<number> {
@@ -13,6 +16,13 @@ export async function replayCommand(file: string, o: ReplayOptions): Promise<num
   if (!failures.failures.length) {
     console.log(`nothing to replay: run ${failures.runId} had no failed check`);
     return 0;
+  }
+  // The run's target (or the one given) must answer, and its keys be taken, before anything is replayed.
+  // ck_live_ keys are judged by the replayed checks' own rules (read-only), so they pass through here.
+  const baseUrl = o.baseUrl ?? failures.run.baseUrl;
+  if (baseUrl) {
+    const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY'), givenKey('--api-key-2', o.apiKey2, 'LENDCHECK_API_KEY_2'), givenKey('--burst-key', o.burstKey, 'LENDCHECK_BURST_KEY')];
+    await preflight({ baseUrl, urlOption: o.baseUrl ? '--base-url' : `the run's target (${file}; give --base-url to change it)`, publicBaseUrl: o.publicBaseUrl, keys, allowLive: true });
   }
   const outcomes = await replayFailures(failures, { ...o, log: (l) => console.log(redactor.text(l)) });
   for (const l of replayLines(outcomes, paint(colorEnabled(process.stdout)), redactor)) console.log(l);
@@ -32,11 +42,11 @@ export function registerReplay(program: Command): void {
     .option('--profile <file>', 'profile file, instead of the one the run used')
     .action(async (file: string, o: Record<string, string | undefined>) => {
       try {
+        if (o.profile) loadProfile(o.profile);
         process.exitCode = await replayCommand(file, { baseUrl: o.baseUrl ?? process.env.LENDCHECK_BASE_URL, publicBaseUrl: o.publicBaseUrl, apiKey: o.apiKey, apiKey2: o.apiKey2, burstKey: o.burstKey, profileFile: o.profile });
       } catch (e) {
         if (!(e instanceof UnsafeTargetError)) throw e;
-        console.error(`lendcheck replay: ${e.message}`);
-        process.exitCode = 2;
+        throw new InputError(e.message);
       }
     });
 }

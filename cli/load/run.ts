@@ -38,8 +38,10 @@ export interface LoadOptions {
   env?: Record<string, string>;
   /** Options of the embedded sandbox, e.g. plugins that give a key other limits. */
   sandbox?: SandboxOptions;
-  /** Streams k6's output to stderr. */
+  /** Streams k6's output to stderr (--verbose). */
   echo?: boolean;
+  /** One line per phase (the quiet default of `lendcheck load`). */
+  phase?: (line: string) => void;
   /** matching: orders spread over these keys (--keys FILE / LENDCHECK_KEYS). */
   pool?: PoolKey[];
   /** matching, embedded sandbox: mint a pool of N test keys over M partners for the run. */
@@ -109,7 +111,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     if (opts.scenario === 'matching') {
       watch = await watchMatches({ baseUrl: target.baseUrl, partnerKeys: pool ? onePerPartner(pool).map((k) => k.key) : [apiKey], profile, matchBy: opts.matchBy ?? 'auto' });
       if (watch.mode === 'webhooks') secrets.push(watch.secret);
-      else if (opts.echo) console.error(`lendcheck load: time-to-match by polling: ${watch.reason}`);
+      else if (opts.echo || opts.phase) (opts.phase ?? ((l: string) => console.error(`lendcheck load: ${l}`)))(`time-to-match by polling: ${watch.reason}`);
     }
     const k6 = k6Binary();
     const script = scenarioScript(opts.scenario);
@@ -123,6 +125,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     if (pool && opts.scenario === 'matching') planBudget(pool, env, watch?.mode === 'webhooks');
     const inspected = inspectOptions(k6.path, script, env);
     const timeoutMs = (plannedSeconds(inspected) + 60) * 1000;
+    opts.phase?.(`k6 ${k6.version}: ${opts.scenario}${opts.smoke ? ' smoke' : ''} against ${target.embedded ? 'the embedded sandbox' : target.baseUrl}, about ${plannedSeconds(inspected)} s${segments > 1 ? ` over ${segments} processes` : ''}${opts.echo ? '' : " (k6's progress with --verbose)"}`);
     const runs: K6Run[] = await Promise.all(
       Array.from({ length: segments }, (_, index) =>
         runK6({
@@ -143,6 +146,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     );
     runs.forEach((r, i) => writeFileSync(segmentFiles(reportDir, i, segments).log, r.output));
 
+    opts.phase?.(`k6 ended (exit ${runs.map((r) => r.exitCode).join(', ')}); judging its samples`);
     const set = emptySet();
     for (const r of runs) await readK6Json(r.files.samples, set);
     const verdicts = judge(inspected.thresholds ?? {}, set);
@@ -153,6 +157,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     // The scenarios that write end with the ledger audit of every user they touched.
     let audit: AuditResult | undefined;
     if (opts.scenario !== 'rate-limit' && !opts.publicMode) {
+      opts.phase?.('ledger audit of the users the run touched');
       audit = await auditAfterLoad({ baseUrl: target.baseUrl, keys: pool ? pool.map((k) => k.key) : [apiKey], acks: set.samples.get('ledger_acks') ?? [], profile, runId, scenario: opts.scenario });
     }
     const passed = k6Failed.length === 0 && k6Verdict && audit?.check.status !== 'failed';
