@@ -9,6 +9,7 @@ import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts'
 import { startListen } from '../listen/forward.ts';
 import { NoControlsError, triggerEvent } from '../listen/trigger.ts';
 import { preflight, refuseLive } from '../preflight/preflight.ts';
+import { selfCommand } from '../self.ts';
 
 // `lendcheck listen --forward-to URL` and `lendcheck trigger EVENT` (cli/listen/): Stripe's
 // `stripe listen` / `stripe trigger` for this interface. Without --base-url, listen starts
@@ -82,7 +83,7 @@ export function registerListen(program: Command): void {
       if (!baseUrl) {
         sandbox = await startSandboxServer({ port: Number(o.sandboxPort), profile, dbPath: ':memory:', plugins: [...defaultPlugins(), consolePlugin()] });
         baseUrl = sandbox.url;
-        console.log(`reference sandbox at ${baseUrl} (profile "${profile.name}"; trigger events with: lendcheck trigger <type>${sandbox.port === 4010 ? '' : ` --base-url ${baseUrl}`}; console at ${new URL('/console', baseUrl).href})`);
+        console.log(`reference sandbox at ${baseUrl} (profile "${profile.name}"; trigger events with: ${selfCommand()} trigger <type>${sandbox.port === 4010 ? '' : ` --base-url ${baseUrl}`}; console at ${new URL('/console', baseUrl).href})`);
       }
       const listener = await startListen({ baseUrl, apiKey, profile, forwardTo: o.forwardTo, events, secret: o.secret, port: Number(o.port), host: o.host }).catch(async (e: unknown) => {
         await sandbox?.close();

@@ -11,6 +11,7 @@ import { givenKey, preflight, refuseLive } from '../preflight/preflight.ts';
 import { newRunId } from '../gate/run.ts';
 import { recordRun } from '../history/record.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';
+import { selfCommand } from '../self.ts';
 
 interface LoadCliOptions {
   scenario: ScenarioName;
@@ -103,7 +104,7 @@ export function registerLoad(program: Command): void {
       process.exitCode = loadExitCode(r);
       const runId = `load-${newRunId()}`;
       if (o.history && recordRun({ runId, target: r.target ?? 'unknown', profile: profile.name, startedAt: r.startedAt, verdict: r.status === 'passed' ? 'passed' : 'failed', parts: [r] }, o.history, 'load')) {
-        console.log(`history: ${runId} added to ${o.history} (lendcheck compare ${runId})`);
+        console.log(`history: ${runId} added to ${o.history} (${selfCommand()} compare ${runId})`);
       }
     });
 }

@@ -5,6 +5,7 @@ import { formatDuration } from '../../reports/format.ts';
 import { colorEnabled, paint as paintWith, type Paint } from '../../reports/output/color.ts';
 import { failedCheckLines } from '../../reports/output/failed-lines.ts';
 import { reproductionText } from '../../reports/repro/curl.ts';
+import { selfCommand } from '../self.ts';
 
 // Progress as the gate goes: on a terminal, one status line redrawn in place (step,
 // elapsed time, last message) with finished steps printed above it; elsewhere (CI logs,
@@ -99,7 +100,7 @@ export class Progress {
     if (summary.verdict === 'incomplete') for (const r of summary.verdictReasons ?? []) this.line(`       ? ${r}`);
     const failedLines = failedCheckLines(summary.parts, this.paint);
     if (failedLines.length) {
-      this.line(`failed checks (${failedLines.length}; each with its reproduction in the report and failures.json; \`lendcheck gate --rerun-failed\` runs them again):`);
+      this.line(`failed checks (${failedLines.length}; each with its reproduction in the report and failures.json; \`${selfCommand()} gate --rerun-failed\` runs them again):`);
       for (const l of failedLines) this.line(l);
     }
     if (reportPath) this.line(`report: ${reportPath}`);

@@ -99,18 +99,16 @@ describe.concurrent('the same, as a spawned process', () => {
   const spawned: Array<[string, (x: Targets) => string[], RegExp]> = [
     ['conformance: wrong key', (x) => ['conformance', '--base-url', x.base, '--api-key', 'ck_test_nobody_has_this_key'], /^lendcheck: --api-key: the target refused this key/],
     ['profile detect: wrong key', (x) => ['profile', 'detect', '--base-url', x.base, '--api-key', 'ck_test_nobody_has_this_key', '--out', join(x.tmp, 'spawned.json')], /^lendcheck: --api-key: the target refused this key/],
-    ['load: dead address', (x) => ['load', '--scenario', 'rate-limit', '--base-url', x.dead, '--api-key', 'ck_test_partner_a_growth'], /^lendcheck: the target does not answer/],
-    ['gate: bad option', () => ['gate', '--frobnicate'], /^lendcheck: unknown option '--frobnicate'; see node \S+ gate --help$/],
   ];
   for (const [name, args, line] of spawned) {
     it(name, async () => {
-      const r = await runBin(args(t), { timeoutMs: 60_000 });
+      const r = await runBin(args(t), { timeoutMs: 150_000 });
       expect(r.stdout).toBe('');
       expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
       expect(r.stderr).toMatch(line);
       expect(r.status).toBe(2);
+      if (name.startsWith('profile detect')) expect(existsSync(join(t.tmp, 'spawned.json'))).toBe(false);
       // Not timed here: a spawned CLI pays 3-4 s of CPU loading the sources, more on a busy box.
-    }, 120_000);
+    }, 160_000);
   }
-  it('writes no profile file for a refused key', () => expect(existsSync(join(t.tmp, 'spawned.json'))).toBe(false));
 });

@@ -5,6 +5,7 @@ import type { FailedCheck, FailuresFile } from '../../reports/repro/failures-fil
 import { runContract } from '../gate/contract-step.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { externalTarget, type GateTarget } from '../gate/target.ts';
+import { selfCommand } from '../self.ts';
 
 // lendcheck replay: the failed checks of one run, run again exactly (the same ids, seed,
 // profile and strictness) against the target, each answered "fixed" or "still failing".
@@ -81,7 +82,7 @@ export async function replayFailures(file: FailuresFile, o: ReplayOptions = {}):
     }
   }
   for (const f of file.failures.filter((x) => x.part !== 'conformance' && x.part !== 'contract')) {
-    out.push({ failure: f, verdict: 'not replayed', message: `a ${f.part} failure comes from the whole step: run \`lendcheck gate --only ${STEP_OF[f.part] ?? f.part}\`` });
+    out.push({ failure: f, verdict: 'not replayed', message: `a ${f.part} failure comes from the whole step: run \`${selfCommand()} gate --only ${STEP_OF[f.part] ?? f.part}\`` });
   }
   return out;
 }
