@@ -12,6 +12,7 @@ import { registerConformance } from './conformance.ts';
 import { registerCompare } from './compare.ts';
 import { registerListen } from './listen.ts';
 import { registerReplay } from './replay.ts';
+import { registerRequirements } from './requirements.ts';
 
 /** Each part of lendcheck adds its subcommand here; the order is the order of --help. */
-export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerSandbox, registerSandboxCheck, registerProfile, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport, registerConformance, registerReplay, registerCompare, registerListen];
+export const COMMANDS: Array<(program: Command) => void> = [registerGate, registerSandbox, registerSandboxCheck, registerProfile, registerRequirements, registerOpenapi, registerK6, registerChaos, registerLoad, registerReport, registerConformance, registerReplay, registerCompare, registerListen];

@@ -6,6 +6,7 @@ import { colorEnabled, paint as paintWith, type Paint } from '../../reports/outp
 import { failedCheckLines } from '../../reports/output/failed-lines.ts';
 import { reproductionText } from '../../reports/repro/curl.ts';
 import { selfCommand } from '../self.ts';
+import { skipLines } from '../output/skips.ts';
 
 // Progress as the gate goes: on a terminal, one status line redrawn in place (step,
 // elapsed time, last message) with finished steps printed above it; elsewhere (CI logs,
@@ -83,6 +84,8 @@ export class Progress {
     }
     const more = c.failed - 5;
     if (more > 0) this.line(`       … and ${more} more failures (see the report)`);
+    // Every skip states its reason on the console too (the part's own reason is on its line above).
+    if (c.skipped) for (const l of skipLines(p, 5)) this.line(`       ${l}`);
   }
 
   end(summary: RunSummary, reportPath: string | undefined): void {
