@@ -3,7 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseBounds } from '../../reports/history/bounds.ts';
 import { compareRuns } from '../../reports/history/compare.ts';
-import { defaultHistoryPath, History } from '../../reports/history/store.ts';
+import { defaultHistoryPath, History, type RunRow } from '../../reports/history/store.ts';
+import type { Extracted } from '../../reports/history/extract.ts';
+import { likeBaseline, scopesOf, sharedOnly } from '../history/like.ts';
 import { diffTable } from '../../reports/history/table.ts';
 
 interface CompareFlags {
@@ -30,15 +32,32 @@ export function registerCompare(program: Command): void {
       try {
         const current = h.find(run);
         if (!current) throw new Error(`run "${run}" is not in ${file}`);
-        const base = baselineRef ? h.find(baselineRef) : h.lastPassing(current);
-        if (baselineRef && !base) throw new Error(`baseline "${baselineRef}" is not in ${file}`);
-        const reason = base ? (baselineRef ? `run ${base.runId} as asked` : `the last passing run against ${current.target} before it`) : `no passing run against ${current.target} before ${current.runId}`;
-        const c = compareRuns({ runId: current.runId, target: current.target, current: h.load(current), baseline: base ? { row: base, data: h.load(base) } : undefined, baselineReason: reason, bounds, history: h });
+        const currentData = h.load(current);
+        let base: { row: RunRow; data: Extracted } | undefined;
+        let reason: string;
+        if (baselineRef) {
+          const row = h.find(baselineRef);
+          if (!row) throw new Error(`baseline "${baselineRef}" is not in ${file}`);
+          base = { row, data: h.load(row) };
+          reason = `run ${row.runId} as asked`;
+        } else {
+          const found = likeBaseline(h, current, scopesOf(currentData));
+          if ('none' in found) reason = found.none;
+          else {
+            base = found;
+            reason = `the last passing run against ${current.target} before it with the same step, scenario and tier`;
+          }
+        }
+        const like = base ? sharedOnly(currentData, base.data) : undefined;
+        if (base && like && !like.current.figures.length) reason += `; but the two runs share no step, scenario and tier, so no figure is compared`;
+        const c = compareRuns({ runId: current.runId, target: current.target, current: like?.current ?? currentData, baseline: base && like ? { row: base.row, data: like.baseline } : undefined, baselineReason: reason, bounds, history: h });
+        if (!base) console.log(`compare: ${reason}`);
+        if (like?.leftOut.length) console.log(`compare: left out, not measured by both runs: ${like.leftOut.slice(0, 8).join('; ')}${like.leftOut.length > 8 ? `; and ${like.leftOut.length - 8} more` : ''}`);
         const text = diffTable(c, { all: o.all });
         process.stdout.write(text);
         const out = join(dirname(file), 'compare');
         mkdirSync(out, { recursive: true });
-        const name = `${current.runId}-vs-${base?.runId ?? 'none'}`;
+        const name = `${current.runId}-vs-${base?.row.runId ?? 'none'}`;
         writeFileSync(join(out, `${name}.txt`), text);
         writeFileSync(join(out, `${name}.json`), JSON.stringify(c, null, 2) + '\n');
         console.log(`wrote ${join(out, `${name}.txt`)} and .json`);
