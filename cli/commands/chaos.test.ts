@@ -62,7 +62,7 @@ describe('lendcheck chaos', () => {
     await expect(run('certify', '--url', 'http://127.0.0.1:9/', '--secret', 'nope')).rejects.toThrow(/--secret must start with whsec_/);
     await expect(run('certify', '--url', 'http://127.0.0.1:9/', '--secret', 'whsec_not-base64!', '--scheme', 'standard-webhooks')).rejects.toThrow(/--secret: under standard-webhooks it must be whsec_ followed by base64/);
     await expect(runChaosSchedule({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'ck_live_abc' })).rejects.toThrow(/refusing a ck_live_ key/);
-    await expect(run('retries', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_abc')).rejects.toThrow(/refusing a ck_live_ key/);
+    await expect(run('retries', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_abc')).rejects.toThrow(/--api-key: a ck_live_ \(production\) key is refused without --allow-live/);
   });
 
   it('retries: a target whose deliveries never verify fails at the first one, exit 1, with the reason and the later retries not observed', async () => {

@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../main.ts';
 import { exitCodeOf } from './conformance.ts';
+import { InputError } from '../exit-codes.ts';
 
 // The command as a user runs it: one child process through Vitest's Node API against the
 // embedded sandbox (two checks, to stay quick); the refusal of a production key and the
@@ -17,24 +18,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('lendcheck conformance', () => {
   it('refuses a ck_live_ key without --read-only, naming the flag and not the key', async () => {
-    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const saved = process.exitCode;
-    try {
-      await buildProgram().parseAsync(['node', 'lendcheck', 'conformance', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_do_not_print_me']);
-      expect(process.exitCode).toBe(2);
-      const printed = err.mock.calls.flat().join('\n');
-      expect(printed).toMatch(/--read-only/);
-      expect(printed).not.toContain('do_not_print_me');
-    } finally {
-      process.exitCode = saved;
-      err.mockRestore();
-    }
+    // An input error: thrown to the CLI's top level, which prints its one line and exits 2 (cli/mistakes/).
+    const e = await buildProgram().parseAsync(['node', 'lendcheck', 'conformance', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_do_not_print_me']).catch((x: unknown) => x as Error);
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as Error).message).toMatch(/^--api-key: .*--read-only/);
+    expect((e as Error).message).not.toContain('do_not_print_me');
   });
 
   it('exits 0 only when every applicable check passed', () => {
     expect(exitCodeOf({ status: 'passed', figures: { passed: 3, failed: 0 } })).toBe(0);
     expect(exitCodeOf({ status: 'failed', figures: { passed: 3, failed: 1 } })).toBe(1);
-    expect(exitCodeOf({ status: 'skipped', figures: { passed: 0, failed: 0 } })).toBe(1);
+    // All skipped: nothing observed, INCOMPLETE (3), never a pass nor a FAIL.
+    expect(exitCodeOf({ status: 'skipped', figures: { passed: 0, failed: 0 } })).toBe(3);
   });
 
   it('runs the selected checks through Vitest against the embedded sandbox, exits 0 and writes both reports', { timeout: 120_000 }, () => {

@@ -18,7 +18,7 @@ import { reportToGithub } from '../../reports/ci/github.ts';
 import { lastFailuresFile } from '../replay/last-run.ts';
 import { replayCommand } from './replay.ts';
 import { resolve } from 'node:path';
-import { InputError } from '../exit-codes.ts';
+import { EXIT, InputError } from '../exit-codes.ts';
 import { preflight, refuseLive } from '../preflight/preflight.ts';
 import { gateKeys } from '../preflight/gate-keys.ts';
 
@@ -164,11 +164,14 @@ async function gate(opts: GateFlags): Promise<void> {
   const secrets = [...keysOf(flags), ...keysOf(target)];
   const redactor = createRedactor(secrets);
   const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
+  // Ctrl-C (or a CI's SIGTERM): close the target (its receivers and subscriptions) and end as
+  // an interrupted run: INCOMPLETE, exit 3, the one table's code for "not everything observed".
   const stop = () => {
-    const exit = () => process.exit(130);
+    const exit = () => process.exit(EXIT.incomplete);
     target.close().then(exit, exit);
   };
   process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
     const verdictRules = { named: only, allowSkip: !!opts.allowSkip };
     const replay = { ...(target.embedded ? {} : { baseUrl: target.baseUrl }), ...(profileFile ? { profileFile: resolve(profileFile) } : {}) };
@@ -181,6 +184,7 @@ async function gate(opts: GateFlags): Promise<void> {
     if (timedOut.length) setTimeout(() => process.exit(process.exitCode), 2000).unref();
   } finally {
     process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     await target.close();
   }
 }

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EVENT_TYPES, KEY_PREFIX, loadProfile } from '../../contract/index.ts';
+import { EVENT_TYPES, loadProfile } from '../../contract/index.ts';
 import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
 import { consolePlugin } from '../../sandbox/console/plugin.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';

@@ -33,7 +33,7 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 /** Refuses ck_live_ keys without the opt-in; no request. */
 export function refuseLive(keys: GivenKey[], allowLive: boolean, liveOption = '--allow-live'): void {
   const live = keys.find((k) => k.key?.startsWith(KEY_PREFIX.production));
-  if (live && !allowLive) throw new InputError(`${live.option}: a ${KEY_PREFIX.production} (production) key is refused without ${liveOption}; use a ${KEY_PREFIX.sandbox} key, or pass ${liveOption} to move real money on purpose`);
+  if (live && !allowLive) throw new InputError(`${live.option}: a ${KEY_PREFIX.production} (production) key is refused without ${liveOption}; use a ${KEY_PREFIX.sandbox} key, or pass ${liveOption} to use it on purpose`);
 }
 
 /** The base URL, parsed and checked to end in /v1 (spec part 9); no request. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 // (../shared), no absolute path of one machine, and commands in the form that works in a
 // checkout (`node cli/bin.js …`, not a bare `lendcheck …` line that ends in "not found").
 
-const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 function markdown(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
