@@ -175,15 +175,15 @@ describe('gate targets', () => {
   it.concurrent('the command refuses a live key before touching the target, and exits non-zero', async () => {
     const r = await runBin(['gate', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'ck_live_zzzz9999', '--report-dir', dir]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/refusing a ck_live_ \(production\) key/);
+    expect(r.stderr).toMatch(/^lendcheck: --api-key: a ck_live_ \(production\) key is refused without --allow-live/);
     expect(r.stderr + r.stdout).not.toContain('ck_live_zzzz9999');
   });
 
-  it.concurrent('the command fails at once, exit 1, on a target where nothing listens, naming the address and the error', async () => {
+  it.concurrent('the command stops at once, exit 2 (an input error), on a target where nothing listens, naming the address and the error', async () => {
     const own = mkdtempSync(join(tmpdir(), 'lendcheck-dead-'));
     const r = await runBin(['gate', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'ck_test_x', '--only', 'contract,chaos', '--report-dir', own]);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^verdict: FAIL — target unreachable: http:\/\/127\.0\.0\.1:1\/v1: ECONNREFUSED/m);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^lendcheck: the target does not answer: http:\/\/127\.0\.0\.1:1: ECONNREFUSED/m);
     // Before any step: no step line, no report.
     expect(r.stdout).not.toMatch(/\[1\/2\]/);
     expect(readdirSync(own)).toEqual([]);
