@@ -51,7 +51,6 @@ export function registerCompare(program: Command): void {
         const like = base ? sharedOnly(currentData, base.data) : undefined;
         if (base && like && !like.current.figures.length) reason += `; but the two runs share no step, scenario and tier, so no figure is compared`;
         const c = compareRuns({ runId: current.runId, target: current.target, current: like?.current ?? currentData, baseline: base && like ? { row: base.row, data: like.baseline } : undefined, baselineReason: reason, bounds, history: h });
-        if (!base) console.log(`compare: ${reason}`);
         if (like?.leftOut.length) console.log(`compare: left out, not measured by both runs: ${like.leftOut.slice(0, 8).join('; ')}${like.leftOut.length > 8 ? `; and ${like.leftOut.length - 8} more` : ''}`);
         const text = diffTable(c, { all: o.all });
         process.stdout.write(text);
