@@ -7,7 +7,7 @@ import * as ctl from './sandbox-controls.ts';
 import type { Endpoint } from './endpoint-type.ts';
 import { rateBounded } from './rate-bound.ts';
 
-export type { Access, Endpoint, Method } from './endpoint-type.ts';
+export type { Access, Endpoint, Method, OwnedObject, Ownership } from './endpoint-type.ts';
 
 const positionId = z.object({ positionId: z.string().min(1) });
 const userIdParam = z.object({ userId: z.string().min(1) });
