@@ -19,6 +19,8 @@ describe('the delivery checks against a sandbox without controls, at real time',
       expect(c.status, `${id}: ${c.message ?? ''}`).toBe('passed');
     }
     expect(r.checks.find((c) => c.id === 'hooks.every-delivery')!.notes.join('\n')).toMatch(/event types seen: .*position\.created.*position\.matched/);
+    // Isolation is watched for every type partner A's receiver got, withdrawal.completed about the userId both partners use included.
+    expect(r.checks.find((c) => c.id === 'hooks.partner-isolation')!.notes.join('\n')).toMatch(/event types kept from partner B.*position\.created.*position\.matched.*withdrawal\.completed/);
   }, 60_000);
 
   for (const [fault, { check, names }] of Object.entries(CAUGHT_BY)) {
