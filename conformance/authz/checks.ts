@@ -52,7 +52,7 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   const funds = await ownerFunds(ctx, userId);
   if (!funds) notes.push(`${A}'s funds are not compared (no insufficient_funds details in the profile, or a pre-funded user other checks share); its position and list are`);
   if (cells.some((c) => c.owns.object === 'webhook')) o.webhook = await registerOwn(ctx, notes);
-  const mine = { url: `https://authz-b-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`, secret: webhookSecret(ctx) };
+  const bSub = { url: `https://authz-b-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`, secret: webhookSecret(ctx) };
   const made: Made = { positions: [], webhooks: [] };
 
   const fundsUnmoved = async (c: Cell, r: Reply) => {
@@ -72,7 +72,7 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
     }
     const sample = SAMPLE_BODIES[c.endpoint.id];
     if (c.endpoint.body && !sample) fail(`every owned-object endpoint has a request body for the matrix`, `a sample body for ${c.endpoint.id}`, 'none (conformance/authz/cells.ts SAMPLE_BODIES)');
-    const body = sample?.(ctx, o, mine);
+    const body = sample?.(ctx, o, bSub);
     const r = answered(await ctx.api(c.endpoint.method, path, { key: key2, ...(body !== undefined ? { body } : {}) }), c);
     driven++;
     judgeAccess(ctx, profile, c, o, r);
