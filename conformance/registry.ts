@@ -2,6 +2,7 @@ import type { Profile } from '../contract/index.ts';
 import { CheckRegistry } from '../kernel/check-kernel.ts';
 import type { Check } from './check.ts';
 import { authChecks } from './checks/auth.ts';
+import { authzChecks } from './authz/checks.ts';
 import { endpointChecks } from './checks/endpoints.ts';
 import { errorChecks } from './checks/errors.ts';
 import { fuzzChecks } from './checks/fuzz.ts';
@@ -20,6 +21,7 @@ import { walkChecks } from './model-walk/walk-check.ts';
 export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
   const list = [
     ...authChecks(profile),
+    ...authzChecks(profile),
     ...endpointChecks(profile),
     ...lifecycleChecks(profile),
     ...paginationChecks(profile),

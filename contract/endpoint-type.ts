@@ -6,6 +6,21 @@ import type { z } from 'zod';
 export type Access = 'key' | 'public' | 'sandbox';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/** The kinds of object a partner owns (part 1: a partner acts for its own users). */
+export type OwnedObject = 'position' | 'user' | 'webhook' | 'event';
+
+/**
+ * What an endpoint does to an object a partner owns, as data: the authorization matrix
+ * (conformance/authz/) calls every endpoint that carries it with the other partner's key.
+ */
+export interface Ownership {
+  object: OwnedObject;
+  /** The path parameter or body field that names the object; absent: the partner's whole collection (a list). */
+  param?: string;
+  /** read: shows it; list: shows the partner's set; change: moves or alters it; create: makes one for a named owner. */
+  verb: 'read' | 'list' | 'change' | 'create';
+}
+
 export interface Endpoint {
   /** Stable id, used by routes, checks and reports. */
   id: string;
@@ -23,4 +38,9 @@ export interface Endpoint {
   responseSource: 'spec' | 'profile';
   /** Requirement ids this endpoint's existence and shape satisfy. */
   requirements: string[];
+  /**
+   * The partner-owned object it names, lists or changes; `false`: none (market data). Every
+   * authenticated row states it (contract/endpoints.test.ts), so a new one cannot be left out.
+   */
+  owns?: Ownership | false;
 }

@@ -7,7 +7,7 @@ import * as ctl from './sandbox-controls.ts';
 import type { Endpoint } from './endpoint-type.ts';
 import { rateBounded } from './rate-bound.ts';
 
-export type { Access, Endpoint, Method } from './endpoint-type.ts';
+export type { Access, Endpoint, Method, OwnedObject, Ownership } from './endpoint-type.ts';
 
 const positionId = z.object({ positionId: z.string().min(1) });
 const userIdParam = z.object({ userId: z.string().min(1) });
@@ -25,23 +25,23 @@ export function endpoints(profile: Profile): Endpoint[] {
 
 function table(profile: Profile): Endpoint[] {
   return [
-    { id: 'lend.create', method: 'POST', path: '/lend', access: 'key', summary: 'Place a lend order', body: s.lendRequest, response: s.createLendResponse, responseSource: 'spec', requirements: ['EP-lend', 'SHAPE-create-lend'] },
-    { id: 'borrow.create', method: 'POST', path: '/borrow', access: 'key', summary: 'Place a borrow order', body: s.borrowRequest, response: shapes.createBorrowResponse, responseSource: 'profile', requirements: ['EP-borrow'] },
-    { id: 'position.get', method: 'GET', path: '/positions/{positionId}', access: 'key', summary: 'Read one position', params: positionId, response: s.position, responseSource: 'spec', requirements: ['EP-position-get', 'SHAPE-position'] },
-    { id: 'positions.list', method: 'GET', path: '/users/{userId}/positions', access: 'key', summary: "List a user's positions", params: userIdParam, query: s.positionListQuery, response: s.positionList, responseSource: 'spec', requirements: ['EP-positions-list', 'SHAPE-position-list'] },
-    { id: 'position.repay', method: 'POST', path: '/positions/{positionId}/repay', access: 'key', summary: 'Repay a borrow position', params: positionId, body: s.repayRequest, response: shapes.repayResult, responseSource: 'profile', requirements: ['EP-repay'] },
-    { id: 'position.cancel', method: 'POST', path: '/positions/{positionId}/cancel', access: 'key', summary: 'Cancel an unmatched order', params: positionId, response: shapes.cancelResult, responseSource: 'profile', requirements: ['EP-cancel'] },
-    { id: 'position.patch', method: 'PATCH', path: '/positions/{positionId}', access: 'key', summary: 'Change auto-features', params: positionId, body: s.patchPositionRequest, response: shapes.patchResult, responseSource: 'profile', requirements: ['EP-patch'] },
-    { id: 'user.withdraw', method: 'POST', path: '/users/{userId}/withdraw', access: 'key', summary: 'Withdraw available funds', params: userIdParam, body: s.withdrawRequest, response: shapes.withdrawalRecord, responseSource: 'profile', requirements: ['EP-withdraw'] },
-    { id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'] },
-    { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQueryUpTo(profile.bounds.orderbookMaxDepth), response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'] },
-    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'] },
+    { id: 'lend.create', method: 'POST', path: '/lend', access: 'key', summary: 'Place a lend order', body: s.lendRequest, response: s.createLendResponse, responseSource: 'spec', requirements: ['EP-lend', 'SHAPE-create-lend'], owns: { object: 'user', param: 'userId', verb: 'create' } },
+    { id: 'borrow.create', method: 'POST', path: '/borrow', access: 'key', summary: 'Place a borrow order', body: s.borrowRequest, response: shapes.createBorrowResponse, responseSource: 'profile', requirements: ['EP-borrow'], owns: { object: 'user', param: 'userId', verb: 'create' } },
+    { id: 'position.get', method: 'GET', path: '/positions/{positionId}', access: 'key', summary: 'Read one position', params: positionId, response: s.position, responseSource: 'spec', requirements: ['EP-position-get', 'SHAPE-position'], owns: { object: 'position', param: 'positionId', verb: 'read' } },
+    { id: 'positions.list', method: 'GET', path: '/users/{userId}/positions', access: 'key', summary: "List a user's positions", params: userIdParam, query: s.positionListQuery, response: s.positionList, responseSource: 'spec', requirements: ['EP-positions-list', 'SHAPE-position-list'], owns: { object: 'user', param: 'userId', verb: 'list' } },
+    { id: 'position.repay', method: 'POST', path: '/positions/{positionId}/repay', access: 'key', summary: 'Repay a borrow position', params: positionId, body: s.repayRequest, response: shapes.repayResult, responseSource: 'profile', requirements: ['EP-repay'], owns: { object: 'position', param: 'positionId', verb: 'change' } },
+    { id: 'position.cancel', method: 'POST', path: '/positions/{positionId}/cancel', access: 'key', summary: 'Cancel an unmatched order', params: positionId, response: shapes.cancelResult, responseSource: 'profile', requirements: ['EP-cancel'], owns: { object: 'position', param: 'positionId', verb: 'change' } },
+    { id: 'position.patch', method: 'PATCH', path: '/positions/{positionId}', access: 'key', summary: 'Change auto-features', params: positionId, body: s.patchPositionRequest, response: shapes.patchResult, responseSource: 'profile', requirements: ['EP-patch'], owns: { object: 'position', param: 'positionId', verb: 'change' } },
+    { id: 'user.withdraw', method: 'POST', path: '/users/{userId}/withdraw', access: 'key', summary: 'Withdraw available funds', params: userIdParam, body: s.withdrawRequest, response: shapes.withdrawalRecord, responseSource: 'profile', requirements: ['EP-withdraw'], owns: { object: 'user', param: 'userId', verb: 'change' } },
+    { id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'], owns: false },
+    { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQueryUpTo(profile.bounds.orderbookMaxDepth), response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'], owns: false },
+    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'create' } },
     ...(profile.webhooks.listAndDelete
-      ? ([{ id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'] }] satisfies Endpoint[])
+      ? ([{ id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'list' } }] satisfies Endpoint[])
       : []),
     ...(webhookDeletable(profile)
       ? ([
-          { id: 'webhooks.delete', method: 'DELETE', path: '/webhooks/{webhookId}', access: 'key', summary: 'Delete a subscription', params: z.object({ webhookId: z.string().min(1) }), response: z.looseObject({ webhookId: z.string(), deleted: z.literal(true) }), responseSource: 'profile', requirements: ['EP-webhooks'] },
+          { id: 'webhooks.delete', method: 'DELETE', path: '/webhooks/{webhookId}', access: 'key', summary: 'Delete a subscription', params: z.object({ webhookId: z.string().min(1) }), response: z.looseObject({ webhookId: z.string(), deleted: z.literal(true) }), responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', param: 'webhookId', verb: 'change' } },
         ] satisfies Endpoint[])
       : []),
 

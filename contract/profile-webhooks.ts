@@ -49,6 +49,14 @@ export const webhooksOptions = z
       spec: 'Part 2: the url is the partner\'s HTTPS address; local testing: not shown.',
       reason: 'The sandbox takes http:// on loopback so partners can point it at a local receiver.',
     }),
+    requireHttps: doc(z.boolean().default(false), {
+      spec: 'Part 2: the subscription `url` is "Partner\'s HTTPS receiving address"; whether a plain http:// address is refused: not shown.',
+      reason: 'Not required (a sandbox may take http://): lendcheck reports an accepted http:// address as an advisory note. true: it must be refused (loopback too unless allowLoopbackHttp).',
+    }),
+    refuseInternalAddresses: doc(z.boolean().default(false), {
+      spec: 'Part 6: deliveries go to the subscribed url; addresses inside the service\'s own network (loopback, link-local 169.254.169.254, private ranges): not shown.',
+      reason: 'Not required (a sandbox delivers to local receivers): an accepted one is an advisory note with the answer as evidence. true: link-local and private addresses must be refused (loopback too unless allowLoopbackHttp), against server-side request forgery.',
+    }),
     listAndDelete: doc(z.boolean().default(true), {
       spec: 'Part 4 mentions a webhook list; its endpoints: not shown.',
       reason: 'GET /webhooks and DELETE /webhooks/{webhookId}, the usual pair.',

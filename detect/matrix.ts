@@ -27,6 +27,10 @@ export const NOT_HONOURED: Record<string, string> = {
   'funding.request': 'the user\'s setting for driving a target, not the target\'s behaviour',
   'consistency.readAfterWrite': 'the sandbox reads its own writes at once, whatever the profile says',
   'consistency.convergenceMs': 'the sandbox reads its own writes at once, whatever the profile says',
+  'access.foreignStatus': 'the sandbox answers 404 to another partner\'s object whatever the profile says (a 403 is the other correct answer; the matrix takes both)',
+  // Requirements the user states of a target (what it must refuse), not behaviours a probe reads back.
+  'webhooks.requireHttps': 'a requirement the user states, not a behaviour: the sandbox refuses plain http to a public host either way',
+  'webhooks.refuseInternalAddresses': 'a requirement the user states, not a behaviour detect reads (the sandbox honours it; authz.webhook-url judges it)',
 };
 
 /** The options the sandbox honours under a profile: what a cell compares. */

@@ -64,6 +64,9 @@ export const UNDETECTABLE: Record<string, string> = {
   'funding.userIds': 'the user\'s own setting (users the target funds)',
   'funding.request': 'the user\'s own setting (how the target funds a user)',
   'consistency.readAfterWrite': 'a stale read may or may not show in a bounded probe; an eventually consistent target says so itself',
+  'webhooks.requireHttps': 'a requirement the user states (what the target must refuse), not a behaviour: the authorization matrix reports what it accepts either way',
+  'webhooks.refuseInternalAddresses': 'a requirement the user states (what the target must refuse), not a behaviour: the authorization matrix reports what it accepts either way',
+  'access.foreignStatus': 'read by the authorization matrix itself: a 404 or a 403 to another partner\'s object is never a failure, the other one of the two a profile note',
   'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
 };
 

@@ -4,6 +4,8 @@ export const MEASURED: Readonly<Record<string, number>> = {
   'auth.missing-header': 12,
   'auth.bad-credentials': 6,
   'auth.isolation': 8,
+  'authz.matrix': 25,
+  'authz.webhook-url': 7,
   'endpoint.lend.create': 1,
   'endpoint.borrow.create': 1,
   'endpoint.position.get': 1,

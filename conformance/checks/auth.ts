@@ -1,5 +1,6 @@
 import { endpoints, KEY_PREFIX, type Profile } from '../../contract/index.ts';
-import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
+import { expectClientError, expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
+import type { Reply } from '../http.ts';
 import { borrowBody, enc, lendBody, sharedLend, validAddress } from './fixtures.ts';
 
 // Part 5: every authenticated endpoint refuses a request without a valid Bearer key with
@@ -95,8 +96,14 @@ export function authChecks(profile: Profile): Check[] {
         const flag = (before.json as { autoRollover?: boolean })?.autoRollover;
         const leaks = (text: string) => text.includes(own.userId);
         const key2 = ctx.key2!;
+        // 404 position_not_found, or a 403 (profile access.foreignStatus; the other one a note): both refuse without disclosing.
+        const refused = (r: Reply, title: string) => {
+          if (r.status === 403) expectClientError(r, title);
+          else expectError(r, 'position_not_found', 404, title);
+          ctx.profileChoice({ option: 'access.foreignStatus', expected: profile.access.foreignStatus, followed: String(r.status) === profile.access.foreignStatus, received: String(r.status) }, r.exchange);
+        };
         const get = await ctx.api('GET', `/positions/${enc(own.positionId)}`, { key: key2 });
-        expectError(get, 'position_not_found', 404, "partner 2 reading partner 1's position");
+        refused(get, "partner 2 reading partner 1's position");
         if (leaks(get.text)) fail("partner 2's 404 tells nothing of partner 1's position", 'no owner userId in the body', show(get.text), get.exchange);
 
         for (const [method, path, body] of [
@@ -105,7 +112,7 @@ export function authChecks(profile: Profile): Check[] {
           ['POST', `/positions/${enc(own.positionId)}/repay`, {}],
         ] as const) {
           const r = await ctx.api(method, path, { key: key2, body });
-          expectError(r, 'position_not_found', 404, `partner 2 calling ${method} ${path.replace(own.positionId, '{positionId}')} on partner 1's position`);
+          refused(r, `partner 2 calling ${method} ${path.replace(own.positionId, '{positionId}')} on partner 1's position`);
           if (leaks(r.text)) fail(`partner 2's refusal of ${method} tells nothing of partner 1's position`, 'no owner userId in the body', show(r.text), r.exchange);
         }
 

@@ -44,6 +44,13 @@ export const CAUGHT_BY: Record<string, string> = {
 export const CAUGHT_ELSEWHERE: Record<string, string> = {
   'withdraw-not-debited': 'model.ledger-walk',
   'cancel-double-refund': 'model.ledger-walk',
+  // Authorization between partners, one request each, no overlap: the matrix (conformance/authz/proof.test.ts).
+  'owner-unchecked-get': 'authz.matrix',
+  'owner-unchecked-cancel': 'authz.matrix',
+  'owner-unchecked-patch': 'authz.matrix',
+  'owner-unchecked-repay': 'authz.matrix',
+  'list-ignores-partner': 'authz.matrix',
+  'user-unscoped': 'authz.matrix',
 };
 
 export const EXAMPLE_PROFILES = ['fintech-rest', 'minimal-sandbox', 'strict-gateway'];

@@ -30,11 +30,13 @@ const isolation = (): Check => ({
     const s = await scenario(ctx);
     const rx = s.other!;
     const mine = partnerAOwn(s);
+    // B made no withdrawal: one about the userId both partners use is A's (B's u1 is another user of the same id).
+    const sharedWithdrawal = (e: ReturnType<typeof eventOf>) => !!s.withdrawal && e?.type === 'withdrawal.completed' && e.userId === s.withdrawal.userId;
     for (const d of rx.got) {
       const e = eventOf(d);
       const text = d.raw.toString('utf8');
       const id = mine.ids.find((x) => text.includes(x));
-      if (id || (e?.userId && mine.users.has(e.userId))) {
+      if (id || (e?.userId && mine.users.has(e.userId)) || sharedWithdrawal(e)) {
         fail(
           `${named(e)} concerns ${A}'s user and is delivered to ${B}'s subscription`,
           `${A}'s events only at ${A}'s subscriptions`,
@@ -50,8 +52,13 @@ const isolation = (): Check => ({
     if (!own) {
       fail(`${B}'s own event is delivered to ${B}'s subscription`, `position.created for ${B}'s position ${s.own2.positionId} (user ${s.own2.userId})`, `none in ${Math.round(s.waitedMs / 1000)} s (${rx.got.length} deliveries)`, undefined, deliveriesDetail(rx));
     }
+    // Every event type the target emits is covered where A's own receiver got one: those B's was watched for.
+    const seen = new Set(s.all.got.map((d) => eventOf(d)?.type).filter((t): t is string => !!t));
+    const unseen = ctx.profile.events.emitted.filter((t) => !seen.has(t));
+    const notes = [`${A}'s event types kept from ${B}: ${[...seen].sort().join(', ') || 'none'}`];
+    if (unseen.length) notes.push(`not caused without controls in this run, so not watched: ${unseen.join(', ')} (maturity, rollover and liquidation need time or price moves)`);
     // The pass's evidence: B's own delivery (the scenario's requests were made by the check that ran it).
-    return pass({ exchange: asExchange(own!, rx) });
+    return pass({ notes, exchange: asExchange(own!, rx) });
   },
 });
 

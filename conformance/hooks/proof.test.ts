@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOOK_FAULTS } from '../../sandbox/webhooks/faults/index.ts';
-import { CAUGHT_BY, DELIVERY_CHECKS, RETRY_FAULTS, runDeliveryChecks } from './proof.ts';
+import { AUTHZ_FAULTS, CAUGHT_BY, DELIVERY_CHECKS, RETRY_FAULTS, runDeliveryChecks } from './proof.ts';
 
 // Proof that the no-controls delivery checks catch each webhook-sender bug of the sandbox
 // (sandbox/webhooks/faults/) at real time with its controls off, naming the event, the user
@@ -8,8 +8,8 @@ import { CAUGHT_BY, DELIVERY_CHECKS, RETRY_FAULTS, runDeliveryChecks } from './p
 // waits for deliveries, so they run side by side.
 
 describe('the delivery checks against a sandbox without controls, at real time', () => {
-  it('have a catching check for every webhook-sender fault but the retry ones (proven by the retry watch)', () => {
-    expect([...Object.keys(CAUGHT_BY), ...RETRY_FAULTS].sort()).toEqual([...HOOK_FAULTS.keys()].sort());
+  it('have a catching check for every webhook-sender fault but the retry ones (proven by the retry watch) and the subscription-route ones (the authorization matrix)', () => {
+    expect([...Object.keys(CAUGHT_BY), ...RETRY_FAULTS, ...AUTHZ_FAULTS].sort()).toEqual([...HOOK_FAULTS.keys()].sort());
   });
 
   it.concurrent('clean: every delivery check passes, each on deliveries it saw', async () => {
@@ -19,6 +19,8 @@ describe('the delivery checks against a sandbox without controls, at real time',
       expect(c.status, `${id}: ${c.message ?? ''}`).toBe('passed');
     }
     expect(r.checks.find((c) => c.id === 'hooks.every-delivery')!.notes.join('\n')).toMatch(/event types seen: .*position\.created.*position\.matched/);
+    // Isolation is watched for every type partner A's receiver got, withdrawal.completed about the userId both partners use included.
+    expect(r.checks.find((c) => c.id === 'hooks.partner-isolation')!.notes.join('\n')).toMatch(/event types kept from partner B.*position\.created.*position\.matched.*withdrawal\.completed/);
   }, 60_000);
 
   for (const [fault, { check, names }] of Object.entries(CAUGHT_BY)) {

@@ -105,8 +105,10 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
 
     let own2: Scenario['own2'];
     if (ctx.key2) {
+      // The same userId as partner A's withdrawing user: B's u1 is its own user, and A's
+      // withdrawal.completed about u1 must still never reach B (delivery-checks.ts).
       const named = ctx.profile.funding.userIds;
-      const u2 = named.length ? named[named.length - 1]! : ctx.user('hooks-b');
+      const u2 = named.length ? named[named.length - 1]! : wu;
       const l = await ctx.api('POST', '/lend', { key: ctx.key2, body: lendBody(ctx, u2) });
       const id = findId(l.json, 'positionId')?.value;
       if (l.status >= 200 && l.status < 300 && id) own2 = { userId: u2, positionId: id };

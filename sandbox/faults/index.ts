@@ -7,6 +7,9 @@ import type { FaultModule, FaultResolver, FaultSetting } from './fault.ts';
 import { lendRace } from './lend-race.ts';
 import { matchOverfill } from './match-overfill.ts';
 import { partnerLeak } from './partner-leak.ts';
+import { listIgnoresPartner } from './list-ignores-partner.ts';
+import { OWNER_UNCHECKED } from './owner-unchecked.ts';
+import { userUnscoped } from './user-unscoped.ts';
 import { patchLostUpdate } from './patch-lost-update.ts';
 import { repayRace } from './repay-race.ts';
 import { staleRead } from './stale-read.ts';
@@ -36,6 +39,10 @@ const MODULES: FaultModule[] = [
   // Sequential money faults (no overlap needed): the model walks catch them.
   withdrawNotDebited,
   cancelDoubleRefund,
+  // Authorization between partners, one cell of the matrix each (conformance/authz/).
+  ...OWNER_UNCHECKED,
+  listIgnoresPartner,
+  userUnscoped,
 ];
 
 export const FAULTS: ReadonlyMap<string, FaultModule> = new Map(MODULES.map((m) => [m.name, m]));

@@ -7,6 +7,7 @@ import { resendEvent, setPaused } from './actions.ts';
 import { deliveryLog, eventAttempts } from './attempts.ts';
 import { parseSubscription, SubscriptionStore } from './subscriptions.ts';
 import { positionData, syntheticData } from './trigger.ts';
+import { hookFaultEffects } from './faults/index.ts';
 
 // Handlers of webhooks.create/list/delete and of the sandbox.trigger / sandbox.attempts
 // controls, declared by endpoint id (the contract's table gives their paths and auth).
@@ -27,6 +28,8 @@ export interface DispatchHooks {
 export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks | undefined): PluginRoute[] {
   const { profile, clock, engine } = ctx;
   const subs = new SubscriptionStore(ctx.db);
+  // The authorization faults' seams (sandbox/webhooks/faults/webhook-owner.ts); none without --fault.
+  const faults = ctx.hookFaults?.length ? hookFaultEffects(ctx.hookFaults, { db: ctx.db }) : {};
   const routes: PluginRoute[] = [];
 
   routes.push({
@@ -39,13 +42,13 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   });
 
   if (profile.webhooks.listAndDelete) {
-    routes.push({ endpoint: 'webhooks.list', handle: ({ partner }) => json({ webhooks: subs.list(partner!.partnerId) }, successStatus(profile, 'GET /webhooks')) });
+    routes.push({ endpoint: 'webhooks.list', handle: ({ partner }) => json({ webhooks: faults.listed ? faults.listed(partner!.partnerId, (p) => subs.list(p)) : subs.list(partner!.partnerId) }, successStatus(profile, 'GET /webhooks')) });
   }
   if (webhookDeletable(profile)) {
     routes.push({
       endpoint: 'webhooks.delete',
       handle: ({ params: { webhookId }, partner }) => {
-        if (!subs.delete(partner!.partnerId, webhookId!, clock.now())) throw notFound(profile, 'webhookId', `no subscription ${webhookId}`);
+        if (!subs.delete(faults.deleteAs?.(partner!.partnerId, webhookId!) ?? partner!.partnerId, webhookId!, clock.now())) throw notFound(profile, 'webhookId', `no subscription ${webhookId}`);
         dispatch()?.forgetSubscription(webhookId!);
         return json({ webhookId, deleted: true }, successStatus(profile, 'DELETE /webhooks/{webhookId}'));
       },

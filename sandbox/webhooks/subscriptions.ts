@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { z } from 'zod';
-import { EVENT_TYPES, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
+import { EVENT_TYPES, internalKind, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, secretFitsScheme } from '../../signing/signature.ts';
 import { invalid } from '../pipeline/errors.ts';
 import { migrateWebhooks } from './schema.ts';
@@ -24,6 +24,11 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 function checkUrl(profile: Profile, raw: string): void {
   const u = new URL(raw);
+  const inside = internalKind(raw);
+  // Loopback stays open to local receivers while allowLoopbackHttp says so (profile webhooks.*).
+  if (profile.webhooks.refuseInternalAddresses && inside && !(inside === 'loopback' && profile.webhooks.allowLoopbackHttp)) {
+    throw invalid('url', `must not point into the service's own network (${inside} address)`);
+  }
   if (u.protocol === 'https:') return;
   if (u.protocol === 'http:' && profile.webhooks.allowLoopbackHttp && LOOPBACK.test(u.hostname)) return;
   throw invalid(

@@ -9,7 +9,7 @@ import { HOOK_FAULTS } from './index.ts';
 
 describe('webhook-sender fault registry', () => {
   it('knows each by name under --fault, with a valid default config', () => {
-    expect(HOOK_FAULTS.size).toBe(8);
+    expect(HOOK_FAULTS.size).toBe(10);
     for (const [name, m] of HOOK_FAULTS) {
       expect(m.name).toBe(name);
       expect(faultNames()).toContain(name);

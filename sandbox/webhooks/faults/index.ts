@@ -7,6 +7,7 @@ import { resignedBody } from './resigned-body.ts';
 import { senderTimeout } from './sender-timeout.ts';
 import type { HookFaultEffects, HookFaultEnv, HookFaultModule } from './types.ts';
 import { unsubscribedTypes } from './unsubscribed-types.ts';
+import { webhookDeleteUnchecked, webhookListIgnoresPartner } from './webhook-owner.ts';
 
 // The webhook-sender faults by name. They share the `--fault` flag and SandboxOptions.faults
 // with the endpoint faults (sandbox/faults/index.ts sends each name to its registry); none is
@@ -14,7 +15,7 @@ import { unsubscribedTypes } from './unsubscribed-types.ts';
 
 export type { HookFaultEffects, HookFaultModule } from './types.ts';
 
-const MODULES: HookFaultModule[] = [crossPartner, unsubscribedTypes, matchedOneSide, senderTimeout, newIdPerRetry, earlyRetry, noRetries, resignedBody];
+const MODULES: HookFaultModule[] = [crossPartner, unsubscribedTypes, matchedOneSide, senderTimeout, newIdPerRetry, earlyRetry, noRetries, resignedBody, webhookListIgnoresPartner, webhookDeleteUnchecked];
 
 export const HOOK_FAULTS: ReadonlyMap<string, HookFaultModule> = new Map(MODULES.map((m) => [m.name, m]));
 

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { z } from 'zod';
+import type { Registration } from '../subscriptions.ts';
 
 // A webhook-sender fault: a deliberate bug of the dispatcher (sandbox/webhooks/dispatcher.ts),
 // so the suites can be shown to catch it. Same rules as the endpoint faults (sandbox/faults/):
@@ -42,6 +43,10 @@ export interface HookFaultEffects {
   retryDelaysMs?(configured: readonly number[]): readonly number[];
   /** Real ms the sender waits for an answer, in place of the 5 s deadline. */
   timeoutMs?: number;
+  /** The subscriptions GET /webhooks shows the caller (right: `list(caller)`, its own). */
+  listed?(caller: string, list: (partnerId: string) => Registration[]): Registration[];
+  /** The partner whose subscription DELETE /webhooks/{webhookId} looks in (right: the caller). */
+  deleteAs?(caller: string, webhookId: string): string;
 }
 
 export interface HookFaultEnv {

@@ -1,0 +1,86 @@
+import type { Profile } from '../../contract/index.ts';
+import { CheckSkip, fail, show, type CheckContext } from '../check.ts';
+import { borrowBody, enc, lendBody, RESTING_RATE, validAddress } from '../checks/fixtures.ts';
+import type { Reply } from '../http.ts';
+import type { Cell } from './matrix.ts';
+
+// How one cell of the matrix is driven and judged, by its object and verb alone (never by
+// endpoint id, except for a request body a row needs): partner B (--api-key-2) calls the
+// endpoint on partner A's (--api-key) object, and the answer and A's objects read back say
+// whether B got access or had an effect. Spec-neutral: another partner's object answers 404 or
+// 403 (which one is the profile's access.foreignStatus, a note when it differs), in whatever
+// error body the target uses; only owner data in the answer, or a change A can see, fails.
+
+export const A = 'partner A (--api-key)';
+export const B = 'partner B (--api-key-2)';
+
+/** Partner A's objects the matrix aims at, and what must not leak of them. */
+export interface Owned {
+  userId: string;
+  positionId: string;
+  /** The position's autoRollover as A read it: B's PATCH asks for the other value, so a change would show. */
+  autoRollover?: boolean;
+  webhook?: { id: string; url: string; secret: string };
+}
+
+/** What partner B made for itself in the create cells (its own u1's positions, its subscription). */
+export interface Made {
+  positions: Array<{ id: string; route: string }>;
+  webhooks: string[];
+}
+
+/** A request body for a row that takes one, built for the cell's objects. A row with a body and no entry is a coverage failure (matrix.test.ts). */
+export const SAMPLE_BODIES: Record<string, (ctx: CheckContext, o: Owned, b: { url: string; secret: string }) => unknown> = {
+  'lend.create': (ctx, o) => lendBody(ctx, o.userId, { rate: RESTING_RATE }),
+  'borrow.create': (ctx, o) => borrowBody(ctx, o.userId),
+  'position.repay': () => ({}),
+  'position.patch': (_ctx, o) => ({ autoRollover: !(o.autoRollover ?? true) }),
+  'user.withdraw': (ctx) => ({ asset: 'USDC', amount: '1', destination: validAddress(ctx.profile) }),
+  'webhooks.create': (_ctx, _o, b) => ({ url: b.url, events: ['position.liquidated'], secret: b.secret }),
+};
+
+/** The concrete path of a cell on A's objects, or why the cell cannot be driven. */
+export function fillPath(c: Cell, o: Owned): string | { missing: string } {
+  let path = c.endpoint.path;
+  for (const [param, value] of [['positionId', o.positionId], ['userId', o.userId], ['webhookId', o.webhook?.id]] as const) {
+    if (!path.includes(`{${param}}`)) continue;
+    if (value === undefined) return { missing: `partner A has no ${param} to aim at` };
+    path = path.replace(`{${param}}`, enc(value));
+  }
+  if (/\{\w+\}/.test(path)) return { missing: `no object of partner A fills ${path}` };
+  return path;
+}
+
+/** The markers of A's data that must not appear in B's answer to this cell. */
+export function ownerMarkers(c: Cell, o: Owned): Array<[string, string]> {
+  switch (c.owns.object) {
+    case 'position':
+      return [[`${A}'s userId`, o.userId]];
+    case 'webhook':
+      return o.webhook ? [[`${A}'s subscription url`, o.webhook.url], [`${A}'s signing secret`, o.webhook.secret]] : [];
+    default:
+      // B names its own u1 (the same id as A's user): only A's position may not show.
+      return [[`${A}'s position id`, o.positionId]];
+  }
+}
+
+export const cellName = (c: Cell) => `${c.route} (${c.endpoint.id}, verb ${c.owns.verb})`;
+
+/** 429 after the client's own retry: no verdict on this cell now. */
+export function answered(r: Reply, c: Cell): Reply {
+  if (r.status === 429) throw new CheckSkip(`${B}'s ${cellName(c)} answered 429: the rate limit leaves no room for the matrix now`);
+  return r;
+}
+
+/** No access: an object named by id answers 404 or 403 (the profile's choice a note), and no answer shows A's data. */
+export function judgeAccess(ctx: CheckContext, profile: Profile, c: Cell, o: Owned, r: Reply): void {
+  const title = `${B} calling ${cellName(c)} on ${A}'s ${c.owns.object}`;
+  const byId = c.owns.param !== undefined && c.owns.object !== 'user';
+  if (byId) {
+    if (r.status !== 404 && r.status !== 403) fail(`${title} is refused as not found or forbidden`, `404 or 403 (profile access.foreignStatus: ${profile.access.foreignStatus})`, `${r.status} ${show(r.json ?? r.text).slice(0, 300)}`, r.exchange);
+    ctx.profileChoice({ option: 'access.foreignStatus', expected: profile.access.foreignStatus, followed: String(r.status) === profile.access.foreignStatus, received: String(r.status) }, r.exchange);
+  }
+  for (const [what, value] of ownerMarkers(c, o)) {
+    if (value && r.text.includes(value)) fail(`${title} learns nothing of it`, `no ${what} in the answer`, `${r.status}, the body holds ${what}${what.includes('secret') ? '' : ` ${value}`}`, r.exchange);
+  }
+}

@@ -1,0 +1,132 @@
+import { type Profile } from '../../contract/index.ts';
+import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../check.ts';
+import { createLend, enc, fundedUser, RESTING_RATE } from '../checks/fixtures.ts';
+import { webhookSecret } from '../checks/endpoints.ts';
+import { findId } from '../body-id.ts';
+import { learnFunds, showFunds, type Funds } from '../concurrency/funds.ts';
+import type { Reply } from '../http.ts';
+import { A, answered, B, cellName, fillPath, judgeAccess, SAMPLE_BODIES, type Made, type Owned } from './cells.ts';
+import { matrixCells, type Cell } from './matrix.ts';
+import { webhookUrlCheck } from './webhook-url.ts';
+
+// Part 1: a partner acts for its own users; nothing of another partner's is within its reach
+// (OWASP API1, broken object-level authorization). The matrix (matrix.ts) is every row of the
+// contract's table that owns an object; each is called with partner B's key on partner A's
+// object, and A reads its objects back: no access, no effect. The same userId under both
+// partners is two users: B's orders and withdrawals for u1 never move A's u1.
+
+const ok = (r: Reply) => r.status >= 200 && r.status < 300;
+type PositionState = { status?: unknown; autoRollover?: unknown; amount?: unknown };
+const stateOf = (r: Reply): PositionState => {
+  const p = (r.json ?? {}) as PositionState;
+  return { status: p.status, autoRollover: p.autoRollover, amount: p.amount };
+};
+
+async function ownerFunds(ctx: CheckContext, userId: string): Promise<Funds | undefined> {
+  // Exact funds in one request where insufficient_funds details give them; the search is too costly for the matrix's budget.
+  // A user the profile names as pre-funded is shared with other checks, so its funds may move for them.
+  return ctx.profile.errors.insufficientFundsDetails && !ctx.profile.funding.userIds.includes(userId) ? learnFunds(ctx, userId, 'USDC') : undefined;
+}
+
+async function registerOwn(ctx: CheckContext, notes: string[]): Promise<Owned['webhook']> {
+  const url = `https://authz-a-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`;
+  const secret = webhookSecret(ctx);
+  const r = await ctx.api('POST', '/webhooks', { body: { url, events: ['position.liquidated'], secret } });
+  const id = ok(r) ? findId(r.json, ctx.profile.ids.webhook)?.value : undefined;
+  if (!id) notes.push(`${A}'s subscription could not be made (${r.status} ${show(r.json ?? r.text).slice(0, 120)}), so the cells by webhook id are not driven`);
+  return id ? { id, url, secret } : undefined;
+}
+
+async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<typeof pass>> {
+  const key2 = ctx.key2!;
+  const notes: string[] = [];
+  const cells = matrixCells(profile);
+  const userId = await fundedUser(ctx, 'authz');
+  const lend = await createLend(ctx, userId, { rate: RESTING_RATE });
+  const o: Owned = { userId, positionId: lend.body.positionId };
+  const read = () => ctx.api('GET', `/positions/${enc(o.positionId)}`);
+  const base = await read();
+  if (!ok(base)) fail(`${A} reads its own position ${o.positionId}`, 'a 2xx', `${base.status} ${show(base.json ?? base.text)}`, base.exchange);
+  const before = stateOf(base);
+  o.autoRollover = typeof before.autoRollover === 'boolean' ? before.autoRollover : undefined;
+  const funds = await ownerFunds(ctx, userId);
+  if (!funds) notes.push(`${A}'s funds are not compared (no insufficient_funds details in the profile, or a pre-funded user other checks share); its position and list are`);
+  if (cells.some((c) => c.owns.object === 'webhook')) o.webhook = await registerOwn(ctx, notes);
+  const bSub = { url: `https://authz-b-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`, secret: webhookSecret(ctx) };
+  const made: Made = { positions: [], webhooks: [] };
+
+  const fundsUnmoved = async (c: Cell, r: Reply) => {
+    if (!funds) return;
+    const now = await learnFunds(ctx, userId, 'USDC');
+    if (!now.lo.eq(funds.lo) || !now.hi.eq(funds.hi)) {
+      fail(`${B} calling ${cellName(c)} for its own user ${userId} leaves ${A}'s user ${userId} untouched`, `${A}'s USDC funds of ${userId} ${showFunds(funds)}`, `${showFunds(now)} after ${B}'s request answered ${r.status}`, r.exchange);
+    }
+  };
+
+  let driven = 0;
+  for (const c of cells) {
+    const path = fillPath(c, o);
+    if (typeof path !== 'string') {
+      notes.push(`${cellName(c)} not driven: ${path.missing}`);
+      continue;
+    }
+    const sample = SAMPLE_BODIES[c.endpoint.id];
+    if (c.endpoint.body && !sample) fail(`every owned-object endpoint has a request body for the matrix`, `a sample body for ${c.endpoint.id}`, 'none (conformance/authz/cells.ts SAMPLE_BODIES)');
+    const body = sample?.(ctx, o, bSub);
+    const r = answered(await ctx.api(c.endpoint.method, path, { key: key2, ...(body !== undefined ? { body } : {}) }), c);
+    driven++;
+    judgeAccess(ctx, profile, c, o, r);
+    if (c.owns.verb === 'create') {
+      const id = ok(r) ? findId(r.json, c.owns.object === 'webhook' ? profile.ids.webhook : 'positionId')?.value : undefined;
+      if (id && c.owns.object === 'webhook') made.webhooks.push(id);
+      else if (id) made.positions.push({ id, route: c.route });
+      if (c.owns.object === 'user') await fundsUnmoved(c, r);
+    }
+    if (c.owns.verb === 'list' && c.owns.object === 'user' && ok(r)) {
+      // B's own u1 shows B's own positions only (it may page; A's id is what must be absent).
+      for (const p of made.positions) if (!r.text.includes(p.id)) notes.push(`${B}'s list of its user ${userId} did not show its own ${p.id} on the first page`);
+    }
+    if (c.owns.verb === 'change' && c.owns.object === 'position') {
+      const after = await read();
+      const now = stateOf(after);
+      if (!ok(after) || JSON.stringify(now) !== JSON.stringify(before)) {
+        fail(`${B} calling ${cellName(c)} on ${A}'s position has no effect`, `${A}'s ${o.positionId} still ${show(before)}`, `${after.status} ${show(now)} after ${B}'s request answered ${r.status}`, r.exchange);
+      }
+    }
+    if (c.owns.verb === 'change' && c.owns.object === 'user') await fundsUnmoved(c, r);
+  }
+
+  // A's own user: its list holds its position and none of what B made for B's u1.
+  const list = await ctx.api('GET', `/users/${enc(userId)}/positions?limit=100`);
+  if (ok(list)) {
+    const stray = made.positions.find((p) => list.text.includes(p.id));
+    if (stray) fail(`${B}'s ${stray.route} for its own user ${userId} stays out of ${A}'s user ${userId}`, `${A}'s list of ${userId} without ${B}'s ${stray.id}`, `the list holds it: ${show(list.json).slice(0, 300)}`, list.exchange);
+    if (!list.text.includes(o.positionId)) fail(`${A}'s list of ${userId} still holds its position after ${B}'s requests`, o.positionId, show(list.json).slice(0, 300), list.exchange);
+  }
+  // A's subscription survives B's requests; B's own is removed (both where the target deletes).
+  const deletable = profile.webhooks.listAndDelete || profile.webhooks.deleteWithoutList;
+  if (o.webhook && profile.webhooks.listAndDelete) {
+    const subs = await ctx.api('GET', '/webhooks');
+    if (ok(subs) && !subs.text.includes(o.webhook.id)) fail(`${B}'s DELETE /webhooks/{webhookId} on ${A}'s subscription has no effect`, `${A}'s list still holds ${o.webhook.id}`, show(subs.json).slice(0, 300), subs.exchange);
+  }
+  if (o.webhook && deletable) {
+    const d = await ctx.api('DELETE', `/webhooks/${enc(o.webhook.id)}`);
+    if (!ok(d)) fail(`${A}'s subscription survives ${B}'s requests: ${A} can still delete it`, 'a 2xx', `${d.status} ${show(d.json ?? d.text).slice(0, 200)}`, d.exchange);
+  }
+  if (deletable) for (const id of made.webhooks) await ctx.api('DELETE', `/webhooks/${enc(id)}`, { key: key2 });
+  if (!driven) throw new CheckSkip(`no cell of the matrix could be driven: ${notes.join('; ')}`);
+  return pass({ notes: [`matrix: ${driven} of ${cells.length} cells driven (${cells.map((c) => c.endpoint.id).join(', ')})`, ...notes], exchange: base.exchange });
+}
+
+export function authzChecks(profile: Profile): Check[] {
+  return [
+    {
+      id: 'authz.matrix',
+      title: "every endpoint that names, lists or changes a partner's object, called with the other partner's key, gives no access and has no effect; the same userId under two partners is two users",
+      requirements: ['AUTH-isolation', 'ERR-position_not_found', 'HOOK-subscription'],
+      needs: ['second-key', 'write'],
+      run: (ctx) => matrix(ctx, profile),
+    },
+    webhookUrlCheck(profile),
+  ];
+}
