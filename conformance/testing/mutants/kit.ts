@@ -1,4 +1,4 @@
-import type { FetchWrapper } from '../embedded.ts';
+import type { FetchWrapper } from '../../embedded.ts';
 
 // Building blocks of the mutants: each mutant is Request → Response middleware around
 // the sandbox's fetch handler that breaks exactly one rule, on the requests it matches.
