@@ -9,7 +9,7 @@ import { start as startBroken } from '../../examples/receivers/broken/accepts-mi
 import { startReceiver } from '../../chaos/receiver.ts';
 import { runChaosSchedule } from '../../chaos/schedule/run.ts';
 import { signWebhook } from '../../chaos/sign.ts';
-import { runInProcess } from './run-in-process.ts';
+import { runInProcess } from '../testing/run-in-process.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 
 // The chaos subcommands in-process (spawning the CLI costs seconds per run on a loaded box):

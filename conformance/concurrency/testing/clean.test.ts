@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
+import { parseProfile } from '../../../contract/index.ts';
 import { EXAMPLE_PROFILES, exampleProfile, runFamily } from './proof.ts';
 
 // Never fail a correct service: the clean sandbox passes the whole family, with controls and
