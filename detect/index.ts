@@ -22,7 +22,7 @@ import { secretLengthDetector } from './webhooks/secret-length.ts';
 import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
 import { transitionsDetector } from './orders/transitions.ts';
-import type { Receiver } from './webhooks/receiver.ts';
+import type { RecordingReceiver } from '../receiver/recording.ts';
 import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 
 // `lendcheck profile detect`: probes a target with a bounded number of requests and writes
@@ -102,8 +102,8 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
       for (const opt of d.options) if (!probe.found.has(opt)) probe.miss(opt, probe.missed.get(opt) ?? `${d.name} saw nothing to read it from`);
     }
   } finally {
-    await probe.fact<{ receiver: Receiver }>('subscription')?.receiver.close();
-    await probe.fact<Receiver>('retryReceiver')?.close();
+    await probe.fact<{ receiver: RecordingReceiver }>('subscription')?.receiver.close();
+    await probe.fact<RecordingReceiver>('retryReceiver')?.close();
     await http.close();
   }
   return { ...assemble(probe, probe.opts.maxRequests, performance.now() - t0), ...(budgetNote ? { budgetNote } : {}) };
