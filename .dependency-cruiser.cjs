@@ -17,8 +17,8 @@ const ROOMS = {
   reports: ['contract', 'kernel'],
   sandbox: ['contract', 'signing'],
   chaos: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox'],
-  conformance: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'scripts'],
-  detect: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'conformance', 'examples'],
+  conformance: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox'],
+  detect: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'conformance'],
 };
 const ALL = ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'chaos', 'conformance', 'detect', 'cli', 'bench', 'scenarios', 'examples', 'scripts'];
 const NOT_SHIPPED = NOT_SHIPPED_LIST.map((n) => n.regex);

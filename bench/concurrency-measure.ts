@@ -1,5 +1,6 @@
 import { defaultProfile } from '../contract/index.ts';
-import { CAUGHT_BY, CAUGHT_ELSEWHERE, EXAMPLE_PROFILES, exampleProfile, runFamily } from '../conformance/concurrency/testing/proof.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../examples/profiles/load.ts';
+import { CAUGHT_BY, CAUGHT_ELSEWHERE, runFamily } from '../conformance/concurrency/testing/proof.ts';
 
 // The figures of the closing note, measured: clean runs of the whole family against
 // the sandbox (default profile with controls, then each example profile without) out of N,

@@ -93,7 +93,7 @@ describe('sandbox core (in-process only)', () => {
     expect(seen).toContain('mw /v1/rates');
     expect((await call('GET', '/probe')).body).toEqual({ partner: null });
     expect(seen).toContain('mw /v1/probe');
-    // A body refused for its size still passes through plugin middleware (rate-limit headers).
+    // A body refused for its size still passes through the plugins' stages (rate-limit headers).
     const big = await call('POST', '/lend', { raw: 'x'.repeat(70_000), headers: { 'content-type': 'application/json', 'content-length': '70000' } });
     expect(big.status).toBe(413);
     expect(seen).toContain('mw /v1/lend');

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultProfile, KEY_PREFIX, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
-import { verifyWebhook } from '../sign.ts';
+import { verifyWebhook } from '../../signing/signature.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../validate/validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';
 import { judgeSlow, SLOW_ANSWER_MS, type SlowJudgement } from './judge-slow.ts';

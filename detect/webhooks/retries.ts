@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import { advance, controlsOf } from '../controls.ts';
-import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
+import { errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 import { arrivalExchange, startRecordingReceiver, type Arrival } from '../../receiver/recording.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { retriesByRatio } from './retries-ratio.ts';

@@ -1,7 +1,8 @@
 import { WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { boundIn } from '../orders/bounds.ts';
-import { errorText, findId, ok, type Detector } from '../probe.ts';
+import { errorText, ok, type Detector } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 import { lastTrueInt } from '../search.ts';
 import type { RecordingReceiver } from '../../receiver/recording.ts';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
-import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
+import { errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 import { arrivalExchange, payloadOf, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
 import { createRedactor } from '../../reports/redact.ts';
 

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { defaultProfile, parseProfile, type Profile } from '../../../contract/index.ts';
+import { defaultProfile, type Profile } from '../../../contract/index.ts';
 import type { FaultSetting } from '../../../sandbox/faults/index.ts';
 import { serveWrapped } from '../../embedded.ts';
 import { runChecks, type ConformanceResult } from '../../runner.ts';
@@ -45,12 +44,6 @@ export const CAUGHT_ELSEWHERE: Record<string, string> = {
   'withdraw-not-debited': 'model.ledger-walk',
   'cancel-double-refund': 'model.ledger-walk',
 };
-
-export const EXAMPLE_PROFILES = ['fintech-rest', 'minimal-sandbox', 'strict-gateway'];
-
-export function exampleProfile(name: string): Profile {
-  return parseProfile(JSON.parse(readFileSync(new URL(`../../../examples/profiles/${name}.json`, import.meta.url), 'utf8')));
-}
 
 export async function runFamily(o: { faults?: FaultSetting[]; only?: string[]; profile?: Profile; controls?: boolean; wrap?: Parameters<typeof serveWrapped>[0]; drainedTier?: TierName } = {}): Promise<ConformanceResult> {
   const profile = o.profile ?? defaultProfile;
