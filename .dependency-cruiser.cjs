@@ -1,22 +1,30 @@
 // Import circles are refused by lint (npm run lint): every arrow between this project's
 // modules runs one way. Type-only imports count (tsPreCompilationDeps), since a circle of
 // types still ties the files' meanings together. And shipped code never reaches into a
-// testing/ folder, and the rooms depend one way (ROOMS below): npm run lint:deps runs them all.
+// testing/ folder nor imports Vitest, and the rooms depend one way (ROOMS below): npm run
+// lint:deps runs them all. What "shipped" means is scripts/shipped.cjs, which the build reads too.
+const { COMPILED, K6_SOURCES, NOT_SHIPPED: NOT_SHIPPED_LIST, VITEST_ALLOWED } = require('./scripts/shipped.cjs');
+
 // What each room's shipped code may import besides its own files and packages: the interface
-// (contract/) at the bottom, the kernel and signing beside it, the sandbox and reports on them,
+// (contract/) at the bottom, the kernel and signing beside it, the recording webhook receiver on
+// the kernel, the sandbox and reports on them,
 // the suites above, detection on the suite's client, and the CLI and bench on top of everything.
 const ROOMS = {
   contract: [],
   kernel: [],
   signing: [],
+  receiver: ['kernel'],
   reports: ['contract', 'kernel'],
   sandbox: ['contract', 'signing'],
-  chaos: ['contract', 'kernel', 'signing', 'reports', 'sandbox'],
-  conformance: ['contract', 'kernel', 'signing', 'reports', 'sandbox', 'scripts'],
-  detect: ['contract', 'kernel', 'signing', 'reports', 'sandbox', 'conformance', 'examples'],
+  chaos: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox'],
+  conformance: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox'],
+  detect: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'conformance'],
 };
-const ALL = ['contract', 'kernel', 'signing', 'reports', 'sandbox', 'chaos', 'conformance', 'detect', 'cli', 'bench', 'scenarios', 'examples', 'scripts'];
-const NOT_SHIPPED = ['\\.test\\.ts$', '\\.suite\\.ts$', '/testing/', 'test-helpers\\.ts$', '/fixture\\.ts$'];
+const ALL = ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'chaos', 'conformance', 'detect', 'cli', 'bench', 'scenarios', 'examples', 'scripts'];
+const NOT_SHIPPED = NOT_SHIPPED_LIST.map((n) => n.regex);
+const escape = (p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A shipped file: under a compiled or k6 folder (or the root index.ts), and not a test of lendcheck itself.
+const SHIPPED = `^(${[...COMPILED, ...K6_SOURCES].map(escape).join('|')})(/|$)`;
 const roomRules = Object.entries(ROOMS).map(([room, may]) => ({
   name: `room-${room}`,
   severity: 'error',
@@ -41,8 +49,16 @@ module.exports = {
       severity: 'error',
       comment:
         'Shipped code (what `npm run build` puts in dist/) never imports a testing/ folder: those hold drills and planted bugs for the tests, and the build leaves them out. Move what the shipped code needs out of testing/.',
-      from: { path: '^(index\\.ts|contract|kernel|signing|detect|sandbox|conformance|chaos|reports|cli|examples|scripts)/?', pathNot: NOT_SHIPPED },
-      to: { path: '/testing/' },
+      from: { path: SHIPPED, pathNot: NOT_SHIPPED },
+      to: { path: '(^|/)testing/' },
+    },
+    {
+      name: 'no-vitest-in-shipped-code',
+      severity: 'error',
+      comment: `Shipped code never imports Vitest, except the conformance suite and its runner (${VITEST_ALLOWED.join(', ')}), which run under Vitest for the user. A file that imports it to test lendcheck itself belongs in a testing/ folder (scripts/shipped.cjs says what ships).`,
+      from: { path: SHIPPED, pathNot: [...NOT_SHIPPED, ...VITEST_ALLOWED.map((p) => `^${escape(p)}`)] },
+      // Resolved (node_modules/vitest/…) or, where Vitest is not installed, the bare name.
+      to: { path: '(^|/)node_modules/vitest/|^vitest(/|$)' },
     },
   ],
   options: {

@@ -16,7 +16,7 @@
 import { defaultProfile } from '../contract/index.ts';
 import { HttpClient } from '../conformance/http.ts';
 import { runConformance } from '../conformance/suite/run.ts';
-import { runCell } from '../detect/matrix.ts';
+import { runCell } from '../detect/testing/matrix.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 3);

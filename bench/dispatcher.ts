@@ -16,7 +16,7 @@ import { defaultProfile } from '../contract/index.ts';
 import { TestClock } from '../sandbox/engine/clock.ts';
 import { Dispatcher } from '../sandbox/webhooks/dispatcher.ts';
 import { appendOutboxEvent } from '../sandbox/store/outbox.ts';
-import { addSubscription, outboxDb } from '../sandbox/webhooks/testkit.ts';
+import { addSubscription, outboxDb } from '../sandbox/webhooks/testing/testkit.ts';
 import { syntheticData } from '../sandbox/webhooks/trigger.ts';
 
 const EVENTS = Number(process.argv[2] ?? 5_000);

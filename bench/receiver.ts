@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReceiver } from '../chaos/receiver.ts';
 import { makeEvent } from '../chaos/certify/events.ts';
-import { signWebhook } from '../chaos/sign.ts';
+import { signWebhook } from '../signing/signature.ts';
 import { AttemptStore } from '../chaos/store.ts';
 import { EVENT_TYPES } from '../contract/index.ts';
 

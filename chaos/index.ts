@@ -1,6 +1,6 @@
 // The package root for partners and for the other parts of lendcheck.
-export { signWebhook, signWebhookHeaders, verifyWebhook, SIGNATURE_SCHEMES, STANDARD_WEBHOOK_HEADERS } from './sign.ts';
-export type { SignatureScheme, SignOptions, VerifyOptions, VerifyResult, HeaderBag } from './sign.ts';
+export { signWebhook, signWebhookHeaders, verifyWebhook, SIGNATURE_SCHEMES, STANDARD_WEBHOOK_HEADERS } from '../signing/signature.ts';
+export type { SignatureScheme, SignOptions, VerifyOptions, VerifyResult, HeaderBag } from '../signing/signature.ts';
 export { startReceiver, type Receiver, type ReceiverOptions } from './receiver.ts';
 export { parsePlan, loadPlan, planSchema, type Plan, type PlanInput } from './plan.ts';
 export { faultNames, getFault, registerFault, type FaultDef } from './faults/index.ts';

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { parseProfile } from '../contract/index.ts';
 import { generateWebhookSecret } from '../signing/signature.ts';
 import { startReceiver } from './receiver.ts';
-import { signWebhook } from './sign.ts';
+import { signWebhook } from '../signing/signature.ts';
 import { AttemptStore } from './store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../contract/index.ts';
-import { verifyWebhook } from './sign.ts';
+import { verifyWebhook } from '../signing/signature.ts';
 import { EMPTY_PLAN, type Plan } from './plan.ts';
 import { AttemptStore } from './store.ts';
 import { canonicalJson, sha256 } from './canonical.ts';

@@ -44,3 +44,10 @@ export interface Endpoint {
    */
   owns?: Ownership | false;
 }
+
+/**
+ * The ids of the partner endpoints a client calls with ids in its path or body (spec part 4),
+ * as a type: what lendcheck's recorded operations name (conformance/concurrency/storm.ts), so
+ * an operation is known by its endpoint when it is made, never read back from its URL.
+ */
+export type EndpointId = 'lend.create' | 'borrow.create' | 'position.get' | 'positions.list' | 'position.repay' | 'position.cancel' | 'position.patch' | 'user.withdraw';

@@ -4,10 +4,10 @@ import { successStatus } from './profile.ts';
 import * as s from './schemas.ts';
 import * as shapes from './shapes.ts';
 import * as ctl from './sandbox-controls.ts';
-import type { Endpoint } from './endpoint-type.ts';
+import type { Endpoint, Method } from './endpoint-type.ts';
 import { rateBounded } from './rate-bound.ts';
 
-export type { Access, Endpoint, Method, OwnedObject, Ownership } from './endpoint-type.ts';
+export type { Access, Endpoint, EndpointId, Method, OwnedObject, Ownership } from './endpoint-type.ts';
 
 const positionId = z.object({ positionId: z.string().min(1) });
 const userIdParam = z.object({ userId: z.string().min(1) });
@@ -63,6 +63,21 @@ export function endpointBody(profile: Profile, id: string): z.ZodType {
   const body = endpoints(profile).find((e) => e.id === id)?.body;
   if (!body) throw new Error(`no request body for ${id}`);
   return body;
+}
+
+/**
+ * The method and path of a call to endpoint `id`, its `{name}` parameters filled (encoded) from
+ * `params`; a parameter the path names but `params` lacks throws.
+ */
+export function endpointRequest(profile: Profile, id: string, params: Record<string, string | undefined> = {}): { method: Method; path: string } {
+  const e = endpoints(profile).find((x) => x.id === id);
+  if (!e) throw new Error(`no endpoint ${id}`);
+  const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined) throw new Error(`${id}: no ${name} for ${e.path}`);
+    return encodeURIComponent(v);
+  });
+  return { method: e.method, path };
 }
 
 export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {

@@ -8,8 +8,8 @@ import { roundSizesBetween } from './orders/body-limit.ts';
 import { buildOpenApi } from '../contract/openapi/document.ts';
 import { detectToFile } from './cli.ts';
 import { detectProfile } from './index.ts';
-import { exampleProfile } from './matrix.ts';
-import { findId } from './probe.ts';
+import { exampleProfile } from '../examples/profiles/load.ts';
+import { findId } from '../conformance/body-id.ts';
 import { resetUnitOf } from './market/rates.ts';
 import { getOption, sameValue } from './options.ts';
 

@@ -22,7 +22,7 @@ import { secretLengthDetector } from './webhooks/secret-length.ts';
 import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
 import { transitionsDetector } from './orders/transitions.ts';
-import type { Receiver } from './webhooks/receiver.ts';
+import type { RecordingReceiver } from '../receiver/recording.ts';
 import { removeSubscriptions, type LeftBehind } from './cleanup.ts';
 import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 
@@ -116,8 +116,8 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     leftSubscriptions = await removeSubscriptions(probe);
-    await probe.fact<{ receiver: Receiver }>('subscription')?.receiver.close();
-    await probe.fact<Receiver>('retryReceiver')?.close();
+    await probe.fact<{ receiver: RecordingReceiver }>('subscription')?.receiver.close();
+    await probe.fact<RecordingReceiver>('retryReceiver')?.close();
     await http.close();
   }
   const leftBehind: LeftBehind = { subscriptions: leftSubscriptions, userPrefix: probe.user('') };

@@ -1,9 +1,6 @@
 import type * as results from '../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from '../conformance/http.ts';
 import { remainingOf } from './budget.ts';
-import { findId } from '../conformance/body-id.ts';
-
-export { findId };
 
 type Exchange = results.Exchange;
 

@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { defaultProfile, REQUIREMENTS } from '../contract/index.ts';
 import { serveWrapped } from '../conformance/embedded.ts';
-import { MUTANTS_BY_ID } from '../conformance/mutants/index.ts';
+import { MUTANTS_BY_ID } from '../conformance/testing/mutants/index.ts';
 import { runChecks } from '../conformance/runner.ts';
 
 // Debian's chromium package, driven by playwright-core; playwright never downloads a browser here.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints, eventEnvelope, parseProfile, positionMatchedData, shapes } from '../contract/index.ts';
 import { TestClock } from './engine/clock.ts';
-import { describeEndpoints } from './endpoints/endpoints.suite.ts';
+import { describeEndpoints } from './endpoints/testing/endpoints.suite.ts';
 import { RESOLVERS } from './endpoints/resolvers.ts';
 import { json } from './pipeline/answer.ts';
 import { defaultPlugins, type SandboxPlugin } from './plugins.ts';
@@ -93,7 +93,7 @@ describe('sandbox core (in-process only)', () => {
     expect(seen).toContain('mw /v1/rates');
     expect((await call('GET', '/probe')).body).toEqual({ partner: null });
     expect(seen).toContain('mw /v1/probe');
-    // A body refused for its size still passes through plugin middleware (rate-limit headers).
+    // A body refused for its size still passes through the plugins' stages (rate-limit headers).
     const big = await call('POST', '/lend', { raw: 'x'.repeat(70_000), headers: { 'content-type': 'application/json', 'content-length': '70000' } });
     expect(big.status).toBe(413);
     expect(seen).toContain('mw /v1/lend');

@@ -16,7 +16,7 @@ export interface PluginOptions {
 }
 
 /**
- * The plugins a sandbox gets unless told otherwise: rate limits (middleware before auth)
+ * The plugins a sandbox gets unless told otherwise: rate limits (a stage before auth),
  * webhooks (subscription routes, trigger/attempts controls, the outbox dispatcher) and the
  * sandbox's own OpenAPI document (openapi/plugin.ts).
  * With `webhooks: false` the routes stay and only dispatch is off.

@@ -58,6 +58,19 @@ describe('dependency rules (npm run lint:deps)', () => {
     expect((await violations(dir)).sort()).toEqual(['room-contract: contract/needs-kernel.ts → kernel/check-kernel.ts', 'room-sandbox: sandbox/app.ts → conformance/http.ts']);
   });
 
+  it('refuses Vitest in any shipped file but the conformance suite and its runner; tests, testing/ and the bench may import it', async () => {
+    const dir = tree({
+      'kernel/checks.ts': "import { expect } from 'vitest';\nexport const e = expect;\n",
+      'cli/commands/run.ts': "import type { Mock } from 'vitest';\nexport type M = Mock;\n",
+      'conformance/suite/run.ts': "export const start = () => import('vitest/node');\n",
+      'conformance/suite/conformance.suite.ts': "import { describe } from 'vitest';\nexport const d = describe;\n",
+      'conformance/checks.test.ts': "import { it } from 'vitest';\nexport const i = it;\n",
+      'sandbox/endpoints/testing/bodies.ts': "import { expect } from 'vitest';\nexport const b = expect;\n",
+      'bench/drill.ts': "import { vi } from 'vitest';\nexport const v = vi;\n",
+    });
+    expect((await violations(dir)).sort()).toEqual(['no-vitest-in-shipped-code: cli/commands/run.ts → vitest', 'no-vitest-in-shipped-code: kernel/checks.ts → vitest']);
+  });
+
   it('refuses an import circle', async () => {
     const dir = tree({
       'contract/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",

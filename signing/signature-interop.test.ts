@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { defaultPlugins } from '../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../sandbox/server.ts';
 import { caller } from '../sandbox/testing/helpers.ts';
-import { startReceiver, type Receiver } from '../sandbox/webhooks/testkit.ts';
+import { startReceiver, type Receiver } from '../sandbox/webhooks/testing/testkit.ts';
 import { parseProfile } from '../contract/profile.ts';
 import { generateWebhookSecret, signWebhook, signWebhookHeaders, verifyWebhook } from './signature.ts';
 

@@ -1,7 +1,7 @@
 import { ackExpectation, isAcknowledged, type Profile } from '../../contract/index.ts';
 import * as results from '../../kernel/results.ts';
 import { failed, failure, pass, type Check, type Outcome } from '../../kernel/check-kernel.ts';
-import type { SignatureScheme } from '../sign.ts';
+import type { SignatureScheme } from '../../signing/signature.ts';
 
 // Certification probes as checks of the one kernel (kernel/check-kernel.ts): small named
 // functions (ctx) => Promise<Outcome> in a registry (run.ts builds it from the lists the probe

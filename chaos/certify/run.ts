@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
 import * as results from '../../kernel/results.ts';
-import { signWebhookHeaders, type SignatureScheme } from '../sign.ts';
+import { signWebhookHeaders, type SignatureScheme } from '../../signing/signature.ts';
 import { CheckRegistry, runCheck } from '../../kernel/check-kernel.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { skipReasonFor } from '../../kernel/needs.ts';

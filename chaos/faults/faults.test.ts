@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlan } from '../plan.ts';
 import { startReceiver, type Receiver } from '../receiver.ts';
-import { signWebhook } from '../sign.ts';
+import { signWebhook } from '../../signing/signature.ts';
 import { faultNames, getFault } from './index.ts';
 
 // Each fault seen from the sender's side of a real socket. The deadline is shortened to

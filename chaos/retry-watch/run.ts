@@ -3,11 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultProfile, KEY_PREFIX, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
-import { verifyWebhook } from '../sign.ts';
+import { verifyWebhook } from '../../signing/signature.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../validate/validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';
 import { judgeSlow, SLOW_ANSWER_MS, type SlowJudgement } from './judge-slow.ts';
-import { startWatchReceiver, type Arrival } from './receiver.ts';
+import { startRecordingReceiver, type Arrival } from '../../receiver/recording.ts';
 
 // The retry schedule at real time, in a CI-sized budget: against a target with no test clock
 // (every real partner sandbox), one event's first delivery and its first retries are watched.
@@ -85,11 +85,15 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
   let slowId: string | undefined;
   const slow = (raw: string) => !!slowUser && raw.includes('position.created') && (slowId ? raw.includes(slowId) : raw.includes(slowUser));
   let count = 0;
-  const rx = await startWatchReceiver((buf) => {
-    const raw = buf.toString('utf8');
-    if (slow(raw)) return { status: 200, afterMs: SLOW_ANSWER_MS };
-    return ours(raw) ? (count++ < retries ? 500 : 200) : 200;
-  }, o.receiverHost);
+  const rx = await startRecordingReceiver({
+    path: '/lendcheck-retry-watch',
+    host: o.receiverHost,
+    decide: (a) => {
+      const raw = a.raw.toString('utf8');
+      if (slow(raw)) return { status: 200, afterMs: SLOW_ANSWER_MS };
+      return ours(raw) ? (count++ < retries ? 500 : 200) : 200;
+    },
+  });
   let webhookId: string | undefined;
   try {
     const reg = await call(o, 'POST', '/webhooks', { url: rx.url, events: ['position.created'], secret });
@@ -122,7 +126,7 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
       const v = verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: profile.signature.scheme });
       // Another known scheme verifying it is the profile's miss, not the target's: counted as verified.
       const other = !v.ok && SIGNATURE_SCHEMES.some((x) => x !== profile.signature.scheme && verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: x }).ok);
-      return { at: a.at, end: a.end, raw, eventId: eventIdOf(raw), sigOk: v.ok || other, ...(v.ok || other ? {} : { sigReason: v.reason }), status: a.status };
+      return { at: a.at, end: a.answeredAt ?? a.at, raw, eventId: eventIdOf(raw), sigOk: v.ok || other, ...(v.ok || other ? {} : { sigReason: v.reason }), status: a.status };
     };
     const bound = causedAt + e.firstMs + waitMs * 1.05 + retries * 5_000 + e.quietMs + 30_000;
     let j = judge([], e, Date.now());

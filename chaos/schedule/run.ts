@@ -13,6 +13,7 @@ import { certainFailure } from './fail-fast.ts';
 import { DEFAULT_TOLERANCE, validateAttempts, type Tolerance } from '../validate/validate.ts';
 import type { AttemptRow } from '../store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { embeddedKeys } from '../../sandbox/auth/embedded-keys.ts';
 
 type PartResult = results.PartResult;
 
@@ -113,7 +114,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
       const sb = await startSandboxServer({ port: 0, timeScale: timeScale ?? 3600, profile, validateResponses: false });
       cleanups.push(() => sb.close());
       baseUrl = sb.url;
-      key = sb.keys.find((k) => k.tier === 'scale')?.key ?? sb.keys[0].key;
+      key = embeddedKeys(sb.keys).main.key;
       timeScale = timeScale ?? 3600;
       log(`embedded sandbox at ${baseUrl}, time scale ${timeScale}`);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defaultProfile, isAckStatus, WEBHOOK_MAX_RETRIES, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
-import { signWebhookHeaders, type SignatureScheme } from '../sign.ts';
+import { signWebhookHeaders, type SignatureScheme } from '../../signing/signature.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // A test double of the lending service's webhook sender. Correct by default; each option

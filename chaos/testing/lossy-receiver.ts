@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { defaultProfile, SIGNATURE_HEADER } from '../../contract/index.ts';
 import { canonicalJson, sha256 } from '../canonical.ts';
-import { verifyWebhook } from '../sign.ts';
+import { verifyWebhook } from '../../signing/signature.ts';
 import { AttemptStore, type NewAttempt } from '../store.ts';
 
 // A deliberately broken receiver for the restart drill's self-test: it answers 200 at once and

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerChaos } from '../../cli/commands/chaos.ts';
-import { runInProcess } from '../../cli/commands/run-in-process.ts';
+import { runInProcess } from '../../cli/testing/run-in-process.ts';
 import { parsePlan } from '../plan.ts';
 import { startReceiver } from '../receiver.ts';
 import { AttemptStore } from '../store.ts';

@@ -8,8 +8,8 @@ import { start as startSample } from '../../examples/receivers/sample.ts';
 import { start as startBroken } from '../../examples/receivers/broken/accepts-missing-signature.ts';
 import { startReceiver } from '../../chaos/receiver.ts';
 import { runChaosSchedule } from '../../chaos/schedule/run.ts';
-import { signWebhook } from '../../chaos/sign.ts';
-import { runInProcess } from './run-in-process.ts';
+import { signWebhook } from '../../signing/signature.ts';
+import { runInProcess } from '../testing/run-in-process.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 
 // The chaos subcommands in-process (spawning the CLI costs seconds per run on a loaded box):

@@ -9,7 +9,7 @@ import { exitCodeFor, summarize, writeReports } from '../../chaos/report.ts';
 import { runCertify } from '../../chaos/certify/run.ts';
 import { runChaosSchedule } from '../../chaos/schedule/run.ts';
 import { DEFAULT_WATCHED_RETRIES, runRetryWatch } from '../../chaos/retry-watch/run.ts';
-import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../chaos/sign.ts';
+import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../signing/signature.ts';
 import { givenKey, preflight, preflightReceiver, refuseLive } from '../preflight/preflight.ts';
 
 const num = (name: string) => (v: string) => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { testSandbox } from '../../sandbox/testing/helpers.ts';
 import { registerSandboxCheck } from './sandbox-check.ts';
-import { runInProcess } from './run-in-process.ts';
+import { runInProcess } from '../testing/run-in-process.ts';
 
 // In-process (spawning the CLI costs seconds on a loaded box): exit codes and output of
 // the checker command on a clean file and on a copy with one balance edited.

@@ -3,7 +3,7 @@ import { verifyWebhook } from '../../signing/signature.ts';
 import { exampleProfile } from '../../examples/profiles/load.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { caller } from '../../sandbox/testing/helpers.ts';
-import { startReceiver } from '../../sandbox/webhooks/testkit.ts';
+import { startReceiver } from '../../sandbox/webhooks/testing/testkit.ts';
 import { formatLine, startListen } from './forward.ts';
 
 // startListen against another implementation: the sandbox playing a partner sandbox with no

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../contract/index.ts';
 import { checkPoolBudget, loadPool, mintPool, parsePoolSpec, poolBudget, poolSlots } from './pool.ts';
 import { startReceiver } from '../../chaos/receiver.ts';
-import { signWebhook } from '../../chaos/sign.ts';
+import { signWebhook } from '../../signing/signature.ts';
 
 describe('key pool', () => {
   it('mints N keys over M partners, interleaved, and reads N,M specs', () => {

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../contract/index.ts';
 import { serveWrapped, type EmbeddedTarget } from '../../conformance/embedded.ts';
-import { MUTANTS_BY_ID } from '../../conformance/mutants/index.ts';
+import { MUTANTS_BY_ID } from '../../conformance/testing/mutants/index.ts';
 import { failuresOf } from '../../reports/repro/failures-file.ts';
 import { runContract } from '../gate/contract-step.ts';
 import { externalTarget } from '../gate/target.ts';

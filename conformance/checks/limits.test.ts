@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runAgainst } from '../mutants/run.ts';
+import { runAgainst } from '../testing/mutants/run.ts';
 
 // A key emptied just before the check (earlier checks, or a detection run, on the same key)
 // cannot show Remaining fall below 0: the check waits for the bucket to refill instead of

@@ -1,15 +1,22 @@
+import { endpointRequest, type EndpointId } from '../../contract/index.ts';
 import { CheckSkip, type CheckContext } from '../check.ts';
-import type { Reply } from '../http.ts';
-import type { Exchanges, TimedExchange } from './exchanges.ts';
+import { TransportError, type Reply } from '../http.ts';
+import type { Exchanges, OpIds, OpRequest, TimedExchange } from './exchanges.ts';
 
-// A storm: requests sent at once, each recorded as a TimedExchange (exchanges.ts) with its invoke
-// and complete times, kept in the run's shared state under the check's id so a failure can
-// show the history (timeline.ts) and the linearizability checker can read it.
+// The one storm recorder: requests sent at once, each recorded as a TimedExchange (exchanges.ts)
+// as it happens (invoke before the request leaves, complete when its answer is read), with the
+// endpoint it calls and the ids it names, recorded at call time. A 429 is kept as it came (not
+// retried): it was not accepted. A request that got no answer (timeout, reset) stays without
+// `complete`: it may or may not have taken effect. The storm checks keep each history in the
+// run's shared state under the check's id, so a failure can show it (timeline.ts); the
+// linearizability check reads its Recorder's history.
 
+/** One call: the endpoint, the ids its path names, and its body. */
 export interface StormOp {
-  kind: string;
-  method: string;
-  path: string;
+  kind: EndpointId;
+  ids?: OpIds;
+  /** A query string (without the `?`). */
+  query?: string;
   body?: unknown;
   /** Which partner key: 1 (the main key, default) or 2 (ctx.key2). */
   partner?: 1 | 2;
@@ -18,6 +25,66 @@ export interface StormOp {
 export interface Recorded {
   history: Exchanges;
   replies: Reply[];
+}
+
+/** The request an op makes: the method and path of its endpoint, filled from its ids. */
+function requestOf(ctx: CheckContext, op: StormOp): OpRequest {
+  const ids = op.ids ?? {};
+  const { method, path } = endpointRequest(ctx.profile, op.kind, { ...ids });
+  return { method, path: op.query ? `${path}?${op.query}` : path, ids, ...(op.body !== undefined ? { body: op.body } : {}), partner: op.partner ?? 1 };
+}
+
+/**
+ * Records the calls of one history. `call` sends one op at once, with the key a `together` block
+ * reserved room on; `storm` and `recordOne` below are the storm checks' two ways in.
+ */
+export class Recorder {
+  readonly history: Exchanges;
+  /** The key the requests carry: the one a `together` block reserved room on. */
+  private key: string | undefined;
+
+  constructor(
+    private readonly ctx: CheckContext,
+    history: Exchanges = [],
+  ) {
+    this.history = history;
+  }
+
+  /** Runs `n` requests sent at once with room for all of them reserved first (never into an empty bucket). */
+  async together<T>(n: number, what: string, body: () => Promise<T>): Promise<T> {
+    const room = await this.ctx.room({ 1: n }, what);
+    this.key = room.key;
+    try {
+      return await body();
+    } finally {
+      this.key = undefined;
+      room.done();
+    }
+  }
+
+  /** One call by logical client `client`, recorded; a 429 is not retried, a transport failure leaves it unanswered. */
+  async call(client: number, op: StormOp, o: { key?: string; id?: number } = {}): Promise<TimedExchange> {
+    const rec = this.open(client, op, o.id);
+    const key = op.partner === 2 ? this.ctx.key2 : (o.key ?? this.key);
+    try {
+      this.close(rec, await this.ctx.api(rec.request.method, rec.request.path, { ...(key ? { key } : {}), ...(op.body !== undefined ? { body: op.body } : {}), retry429: false }));
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+    }
+    return rec;
+  }
+
+  open(client: number, op: StormOp, id?: number): TimedExchange {
+    const last = this.history[this.history.length - 1];
+    const rec: TimedExchange = { id: id ?? (last ? last.id + 1 : 0), client, kind: op.kind, invoke: performance.now(), request: requestOf(this.ctx, op) };
+    this.history.push(rec);
+    return rec;
+  }
+
+  close(rec: TimedExchange, r: Reply): void {
+    rec.complete = performance.now();
+    rec.response = { status: r.status, json: r.json };
+  }
 }
 
 /** One history per check id, in the order its storms ran (read by reports and the proof). */
@@ -59,21 +126,16 @@ export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], 
 
 async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId: number, key1: string, cold: number): Promise<Recorded> {
   if (cold) await warm(ctx, cold, key1);
-  const history: Exchanges = ops.map((o, i) => ({
-    id: firstId + i,
-    client: i,
-    kind: o.kind,
-    invoke: 0,
-    request: { method: o.method, path: o.path, ...(o.body !== undefined ? { body: o.body } : {}), partner: o.partner ?? 1 },
-  }));
+  const rec = new Recorder(ctx);
+  // Every op is in the history, in order, before any leaves; each is stamped as it is sent.
+  const history = ops.map((o, i) => rec.open(i, o, firstId + i));
   const replies = await Promise.all(
     ops.map(async (o, i) => {
       const op = history[i]!;
       const key = o.partner === 2 ? ctx.key2 : key1;
       op.invoke = performance.now();
-      const r = await ctx.api(o.method, o.path, { ...(key ? { key } : {}), retry429: false, ...(o.body !== undefined ? { body: o.body } : {}) });
-      op.complete = performance.now();
-      op.response = { status: r.status, json: r.json };
+      const r = await ctx.api(op.request.method, op.request.path, { ...(key ? { key } : {}), retry429: false, ...(o.body !== undefined ? { body: o.body } : {}) });
+      rec.close(op, r);
       return r;
     }),
   );
@@ -84,21 +146,28 @@ async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId:
 /** One request recorded into an existing history (a read or a set-up step between storms). It is
  *  no part of a storm, so a 429 is waited out and retried once; a second 429 skips the check. */
 export async function recordOne(ctx: CheckContext, history: Exchanges, op: StormOp): Promise<Reply> {
-  const rec: TimedExchange = {
-    id: history.length ? history[history.length - 1]!.id + 1 : 0,
-    client: -1,
-    kind: op.kind,
-    invoke: performance.now(),
-    request: { method: op.method, path: op.path, ...(op.body !== undefined ? { body: op.body } : {}), partner: op.partner ?? 1 },
-  };
-  history.push(rec);
-  const r = await ctx.api(op.method, op.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), ...(op.body !== undefined ? { body: op.body } : {}) });
-  rec.complete = performance.now();
-  rec.response = { status: r.status, json: r.json };
-  if (rateLimited(r)) throw new CheckSkip(`${op.method} ${op.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
+  const recorder = new Recorder(ctx, history);
+  const rec = recorder.open(-1, op);
+  const r = await ctx.api(rec.request.method, rec.request.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), ...(op.body !== undefined ? { body: op.body } : {}) });
+  recorder.close(rec, r);
+  if (rateLimited(r)) throw new CheckSkip(`${rec.request.method} ${rec.request.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
   return r;
 }
 
-export const accepted = (r: { status: number }) => r.status >= 200 && r.status < 300;
+/** A 2xx: an answer, or a recorded exchange whose answer is one. */
+export const accepted = (r: { status: number } | TimedExchange | undefined): boolean => {
+  const a = r && 'request' in r ? r.response : r;
+  return !!a && a.status >= 200 && a.status < 300;
+};
 export const rateLimited = (r: { status: number }) => r.status === 429;
-export const errorCode = (r: { json: unknown }) => (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+/** The error object's code, when the body has one. */
+export const errorCode = (r: { json: unknown } | undefined): string | undefined => {
+  const c = (r?.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return typeof c === 'string' ? c : undefined;
+};
+
+/** A field of a recorded exchange's JSON answer. */
+export function field<T = unknown>(op: TimedExchange, name: string): T | undefined {
+  const j = op.response?.json;
+  return j && typeof j === 'object' ? ((j as Record<string, unknown>)[name] as T | undefined) : undefined;
+}

@@ -33,7 +33,7 @@ export function timeline(history: Exchanges, max = 40): string {
     const b = o.complete === undefined ? WIDTH - 1 : col(o.complete);
     const bar = ' '.repeat(a) + '█'.repeat(Math.max(1, b - a + 1)) + ' '.repeat(Math.max(0, WIDTH - b - 1));
     const at = `${(o.invoke - t0).toFixed(1)}–${o.complete === undefined ? '?' : (o.complete - t0).toFixed(1)} ms`;
-    return `#${o.id} |${bar}| ${at.padEnd(16)} ${o.kind.padEnd(9)} ${describe(o)} → ${outcome(o)}`;
+    return `#${o.id} |${bar}| ${at.padEnd(16)} ${o.kind.padEnd(15)} ${describe(o)} → ${outcome(o)}`;
   });
   if (ops.length > max) lines.push(`… and ${ops.length - max} more operations`);
   return lines.join('\n');

@@ -1,8 +1,7 @@
 import { eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, type Profile } from '../../contract/index.ts';
 import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import { CheckSkip, fail, issues, pass, show, type Check, type CheckContext } from '../check.ts';
-import { asExchange, deliveriesDetail, eventOf, named } from './deliveries.ts';
-import type { HookReceiver } from './receiver.ts';
+import { asExchange, deliveriesDetail, eventOf, named, type HookReceiver } from './deliveries.ts';
 import { scenario, SCENARIO_BOUND_MS, SLOW_ANSWER_MS, type Scenario } from './scenario.ts';
 
 // Part 6's promises to a partner about whom, what and how events are sent, checked with no

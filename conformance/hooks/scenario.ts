@@ -3,7 +3,7 @@ import { fail, show, type CheckContext } from '../check.ts';
 import { enc, fundedUser, lendBody, validAddress } from '../checks/fixtures.ts';
 import { matchedPair, webhookSecret } from '../checks/endpoints.ts';
 import { findId } from '../body-id.ts';
-import { startHookReceiver, type HookReceiver } from './receiver.ts';
+import { startHookReceiver, type HookReceiver } from './deliveries.ts';
 
 // One run of ordinary requests whose deliveries the no-controls delivery checks all judge
 // (delivery-checks.ts): three receivers of lendcheck's own are subscribed — partner A to every
@@ -80,7 +80,7 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
   const secret = webhookSecret(ctx);
   const notes: string[] = [];
   const all = await startHookReceiver("partner A's subscription to every event type");
-  const matchedOnly = await startHookReceiver("partner A's subscription to position.matched only (answering 200 after 4 s)", { answerAfterMs: SLOW_ANSWER_MS });
+  const matchedOnly = await startHookReceiver("partner A's subscription to position.matched only (answering 200 after 4 s)", SLOW_ANSWER_MS);
   const other = ctx.key2 ? await startHookReceiver("partner B's subscription to every event type") : undefined;
   const subs: Array<{ id?: string; key?: string }> = [];
   try {

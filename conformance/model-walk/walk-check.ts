@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
 import { collateralFor, enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
-import { balanceControl, eventualReads, probeBody } from '../concurrency/linearize/funds.ts';
+import { balanceControl, eventualReads, probeBody } from '../concurrency/funds.ts';
 import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import type { WalkModel } from './model.ts';
 

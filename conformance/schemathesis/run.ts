@@ -7,7 +7,7 @@ import { openApiText } from '../../contract/openapi/document.ts';
 import type { Profile } from '../../contract/profile.ts';
 import type { CheckResult, PartResult } from '../../kernel/results.ts';
 import { createRedactor } from '../../reports/redact.ts';
-import { ensureSchemathesis as ensureUntyped } from '../../scripts/ensure-schemathesis.mjs';
+import { ensureSchemathesis as ensureUntyped } from './ensure-schemathesis.mjs';
 import { schemathesisConfig, unsupportedMethodOff } from './config.ts';
 
 const ensureSchemathesis = ensureUntyped as () => string;

@@ -4,7 +4,7 @@ import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
 import { checksFromJunit, figuresFromEvents, figuresFromOutput, runSchemathesis } from './run.ts';
 import { schemathesisConfig, unsupportedMethodOff } from './config.ts';
-import { ensureSchemathesis } from '../../scripts/ensure-schemathesis.mjs';
+import { ensureSchemathesis } from './ensure-schemathesis.mjs';
 import { detectProfile } from '../../detect/index.ts';
 import { EXAMPLE_PROFILES, exampleProfile } from '../../examples/profiles/load.ts';
 

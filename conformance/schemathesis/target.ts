@@ -2,6 +2,7 @@ import { loadProfile } from '../../contract/index.ts';
 import type { PartResult } from '../../kernel/results.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
+import { embeddedKeys } from '../../sandbox/auth/embedded-keys.ts';
 import { runSchemathesis } from './run.ts';
 import { assertSafe, resolveTarget } from '../target.ts';
 
@@ -42,9 +43,8 @@ export async function withSchemathesis(o: WithSchemathesisOptions): Promise<Part
   }
   const server = await startSandboxServer({ port: 0, host: '127.0.0.1', profile, plugins: defaultPlugins({ rateLimits: false }) });
   try {
-    const key = (server.keys.find((k) => k.tier === 'scale') ?? server.keys[0]).key;
-    const other = server.keys.find((k) => k.partnerId !== server.keys.find((x) => x.key === key)?.partnerId)?.key;
-    return await runSchemathesis({ baseUrl: server.url, apiKey: key, apiKey2: other, profile, controls: true, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
+    const { main, other } = embeddedKeys(server.keys);
+    return await runSchemathesis({ baseUrl: server.url, apiKey: main.key, apiKey2: other?.key, profile, controls: true, seed: o.seed, maxExamples: o.maxExamples, reportDir: o.reportDir });
   } finally {
     await server.close();
   }

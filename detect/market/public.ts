@@ -1,6 +1,7 @@
 import { PUBLIC_ENVELOPE_DEFAULTS, RATE_LIMIT_HEADERS } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
-import { errorText, findId, ok, unwrap, type Detector, type Probe } from '../probe.ts';
+import { errorText, ok, unwrap, type Detector, type Probe } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 
 // The public endpoints: the envelope of each (bare, or {data, timestamp}), the markets
 // (maturities, id form, lendable assets), the public bucket's size, the accepted analytics

@@ -1,6 +1,7 @@
 import { tradeAsset } from '../market/assets.ts';
 import { cancelTries } from './orders.ts';
-import { errorChoiceOf, errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
+import { errorChoiceOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 
 // Organic matching, as any partner would do it: a lend and a crossing borrow from two new
 // users (funded by the target, as sandboxes do). Then the borrow is read (its

@@ -2,7 +2,8 @@ import { Decimal } from '../../contract/decimal.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { stablePair } from '../market/assets.ts';
 import { controlsOf, NO_CONTROLS, setPrice } from '../controls.ts';
-import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
+import { errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 import { firstTrue, ratioLadder } from '../search.ts';
 
 // The liquidation threshold and the status it leaves, with the sandbox oracle: a borrow of

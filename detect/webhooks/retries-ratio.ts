@@ -1,6 +1,7 @@
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import { NO_CONTROLS } from '../controls.ts';
-import { deliveryExchange, payloadOf, type Answer, type Delivery } from './receiver.ts';
+import { arrivalExchange, payloadOf, type Arrival, type Decide } from '../../receiver/recording.ts';
+import { createRedactor } from '../../reports/redact.ts';
 import { deliveriesOf, eventIdOf, newEvent, type Ctx } from './retries-events.ts';
 
 // Retries without a test clock. Three events go to the second receiver: a is answered 500
@@ -25,19 +26,19 @@ type Role = 'a' | 'b' | 'c';
 export async function retriesByRatio(x: Ctx): Promise<void> {
   const { p, rx } = x;
   const waitMs = Math.max(p.opts.retryWaitMs ?? FIRST_RETRY_WAIT_MS, FIRST_RETRY_WAIT_MS);
-  const ex = (d: Delivery) => deliveryExchange(d, rx.url, p.secrets);
+  const ex = (d: Arrival) => arrivalExchange(d, rx.url, createRedactor(p.secrets));
   p.miss('webhooks.afterFinalRetry', `${NO_CONTROLS}; afterFinalRetry needs the whole schedule (over a day at real time) and the attempts control; at real time, chaos receive + chaos validate over a run of a day or more`);
   const both = (why: string) => ['webhooks.successStatuses', 'webhooks.retryDelayFrom'].forEach((o) => p.miss(o, why));
 
   // Each event's role is known by its user (or its position, if the data carries no user).
   const roles = new Map<string, Role>();
   let hold = MAX_HOLD_MS;
-  const plans: Record<Role, (n: number) => ReturnType<Answer>> = {
+  const plans: Record<Role, (n: number) => ReturnType<Decide>> = {
     a: (n) => ({ status: n === 1 ? 500 : 200 }),
-    b: (n) => (n === 1 ? { status: 500, holdMs: hold } : { status: 200 }),
+    b: (n) => (n === 1 ? { status: 500, afterMs: hold } : { status: 200 }),
     c: (n) => ({ status: n === 1 ? 202 : 200 }),
   };
-  const answer: Answer = (d) => {
+  const answer: Decide = (d) => {
     const role = roleOf(d, roles);
     return role ? plans[role](deliveriesOf(rx, eventIdOf(d)).length) : { status: 200 };
   };
@@ -64,16 +65,16 @@ export async function retriesByRatio(x: Ctx): Promise<void> {
       return both(`${NO_CONTROLS}, and after a delivery answered 500 no retry came within ${waitMs} ms (--retry-wait)`);
     }
   }
-  const [a1, a2] = deliveriesOf(rx, a.eventId) as [Delivery, Delivery];
-  const g = a2.receivedAt - a1.receivedAt;
+  const [a1, a2] = deliveriesOf(rx, a.eventId) as [Arrival, Arrival];
+  const g = a2.at - a1.at;
   const scale = (WEBHOOK_RETRY_DELAYS_MS[0] / Math.max(g, 1)).toPrecision(2);
 
   // successStatuses: c's first delivery was answered 202.
   const bound = Math.ceil(1.5 * g) + 200;
-  const again = await rx.waitFor(retried(c.eventId), Math.max(0, c.first.receivedAt + bound - Date.now()));
+  const again = await rx.waitFor(retried(c.eventId), Math.max(0, c.first.at + bound - Date.now()));
   p.set('webhooks.successStatuses', again ? '200' : '2xx', again ? 'high' : 'medium', [a1, a2, ...deliveriesOf(rx, c.eventId)].map(ex),
     again
-      ? `a delivery answered 202 was sent again ${deliveriesOf(rx, c.eventId)[1]!.receivedAt - c.first.receivedAt} ms later (a 500 was retried after ${g} ms, about ${scale}× real time)`
+      ? `a delivery answered 202 was sent again ${deliveriesOf(rx, c.eventId)[1]!.at - c.first.at} ms later (a 500 was retried after ${g} ms, about ${scale}× real time)`
       : `a delivery answered 202 was not sent again within ${bound} ms, 1.5 × the ${g} ms after which a 500 was retried (about ${scale}× real time)`);
 
   // retryDelayFrom: b's first delivery was held, then answered 500. A hold longer than the
@@ -85,17 +86,17 @@ export async function retriesByRatio(x: Ctx): Promise<void> {
     b = await start('b');
   }
   const bBound = hold + 2 * g + 500;
-  if (!(await rx.waitFor(retried(b.eventId), Math.max(0, b.first.receivedAt + bBound - Date.now())))) {
+  if (!(await rx.waitFor(retried(b.eventId), Math.max(0, b.first.at + bBound - Date.now())))) {
     return p.miss('webhooks.retryDelayFrom', `a delivery held ${hold} ms then answered 500 was not retried within ${bBound} ms`);
   }
-  const [b1, b2] = deliveriesOf(rx, b.eventId) as [Delivery, Delivery];
-  const gap = b2.receivedAt - b1.receivedAt;
+  const [b1, b2] = deliveriesOf(rx, b.eventId) as [Arrival, Arrival];
+  const gap = b2.at - b1.at;
   const fromEnd = gap > g + hold / 2;
   p.set('webhooks.retryDelayFrom', fromEnd ? 'attempt-end' : 'attempt-start', 'medium', [b1, b2].map(ex),
     `held ${hold} ms then answered 500, the attempt was retried ${gap} ms after it started: nearer ${fromEnd ? `${g + hold} (delay + hold)` : `${g} (the delay alone)`} than ${fromEnd ? g : g + hold} ms`);
 }
 
-function roleOf(d: Delivery, roles: Map<string, Role>): Role | undefined {
+function roleOf(d: Arrival, roles: Map<string, Role>): Role | undefined {
   const data = (payloadOf(d) as { data?: { userId?: unknown; positionId?: unknown } } | undefined)?.data;
   return roles.get(String(data?.userId)) ?? roles.get(String(data?.positionId));
 }

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import { advance, controlsOf } from '../controls.ts';
-import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
-import { deliveryExchange, startReceiver, type Delivery } from './receiver.ts';
+import { errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
+import { arrivalExchange, startRecordingReceiver, type Arrival } from '../../receiver/recording.ts';
+import { createRedactor } from '../../reports/redact.ts';
 import { retriesByRatio } from './retries-ratio.ts';
 import { deliveriesOf, eventIdOf, FIRST_WAIT_MS, newEvent, type Ctx } from './retries-events.ts';
 
@@ -33,7 +35,7 @@ export const retriesDetector: Detector = {
     const x = await subscribe(p);
     if (!c) return retriesByRatio(x);
     const { rx } = x;
-    const ex = (d: Delivery) => deliveryExchange(d, rx.url, p.secrets);
+    const ex = (d: Arrival) => arrivalExchange(d, rx.url, createRedactor(p.secrets));
 
     // successStatuses: a 202 at once.
     const a = await newEvent(x, 'a', () => ({ status: 202 }));
@@ -43,7 +45,7 @@ export const retriesDetector: Detector = {
       again ? 'a delivery answered 202 was sent again after the 1-minute retry delay' : `a delivery answered 202 was not sent again within ${DUE_WAIT_MS} ms of the clock passing its retry time`);
 
     // retryDelayFrom: held HOLD_MS, then 500; every later attempt 500 at once.
-    const b = await newEvent(x, 'b', (d) => ({ status: 500, holdMs: deliveriesOf(rx, eventIdOf(d)).length === 1 ? HOLD_MS : 0 }));
+    const b = await newEvent(x, 'b', (d) => ({ status: 500, afterMs: deliveriesOf(rx, eventIdOf(d)).length === 1 ? HOLD_MS : 0 }));
     await rx.waitFor(() => b.first.answeredAt !== undefined, HOLD_MS + 1_000);
     // Now ≈ start + HOLD: one second past start + delay, HOLD − 1 s before end + delay.
     await advance(p, (WEBHOOK_RETRY_DELAYS_MS[0] - HOLD_MS) / 1000 + 1);
@@ -69,7 +71,7 @@ export const retriesDetector: Detector = {
 
 /** A second receiver, subscribed to position.created (with the secret when one is required). */
 async function subscribe(p: Probe): Promise<Ctx> {
-  const rx = await startReceiver(p.opts.receiverHost);
+  const rx = await startRecordingReceiver({ path: '/lendcheck-detect', host: '127.0.0.1', advertise: p.opts.receiverHost });
   p.facts.set('retryReceiver', rx);
   const secret = p.fact<{ secret?: string }>('subscription')?.secret;
   const reg = await p.call('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], ...(secret && p.found.get('webhooks.secretRequired')?.value === true ? { secret } : {}) } });
@@ -77,7 +79,7 @@ async function subscribe(p: Probe): Promise<Ctx> {
   return { p, rx, webhookId: findId(reg.json, p.fact<{ idField?: string }>('subscription')?.idField)?.value };
 }
 
-async function afterFinal(x: Ctx, eventId: string, ex: (d: Delivery) => ReturnType<typeof deliveryExchange>): Promise<void> {
+async function afterFinal(x: Ctx, eventId: string, ex: (d: Arrival) => ReturnType<typeof arrivalExchange>): Promise<void> {
   const { p, rx } = x;
   await rx.waitFor((g) => g.filter((d) => eventIdOf(d) === eventId && d.answeredAt !== undefined).length > WEBHOOK_RETRY_DELAYS_MS.length, DUE_WAIT_MS);
   await sleep(200); // the sender records the last failure after our answer
@@ -86,7 +88,7 @@ async function afterFinal(x: Ctx, eventId: string, ex: (d: Delivery) => ReturnTy
   const last = deliveriesOf(rx, eventId).map(ex).at(-1);
   // A disabled subscription gets no new event (and its attempts may leave the control's view), so that is asked first.
   const c = await newEvent(x, 'c', () => ({ status: 200 }), true);
-  if (!(c.first as Delivery | undefined)) {
+  if (!(c.first as Arrival | undefined)) {
     return p.set('webhooks.afterFinalRetry', 'disable-subscription', 'medium', [last, c.lend], `after the 5th retry failed, a new event did not reach the receiver within ${FIRST_WAIT_MS} ms`);
   }
   if (ok(at) && ours.length === 0) return p.set('webhooks.afterFinalRetry', 'drop', 'high', [last, at, ex(c.first)], 'after the 5th retry failed, the event\'s attempts for this subscription are gone, and new events still arrive');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseProfile, type Profile } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { detectProfile } from '../index.ts';
-import { exampleProfile } from '../matrix.ts';
+import { exampleProfile } from '../../examples/profiles/load.ts';
 
 // webhooks.secretMinLength is read from refusals: where subscriptions can be deleted (probes
 // to the receiver, deleted at once) and where they cannot (probes to an unreachable http

@@ -1,9 +1,10 @@
 import { WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { boundIn } from '../orders/bounds.ts';
-import { errorText, findId, ok, type Detector } from '../probe.ts';
+import { errorText, ok, type Detector } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
 import { lastTrueInt } from '../search.ts';
-import type { Receiver } from './receiver.ts';
+import type { RecordingReceiver } from '../../receiver/recording.ts';
 
 // webhooks.secretMinLength: the spec gives the secret only its prefix, so a minimum length is
 // stated only where a refusal was seen (null otherwise: the document then states none). An
@@ -28,7 +29,7 @@ export const secretLengthDetector: Detector = {
   name: 'webhook secret length',
   options: ['webhooks.secretMinLength'],
   async run(p) {
-    const receiver = p.fact<{ receiver: Receiver }>('subscription')?.receiver;
+    const receiver = p.fact<{ receiver: RecordingReceiver }>('subscription')?.receiver;
     if (!receiver) return p.miss('webhooks.secretMinLength', 'no subscription was made to learn the request from');
     if (p.found.get('signature.scheme')?.value === 'standard-webhooks') return p.miss('webhooks.secretMinLength', 'under standard-webhooks a secret must be whsec_ and base64, so a refusal of a short one need not be about its length');
     const deletable = p.found.has('successStatus.DELETE /webhooks/{webhookId}');

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
-import { errorText, findId, ok, type Detector, type Probe } from '../probe.ts';
-import { deliveryExchange, payloadOf, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+import { errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { findId } from '../../conformance/body-id.ts';
+import { arrivalExchange, payloadOf, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
+import { createRedactor } from '../../reports/redact.ts';
 
 // Webhooks, in two parts around the organic orders of ../orders/lifecycle.ts: first lendcheck's own
 // receiver is subscribed (is a secret required? where is the id? is a loopback http URL
@@ -15,7 +17,7 @@ export const DELIVERY_WAIT_MS = 10_000;
 
 const LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])[:/]/;
 
-interface Subscription { id?: string; idField?: string; secret?: string; receiver: Receiver; registered?: boolean }
+interface Subscription { id?: string; idField?: string; secret?: string; receiver: RecordingReceiver; registered?: boolean }
 
 function findSecret(v: unknown): string | undefined {
   if (typeof v === 'string') return v.startsWith(WEBHOOK_SECRET_PREFIX) ? v : undefined;
@@ -30,7 +32,9 @@ export const subscribeDetector: Detector = {
   name: 'webhook subscription',
   options: ['webhooks.secretRequired', 'webhooks.registrationSecret', 'webhooks.allowLoopbackHttp', 'webhooks.listAndDelete', 'ids.webhook', 'successStatus.POST /webhooks', 'successStatus.GET /webhooks'],
   async run(p) {
-    const receiver = await startReceiver(p.opts.receiverHost);
+    // Detection listens on the loopback and gives the target --receiver-host, the name the
+    // target reaches it by (e.g. host.docker.internal), where the gate's receivers listen on it.
+    const receiver = await startRecordingReceiver({ path: '/lendcheck-detect', host: '127.0.0.1', advertise: p.opts.receiverHost });
     const sub: Subscription = { receiver };
     p.facts.set('subscription', sub);
     const body = { url: receiver.url, events: [...EVENT_TYPES] };
@@ -95,7 +99,7 @@ export const deliveriesDetector: Detector = {
     const expectMatched = p.fact<boolean>('matched') === true;
     const arrived = await sub.receiver.waitFor((g) => g.some((d) => typeOf(d) === (expectMatched ? 'position.matched' : 'position.created')), DELIVERY_WAIT_MS);
     if (!arrived) p.miss('signature.scheme', `no ${expectMatched ? 'position.matched' : 'position.created'} delivery within ${DELIVERY_WAIT_MS / 1000} s`);
-    const ex = (d: Delivery) => deliveryExchange(d, sub.receiver.url, [...p.secrets, sub.secret ?? '']);
+    const ex = (d: Arrival) => arrivalExchange(d, sub.receiver.url, createRedactor([...p.secrets, sub.secret ?? '']));
     const signed = sub.receiver.got.find((d) => d.headers[SIGNATURE_HEADER]);
     if (signed && sub.secret) {
       const scheme = SIGNATURE_SCHEMES.find((s) => verifyWebhook(signed.raw, signed.headers, sub.secret!, { scheme: s, toleranceSeconds: 3600 }).ok);
@@ -144,5 +148,5 @@ async function allowProbe(p: Probe): Promise<void> {
   p.miss('webhooks.deleteWithoutList', `the registration gave no id to delete, and GET /webhooks/{id} answered ${r.status}${allow ? ` (Allow: ${allow})` : ' with no Allow'}`);
 }
 
-const typeOf = (d: Delivery) => (payloadOf(d) as { type?: unknown } | undefined)?.type;
+const typeOf = (d: Arrival) => (payloadOf(d) as { type?: unknown } | undefined)?.type;
 

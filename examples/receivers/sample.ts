@@ -1,6 +1,6 @@
 // A webhook receiver that passes `lendcheck chaos certify`. Partners: import from 'lendcheck'
 // (`import { verifyWebhook } from 'lendcheck'`); inside this repository the path is relative.
-import { verifyWebhook, type SignatureScheme } from '../../chaos/sign.ts';
+import { verifyWebhook, type SignatureScheme } from '../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions, type Handler } from './serve.ts';
 
 export function sampleHandler(secret: string, scheme: SignatureScheme = 't-v1-hmac-sha256', onEvent: (e: { id: string; type: string; data: unknown }) => void = () => {}): Handler {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import type { SignatureScheme } from '../../chaos/sign.ts';
+import type { SignatureScheme } from '../../signing/signature.ts';
 
 // The plumbing every example shares: a node:http server that hands the handler the RAW body
 // bytes (as a string) — verifying a signature needs exactly the bytes that were signed.

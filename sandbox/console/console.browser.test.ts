@@ -6,7 +6,7 @@ import { controls } from '../../contract/index.ts';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
 import { caller, type Caller } from '../testing/helpers.ts';
-import { startReceiver, type Receiver } from '../webhooks/testkit.ts';
+import { startReceiver, type Receiver } from '../webhooks/testing/testkit.ts';
 import { consolePlugin } from './plugin.ts';
 
 // The console's whole flow in a real browser (Debian's chromium, driven by playwright-core),

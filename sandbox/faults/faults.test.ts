@@ -5,7 +5,7 @@ import { FAULTS, installFaults, parseFaultFlag, validateFaults } from './index.t
 import { RESOLVERS } from '../endpoints/resolvers.ts';
 
 // The registry's own rules, and one race shown at the sandbox's door: the suites' proof
-// (conformance/concurrency/proof.test.ts) shows every fault caught by a named check.
+// (conformance/concurrency/testing/proof.test.ts) shows every fault caught by a named check.
 
 const DEST = '0x' + '1'.repeat(40);
 let sb: Sandbox | undefined;

@@ -40,7 +40,7 @@ const limits = (r: Response) => ({
   reset: r.headers.get('X-RateLimit-Reset'),
 });
 
-describe('rate-limit middleware', () => {
+describe('rate-limit stage', () => {
   it('puts the headers on a success, then on the 429 with Retry-After and the error body', async () => {
     const h = harness();
     const auth = { authorization: 'Bearer ck_test_starter' };

@@ -7,7 +7,7 @@
 // holds the TAT as a string with PEXPIRE (tat - now). The get-compare-set of one check must
 // then be atomic across instances, so a Redis limiter runs the whole GCRA step of gcra.ts
 // in one Lua script (EVALSHA, KEYS[1] = the bucket key, ARGV = now, interval, capacity) and
-// returns [allowed, tat]; its RateLimiter.check returns a Promise, which the middleware
+// returns [allowed, tat]; its RateLimiter.check returns a Promise, which the limiter stage
 // already awaits. The in-memory store below is the per-instance store the issue allows.
 
 export interface LimiterStore {

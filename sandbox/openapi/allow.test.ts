@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../contract/openapi/document.ts';
-import { EXAMPLE_PROFILES, exampleProfile } from '../../detect/matrix.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../examples/profiles/load.ts';
 import { caller, testSandbox } from '../testing/helpers.ts';
 
 // The methods the exported document gives each path are the methods the sandbox serves

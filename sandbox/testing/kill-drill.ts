@@ -4,7 +4,7 @@ import { EVENT_TYPES } from '../../contract/index.ts';
 import { spawnSandbox, type SandboxProcess } from './spawn.ts';
 import type { Violation } from '../store/check.ts';
 import { KEY_A } from './helpers.ts';
-import { startReceiver, type Receiver } from '../webhooks/testkit.ts';
+import { startReceiver, type Receiver } from '../webhooks/testing/testkit.ts';
 import { PARTNERS, sandboxCaller } from './kill-client.ts';
 import { MixedLoad, OPS, type Op } from './kill-load.ts';
 import { emptyRecorded, recordingAnswer, type Recorded } from './kill-record.ts';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { controls } from '../../contract/index.ts';
 import { caller, KEY_B, testSandbox } from '../testing/helpers.ts';
 import { webhooksPlugin } from './plugin.ts';
-import { startReceiver, type Receiver } from './testkit.ts';
+import { startReceiver, type Receiver } from './testing/testkit.ts';
 
 // The delivery controls the console's buttons use: the log, resend, pause and resume.
 

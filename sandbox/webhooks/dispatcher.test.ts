@@ -9,7 +9,7 @@ import { eventAttempts } from './attempts.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { appendOutboxEvent } from '../store/outbox.ts';
 import { generateSecret, SubscriptionStore } from './subscriptions.ts';
-import { addSubscription, outboxDb, startReceiver, type Answer, type Receiver } from './testkit.ts';
+import { addSubscription, outboxDb, startReceiver, type Answer, type Receiver } from './testing/testkit.ts';
 import { syntheticData } from './trigger.ts';
 
 const cleanups: Array<() => unknown> = [];

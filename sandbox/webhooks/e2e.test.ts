@@ -4,7 +4,7 @@ import { verifyWebhook } from '../../signing/signature.ts';
 import { defaultPlugins } from '../plugins.ts';
 import { startSandboxServer, type SandboxServer } from '../server.ts';
 import { caller, type Caller } from '../testing/helpers.ts';
-import { startReceiver, type Receiver } from './testkit.ts';
+import { startReceiver, type Receiver } from './testing/testkit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // End to end over HTTP on a time-scaled clock (3600: an hour a second) with the default

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { spawnSandbox } from '../testing/spawn.ts';
 import { caller } from '../testing/helpers.ts';
-import { startReceiver } from './testkit.ts';
+import { startReceiver } from './testing/testkit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // Webhook durability: `lendcheck sandbox` is SIGKILLed while deliveries are pending (some

@@ -3,7 +3,7 @@ import { EVENT_TYPES, SIGNATURE_HEADER, controls, errorBody, eventEnvelope, pars
 import { verifyWebhook } from '../../signing/signature.ts';
 import { caller, KEY_A, KEY_B, testSandbox } from '../testing/helpers.ts';
 import { webhooksPlugin } from './plugin.ts';
-import { startReceiver, type Receiver } from './testkit.ts';
+import { startReceiver, type Receiver } from './testing/testkit.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const open: Array<{ close(): Promise<void> }> = [];

@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { pass, type Check } from '../../check.ts';
-import { createLend, enc, fundedUser, lendBody, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
+import { createLend, fundedUser, lendBody, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
@@ -26,13 +26,13 @@ export const conservation: Check = {
     const a = units(before.lo.mul(3).div(10), ctx.profile.assets.info.USDC?.decimals ?? 6);
     const ops: StormOp[] = [];
     for (let i = 0; i < 3; i++) {
-      if (i < pending.length) ops.push({ kind: 'cancel', method: 'POST', path: `/positions/${enc(pending[i]!.body.positionId)}/cancel` });
-      ops.push({ kind: 'withdraw', method: 'POST', path: `/users/${enc(userId)}/withdraw`, body: { asset: 'USDC', amount: a.toFixed(), destination: validAddress(ctx.profile) } });
-      ops.push({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount: a.toFixed(), rate: RESTING_RATE }) });
+      if (i < pending.length) ops.push({ kind: 'position.cancel', ids: { positionId: pending[i]!.body.positionId } });
+      ops.push({ kind: 'user.withdraw', ids: { userId: userId }, body: { asset: 'USDC', amount: a.toFixed(), destination: validAddress(ctx.profile) } });
+      ops.push({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: a.toFixed(), rate: RESTING_RATE }) });
     }
     const { history, replies } = await storm(ctx, id, ops);
     // A cancel may be refused (the lend matched meanwhile): it then refunds nothing.
-    const s = sort(replies, (r) => isInsufficient(r) || (ops[replies.indexOf(r)]!.kind === 'cancel' && r.status >= 400 && r.status < 500));
+    const s = sort(replies, (r) => isInsufficient(r) || (ops[replies.indexOf(r)]!.kind === 'position.cancel' && r.status >= 400 && r.status < 500));
     expectOnly(ctx, history, replies, s, 'a mixed storm', 'insufficient_funds (or, for a cancel, a refusal)');
     noteRateLimited(ctx, s, 'requests');
     requireAnswered(s, ops.length, 4, 'requests of the mixed storm');
@@ -42,11 +42,11 @@ export const conservation: Check = {
     for (const i of s.accepted) {
       const kind = ops[i]!.kind;
       counts[kind] = (counts[kind] ?? 0) + 1;
-      if (kind === 'cancel') refunds = refunds.plus(REFUND);
+      if (kind === 'position.cancel') refunds = refunds.plus(REFUND);
       else debits = debits.plus(a);
     }
     const after = await learnFunds(ctx, userId, 'USDC');
-    const story = `${counts.withdraw ?? 0} withdrawals and ${counts.lend ?? 0} lends of ${a.toFixed()} USDC and ${counts.cancel ?? 0} cancels of ${REFUND} accepted from ${showFunds(before)} available`;
+    const story = `${counts['user.withdraw'] ?? 0} withdrawals and ${counts['lend.create'] ?? 0} lends of ${a.toFixed()} USDC and ${counts['position.cancel'] ?? 0} cancels of ${REFUND} accepted from ${showFunds(before)} available`;
     if (debits.gt(before.hi.plus(refunds))) {
       stormFail(ctx, history, `accepted debits never exceed the funds plus refunds (${id})`, `debits ≤ ${before.hi.plus(refunds).toFixed()}`, `${story}: debits ${debits.toFixed()}, funds now ${showFunds(after)}`);
     }

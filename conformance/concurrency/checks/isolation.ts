@@ -42,7 +42,7 @@ export const isolation: Check = {
     const amount = { 1: '101', 2: '202' } as const;
     const ops: StormOp[] = Array.from({ length: STORM }, (_, i) => {
       const partner = ((i % 2) + 1) as 1 | 2;
-      return { kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount: amount[partner], rate: RESTING_RATE }), partner };
+      return { kind: 'lend.create', body: lendBody(ctx, userId, { amount: amount[partner], rate: RESTING_RATE }), partner };
     });
     const { history, replies } = await storm(ctx, id, ops);
     const s = sort(replies, isInsufficient);

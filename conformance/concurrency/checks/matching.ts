@@ -3,7 +3,7 @@ import { CheckSkip, pass, show, type Check, type CheckContext } from '../../chec
 import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
 import { cancelResting, cleanMarket } from '../../checks/clean-market.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
-import { accepted, recordOne, storm } from '../storm.ts';
+import { accepted, recordOne, storm, type StormOp } from '../storm.ts';
 
 // Matching never fills more than was offered: in a market of its own (one whose book holds
 // nothing at the rates the check uses, so the book is known), one resting borrow of A, then STORM lends of
@@ -62,7 +62,7 @@ async function overfill(ctx: CheckContext, id: string, o: Market) {
   const { asset, maturity, lender, makerId, left, takerRate } = o;
   const mk = await ctx.api('GET', `/positions/${enc(makerId)}`);
   if ((mk.json as { status?: unknown })?.status !== 'pending') throw new CheckSkip(`the resting borrow ${makerId} was ${show((mk.json as { status?: unknown })?.status)} at once, not pending: the ${maturity} market is not the check's own`);
-  const lend = () => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, lender, { asset, amount: AMOUNT, rate: takerRate, maturity, mode: 'advanced', autoRollover: false }) });
+  const lend = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, lender, { asset, amount: AMOUNT, rate: takerRate, maturity, mode: 'advanced', autoRollover: false }) });
   const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, lend));
   const s = sort(replies, isInsufficient);
   expectOnly(ctx, history, replies, s, `${STORM} overlapping lends crossing ${makerId}`, 'insufficient_funds');
@@ -71,7 +71,7 @@ async function overfill(ctx: CheckContext, id: string, o: Market) {
   const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
   left.push(...takers);
   const t0 = performance.now();
-  const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` })).json as { status?: unknown; rate?: unknown } | undefined;
+  const read = async (pid: string) => (await recordOne(ctx, history, { kind: 'position.get', ids: { positionId: pid } })).json as { status?: unknown; rate?: unknown } | undefined;
   // Matching may complete after the answers (the spec lets it happen at any time): the
   // resting order is read until it is active, for up to 2 s, before the takers are counted.
   let maker = await read(makerId);

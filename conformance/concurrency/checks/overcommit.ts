@@ -1,7 +1,7 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { LEND_ASSETS, type Profile } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { borrowBody, collateralFor, enc, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
+import { borrowBody, collateralFor, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, STORM, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
@@ -43,11 +43,11 @@ function plan(ctx: CheckContext, kind: Kind): Plan {
       asset: 'USDC',
       noun: 'withdrawals',
       many: (n, amount) => `${n} withdrawals of ${amount} USDC`,
-      op: (userId, amount) => ({ kind: 'withdraw', method: 'POST', path: `/users/${enc(userId)}/withdraw`, body: { asset: 'USDC', amount, destination: validAddress(p) } }),
+      op: (userId, amount) => ({ kind: 'user.withdraw', ids: { userId: userId }, body: { asset: 'USDC', amount, destination: validAddress(p) } }),
     };
   }
   if (kind === 'lend') {
-    return { asset: 'USDC', noun: 'lends', many: (n, amount) => `${n} lends of ${amount} USDC`, op: (userId, amount) => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount, rate: RESTING_RATE }) }) };
+    return { asset: 'USDC', noun: 'lends', many: (n, amount) => `${n} lends of ${amount} USDC`, op: (userId, amount) => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount, rate: RESTING_RATE }) }) };
   }
   const borrowAsset = pairAsset(p);
   const asset = collateralAsset(p, borrowAsset);
@@ -60,7 +60,7 @@ function plan(ctx: CheckContext, kind: Kind): Plan {
       // Half of what the collateral allows at the profile's minimum ratio: each borrow is valid alone.
       const most = new Decimal(amount).mul(price(asset)).div(price(borrowAsset)).div(p.amounts.minCollateralRatio).div(2);
       const borrowAmount = Decimal.min(most, p.amounts.maxOrder).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed();
-      return { kind: 'borrow', method: 'POST', path: '/borrow', body: borrowBody(ctx, userId, { collateral: { asset, amount }, borrowAmount, rate: 0.0001 }) };
+      return { kind: 'borrow.create', body: borrowBody(ctx, userId, { collateral: { asset, amount }, borrowAmount, rate: 0.0001 }) };
     },
   };
 }

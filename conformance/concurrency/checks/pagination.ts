@@ -1,7 +1,7 @@
 import { CheckSkip, pass, show, type Check } from '../../check.ts';
 import { enc, fundedUser, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
 import { expectOnly, isInsufficient, sort, stormFail } from '../kit.ts';
-import { accepted, recordOne, storm } from '../storm.ts';
+import { accepted, recordOne, storm, type StormOp } from '../storm.ts';
 import { distinctPositions } from './overcommit.ts';
 import { listIds } from './isolation.ts';
 
@@ -21,7 +21,7 @@ export const paginationUnderWrites: Check = {
   async run(ctx) {
     const id = this.id;
     const userId = await fundedUser(ctx, 'conc-pages');
-    const create = () => ({ kind: 'lend', method: 'POST', path: '/lend', body: lendBody(ctx, userId, { amount: '10', rate: RESTING_RATE }) });
+    const create = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: '10', rate: RESTING_RATE }) });
     const { history, replies } = await storm(ctx, id, Array.from({ length: EXISTING }, create));
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, `${EXISTING} overlapping lends`, 'insufficient_funds');
@@ -35,7 +35,7 @@ export const paginationUnderWrites: Check = {
     let pages = 0;
     for (; pages < 30; pages++) {
       const q = `limit=${PAGE}${cursor ? `&cursor=${enc(cursor)}` : ''}`;
-      const r = await recordOne(ctx, history, { kind: 'list', method: 'GET', path: `/users/${enc(userId)}/positions?${q}` });
+      const r = await recordOne(ctx, history, { kind: 'positions.list', ids: { userId }, query: q });
       if (!accepted(r)) stormFail(ctx, history, `each page of the walk is served (${id})`, 'a 2xx page', `${r.status} ${show(r.json)}`, r.exchange);
       const body = r.json as { positions?: Array<{ positionId?: string }>; hasMore?: boolean; nextCursor?: string | null };
       for (const p of body.positions ?? []) if (typeof p.positionId === 'string') seen.set(p.positionId, (seen.get(p.positionId) ?? 0) + 1);

@@ -3,7 +3,7 @@ import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../.
 import { borrowBody, createLend, enc, fundedUser, pairAsset, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
-import { accepted, storm } from '../storm.ts';
+import { accepted, storm, type StormOp } from '../storm.ts';
 import { conserved, searchableCollateral } from './overcommit.ts';
 import { pairMarket } from '../../checks/endpoints.ts';
 
@@ -45,8 +45,7 @@ const cancelOnce: Check = {
     const lend = await createLend(ctx, userId, { amount, rate: RESTING_RATE });
     const positionId = lend.body.positionId;
     const before = await learnFunds(ctx, userId, 'USDC');
-    const path = `/positions/${enc(positionId)}/cancel`;
-    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => ({ kind: 'cancel', method: 'POST', path })));
+    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => ({ kind: 'position.cancel', ids: { positionId } }) satisfies StormOp));
     const s = sort(replies, invalidState());
     expectOnly(ctx, history, replies, s, `${STORM} overlapping cancels of ${positionId}`, 'the invalid-state error');
     noteRateLimited(ctx, s, 'cancels');
@@ -103,8 +102,7 @@ const repayOnce: Check = {
     const asset = pairAsset(ctx.profile);
     const before = await learnFunds(ctx, loan.borrower, asset);
     const collBefore = loan.collateral.asset === asset ? undefined : await learnFunds(ctx, loan.borrower, loan.collateral.asset);
-    const path = `/positions/${enc(loan.positionId)}/repay`;
-    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => ({ kind: 'repay', method: 'POST', path, body: {} })));
+    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => ({ kind: 'position.repay', ids: { positionId: loan.positionId }, body: {} }) satisfies StormOp));
     const s = sort(replies, invalidState());
     expectOnly(ctx, history, replies, s, `${STORM} overlapping full repays of ${loan.positionId}`, 'the invalid-state error');
     noteRateLimited(ctx, s, 'repays');

@@ -17,7 +17,7 @@ async function readUntil(ctx: CheckContext, history: Exchanges, positionId: stri
   const t0 = performance.now();
   const eventual = ctx.profile.consistency.readAfterWrite === 'eventual';
   for (;;) {
-    const r = await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(positionId)}` });
+    const r = await recordOne(ctx, history, { kind: 'position.get', ids: { positionId: positionId } });
     if (!accepted(r)) stormFail(ctx, history, 'a position read after a write is served', 'a 2xx', `${r.status} ${show(r.json)}`, r.exchange);
     const body = r.json as Record<string, unknown>;
     if (ok(body) || !eventual || performance.now() - t0 > ctx.profile.consistency.convergenceMs) return { body, reply: r };
@@ -48,8 +48,8 @@ export const patchNoLostUpdate: Check = {
       positions.push({ id: c.body.positionId, flags: f });
     }
     const ops: StormOp[] = positions.flatMap((p) => [
-      { kind: 'patch', method: 'PATCH', path: `/positions/${enc(p.id)}`, body: { autoRollover: !p.flags.autoRollover } },
-      { kind: 'patch', method: 'PATCH', path: `/positions/${enc(p.id)}`, body: { autoRefinance: !p.flags.autoRefinance } },
+      { kind: 'position.patch', ids: { positionId: p.id }, body: { autoRollover: !p.flags.autoRollover } },
+      { kind: 'position.patch', ids: { positionId: p.id }, body: { autoRefinance: !p.flags.autoRefinance } },
     ]);
     const { history, replies } = await storm(ctx, id, ops);
     const refusedField = replies.find((r) => r.status >= 400 && r.status < 500 && r.status !== 429 && /autorefinance/i.test(JSON.stringify(r.json ?? '')));
@@ -87,16 +87,16 @@ export const readAfterWrite: Check = {
     const userId = await fundedUser(ctx, 'conc-raw');
     const c = await createLend(ctx, userId, { rate: RESTING_RATE });
     const pid = c.body.positionId;
-    const first = await recordOne(ctx, history, { kind: 'read', method: 'GET', path: `/positions/${enc(pid)}` });
+    const first = await recordOne(ctx, history, { kind: 'position.get', ids: { positionId: pid } });
     const was = (first.json as Flags | undefined)?.autoRollover;
     if (typeof was !== 'boolean') throw new CheckSkip(`the lend ${pid} reads without autoRollover as a boolean: ${show(first.json)}`);
-    const p = await recordOne(ctx, history, { kind: 'patch', method: 'PATCH', path: `/positions/${enc(pid)}`, body: { autoRollover: !was } });
+    const p = await recordOne(ctx, history, { kind: 'position.patch', ids: { positionId: pid }, body: { autoRollover: !was } });
     if (!accepted(p)) throw new CheckSkip(`PATCH autoRollover of ${pid} answered ${p.status} ${show(p.json)}: nothing was written to read back`);
     const afterPatch = await readUntil(ctx, history, pid, (b) => b.autoRollover === !was);
     if (afterPatch.body.autoRollover !== !was) {
       stormFail(ctx, history, `a read after an acknowledged PATCH shows it (${id})`, `autoRollover ${String(!was)} ${consistencyWords(ctx)}`, `the PATCH was acknowledged, then ${pid} read autoRollover ${show(afterPatch.body.autoRollover)}`, afterPatch.reply.exchange);
     }
-    const cancel = await recordOne(ctx, history, { kind: 'cancel', method: 'POST', path: `/positions/${enc(pid)}/cancel` });
+    const cancel = await recordOne(ctx, history, { kind: 'position.cancel', ids: { positionId: pid } });
     if (!accepted(cancel)) {
       ctx.note(`the cancel of ${pid} answered ${cancel.status}; only the PATCH was read back`);
       return pass();

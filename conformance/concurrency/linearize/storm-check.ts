@@ -1,12 +1,12 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../../check.ts';
-import { enc, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
+import { fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
 import type { TimedExchange } from '../exchanges.ts';
+import { accepted, field, Recorder } from '../storm.ts';
 import { checkLedger } from './ledger/check-ledger.ts';
 import { account } from './ledger/operations.ts';
-import { balanceControl, eventualReads, fromProbe, probeBody, type Learned } from './funds.ts';
-import { accepted, field, Recorder } from './recorder.ts';
+import { balanceControl, eventualReads, fromProbe, probeBody, type Learned } from '../funds.ts';
 
 // A mixed storm on one user, recorded as a history and checked for linearizability: lends
 // that together over-commit the funds, withdrawals beside them, two cancels and a PATCH racing
@@ -42,8 +42,8 @@ export async function ledgerStorm(ctx: CheckContext) {
   if (eventual) throw new CheckSkip(eventual);
   const user = await fundedUser(ctx, 'linearize');
   const rec = new Recorder(ctx);
-  const lend = (client: number, amount: string) => rec.call(client, 'lend', 'POST', '/lend', { ...lendBody(ctx, user), asset: ASSET, amount });
-  const probe = () => rec.call(0, 'lend', 'POST', '/lend', probeBody(ctx, user, ASSET));
+  const lend = (client: number, amount: string) => rec.call(client, { kind: 'lend.create', body: { ...lendBody(ctx, user), asset: ASSET, amount } });
+  const probe = () => rec.call(0, { kind: 'lend.create', body: probeBody(ctx, user, ASSET) });
 
   // What the user holds at the start, and how it was learned.
   let start: Learned;
@@ -51,13 +51,13 @@ export async function ledgerStorm(ctx: CheckContext) {
   else {
     const first = await probe();
     start = fromProbe(ctx, first, ASSET);
-    if (accepted(first)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(first, 'positionId')))}/cancel`);
+    if (accepted(first)) await rec.call(0, { kind: 'position.cancel', ids: { positionId: String(field(first, 'positionId')) } });
   }
   const amounts = amountsFor(ctx.profile, start.available, ctx.hasControls || !ctx.profile.funding.userIds.length);
   const dest = validAddress(ctx.profile);
 
   // Phase 1: two withdrawals at once; then four lends at once. Each group waits for room for all of it.
-  await rec.together(2, 'two withdrawals at once', () => Promise.all([0, 1].map((c) => rec.call(c, 'withdraw', 'POST', `/users/${enc(user)}/withdraw`, { asset: ASSET, amount: amounts.withdraw, destination: dest }))));
+  await rec.together(2, 'two withdrawals at once', () => Promise.all([0, 1].map((c) => rec.call(c, { kind: 'user.withdraw', ids: { userId: user }, body: { asset: ASSET, amount: amounts.withdraw, destination: dest } }))));
   const phase1 = await rec.together(4, 'four lends at once', () => Promise.all([0, 1, 2, 3].map((c) => lend(c, amounts.lend))));
   const ids = phase1.filter((o) => accepted(o)).map((o) => String(field(o, 'positionId')));
   // Phase 2: on each accepted lend, two cancels and a read at once; a PATCH on the first.
@@ -65,22 +65,22 @@ export async function ledgerStorm(ctx: CheckContext) {
   await rec.together(ids.length * 3 + (ids.length ? 1 : 0), 'cancels, reads and a PATCH at once', () =>
     Promise.all(
       ids.flatMap((id) => [
-        rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
-        rec.call(client++, 'cancel', 'POST', `/positions/${enc(id)}/cancel`),
-        rec.call(client++, 'read', 'GET', `/positions/${enc(id)}`),
-      ]).concat(ids.length ? [rec.call(client++, 'patch', 'PATCH', `/positions/${enc(ids[0]!)}`, { autoRollover: false })] : []),
+        rec.call(client++, { kind: 'position.cancel', ids: { positionId: id } }),
+        rec.call(client++, { kind: 'position.cancel', ids: { positionId: id } }),
+        rec.call(client++, { kind: 'position.get', ids: { positionId: id } }),
+      ]).concat(ids.length ? [rec.call(client++, { kind: 'position.patch', ids: { positionId: ids[0]! }, body: { autoRollover: false } })] : []),
     ),
   );
   // Phase 3: every position read again, and the funds pinned by the probe.
-  await rec.together(ids.length, 'the reads of every position', () => Promise.all(ids.map((id, i) => rec.call(i, 'read', 'GET', `/positions/${enc(id)}`))));
+  await rec.together(ids.length, 'the reads of every position', () => Promise.all(ids.map((id, i) => rec.call(i, { kind: 'position.get', ids: { positionId: id } }))));
   const last = await probe();
-  if (accepted(last)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(last, 'positionId')))}/cancel`);
+  if (accepted(last)) await rec.call(0, { kind: 'position.cancel', ids: { positionId: String(field(last, 'positionId')) } });
   // A last small order reads the target's own clock (its createdAt): when it is before every
   // maturity of the storm, nothing could have expired or matured meanwhile.
   const clock = await lend(0, new Decimal(ctx.profile.amounts.minOrder).toFixed());
-  if (accepted(clock)) await rec.call(0, 'cancel', 'POST', `/positions/${enc(String(field(clock, 'positionId')))}/cancel`);
+  if (accepted(clock)) await rec.call(0, { kind: 'position.cancel', ids: { positionId: String(field(clock, 'positionId')) } });
   const targetNow = Date.parse(String(field(clock, 'createdAt') ?? ''));
-  const maturities = rec.history.filter((o) => o.kind === 'lend' && accepted(o)).map((o) => Date.parse(String(field(o, 'maturity') ?? '')));
+  const maturities = rec.history.filter((o) => o.kind === 'lend.create' && accepted(o)).map((o) => Date.parse(String(field(o, 'maturity') ?? '')));
   const spontaneousClose = !(Number.isFinite(targetNow) && maturities.every((m) => Number.isFinite(m) && m > targetNow));
 
   const t0 = performance.now();

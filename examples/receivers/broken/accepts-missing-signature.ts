@@ -1,5 +1,5 @@
 // MISTAKE: only checks a signature when one is present; no header means "trusted".
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 export const start = (o: ExampleOptions) =>

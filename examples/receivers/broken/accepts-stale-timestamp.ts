@@ -1,6 +1,6 @@
 // MISTAKE: switched the timestamp tolerance off ("our clocks drifted once"), so a captured
 // delivery can be replayed for ever.
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 export const start = (o: ExampleOptions) =>

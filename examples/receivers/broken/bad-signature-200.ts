@@ -1,6 +1,6 @@
 // MISTAKE: verifies, logs a warning when the signature is wrong, and answers 200 anyway
 // ("we don't want the sender to retry"), so forged deliveries are accepted.
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 export const start = (o: ExampleOptions) =>

@@ -1,6 +1,6 @@
 // MISTAKE: treats a repeated event id as a client error. The spec says the same event may be
 // delivered more than once; a 409 makes the sender retry a delivery that already worked.
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 export const start = (o: ExampleOptions) => {

@@ -2,7 +2,7 @@
 // closed list and throws on anything else (500). The spec leaves the change policy open, so
 // the first new event type would be retried for 26 hours and then lost.
 import { EVENT_TYPES } from '../../../contract/index.ts';
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 const KNOWN = new Set<string>(EVENT_TYPES);

@@ -1,6 +1,6 @@
 // MISTAKE: verifies the signature over JSON.stringify(JSON.parse(body)) — what a framework's
 // JSON body parser leaves you with — instead of the raw bytes that were signed.
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 export const start = (o: ExampleOptions) =>

@@ -1,6 +1,6 @@
 // MISTAKE: does the slow work (here 6 s) before answering, so every answer misses the 5 s
 // deadline and the sender retries deliveries that were in fact processed.
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 export const start = (o: ExampleOptions) =>

@@ -1,6 +1,6 @@
 // MISTAKE: answers 500 to every event type it has no handler for, so those events are
 // retried five times and then dropped by the sender.
-import { verifyWebhook } from '../../../chaos/sign.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
 import { runIfMain, serve, type ExampleOptions } from '../serve.ts';
 
 export const start = (o: ExampleOptions) =>

@@ -5,7 +5,7 @@ import { HOOK_FAULTS } from './index.ts';
 
 // The webhook-sender faults share the endpoint faults' flag and rules: known by name, a valid
 // default config, a bad config refused naming the field, never installed as a resolver.
-// Their proof (each caught by a named check) is conformance/hooks/proof.test.ts.
+// Their proof (each caught by a named check) is conformance/hooks/testing/proof.test.ts.
 
 describe('webhook-sender fault registry', () => {
   it('knows each by name under --fault, with a valid default config', () => {

@@ -1,12 +1,14 @@
 import { Decimal } from '../../../../contract/decimal.ts';
 import type { Profile } from '../../../../contract/index.ts';
 import type { Exchanges, TimedExchange } from '../../exchanges.ts';
+import { errorCode as codeOf } from '../../storm.ts';
 import { account, type Flags, type LedgerInput, type LedgerOutput, type Outcome } from './operations.ts';
 import type { LedgerHistory } from './model.ts';
 
 // The one place HTTP meets the ledger model: each recorded exchange becomes an operation with
 // the model's input (what was asked of which account) and output (what the answer means under
-// the profile). Status codes, paths and bodies are read here and nowhere after.
+// the profile). Status codes and bodies are read here and nowhere after; which endpoint was
+// called and the ids it named were recorded with the call (storm.ts), never read from its URL.
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
@@ -18,10 +20,7 @@ function safeDec(s: string): Decimal | undefined {
   }
 }
 
-const errorCode = (ex: TimedExchange) => {
-  const c = obj(obj(ex.response?.json).error).code;
-  return typeof c === 'string' ? c : undefined;
-};
+const errorCode = (ex: TimedExchange) => codeOf(ex.response);
 
 /** The outcome of an answer as the model sees it, under the profile's invalid-state choice. */
 export function outcomeOf(profile: Profile, ex: TimedExchange): Outcome {
@@ -39,42 +38,32 @@ export function outcomeOf(profile: Profile, ex: TimedExchange): Outcome {
     };
   }
   if (code === 'position_not_found' || (r.status === 404 && code !== profile.errors.invalidState.code)) return { kind: 'not-found' };
-  if (code === profile.errors.invalidState.code && r.status === profile.errors.invalidState.status && ex.kind !== 'lend' && ex.kind !== 'withdraw') return { kind: 'invalid-state' };
+  if (code === profile.errors.invalidState.code && r.status === profile.errors.invalidState.status && ex.kind !== 'lend.create' && ex.kind !== 'user.withdraw') return { kind: 'invalid-state' };
   return { kind: 'no-effect' };
 }
-
-/** The position id of a path /positions/{id}[/…]. */
-export function positionIdOf(path: string): string {
-  const m = /\/positions\/([^/?]+)/.exec(path);
-  return m ? decodeURIComponent(m[1]!) : '';
-}
-
-const userOfPath = (path: string) => {
-  const m = /\/users\/([^/?]+)/.exec(path);
-  return m ? decodeURIComponent(m[1]!) : undefined;
-};
 
 /** The model's input, or undefined for an exchange it does not read. `owner`: each position's account, from the lend that created it. */
 function inputOf(ex: TimedExchange, owner: Map<string, string>): LedgerInput | undefined {
   const body = obj(ex.request.body);
-  const { partner } = ex.request;
+  const { partner, ids } = ex.request;
   switch (ex.kind) {
-    case 'withdraw':
-    case 'lend': {
+    case 'user.withdraw':
+    case 'lend.create': {
       const asset = String(body.asset ?? '');
       const amount = safeDec(String(body.amount ?? ''));
       if (!asset || !amount) return undefined;
-      const user = ex.kind === 'lend' ? (typeof body.userId === 'string' ? body.userId : undefined) : userOfPath(ex.request.path);
-      return { kind: ex.kind, account: account(partner, user), asset, amount: amount.toFixed() };
+      const lend = ex.kind === 'lend.create';
+      const user = lend ? (typeof body.userId === 'string' ? body.userId : undefined) : ids.userId;
+      return { kind: lend ? 'lend' : 'withdraw', account: account(partner, user), asset, amount: amount.toFixed() };
     }
-    case 'cancel':
-    case 'read':
-    case 'patch': {
-      const id = positionIdOf(ex.request.path);
+    case 'position.cancel':
+    case 'position.get':
+    case 'position.patch': {
+      const id = ids.positionId ?? '';
       // A position whose create is not in the history has no known owner: such operations are
       // grouped apart, which is sound since the model knows nothing of the position either way.
       const acc = owner.get(id) ?? account(partner, undefined);
-      if (ex.kind !== 'patch') return { kind: ex.kind, account: acc, id };
+      if (ex.kind !== 'position.patch') return { kind: ex.kind === 'position.cancel' ? 'cancel' : 'read', account: acc, id };
       const flags: Flags = { ...(typeof body.autoRollover === 'boolean' ? { autoRollover: body.autoRollover } : {}), ...(typeof body.autoRefinance === 'boolean' ? { autoRefinance: body.autoRefinance } : {}) };
       return { kind: 'patch', account: acc, id, flags };
     }
@@ -88,9 +77,9 @@ function outputOf(profile: Profile, ex: TimedExchange): LedgerOutput {
   const code = errorCode(ex);
   return {
     outcome: outcomeOf(profile, ex),
-    ...(ex.kind === 'lend' ? { positionId: typeof json.positionId === 'string' ? json.positionId : `?${ex.id}` } : {}),
-    ...(ex.kind === 'read' && typeof json.status === 'string' ? { status: json.status } : {}),
-    ...((ex.kind === 'lend' || ex.kind === 'read') && typeof json.autoRollover === 'boolean' ? { autoRollover: json.autoRollover } : {}),
+    ...(ex.kind === 'lend.create' ? { positionId: typeof json.positionId === 'string' ? json.positionId : `?${ex.id}` } : {}),
+    ...(ex.kind === 'position.get' && typeof json.status === 'string' ? { status: json.status } : {}),
+    ...((ex.kind === 'lend.create' || ex.kind === 'position.get') && typeof json.autoRollover === 'boolean' ? { autoRollover: json.autoRollover } : {}),
     ...(ex.response ? { received: { status: ex.response.status, ...(code !== undefined ? { code } : {}) } } : {}),
   };
 }
@@ -105,7 +94,7 @@ export function ledgerHistory(profile: Profile, exchanges: Exchanges): { history
   for (const ex of exchanges) {
     const id = obj(ex.response?.json).positionId;
     const user = obj(ex.request.body).userId;
-    if (ex.kind === 'lend' && typeof id === 'string' && typeof user === 'string') owner.set(id, account(ex.request.partner, user));
+    if (ex.kind === 'lend.create' && typeof id === 'string' && typeof user === 'string') owner.set(id, account(ex.request.partner, user));
   }
   const history: LedgerHistory = [];
   const ignored: Exchanges = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProfile, parseProfile } from '../../../../contract/index.ts';
+import { defaultProfile, parseProfile, type EndpointId } from '../../../../contract/index.ts';
 import type { Exchanges, TimedExchange } from '../../exchanges.ts';
 import { checkLedger, type LedgerCheck } from './check-ledger.ts';
 
@@ -7,27 +7,27 @@ import { checkLedger, type LedgerCheck } from './check-ledger.ts';
 // storm records them, read by the adapter and checked against the ledger model.
 
 let next = 0;
-function op(client: number, kind: string, invoke: number, complete: number | undefined, request: Partial<TimedExchange['request']>, status?: number, json?: unknown): TimedExchange {
+function op(client: number, kind: EndpointId, invoke: number, complete: number | undefined, request: Partial<TimedExchange['request']>, status?: number, json?: unknown): TimedExchange {
   return {
     id: next++,
     client,
     kind,
     invoke,
     ...(complete !== undefined ? { complete } : {}),
-    request: { method: 'POST', path: '/', partner: 1, ...request },
+    request: { method: 'POST', path: '/', ids: {}, partner: 1, ...request },
     ...(status !== undefined ? { response: { status, json } } : {}),
   };
 }
 const withdraw = (c: number, t0: number, t1: number | undefined, amount: string, status?: number, json?: unknown) =>
-  op(c, 'withdraw', t0, t1, { path: '/users/u/withdraw', body: { asset: 'USDC', amount, destination: '0x' } }, status, json);
+  op(c, 'user.withdraw', t0, t1, { path: '/users/u/withdraw', ids: { userId: 'u' }, body: { asset: 'USDC', amount, destination: '0x' } }, status, json);
 const lend = (c: number, t0: number, t1: number | undefined, amount: string, status?: number, id = 'p1', extra: Record<string, unknown> = {}) =>
-  op(c, 'lend', t0, t1, { path: '/lend', body: { userId: 'u', asset: 'USDC', amount } }, status, status && status < 300 ? { positionId: id, status: 'pending', autoRollover: true, ...extra } : { error: { code: 'insufficient_funds', message: 'no' } });
+  op(c, 'lend.create', t0, t1, { path: '/lend', body: { userId: 'u', asset: 'USDC', amount } }, status, status && status < 300 ? { positionId: id, status: 'pending', autoRollover: true, ...extra } : { error: { code: 'insufficient_funds', message: 'no' } });
 const cancel = (c: number, t0: number, t1: number, id: string, status: number) =>
-  op(c, 'cancel', t0, t1, { path: `/positions/${id}/cancel` }, status, status < 300 ? { status: 'cancelled' } : { error: { code: status === 404 ? 'position_not_found' : 'invalid_request', message: 'no' } });
+  op(c, 'position.cancel', t0, t1, { path: `/positions/${id}/cancel`, ids: { positionId: id } }, status, status < 300 ? { status: 'cancelled' } : { error: { code: status === 404 ? 'position_not_found' : 'invalid_request', message: 'no' } });
 const read = (c: number, t0: number, t1: number, id: string, status: string, extra: Record<string, unknown> = {}) =>
-  op(c, 'read', t0, t1, { method: 'GET', path: `/positions/${id}` }, 200, { positionId: id, status, ...extra });
+  op(c, 'position.get', t0, t1, { method: 'GET', path: `/positions/${id}`, ids: { positionId: id } }, 200, { positionId: id, status, ...extra });
 const patch = (c: number, t0: number, t1: number, id: string, body: Record<string, unknown>, status: number) =>
-  op(c, 'patch', t0, t1, { method: 'PATCH', path: `/positions/${id}`, body }, status, status < 300 ? {} : { error: { code: 'invalid_request', message: 'no' } });
+  op(c, 'position.patch', t0, t1, { method: 'PATCH', path: `/positions/${id}`, ids: { positionId: id }, body }, status, status < 300 ? {} : { error: { code: 'invalid_request', message: 'no' } });
 const poor = (available: string, required: string) => ({ error: { code: 'insufficient_funds', message: 'no', details: { available, required } } });
 
 const model = (start?: string, spontaneousClose = false): LedgerCheck => ({ profile: defaultProfile, spontaneousClose, ...(start ? { start: { '1/u': { USDC: start } } } : {}) });
@@ -98,7 +98,7 @@ describe('legal histories', () => {
 
   it('an invalid-state code of the profile is read as such', () => {
     const profile = parseProfile({ errors: { invalidState: { code: 'conflict', status: 409 } } });
-    const h = [lend(0, 0, 1, '10', 201), cancel(0, 2, 3, 'p1', 200), op(1, 'cancel', 4, 5, { path: '/positions/p1/cancel' }, 409, { error: { code: 'conflict', message: 'no' } })];
+    const h = [lend(0, 0, 1, '10', 201), cancel(0, 2, 3, 'p1', 200), op(1, 'position.cancel', 4, 5, { path: '/positions/p1/cancel', ids: { positionId: 'p1' } }, 409, { error: { code: 'conflict', message: 'no' } })];
     expect(checkLedger(h, { profile, spontaneousClose: false, start: { '1/u': { USDC: '1000' } } }).linearizable).toBe(true);
   });
 });
@@ -155,7 +155,7 @@ describe('illegal histories', () => {
   });
 
   it('an acknowledged position that a later read cannot find', () => {
-    const h = [lend(0, 0, 1, '10', 201), op(1, 'read', 2, 3, { method: 'GET', path: '/positions/p1' }, 404, { error: { code: 'position_not_found', message: 'no' } })];
+    const h = [lend(0, 0, 1, '10', 201), op(1, 'position.get', 2, 3, { method: 'GET', path: '/positions/p1', ids: { positionId: 'p1' } }, 404, { error: { code: 'position_not_found', message: 'no' } })];
     expect(check(h).linearizable).toBe(false);
   });
 
@@ -181,7 +181,7 @@ describe('search', () => {
     expect(v.linearizable).toBe(false);
     expect(v.inconclusive).toBe(false);
     // The lend set aside may still have created the order; the two accepted cancels conflict anyway.
-    expect(v.witness!.operations.map((o) => o.kind)).toEqual(['cancel', 'cancel']);
+    expect(v.witness!.operations.map((o) => o.kind)).toEqual(['position.cancel', 'position.cancel']);
     expect(v.witness!.setAside).toBe(19);
   });
 
@@ -197,8 +197,8 @@ describe('search', () => {
 
 describe('accounts', () => {
   // The model partitions by account (partner, user): each user's funds are their own.
-  const wd = (user: string, c: number, t0: number, t1: number, amount: string, status: number, json?: unknown) => op(c, 'withdraw', t0, t1, { path: `/users/${user}/withdraw`, body: { asset: 'USDC', amount, destination: '0x' } }, status, json);
-  const lendOf = (user: string, c: number, t0: number, t1: number, amount: string, id: string) => op(c, 'lend', t0, t1, { path: '/lend', body: { userId: user, asset: 'USDC', amount } }, 201, { positionId: id, status: 'pending' });
+  const wd = (user: string, c: number, t0: number, t1: number, amount: string, status: number, json?: unknown) => op(c, 'user.withdraw', t0, t1, { path: `/users/${user}/withdraw`, ids: { userId: user }, body: { asset: 'USDC', amount, destination: '0x' } }, status, json);
+  const lendOf = (user: string, c: number, t0: number, t1: number, amount: string, id: string) => op(c, 'lend.create', t0, t1, { path: '/lend', body: { userId: user, asset: 'USDC', amount } }, 201, { positionId: id, status: 'pending' });
   const two = (u: string, v: string): LedgerCheck => ({ profile: defaultProfile, spontaneousClose: false, start: { '1/u': { USDC: u }, '1/v': { USDC: v } } });
 
   it('an overdraft on one user is found among another user’s legal operations, and only its answers are named', () => {

@@ -1,15 +1,16 @@
-import { defaultProfile } from '../../contract/index.ts';
-import { CAUGHT_BY, CAUGHT_ELSEWHERE, EXAMPLE_PROFILES, exampleProfile, runFamily } from './proof.ts';
+import { defaultProfile } from '../contract/index.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../examples/profiles/load.ts';
+import { CAUGHT_BY, CAUGHT_ELSEWHERE, runFamily } from '../conformance/concurrency/testing/proof.ts';
 
 // The figures of the issue's closing note, measured: clean runs of the whole family against
 // the sandbox (default profile with controls, then each example profile without) out of N,
 // and for each fault how many of N runs its check caught it, with the family's time.
-//   npx tsx conformance/concurrency/measure.ts [N=20] [gapMs]
+//   npx tsx bench/concurrency-measure.ts [N=20] [gapMs]
 // With gapMs, only the faults are run, each race given that gap instead of its default.
 
-import { FAULTS } from '../../sandbox/faults/index.ts';
+import { FAULTS } from '../sandbox/faults/index.ts';
 
-//   npx tsx conformance/concurrency/measure.ts N drained[:tier]  runs each fault's check (and the
+//   npx tsx bench/concurrency-measure.ts N drained[:tier]  runs each fault's check (and the
 // model walk for the money faults) with both partners on one key of the tier (growth by default),
 // partner 1's bucket emptied first: the budget must wait for room instead of skipping.
 const n = Number(process.argv[2] ?? 20);

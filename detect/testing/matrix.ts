@@ -1,12 +1,10 @@
-import type { Profile } from '../contract/index.ts';
-import { DEFAULT_KEYS } from '../sandbox/auth/keys.ts';
-import { startSandboxServer } from '../sandbox/server.ts';
-import { runChecks, type ConformanceResult } from '../conformance/runner.ts';
-import { EXAMPLE_PROFILES, exampleProfile } from '../examples/profiles/load.ts';
-
-export { EXAMPLE_PROFILES, exampleProfile };
-import { DEFAULT_MAX_REQUESTS, detectProfile, type DetectedProfile } from './index.ts';
-import { getOption, inapplicable, profileOptions, sameValue, UNDETECTABLE } from './options.ts';
+import type { Profile } from '../../contract/index.ts';
+import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { runChecks, type ConformanceResult } from '../../conformance/runner.ts';
+import { exampleProfile } from '../../examples/profiles/load.ts';
+import { DEFAULT_MAX_REQUESTS, detectProfile, type DetectedProfile } from '../index.ts';
+import { getOption, inapplicable, profileOptions, sameValue, UNDETECTABLE } from '../options.ts';
 
 // The profile × controls matrix: the reference sandbox runs with a profile, with or
 // without its controls; `profile detect` recovers the profile, then the conformance

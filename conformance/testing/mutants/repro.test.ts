@@ -3,13 +3,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultProfile, SIGNATURE_HEADER } from '../../contract/index.ts';
-import { verifyWebhook } from '../../signing/signature.ts';
-import type { CheckResult } from '../../kernel/results.ts';
-import { createRedactor } from '../../reports/redact.ts';
-import { reproductionText } from '../../reports/repro/curl.ts';
-import { serveWrapped } from '../embedded.ts';
-import { runChecks } from '../runner.ts';
+import { defaultProfile, SIGNATURE_HEADER } from '../../../contract/index.ts';
+import { verifyWebhook } from '../../../signing/signature.ts';
+import type { CheckResult } from '../../../kernel/results.ts';
+import { createRedactor } from '../../../reports/redact.ts';
+import { reproductionText } from '../../../reports/repro/curl.ts';
+import { serveWrapped } from '../../embedded.ts';
+import { runChecks } from '../../runner.ts';
 import { MUTANTS_BY_ID } from './index.ts';
 
 // The done-when of reproductions: for one check of each family, against a mutant that breaks

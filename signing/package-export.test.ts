@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as pkg from 'lendcheck';
-import { signWebhook, verifyWebhook } from './sign.ts';
+import { signWebhook, verifyWebhook } from './signature.ts';
 
 describe('partner helpers', () => {
   it('the package root exports signWebhook and verifyWebhook (the contract implementations)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProfile } from '../../../contract/index.ts';
+import { defaultProfile } from '../../contract/index.ts';
 import { eventualReads } from './funds.ts';
 
 describe('consistency', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
+import { DEFAULT_KEYS } from '../../../sandbox/auth/keys.ts';
 import { alterRequest, matches, P, pathOf, withHeader, withJson, bodyJson, errCode, rewrite, type Mutant } from './kit.ts';
 
 // Mutants of authentication and tenancy (spec part 5, part 1).

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultProfile, endpoints, insufficientFundsError } from '../../contract/index.ts';
+import { defaultProfile, endpoints, insufficientFundsError } from '../../../contract/index.ts';
 import { readAndControlCases } from './reads.suite.ts';
 import { borrow, expectError, lend } from './bodies.ts';
-import { KEY_B, type Caller } from '../testing/helpers.ts';
+import { KEY_B, type Caller } from '../../testing/helpers.ts';
 
 // Every endpoint's success path and each error it can give, written once against a
 // Caller so the same cases run in-process (app.test.ts) and over HTTP (server.test.ts).
 // Orders and positions are here; lists, withdrawals, market data, the controls and
-// routing in endpoints-reads.suite.ts.
+// routing in reads.suite.ts.
 
 export interface Target {
   call: Caller;

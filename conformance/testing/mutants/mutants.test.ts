@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { REQUIREMENT_IDS } from '../../contract/index.ts';
-import { allChecks } from '../registry.ts';
-import { defaultProfile } from '../../contract/index.ts';
+import { REQUIREMENT_IDS } from '../../../contract/index.ts';
+import { allChecks } from '../../registry.ts';
+import { defaultProfile } from '../../../contract/index.ts';
 import { MUTANTS } from './index.ts';
 import { killAll, runAgainst, type MutantOutcome } from './run.ts';
-import type { ConformanceResult } from '../runner.ts';
+import type { ConformanceResult } from '../../runner.ts';
 
 // Self-verification: the suite runs against the unmutated sandbox (zero failures, zero
 // skips) and against each mutant (at least one failure each), all over real HTTP on loopback.

@@ -8,9 +8,9 @@
 // installs), else 3.12, else any 3.10+. Why 3.13 first: on CPython 3.11.7, Schemathesis
 // 4.32.5's coverage phase for POST /lend dies inside Hypothesis with a CPython SystemError.
 //
-//   node scripts/ensure-schemathesis.mjs               ensure; exit 1 when impossible
-//   node scripts/ensure-schemathesis.mjs --soft        ensure, but exit 0 (saying why) without Python
-//   node scripts/ensure-schemathesis.mjs --print-path  the executable, or nothing (exit 1)
+//   node conformance/schemathesis/ensure-schemathesis.mjs               ensure; exit 1 when impossible
+//   node conformance/schemathesis/ensure-schemathesis.mjs --soft        ensure, but exit 0 (saying why) without Python
+//   node conformance/schemathesis/ensure-schemathesis.mjs --print-path  the executable, or nothing (exit 1)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../sandbox/faults/index.ts';
+import { FAULTS } from '../../../sandbox/faults/index.ts';
 import { CAUGHT_BY, CAUGHT_ELSEWHERE, runFamily } from './proof.ts';
 
 // Proof that the concurrency family catches real races: the sandbox given each fault

@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
-import type { EventType } from '../../contract/index.ts';
-import { OUTBOX_DDL } from '../store/outbox.ts';
-import { migrateWebhooks } from './schema.ts';
-import { generateSecret } from './subscriptions.ts';
+import type { EventType } from '../../../contract/index.ts';
+import { OUTBOX_DDL } from '../../store/outbox.ts';
+import { migrateWebhooks } from '../schema.ts';
+import { generateSecret } from '../subscriptions.ts';
 
 // Shared by the webhook tests and benchmarks: a loopback receiver that records what
 // arrives, and a database with the core's outbox DDL for running without the core.

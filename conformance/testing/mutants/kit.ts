@@ -1,6 +1,6 @@
-import type { FetchWrapper } from '../embedded.ts';
+import type { FetchWrapper } from '../../embedded.ts';
 
-// Building blocks of the mutants: each mutant is Request → Response middleware around
+// Building blocks of the mutants: each mutant is a Request → Response wrapper around
 // the sandbox's fetch handler that breaks exactly one rule, on the requests it matches.
 
 export interface Mutant {

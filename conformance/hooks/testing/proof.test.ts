@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOOK_FAULTS } from '../../sandbox/webhooks/faults/index.ts';
+import { HOOK_FAULTS } from '../../../sandbox/webhooks/faults/index.ts';
 import { AUTHZ_FAULTS, CAUGHT_BY, DELIVERY_CHECKS, RETRY_FAULTS, runDeliveryChecks } from './proof.ts';
 
 // Proof that the no-controls delivery checks catch each webhook-sender bug of the sandbox

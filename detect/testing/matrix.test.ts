@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cellRow, CONTROLS_BUDGET, EXAMPLE_PROFILES, NO_CONTROLS_BUDGET, runCell, unseeable } from './matrix.ts';
+import { EXAMPLE_PROFILES } from '../../examples/profiles/load.ts';
+import { cellRow, CONTROLS_BUDGET, NO_CONTROLS_BUDGET, runCell, unseeable } from './matrix.ts';
 
 // Every example profile (and the default) × the sandbox with and without its controls:
 // detect, then conform with what was detected. Each cell: the detected profile equals the

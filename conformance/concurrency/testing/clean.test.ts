@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
-import { EXAMPLE_PROFILES, exampleProfile, runFamily } from './proof.ts';
+import { parseProfile } from '../../../contract/index.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../../examples/profiles/load.ts';
+import { runFamily } from './proof.ts';
 
 // Never fail a correct service: the clean sandbox passes the whole family, with controls and
 // without (as a real partner sandbox), under the default profile and the example profiles, and

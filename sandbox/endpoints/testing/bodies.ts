@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { errorBody } from '../../contract/index.ts';
+import { errorBody } from '../../../contract/index.ts';
 
 // The order bodies and the error assertion both endpoint suites (endpoints.suite.ts,
-// endpoints-reads.suite.ts) share, apart from either, so neither imports the other back.
+// reads.suite.ts) share, apart from either, so neither imports the other back.
 
 export const lend = (userId: string, extra: Record<string, unknown> = {}) => ({ userId, asset: 'USDC', amount: '1000', rate: 0.05, maturity: '30d', ...extra });
 export const borrow = (userId: string, extra: Record<string, unknown> = {}) => ({

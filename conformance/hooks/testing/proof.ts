@@ -1,7 +1,7 @@
-import { defaultProfile } from '../../contract/index.ts';
-import type { FaultSetting } from '../../sandbox/faults/index.ts';
-import { serveWrapped } from '../embedded.ts';
-import { runChecks, type ConformanceResult } from '../runner.ts';
+import { defaultProfile } from '../../../contract/index.ts';
+import type { FaultSetting } from '../../../sandbox/faults/index.ts';
+import { serveWrapped } from '../../embedded.ts';
+import { runChecks, type ConformanceResult } from '../../runner.ts';
 
 // The delivery checks' proof, shared by proof.test.ts: the reference sandbox served over real
 // HTTP with its controls off (a partner's sandbox), at real time, with one webhook-sender fault

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { defaultProfile, parseProfile, type Profile } from '../../contract/index.ts';
-import type { FaultSetting } from '../../sandbox/faults/index.ts';
-import { serveWrapped } from '../embedded.ts';
-import { runChecks, type ConformanceResult } from '../runner.ts';
-import { HttpClient } from '../http.ts';
-import type { TierName } from '../../contract/index.ts';
+import { defaultProfile, type Profile } from '../../../contract/index.ts';
+import type { FaultSetting } from '../../../sandbox/faults/index.ts';
+import { serveWrapped } from '../../embedded.ts';
+import { runChecks, type ConformanceResult } from '../../runner.ts';
+import { HttpClient } from '../../http.ts';
+import type { TierName } from '../../../contract/index.ts';
 
 /** Sends reads on `key` until the target answers 429: the bucket is empty. */
 async function drain(baseUrl: string, key: string): Promise<void> {
@@ -17,7 +16,7 @@ async function drain(baseUrl: string, key: string): Promise<void> {
   }
 }
 
-// The proof's pieces, shared by proof.test.ts (in `npm test`) and measure.ts (the 20-run
+// The proof's pieces, shared by proof.test.ts (in `npm test`) and bench/concurrency-measure.ts (the 20-run
 // figures): the concurrency family against an in-process sandbox served over real HTTP, with
 // or without faults, controls, and another profile.
 
@@ -52,12 +51,6 @@ export const CAUGHT_ELSEWHERE: Record<string, string> = {
   'list-ignores-partner': 'authz.matrix',
   'user-unscoped': 'authz.matrix',
 };
-
-export const EXAMPLE_PROFILES = ['fintech-rest', 'minimal-sandbox', 'strict-gateway'];
-
-export function exampleProfile(name: string): Profile {
-  return parseProfile(JSON.parse(readFileSync(new URL(`../../examples/profiles/${name}.json`, import.meta.url), 'utf8')));
-}
 
 export async function runFamily(o: { faults?: FaultSetting[]; only?: string[]; profile?: Profile; controls?: boolean; wrap?: Parameters<typeof serveWrapped>[0]; drainedTier?: TierName } = {}): Promise<ConformanceResult> {
   const profile = o.profile ?? defaultProfile;

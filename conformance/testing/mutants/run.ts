@@ -1,6 +1,6 @@
-import { defaultProfile, type Profile } from '../../contract/index.ts';
-import { serveWrapped } from '../embedded.ts';
-import { runChecks, type ConformanceResult } from '../runner.ts';
+import { defaultProfile, type Profile } from '../../../contract/index.ts';
+import { serveWrapped } from '../../embedded.ts';
+import { runChecks, type ConformanceResult } from '../../runner.ts';
 import type { Mutant } from './kit.ts';
 
 // Serves the sandbox through one mutant over real HTTP and runs the suite against it,
