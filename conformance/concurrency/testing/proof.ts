@@ -43,7 +43,7 @@ export const CAUGHT_BY: Record<string, string> = {
 export const CAUGHT_ELSEWHERE: Record<string, string> = {
   'withdraw-not-debited': 'model.ledger-walk',
   'cancel-double-refund': 'model.ledger-walk',
-  // Authorization between partners, one request each, no overlap: the matrix (conformance/authz/proof.test.ts).
+  // Authorization between partners, one request each, no overlap: the matrix (conformance/authz/testing/proof.test.ts).
   'owner-unchecked-get': 'authz.matrix',
   'owner-unchecked-cancel': 'authz.matrix',
   'owner-unchecked-patch': 'authz.matrix',

@@ -21,7 +21,7 @@ export const CAUGHT_BY: Record<string, { check: string; names: RegExp }> = {
 /** The retry faults: a delivery check does not wait a minute for a retry; the retry watch catches them (chaos/retry-watch/run.test.ts). */
 export const RETRY_FAULTS = ['hook-new-id-per-retry', 'hook-early-retry', 'hook-no-retries'];
 
-/** The subscription-route faults: no delivery shows them; the authorization matrix catches them (conformance/authz/proof.test.ts). */
+/** The subscription-route faults: no delivery shows them; the authorization matrix catches them (conformance/authz/testing/proof.test.ts). */
 export const AUTHZ_FAULTS = ['webhook-list-ignores-partner', 'webhook-delete-unchecked'];
 
 export async function runDeliveryChecks(faults: FaultSetting[] = [], only = DELIVERY_CHECKS): Promise<ConformanceResult> {

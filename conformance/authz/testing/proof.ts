@@ -1,7 +1,7 @@
-import { defaultProfile, type Profile } from '../../contract/index.ts';
-import type { FaultSetting } from '../../sandbox/faults/index.ts';
-import { serveWrapped } from '../embedded.ts';
-import { runChecks, type ConformanceResult } from '../runner.ts';
+import { defaultProfile, type Profile } from '../../../contract/index.ts';
+import type { FaultSetting } from '../../../sandbox/faults/index.ts';
+import { serveWrapped } from '../../embedded.ts';
+import { runChecks, type ConformanceResult } from '../../runner.ts';
 
 // The authorization matrix's proof, shared by proof.test.ts: the reference sandbox served over
 // real HTTP with its controls off (a partner's sandbox), one authorization fault at a time

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
-import { EXAMPLE_PROFILES, exampleProfile } from '../concurrency/proof.ts';
+import { parseProfile } from '../../../contract/index.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../../examples/profiles/load.ts';
 import { AUTHZ_CHECKS, CAUGHT_BY, namesCell, runAuthz } from './proof.ts';
 
 // Proof that the authorization matrix catches each authorization fault of the sandbox
