@@ -11,7 +11,7 @@ type Exchange = results.Exchange;
 // covers, and run(ctx) => Promise<Outcome>. Helpers below throw a CheckFailure so a check
 // can stop at the first broken rule; the kernel catches it.
 
-export { CheckFailure, CheckSkip, pass, skip, type Outcome } from '../kernel/check-kernel.ts';
+export { CheckFailure, CheckSkip, pass, skip, unaffordable, type Outcome } from '../kernel/check-kernel.ts';
 export type { Need } from '../kernel/needs.ts';
 
 export interface Check extends KernelCheck<CheckContext> {

@@ -17,9 +17,11 @@ export function keysFromFile(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
 }
 
-/** 0 only when every applicable check passed (and at least one did); 1 otherwise. */
+/** 0 only when every applicable check passed (and at least one did); 3 when nothing failed but checks could not be afforded; 1 otherwise. */
 export function exitCodeOf(r: { status: string; figures: Record<string, string | number> }): number {
-  return r.status === 'failed' || Number(r.figures.failed) > 0 || Number(r.figures.passed) === 0 ? 1 : 0;
+  if (r.status === 'failed' || Number(r.figures.failed) > 0 || Number(r.figures.passed) === 0) return 1;
+  // Checks lendcheck could not afford (rate-limit room, time): not a pass (runner.ts partStatus).
+  return r.status === 'incomplete' ? 3 : 0;
 }
 
 export function registerConformance(program: Command): void {
@@ -71,7 +73,7 @@ export function registerConformance(program: Command): void {
           for (const l of failedLines) console.log(l);
         }
         process.exitCode = exitCodeOf(r);
-        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([...keys, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
+        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : r.status === 'incomplete' ? 'incomplete' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([...keys, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
         if (o.withSchemathesis) {
           const st = await withSchemathesis({
             baseUrl: o.baseUrl as string | undefined,

@@ -36,7 +36,7 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
     const u = await fundedUser(ctx, 'ep-withdraw');
     const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '10', destination: validAddress(ctx.profile) } });
     if (!ctx.hasControls && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
-      throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them');
+      throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them', 'target-lacks');
     }
     return r;
   },

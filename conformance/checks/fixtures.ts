@@ -119,7 +119,7 @@ export async function fundedUser(ctx: CheckContext, tag: string, amount = '10000
 /** Throws a skip saying so when a target without controls answered insufficient_funds. */
 export function skipIfUnfunded(ctx: CheckContext, r: Reply, what: string): void {
   if (!ctx.hasControls && r.status >= 400 && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
-    throw new CheckSkip(`${what} answered insufficient_funds and the target has no sandbox controls: name pre-funded users in the profile (funding.userIds) or a funding request (funding.request)`);
+    throw new CheckSkip(`${what} answered insufficient_funds and the target has no sandbox controls: name pre-funded users in the profile (funding.userIds) or a funding request (funding.request)`, 'target-lacks');
   }
 }
 

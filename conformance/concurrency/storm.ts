@@ -1,4 +1,4 @@
-import { CheckSkip, type CheckContext } from '../check.ts';
+import { unaffordable, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import type { Exchanges, TimedExchange } from './exchanges.ts';
 
@@ -95,7 +95,7 @@ export async function recordOne(ctx: CheckContext, history: Exchanges, op: Storm
   const r = await ctx.api(op.method, op.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), ...(op.body !== undefined ? { body: op.body } : {}) });
   rec.complete = performance.now();
   rec.response = { status: r.status, json: r.json };
-  if (rateLimited(r)) throw new CheckSkip(`${op.method} ${op.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
+  if (rateLimited(r)) throw unaffordable(`${op.method} ${op.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
   return r;
 }
 
