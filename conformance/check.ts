@@ -60,6 +60,12 @@ export interface CheckContext {
   profileChoice(o: ProfileObservation, exchange?: Exchange): void;
   /** Shared state between checks of one run (created positions, funded users). */
   shared: Map<string, unknown>;
+  /**
+   * Stops the run after this check: every check still to come is skipped with `reason`. For a
+   * finding that makes the rest meaningless to wait for (a limiter that refills far slower than
+   * it states: pacing on the stated rate would only hide it for minutes). Absent: no stopping.
+   */
+  stopRun?(reason: string): void;
 }
 
 export const fail = (title: string, expected: string, received: string, exchange?: Exchange, detail?: FailureDetail): never => {

@@ -60,6 +60,8 @@ export interface Run {
   t0: number;
   /** The check being run: where notes and profile observations go. */
   current: { id: string; notes: string[] };
+  /** Set by ctx.stopRun: why every check still to come is skipped. */
+  stopped?: string;
   close(): Promise<void>;
 }
 
@@ -150,6 +152,9 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
       run.current.notes.push(`${msg} (a note: the spec leaves this open; --strict makes it a failure)`);
     },
     shared: new Map(),
+    stopRun: (reason) => {
+      run.stopped ??= reason;
+    },
   };
   run.ctx = ctx;
 
@@ -224,9 +229,10 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
   const overspentStart = budget?.overspent.length ?? 0;
   // A failure that names no exchange shows the last one the check made: the one that broke the rule.
   const lastExchange = () => (run.ctx.http.log.length > logStart ? run.ctx.http.log[run.ctx.http.log.length - 1] : undefined);
+  const stopped = run.stopped ? `not run: ${run.stopped}` : undefined;
   const r = await runCheck(check, run.ctx, {
-    skip: item.skip,
-    skipKind: item.skipKind,
+    skip: stopped ?? item.skip,
+    skipKind: stopped ? 'not-observed' : item.skipKind,
     notes: current.notes,
     lastExchange,
     exchanges: () => run.ctx.http.log.slice(logStart),
