@@ -9,3 +9,5 @@ export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';
 export * from './webhook-ack.ts';
 export * from './addresses.ts';
+export { unknownField } from './unknown-fields.ts';
+export { UNKNOWN_FIELD_POLICIES } from './profile-requests.ts';

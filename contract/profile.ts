@@ -4,12 +4,12 @@ import { EVENT_TYPES, TIER_NAMES } from './constants.ts';
 import { doc } from './profile-doc.ts';
 import { fundingOptions, idsOptions } from './profile-target.ts';
 import { signatureOptions, webhooksOptions } from './profile-webhooks.ts';
+import { requestsOptions } from './profile-requests.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
 // spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
 // implements the defaults; the suites read the same object, so a user's profile file
 // changes both sides at once. Nothing open in the spec is hard-coded elsewhere.
-
 
 /** JSON types a recorded response field can have. */
 export const JSON_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
@@ -353,6 +353,7 @@ export const profileSchema = z.object({
   }),
 
   funding: fundingOptions,
+  requests: requestsOptions,
 
   events: z
     .object({

@@ -3,7 +3,6 @@ import { TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { readLimits, shapeFromLimit, tierShape, type BucketShape } from '../budget/bucket.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
-import type { KeyTiers } from './limits.ts';
 
 // Part 8: a limiter does what its own headers and tier say. A target whose X-RateLimit-Limit
 // says Growth (300 a minute) but whose bucket refills at 5 a minute makes a paced run wait on
@@ -73,7 +72,7 @@ async function measure(ctx: CheckContext, get: () => Promise<Reply>, shape: Buck
 
 const perMinute = (tokens: number, seconds: number): string => `${((tokens * 60) / seconds).toFixed(1)}/min`;
 
-export function refillCheck(profile: Profile, tiers: KeyTiers = {}): Check {
+export function refillCheck(profile: Profile, tiers: { key?: string; burstKey?: string } = {}): Check {
   return {
     id: 'limits.refill',
     title: 'the key\'s bucket refills at the rate its X-RateLimit-Limit and tier state, and holds what Reset promises when Reset has passed',

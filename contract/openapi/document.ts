@@ -6,6 +6,7 @@ import { RATE_FIELDS } from '../rate-bound.ts';
 import { errorBody } from '../schemas.ts';
 import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './exact.ts';
 import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './known.ts';
+import { requestBody } from './requests.ts';
 
 // OpenAPI 3.1 generated from the endpoint table with zod's own JSON Schema export
 // (draft 2020-12 is OpenAPI 3.1's dialect, so schemas go in unchanged).
@@ -63,7 +64,7 @@ function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
     parameters: parameters(profile, e),
     responses,
   };
-  if (e.body) op.requestBody = { required: e.id !== 'position.repay', content: { 'application/json': { schema: exactBody(profile, e, toSchema(e.body, 'input')) } } };
+  if (e.body) op.requestBody = { required: e.id !== 'position.repay', content: { 'application/json': { schema: requestBody(profile, exactBody(profile, e, toSchema(e.body, 'input'))) } } };
   return op;
 }
 

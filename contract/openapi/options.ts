@@ -64,6 +64,7 @@ export const OPTION_EFFECTS: OptionEffect[] = [
   { option: 'bounds.rateBelow', set: { bounds: { rateBelow: 2 } }, parts: [ptr('paths', '*', '*', 'requestBody'), ptr('paths', '*', '*', 'responses')], says: 'the exclusiveMaximum of every rate a body or answer carries (none when null)' },
   { option: 'bounds.orderbookMaxDepth', set: { bounds: { orderbookMaxDepth: 100 } }, parts: [op('/markets/{id}/orderbook', 'get', 'parameters')], says: 'the maximum of the order book `depth` (none when null)' },
   { option: 'webhooks.matchedIncludesType', set: { webhooks: { matchedIncludesType: false } }, parts: [ptr('webhooks', 'position.matched', 'post', ...JSON_BODY, 'properties', 'data', 'required')], says: 'whether position.matched data requires `type`' },
+  { option: 'requests.unknownFields', set: { requests: { unknownFields: 'reject' } }, parts: [ptr('paths', '*', '*', 'requestBody')], says: 'every request body closed (additionalProperties: false) under reject, open under ignore; said in its description' },
   oneChoice('limits.burstMeaning'),
   { option: 'limits.limitHeader', set: { limits: { limitHeader: 'per-minute' } }, parts: [ptr('paths', '*', '*', 'responses', '*', 'headers', 'X-RateLimit-Limit')], says: 'what X-RateLimit-Limit counts, on every response' },
   { option: 'limits.resetUnit', set: { limits: { resetUnit: 'unix-ms' } }, parts: [ptr('paths', '*', '*', 'responses', '*', 'headers', 'X-RateLimit-Reset')], says: 'the unit of X-RateLimit-Reset, on every response' },

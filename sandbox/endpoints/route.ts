@@ -1,4 +1,5 @@
-import { endpointSuccess, successSchema, type Endpoint, type Profile } from '../../contract/index.ts';
+import { endpointSuccess, successSchema, unknownField, type Endpoint, type Profile } from '../../contract/index.ts';
+import { invalid } from '../pipeline/errors.ts';
 import type { Engine } from '../engine/engine.ts';
 import { iso } from '../engine/rows.ts';
 import { viewTime } from '../engine/views.ts';
@@ -78,6 +79,11 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
    *  engine's own check (engine/core.ts), asked here only when the schema refuses, so a good
    *  body is checked once, in the engine. */
   function parseBody(json: unknown): unknown {
+    // Profile requests.unknownFields: a field the body does not list is refused by name, or ignored (zod strips it).
+    if (profile.requests.unknownFields === 'reject') {
+      const extra = unknownField(e.body!, json);
+      if (extra) throw invalid(extra, 'is not a field of this request');
+    }
     try {
       return parseWith(e.body!, json ?? {}, 'body');
     } catch (err) {
