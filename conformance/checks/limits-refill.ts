@@ -19,6 +19,8 @@ import type { Reply } from '../http.ts';
 
 /** Window over which the refill is measured (Starter: 8 tokens; Growth: 40). */
 export const REFILL_WINDOW_MS = 8_000;
+/** A Reset this close (s) is waited out before a slow refill fails: a window limiter refills all at once, at its Reset. */
+const RESET_WAIT_S = 65;
 /** "Far below": the measured refill is under this share of the stated one. */
 const FAR_BELOW = 0.25;
 /** And short of it by at least this many tokens (Remaining rounds; a request may land late). */
@@ -42,6 +44,8 @@ interface Window {
   gained: number;
   stated: number;
   resetS?: number;
+  /** performance.now() when the reading that gave resetS arrived. */
+  t1: number;
   last: Reply;
 }
 
@@ -67,7 +71,7 @@ async function measure(ctx: CheckContext, get: () => Promise<Reply>, shape: Buck
   const second = await get();
   const r2 = second.status === 429 ? 0 : (remainingOf(second) ?? 0);
   const seconds = (t2 - t1) / 1000;
-  return { r1, r2, seconds, gained: r2 + (second.status === 429 ? 0 : 1) - r1, stated: Math.min(shape.perSecond * seconds, shape.capacity - r1), resetS, last: second };
+  return { r1, r2, seconds, gained: r2 + (second.status === 429 ? 0 : 1) - r1, stated: Math.min(shape.perSecond * seconds, shape.capacity - r1), resetS, t1, last: second };
 }
 
 const perMinute = (tokens: number, seconds: number): string => `${((tokens * 60) / seconds).toFixed(1)}/min`;
@@ -98,6 +102,18 @@ export function refillCheck(profile: Profile, tiers: { key?: string; burstKey?: 
       let w = await measure(ctx, get, shape, first);
       // A second window before failing: another client spending the same key meanwhile is not the limiter's fault.
       if (far(w)) w = await measure(ctx, get, shape, w.last);
+      if (far(w) && w.resetS !== undefined && w.resetS <= RESET_WAIT_S) {
+        // A bucket that refills at once when its Reset passes (a window) keeps its stated rate over the window: look then.
+        await sleep(Math.max(0, w.t1 + w.resetS * 1000 + 1_000 - performance.now()));
+        const after = await get();
+        const r3 = remainingOf(after) ?? 0;
+        const seconds = (performance.now() - w.t1) / 1000;
+        if (after.status !== 429 && r3 + 1 - w.r1 >= Math.min(shape.perSecond * seconds, shape.capacity - w.r1) * FAR_BELOW) {
+          ctx.note(`the bucket did not refill over ${w.seconds.toFixed(1)} s but did when its X-RateLimit-Reset (${w.resetS.toFixed(1)} s) passed: Remaining ${w.r1} → ${r3} (a window, not a continuous refill)`);
+          return pass({ exchange: after.exchange });
+        }
+        fail('once X-RateLimit-Reset has passed the bucket has room again', `at least ${Math.round(Math.min(shape.perSecond * seconds, shape.capacity - w.r1) * FAR_BELOW)} requests of room back ${seconds.toFixed(1)} s after a Reset of ${w.resetS.toFixed(1)} s (stated ${stated})`, `X-RateLimit-Remaining ${w.r1} → ${r3}${after.status === 429 ? ' (429)' : ''}`, after.exchange);
+      }
       if (far(w)) {
         ctx.stopRun?.(`the target's rate limiter refills far slower than its headers state (limits.refill failed: stated ${Math.round(shape.perSecond * 60)}/min, measured ${perMinute(w.gained, w.seconds)}); pacing on the stated rate would only wait`);
         fail(

@@ -20,6 +20,15 @@ describe('unknown request fields', () => {
         expect(r.status).toBe(400);
         if (policy === 'reject') expect(body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/^collateral: is not a field/) });
         else expect(body.error.code).toBe('insufficient_funds');
+        // The plugins' bodies too (POST /webhooks is the webhooks plugin's, not the core's).
+        const w = await fetch(`${server.url}/webhooks`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer ck_test_partner_a_scale', 'content-type': 'application/json' },
+          body: JSON.stringify({ url: 'https://example.com/hook', events: ['position.matched'], 'x-extra': 42 }),
+        });
+        const wb = (await w.json()) as { error?: { message: string } };
+        if (policy === 'reject') expect([w.status, wb.error?.message]).toEqual([400, 'x-extra: is not a field of this request']);
+        else expect(w.status).toBeLessThan(300);
         const d = await detectProfile({ baseUrl: server.url, apiKey: 'ck_test_partner_a_scale' });
         expect(d.options['requests.unknownFields']).toMatchObject({ detected: true, value: policy });
       } finally {

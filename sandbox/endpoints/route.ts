@@ -1,5 +1,4 @@
-import { endpointSuccess, successSchema, unknownField, type Endpoint, type Profile } from '../../contract/index.ts';
-import { invalid } from '../pipeline/errors.ts';
+import { endpointSuccess, successSchema, type Endpoint, type Profile } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { iso } from '../engine/rows.ts';
 import { viewTime } from '../engine/views.ts';
@@ -10,7 +9,7 @@ import type { KeyInfo } from '../pipeline/plugin.ts';
 import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
 import type { ReadCache } from '../http/read-cache.ts';
-import { parseWith, readJsonBody } from './validate.ts';
+import { parseWith, readJsonBody, refuseUnknownFields } from './validate.ts';
 
 // One contract endpoint as the core serves it, in the msw/Hono order: parse (path parameters,
 // query and body by the endpoint's own schemas), predicate (auth, pipeline/table.ts) and resolve (the
@@ -79,11 +78,7 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
    *  engine's own check (engine/core.ts), asked here only when the schema refuses, so a good
    *  body is checked once, in the engine. */
   function parseBody(json: unknown): unknown {
-    // Profile requests.unknownFields: a field the body does not list is refused by name, or ignored (zod strips it).
-    if (profile.requests.unknownFields === 'reject') {
-      const extra = unknownField(e.body!, json);
-      if (extra) throw invalid(extra, 'is not a field of this request');
-    }
+    refuseUnknownFields(profile, e.body!, json);
     try {
       return parseWith(e.body!, json ?? {}, 'body');
     } catch (err) {

@@ -1,6 +1,6 @@
-import { controls, successStatus, webhookDeletable, type EventType, type Profile } from '../../contract/index.ts';
+import { controls, successStatus, webhookDeletable, webhookSubscription, type EventType, type Profile } from '../../contract/index.ts';
 import { ApiError } from '../pipeline/errors.ts';
-import { parseWith, readJsonBody } from '../endpoints/validate.ts';
+import { parseWith, readJsonBody, refuseUnknownFields } from '../endpoints/validate.ts';
 import { json } from '../pipeline/answer.ts';
 import type { PluginRoute, SandboxContext } from '../pipeline/plugin.ts';
 import { resendEvent, setPaused } from './actions.ts';
@@ -32,7 +32,9 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   routes.push({
     endpoint: 'webhooks.create',
     handle: async ({ req, partner }) => {
-      const body = parseSubscription(profile, await readJsonBody(req, profile, true));
+      const raw = await readJsonBody(req, profile, true);
+      refuseUnknownFields(profile, webhookSubscription, raw);
+      const body = parseSubscription(profile, raw);
       const reg = subs.create(partner!.partnerId, body, clock.now(), profile.webhooks.registrationSecret);
       return json(reg, successStatus(profile, 'POST /webhooks'));
     },
@@ -55,7 +57,9 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   routes.push({
     endpoint: 'sandbox.trigger',
     handle: async ({ req: http, partner }) => {
-      const req = parseWith(controls.triggerRequest, await readJsonBody(http, profile, true), 'body');
+      const raw = await readJsonBody(http, profile, true);
+      refuseUnknownFields(profile, controls.triggerRequest, raw);
+      const req = parseWith(controls.triggerRequest, raw, 'body');
       const partnerId = partner!.partnerId;
       const type = req.type as EventType;
       const now = clock.now();
@@ -80,7 +84,9 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   routes.push({
     endpoint: 'sandbox.resend',
     handle: async ({ req, params: { eventId }, partner }) => {
-      const body = parseWith(controls.resendRequest, (await readJsonBody(req, profile, false)) ?? {}, 'body');
+      const raw = (await readJsonBody(req, profile, false)) ?? {};
+      refuseUnknownFields(profile, controls.resendRequest, raw);
+      const body = parseWith(controls.resendRequest, raw, 'body');
       const partnerId = partner!.partnerId;
       const r = resendEvent(ctx.db, partnerId, eventId!, body.webhookId, clock.now());
       if (r === 'no-event') throw notFound(profile, 'eventId', `no event ${eventId}`);
