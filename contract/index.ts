@@ -4,6 +4,7 @@ export * from './schemas.ts';
 export * as shapes from './shapes.ts';
 export * as controls from './sandbox-controls.ts';
 export * from './profile.ts';
+export * from './profile-bodies.ts';
 export * from './endpoints.ts';
 export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';

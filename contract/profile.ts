@@ -4,12 +4,12 @@ import { EVENT_TYPES, TIER_NAMES } from './constants.ts';
 import { doc } from './profile-doc.ts';
 import { fundingOptions, idsOptions } from './profile-target.ts';
 import { signatureOptions, webhooksOptions } from './profile-webhooks.ts';
+import { bodiesOptions } from './profile-bodies.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
 // spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
 // implements the defaults; the suites read the same object, so a user's profile file
 // changes both sides at once. Nothing open in the spec is hard-coded elsewhere.
-
 
 /** JSON types a recorded response field can have. */
 export const JSON_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
@@ -67,8 +67,8 @@ export const profileSchema = z.object({
   }),
 
   signature: signatureOptions,
-
   webhooks: webhooksOptions,
+  bodies: bodiesOptions,
 
   limits: z
     .object({
