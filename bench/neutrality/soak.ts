@@ -13,18 +13,25 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'cli/bin.js');
 
-/** Test keys of the run: two partners, and a key per tier (the spec's limits on each). */
-export const SOAK_KEYS = {
-  a: 'ck_test_soak_a_growth', b: 'ck_test_soak_b_growth',
-  starter: 'ck_test_soak_a_t_starter', growth: 'ck_test_soak_a_t_growth', scale: 'ck_test_soak_a_t_scale',
-};
-const KEY_STORE = [
-  { key: SOAK_KEYS.a, partnerId: 'partner_a', tier: 'growth' }, { key: SOAK_KEYS.b, partnerId: 'partner_b', tier: 'growth' },
-  { key: SOAK_KEYS.starter, partnerId: 'partner_a', tier: 'starter' }, { key: SOAK_KEYS.growth, partnerId: 'partner_a', tier: 'growth' },
-  { key: SOAK_KEYS.scale, partnerId: 'partner_a', tier: 'scale' },
-];
+export type Tier = 'starter' | 'growth' | 'scale';
+
+/** Test keys of the run: two partners' main keys of one tier, and a key per tier (the spec's limits on each). */
+export function soakKeys(tier: Tier) {
+  const keys = {
+    a: `ck_test_soak_a_${tier}`, b: `ck_test_soak_b_${tier}`,
+    starter: 'ck_test_soak_a_t_starter', growth: 'ck_test_soak_a_t_growth', scale: 'ck_test_soak_a_t_scale',
+  };
+  const store = [
+    { key: keys.a, partnerId: 'partner_a', tier }, { key: keys.b, partnerId: 'partner_b', tier },
+    { key: keys.starter, partnerId: 'partner_a', tier: 'starter' }, { key: keys.growth, partnerId: 'partner_a', tier: 'growth' },
+    { key: keys.scale, partnerId: 'partner_a', tier: 'scale' },
+  ];
+  return { keys, store };
+}
 
 export interface SeedOptions {
+  /** The tier of the two main keys (--api-key, --api-key-2); growth, as as-a-user.sh, unless told. */
+  tier?: Tier;
   /** Gate steps (--only); undefined runs the whole gate. */
   steps?: string[];
   /** Passed to the sandbox after the choices (e.g. a --fault). */
@@ -62,9 +69,9 @@ function run(args: string[], log: string): { child: ChildProcess; done: Promise<
   return { child, done, out: () => out };
 }
 
-async function startSandbox(seed: number, dir: string, extra: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startSandbox(seed: number, dir: string, store: object[], extra: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
   const keys = join(dir, 'keys.json');
-  writeFileSync(keys, JSON.stringify(KEY_STORE), { mode: 0o600 });
+  writeFileSync(keys, JSON.stringify(store), { mode: 0o600 });
   const sb = run(['sandbox', '--port', '0', '--db', ':memory:', '--keys', keys, '--no-controls', '--no-console', '--choices', 'random', '--seed', String(seed), '--choices-out', join(dir, 'choices.json'), ...extra], join(dir, 'sandbox.log'));
   const stop = async () => {
     if (sb.child.exitCode === null) sb.child.kill('SIGTERM');
@@ -73,7 +80,7 @@ async function startSandbox(seed: number, dir: string, extra: string[]): Promise
   const deadline = Date.now() + 60_000;
   for (;;) {
     const m = /listening on (http:\/\/\S+)/.exec(sb.out());
-    if (m) return { url: m[1]!.replace(/\/$/, ''), stop };
+    if (m) return { url: m[1]!.replace(/\/$/, '').replace(/\/v1$/, ''), stop };
     if (sb.child.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(`sandbox for seed ${seed} did not start: ${sb.out().trim().split('\n').pop()}`);
@@ -104,15 +111,16 @@ function readSummary(reportDir: string): Pick<SeedResult, 'failures' | 'skipped'
 /** One seed: its sandbox, the gate with --detect-profile against it, the verdict and the time. */
 export async function runSeed(seed: number, o: SeedOptions = {}): Promise<SeedResult> {
   const dir = mkdtempSync(join(tmpdir(), `lendcheck-soak-${seed}-`));
-  const sb = await startSandbox(seed, dir, o.sandboxArgs ?? []);
+  const { keys, store } = soakKeys(o.tier ?? 'growth');
+  const sb = await startSandbox(seed, dir, store, o.sandboxArgs ?? []);
   const reportDir = join(dir, 'r');
   const t0 = Date.now();
   let exitCode: number | null = null;
   let gateOut = '';
   try {
     const gate = run([
-      'gate', '--base-url', `${sb.url}/v1`, '--api-key', SOAK_KEYS.a, '--api-key-2', SOAK_KEYS.b,
-      '--key-starter', SOAK_KEYS.starter, '--key-growth', SOAK_KEYS.growth, '--key-scale', SOAK_KEYS.scale,
+      'gate', '--base-url', `${sb.url}/v1`, '--api-key', keys.a, '--api-key-2', keys.b,
+      '--key-starter', keys.starter, '--key-growth', keys.growth, '--key-scale', keys.scale,
       '--detect-profile', '--plain', '--report-dir', reportDir,
       ...(o.steps ? ['--only', o.steps.join(',')] : []),
       ...(o.retryWaitSeconds ? ['--retry-wait', String(o.retryWaitSeconds)] : []),
