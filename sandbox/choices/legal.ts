@@ -10,6 +10,8 @@ import { SPEC_NAMED } from './bodies.ts';
 export const SPEC_CODES: Record<string, number> = {
   invalid_request: 400, authentication_failed: 401, insufficient_funds: 400, position_not_found: 404, rate_limit_exceeded: 429, internal_error: 500,
 };
+/** Part 2's field names: a renamed field may not take one of them, since part 2 gives each its type (a drawn name never reuses one). */
+const PART2_FIELDS = ['amount', 'totalLent', 'totalBorrowed', 'projectedReturn', 'accruedInterest', 'borrowAmount', 'rate', 'lendRate', 'borrowRate', 'spread', 'createdAt', 'matchedAt', 'timestamp', 'positionId', 'userId', 'asset', 'borrowAsset', 'status', 'type', 'maturity', 'autoRollover', 'autoRefinance', 'events', 'secret', 'cbt', 'nextCursor', 'hasMore', 'positions', 'markets', 'collateral'];
 const ID_LIKE = /(^id$|Id$|_id$)/;
 const DURATION = /^[1-9]\d*d$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -63,6 +65,7 @@ const renamesKeepIdsAndSpecNames: Rule = (p) =>
     ...(RENAMABLE_BODIES.includes(key as (typeof RENAMABLE_BODIES)[number]) ? [] : [`bodies.fieldNames.${key}: expected a body the spec does not show / received ${key}`]),
     ...Object.entries(names ?? {}).flatMap(([from, to]) => [
       ...(ID_LIKE.test(from) && !ID_LIKE.test(to) ? [`bodies.fieldNames.${key}.${from}: expected an id-like name (id, …Id, …_id) / received ${to}`] : []),
+      ...(PART2_FIELDS.includes(to) ? [`bodies.fieldNames.${key}.${from}: expected a name part 2 does not give a type / received ${to}`] : []),
       ...(SPEC_NAMED.includes(from) || SPEC_NAMED.includes(to) ? [`bodies.fieldNames.${key}.${from}: expected no name the spec gives / received ${from} → ${to}`] : []),
     ]),
   ]);
