@@ -190,7 +190,7 @@ export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; 
     out.failures.push({ expected: 'a JSON body', received: show(answer.text.slice(0, 80)) });
     return out;
   }
-  let body = answer.json;
+  let body: unknown = answer.json;
   if (e.access === 'public') {
     const form = publicEnvelopeOf(p, e);
     // A wrapper is {data, timestamp}; a bare body may well have a `data` field of its own (as detection reads it too).
