@@ -165,18 +165,19 @@ export interface Judgement {
 export function issuesLine(error: z.ZodError, max = 3): string {
   return error.issues
     .slice(0, max)
-    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    // zod says "received undefined" for a missing field: say "absent", so no message reads undefined.
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message.replace(/received undefined/g, 'absent').replace(/\bundefined\b/g, '(absent)')}`)
     .join('; ');
 }
 
 
 /**
- * Judges one success answer: a 2xx (which one is the profile's choice), a JSON body (unless
- * the status is 204), the public wrapper (which endpoints wrap is the profile's choice; what a
+ * Judges one success answer: a 2xx (which one is the profile's choice), a JSON body with its
+ * Content-Type (unless the status is 204 and the body empty), the public wrapper (which endpoints wrap is the profile's choice; what a
  * wrapper holds is the spec's), and the payload against `assertable`. `json` is undefined when
  * the body did not parse.
  */
-export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; json: unknown; text: string }): Judgement {
+export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; json: unknown; text: string; contentType?: string }): Judgement {
   const out: Judgement = { failures: [], choices: [], notes: [], payload: answer.json };
   const want = endpointSuccess(p, e);
   const show = (v: unknown) => (JSON.stringify(v) ?? String(v)).slice(0, 200);
@@ -186,6 +187,11 @@ export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; 
   }
   out.choices.push({ option: `successStatus["${e.id === 'rates.get' ? 'GET /rates' : endpointKey(e)}"]`, expected: String(want), followed: answer.status === want, received: String(answer.status) });
   if (answer.status === 204 && answer.text.trim() === '') return out;
+  // "A REST interface over JSON" (part 1): the answer says so, when the caller saw its headers.
+  if (answer.contentType !== undefined && !/^application\/json\b/i.test(answer.contentType)) {
+    out.failures.push({ expected: 'Content-Type application/json', received: `Content-Type ${show(answer.contentType || '(none)')}` });
+    return out;
+  }
   if (answer.json === undefined) {
     out.failures.push({ expected: 'a JSON body', received: show(answer.text.slice(0, 80)) });
     return out;

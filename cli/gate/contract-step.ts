@@ -91,7 +91,7 @@ export async function checkAnswerShape(target: GateTarget, profile: Profile, e: 
   }
   // What may be required of this answer is contract/assertable.ts's to say, as in the conformance
   // step: the spec's schema where it shows the body, else its conventions and what the profile records.
-  const j = judgeSuccess(profile, e, { status: a.status, json, text: a.body });
+  const j = judgeSuccess(profile, e, { status: a.status, json, text: a.body, contentType: a.contentType });
   const broken = j.failures[0];
   if (broken) return check(id, title, e.requirements, 'failed', a.durationMs, `expected ${broken.expected} / received ${broken.received}`, exchangeOf(url, a));
   const notes = [...j.notes, ...j.choices.filter((c) => !c.followed).map((c) => `profile option ${c.option}: expected ${c.expected}, received ${c.received ?? 'something else'} (the spec leaves it open)`)];
