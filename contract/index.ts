@@ -10,3 +10,4 @@ export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';
 export * from './webhook-ack.ts';
 export * from './addresses.ts';
+export * from './assertable.ts';

@@ -1,6 +1,6 @@
 import { endpointKey, endpoints, publicEnvelopeOf, type Endpoint, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
-import { specShowsBody } from '../contract/openapi/known.ts';
+import { specShowsBody } from '../contract/assertable.ts';
 import type { JSON_FIELD_TYPES } from '../contract/profile.ts';
 import type { Reply } from '../conformance/http.ts';
 

@@ -61,7 +61,7 @@ export const OPTION_EFFECTS: OptionEffect[] = [
   none('webhooks.allowLoopbackHttp', 'which URLs a subscription takes: a server rule, not a schema (the url stays a URL)', { webhooks: { allowLoopbackHttp: false } }),
   { option: 'webhooks.listAndDelete', set: { webhooks: { listAndDelete: false } }, parts: [op('/webhooks', 'get'), ptr('paths', '/webhooks/{webhookId}')], says: 'whether GET /webhooks and DELETE /webhooks/{webhookId} exist' },
   { option: 'webhooks.deleteWithoutList', set: { webhooks: { listAndDelete: false, deleteWithoutList: true } }, parts: [op('/webhooks', 'get')], says: 'with the list off, DELETE /webhooks/{webhookId} is still exported (only GET /webhooks goes)' },
-  { option: 'bounds.rateBelow', set: { bounds: { rateBelow: 2 } }, parts: [ptr('paths', '*', '*', 'requestBody'), ptr('paths', '*', '*', 'responses')], says: 'the exclusiveMaximum of every rate a body or answer carries (none when null)' },
+  { option: 'bounds.rateBelow', set: { bounds: { rateBelow: 2 } }, parts: [ptr('paths', '*', '*', 'requestBody'), ptr('paths', '*', '*', 'responses'), ptr('components', 'schemas', 'SpecNamedFields')], says: 'the exclusiveMaximum of every rate a body or answer carries (none when null)' },
   { option: 'bounds.orderbookMaxDepth', set: { bounds: { orderbookMaxDepth: 100 } }, parts: [op('/markets/{id}/orderbook', 'get', 'parameters')], says: 'the maximum of the order book `depth` (none when null)' },
   { option: 'webhooks.matchedIncludesType', set: { webhooks: { matchedIncludesType: false } }, parts: [ptr('webhooks', 'position.matched', 'post', ...JSON_BODY, 'properties', 'data', 'required')], says: 'whether position.matched data requires `type`' },
   oneChoice('limits.burstMeaning'),
