@@ -22,6 +22,7 @@ export const NOT_HONOURED: Record<string, string> = {
   'events.emitted': 'the sandbox emits all six event types whatever the profile says',
   'ids.webhook': 'names the target\'s own field; the sandbox always uses lendcheck-v1\'s',
   'ids.withdrawal': 'names the target\'s own field; the sandbox always uses lendcheck-v1\'s',
+  'ids.borrow': 'names the target\'s own field; the sandbox always uses lendcheck-v1\'s',
   'ids.repay': 'names the target\'s own field; the sandbox always uses lendcheck-v1\'s',
   'funding.userIds': 'the user\'s setting for driving a target, not the target\'s behaviour',
   'funding.request': 'the user\'s setting for driving a target, not the target\'s behaviour',
