@@ -75,6 +75,8 @@ export function idFieldOf(p: Profile, e: Pick<Endpoint, 'id'>): string | undefin
       return p.ids.webhook;
     case 'user.withdraw':
       return p.ids.withdrawal;
+    case 'borrow.create':
+      return p.ids.borrow;
     case 'position.repay':
       return p.ids.repay;
     default:

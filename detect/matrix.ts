@@ -22,6 +22,7 @@ export const NOT_HONOURED: Record<string, string> = {
   'events.emitted': 'the sandbox emits all six event types whatever the profile says',
   'ids.webhook': 'tells lendcheck the target\'s own field; the sandbox names its fields by bodies.fieldNames instead',
   'ids.withdrawal': 'tells lendcheck the target\'s own field; the sandbox names its fields by bodies.fieldNames instead',
+  'ids.borrow': 'tells lendcheck the target\'s own field; the sandbox names its fields by bodies.fieldNames instead',
   'ids.repay': 'tells lendcheck the target\'s own field; the sandbox names its fields by bodies.fieldNames instead',
   'funding.userIds': 'the user\'s setting for driving a target, not the target\'s behaviour',
   'funding.request': 'the user\'s setting for driving a target, not the target\'s behaviour',

@@ -138,6 +138,7 @@ export const OPTION_EFFECTS: OptionEffect[] = [
   oneChoice('versioning.deprecationPolicy'),
   { option: 'ids.webhook', set: { ids: { webhook: 'id' } }, parts: [op('/webhooks', 'post', 'responses')], says: 'the id field a registration requires, and the link to DELETE /webhooks/{webhookId} that reads it' },
   { option: 'ids.withdrawal', set: { ids: { withdrawal: 'withdrawalId' } }, parts: [op('/users/{userId}/withdraw', 'post', 'responses')], says: 'the id field a withdrawal record requires' },
+  { option: 'ids.borrow', set: { ids: { borrow: 'loanId' } }, parts: [op('/borrow', 'post', 'responses')], says: 'the id field a borrow answer requires' },
   { option: 'ids.repay', set: { ids: { repay: 'positionId' } }, parts: [op('/positions/{positionId}/repay', 'post', 'responses')], says: 'the id field a repay result requires' },
   {
     option: 'responses',
