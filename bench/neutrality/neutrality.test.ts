@@ -13,8 +13,8 @@ const SEEDS = fixedSeeds().slice(0, 3);
 
 describe.concurrent('neutrality: gate --detect-profile passes against drawn implementations', () => {
   for (const { seed, why } of SEEDS) {
-    it(`seed ${seed} (kept because: ${why.slice(0, 60)}…)`, { timeout: 240_000 }, async () => {
-      const r = await runSeed(seed, { steps: ['contract', 'conformance'], tier: 'scale' });
+    it(`seed ${seed} (kept because: ${why.slice(0, 60)}…)`, { timeout: 330_000 }, async () => {
+      const r = await runSeed(seed, { steps: ['contract', 'conformance'], tier: 'scale', timeoutMs: 300_000 });
       const failed = r.failures.map((f) => `${f.step}/${f.check}: ${f.message.slice(0, 300)}`);
       expect(failed, `seed ${seed}: ${r.verdict} (run kept in ${r.dir})`).toEqual([]);
       expect(r.verdict, `seed ${seed}: exit ${r.exitCode}, run kept in ${r.dir}`).toBe('PASS');

@@ -38,6 +38,8 @@ export interface SeedOptions {
   sandboxArgs?: string[];
   /** Keep the run's folder (sandbox and gate logs, reports) instead of removing it on a pass. */
   keep?: boolean;
+  /** Stop the gate after this long (verdict TIMEOUT), so that no run outlives its caller. */
+  timeoutMs?: number;
   /** Chaos's wait for a real-time retry (gate --retry-wait), for whole-gate runs. */
   retryWaitSeconds?: number;
 }
@@ -125,13 +127,16 @@ export async function runSeed(seed: number, o: SeedOptions = {}): Promise<SeedRe
       ...(o.steps ? ['--only', o.steps.join(',')] : []),
       ...(o.retryWaitSeconds ? ['--retry-wait', String(o.retryWaitSeconds)] : []),
     ], join(dir, 'gate.log'));
+    const timer = o.timeoutMs ? setTimeout(() => gate.child.kill('SIGTERM'), o.timeoutMs) : undefined;
     exitCode = await gate.done;
+    if (timer) clearTimeout(timer);
     gateOut = gate.out();
+    if (o.timeoutMs && Date.now() - t0 >= o.timeoutMs) gateOut += `\nverdict: TIMEOUT after ${o.timeoutMs} ms`;
   } finally {
     await sb.stop();
   }
   const wallMs = Date.now() - t0;
-  const verdict = /^verdict: (\w+)/m.exec(gateOut)?.[1] ?? 'ERROR';
+  const verdict = [...gateOut.matchAll(/^verdict: (\w+)/gm)].pop()?.[1] ?? 'ERROR';
   let found: Pick<SeedResult, 'failures' | 'skipped'> = { failures: [], skipped: [] };
   try {
     found = readSummary(reportDir);
