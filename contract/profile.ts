@@ -5,6 +5,7 @@ import { doc } from './profile-doc.ts';
 import { fundingOptions, idsOptions } from './profile-target.ts';
 import { signatureOptions, webhooksOptions } from './profile-webhooks.ts';
 import { requestsOptions } from './profile-requests.ts';
+import { bodiesOptions } from './profile-bodies.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
 // spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
@@ -67,8 +68,8 @@ export const profileSchema = z.object({
   }),
 
   signature: signatureOptions,
-
   webhooks: webhooksOptions,
+  bodies: bodiesOptions,
 
   limits: z
     .object({
@@ -354,7 +355,6 @@ export const profileSchema = z.object({
 
   funding: fundingOptions,
   requests: requestsOptions,
-
   events: z
     .object({
       emitted: doc(z.array(z.enum(EVENT_TYPES)).default([...EVENT_TYPES]), {

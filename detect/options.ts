@@ -64,6 +64,7 @@ export const UNDETECTABLE: Record<string, string> = {
   'funding.userIds': 'the user\'s own setting (users the target funds)',
   'funding.request': 'the user\'s own setting (how the target funds a user)',
   'consistency.readAfterWrite': 'a stale read may or may not show in a bounded probe; an eventually consistent target says so itself',
+  'bodies.fieldNames': 'the sandbox\'s way to play another implementation\'s names; of a target, detection records the fields it sent as `responses`',
   'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
 };
 

@@ -1,4 +1,4 @@
-import { endpointSuccess, successSchema, type Endpoint, type Profile } from '../../contract/index.ts';
+import { endpointKey, endpointSuccess, renameFields, successSchema, type Endpoint, type FieldNames, type Profile } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { iso } from '../engine/rows.ts';
 import { viewTime } from '../engine/views.ts';
@@ -37,18 +37,25 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
   const envelope = e.access === 'public' && schema !== e.response;
   const bodyRequired = e.body !== undefined && e.id !== 'position.repay';
   const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  // The profile's names for a body the spec does not show (contract/profile-bodies.ts), if any.
+  const renames = (profile.bodies.fieldNames as FieldNames)[endpointKey(e) as keyof FieldNames];
+  const names = renames && Object.keys(renames).length ? renames : undefined;
   const cacheable = d.readCache && !envelope && (e.id === 'position.get' || e.id === 'positions.list') ? d.readCache : undefined;
 
   const answer = (req: SandboxRequest, partner: KeyInfo | undefined, out: unknown): Answer => {
     let text: string;
     let at: number | undefined;
-    if (out instanceof RawJson && !envelope) {
+    if (out instanceof RawJson && !envelope && !names) {
       text = out.text;
       if (d.validate) check(JSON.parse(text));
     } else {
-      const payload = envelope ? { data: out instanceof RawJson ? JSON.parse(out.text) : out, timestamp: iso(engine.now()) } : out;
-      if (d.validate) check(payload);
-      text = JSON.stringify(payload);
+      const native = out instanceof RawJson ? JSON.parse(out.text) : out;
+      const timestamp = iso(engine.now());
+      // Checked in lendcheck-v1's names, then renamed as it leaves: the engine's answer is
+      // validated under any profile, and the rename is the only step the profile adds.
+      if (d.validate) check(envelope ? { data: native, timestamp } : native);
+      const body = names ? renameFields(native, names) : native;
+      text = JSON.stringify(envelope ? { data: body, timestamp } : body);
       at = viewTime(out);
     }
     if (cacheable && partner && req.incoming?.url !== undefined) {

@@ -1,4 +1,4 @@
-import { controls, successStatus, webhookDeletable, webhookSubscription, type EventType, type Profile } from '../../contract/index.ts';
+import { controls, renameFields, successStatus, webhookDeletable, webhookSubscription, type EventType, type FieldNames, type Profile } from '../../contract/index.ts';
 import { ApiError } from '../pipeline/errors.ts';
 import { parseWith, readJsonBody, refuseUnknownFields } from '../endpoints/validate.ts';
 import { json } from '../pipeline/answer.ts';
@@ -28,6 +28,8 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   const { profile, clock, engine } = ctx;
   const subs = new SubscriptionStore(ctx.db);
   const routes: PluginRoute[] = [];
+  // The profile's names for these bodies the spec does not show (contract/profile-bodies.ts).
+  const named = (key: keyof FieldNames, body: unknown) => renameFields(body, (profile.bodies.fieldNames as FieldNames)[key]);
 
   routes.push({
     endpoint: 'webhooks.create',
@@ -36,12 +38,12 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
       refuseUnknownFields(profile, webhookSubscription, raw);
       const body = parseSubscription(profile, raw);
       const reg = subs.create(partner!.partnerId, body, clock.now(), profile.webhooks.registrationSecret);
-      return json(reg, successStatus(profile, 'POST /webhooks'));
+      return json(named('POST /webhooks', reg), successStatus(profile, 'POST /webhooks'));
     },
   });
 
   if (profile.webhooks.listAndDelete) {
-    routes.push({ endpoint: 'webhooks.list', handle: ({ partner }) => json({ webhooks: subs.list(partner!.partnerId) }, successStatus(profile, 'GET /webhooks')) });
+    routes.push({ endpoint: 'webhooks.list', handle: ({ partner }) => json(named('GET /webhooks', { webhooks: subs.list(partner!.partnerId) }), successStatus(profile, 'GET /webhooks')) });
   }
   if (webhookDeletable(profile)) {
     routes.push({
@@ -49,7 +51,7 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
       handle: ({ params: { webhookId }, partner }) => {
         if (!subs.delete(partner!.partnerId, webhookId!, clock.now())) throw notFound(profile, 'webhookId', `no subscription ${webhookId}`);
         dispatch()?.forgetSubscription(webhookId!);
-        return json({ webhookId, deleted: true }, successStatus(profile, 'DELETE /webhooks/{webhookId}'));
+        return json(named('DELETE /webhooks/{webhookId}', { webhookId, deleted: true }), successStatus(profile, 'DELETE /webhooks/{webhookId}'));
       },
     });
   }
