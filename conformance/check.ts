@@ -11,7 +11,7 @@ type Exchange = results.Exchange;
 // covers, and run(ctx) => Promise<Outcome>. Helpers below throw a CheckFailure so a check
 // can stop at the first broken rule; the kernel catches it.
 
-export { CheckFailure, CheckSkip, pass, skip, type Outcome } from '../kernel/check-kernel.ts';
+export { CheckFailure, CheckSkip, pass, skip, unaffordable, type Outcome } from '../kernel/check-kernel.ts';
 export type { Need } from '../kernel/needs.ts';
 
 export interface Check extends KernelCheck<CheckContext> {
@@ -60,6 +60,12 @@ export interface CheckContext {
   profileChoice(o: ProfileObservation, exchange?: Exchange): void;
   /** Shared state between checks of one run (created positions, funded users). */
   shared: Map<string, unknown>;
+  /**
+   * Stops the run after this check: every check still to come is skipped with `reason`. For a
+   * finding that makes the rest meaningless to wait for (a limiter that refills far slower than
+   * it states: pacing on the stated rate would only hide it for minutes). Absent: no stopping.
+   */
+  stopRun?(reason: string): void;
 }
 
 export const fail = (title: string, expected: string, received: string, exchange?: Exchange, detail?: FailureDetail): never => {

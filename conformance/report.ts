@@ -77,7 +77,8 @@ export function writeReports(r: ConformanceResult, dir: string, secrets: string[
   const json = ctx.write('conformance.json', JSON.stringify(ctx.redactor.value(buildReport(r)), null, 2) + '\n');
   const summary = {
     runId: 'conformance',
-    verdict: r.status === 'failed' ? ('failed' as const) : ('passed' as const),
+    verdict: r.status === 'failed' ? ('failed' as const) : r.status === 'incomplete' ? ('incomplete' as const) : ('passed' as const),
+    ...(r.status === 'incomplete' && r.skipReason ? { verdictReasons: [r.skipReason] } : {}),
     target: r.target ?? '',
     profile: r.profile ?? '',
     startedAt: r.startedAt,

@@ -3,7 +3,7 @@ import { REQUIREMENTS, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { CheckFailure, CheckSkip, type Check, type CheckContext, type ProfileObservation } from './check.ts';
 import { CheckRegistry, failed, failure, runCheck } from '../kernel/check-kernel.ts';
-import { skipReasonFor } from '../kernel/needs.ts';
+import { skipKindFor, skipReasonFor, type Capabilities } from '../kernel/needs.ts';
 import { HttpClient, TransportError } from './http.ts';
 import { allChecks } from './registry.ts';
 import { ENV } from './target.ts';
@@ -53,13 +53,15 @@ export interface ProfileChoiceRow extends ProfileObservation {
 export interface Run {
   ctx: CheckContext;
   opts: RunOptions;
-  plan: Array<{ check: Check; skip?: string }>;
+  plan: Array<{ check: Check; skip?: string; skipKind?: results.SkipKind }>;
   results: CheckResult[];
   choices: ProfileChoiceRow[];
   startedAt: string;
   t0: number;
   /** The check being run: where notes and profile observations go. */
   current: { id: string; notes: string[] };
+  /** Set by ctx.stopRun: why every check still to come is skipped. */
+  stopped?: string;
   close(): Promise<void>;
 }
 
@@ -115,7 +117,7 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
     api: (method, path, spec = {}) => {
       // The safety net of --read-only: nothing but reads leaves this process, whatever a check asks.
       if (opts.readOnly && method !== 'GET' && method !== 'HEAD') {
-        return Promise.reject(new CheckSkip(`read-only run: this check needs ${method} ${path.split('?')[0]}, which could change state`));
+        return Promise.reject(new CheckSkip(`read-only run: this check needs ${method} ${path.split('?')[0]}, which could change state`, 'run-lacks'));
       }
       // Any key of partner 1 serves a request that names none: the one whose bucket has room soonest.
       return http.request({ key: spec.key === undefined ? (keys.length > 1 ? budget.soonest(keys, 1) : opts.apiKey) : spec.key, ...spec, method, path });
@@ -150,6 +152,9 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
       run.current.notes.push(`${msg} (a note: the spec leaves this open; --strict makes it a failure)`);
     },
     shared: new Map(),
+    stopRun: (reason) => {
+      run.stopped ??= reason;
+    },
   };
   run.ctx = ctx;
 
@@ -158,10 +163,8 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
   const first = (opts.priority ?? []).map((id) => selected.find((c) => c.id === id)).filter((c): c is Check => !!c);
   const rest = selected.filter((c) => !first.includes(c));
   const ordered = [...first, ...PHASES.flatMap((p) => rest.filter((c) => (c.phase ?? 'main') === p))];
-  run.plan = ordered.map((check) => ({
-    check,
-    skip: skipReasonFor(check.needs ?? [], { sandboxControls: ctx.hasControls, secondKey: !!ctx.key2, burstKey: !!ctx.burstKey, readOnly: ctx.readOnly }),
-  }));
+  const have: Capabilities = { sandboxControls: ctx.hasControls, secondKey: !!ctx.key2, burstKey: !!ctx.burstKey, readOnly: ctx.readOnly };
+  run.plan = ordered.map((check) => ({ check, skip: skipReasonFor(check.needs ?? [], have), skipKind: skipKindFor(check.needs ?? [], have) }));
   say(costLine(run, budget, keys));
   return run;
 }
@@ -217,7 +220,7 @@ function withDeadline(check: Check, ms: number, paused: () => number = () => 0):
   };
 }
 
-export async function executeCheck(run: Run, item: { check: Check; skip?: string }, deadlineMs = CHECK_DEADLINE_MS): Promise<CheckResult> {
+export async function executeCheck(run: Run, item: { check: Check; skip?: string; skipKind?: results.SkipKind }, deadlineMs = CHECK_DEADLINE_MS): Promise<CheckResult> {
   const budget = run.ctx.http.budget;
   const check = withDeadline(item.check, deadlineMs, budget ? () => budget.pausedNow() : undefined);
   const current = { notes: [] as string[], id: check.id };
@@ -226,8 +229,10 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
   const overspentStart = budget?.overspent.length ?? 0;
   // A failure that names no exchange shows the last one the check made: the one that broke the rule.
   const lastExchange = () => (run.ctx.http.log.length > logStart ? run.ctx.http.log[run.ctx.http.log.length - 1] : undefined);
+  const stopped = run.stopped ? `not run: ${run.stopped}` : undefined;
   const r = await runCheck(check, run.ctx, {
-    skip: item.skip,
+    skip: stopped ?? item.skip,
+    skipKind: stopped ? 'not-observed' : item.skipKind,
     notes: current.notes,
     lastExchange,
     exchanges: () => run.ctx.http.log.slice(logStart),
@@ -256,7 +261,7 @@ export function withEvidence(check: Check, r: CheckResult, own: results.Exchange
   const answered = pool.filter((x) => x.status !== null).length;
   if (answered) return r;
   const where = check.judgesRun ? 'in the whole run' : 'by this check';
-  return { ...r, status: 'skipped', message: `no verdict without evidence: ${pool.length ? `none of the ${pool.length} requests made ${where} was answered` : `no request was made ${where}`}, so nothing was seen to pass` };
+  return { ...r, status: 'skipped', skipKind: 'not-observed', message: `no verdict without evidence: ${pool.length ? `none of the ${pool.length} requests made ${where} was answered` : `no request was made ${where}`}, so nothing was seen to pass` };
 }
 
 export function coverage(checks: CheckResult[]): results.PartResult['coverage'] {
@@ -278,16 +283,32 @@ export interface ConformanceResult extends PartResult {
   profileChoices: ProfileChoiceRow[];
 }
 
+/**
+ * The part's status weighs its evidence: any failure fails it; a check skipped because lendcheck
+ * could not afford it (results.ts INCOMPLETE_SKIP_KINDS) makes it incomplete, never a pass; skips
+ * for what the target or the run lacks are listed and may pass with the rest.
+ */
+export function partStatus(checks: readonly CheckResult[]): Pick<PartResult, 'status' | 'skipReason'> {
+  if (checks.some((c) => c.status === 'failed')) return { status: 'failed' };
+  const starved = checks.filter((c) => c.status === 'skipped' && results.INCOMPLETE_SKIP_KINDS.includes(c.skipKind ?? 'not-observed'));
+  if (starved.length) {
+    const ids = starved.map((c) => c.id);
+    return { status: 'incomplete', skipReason: `${starved.length} check${starved.length === 1 ? '' : 's'} could not be afforded (rate-limit room or time): ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''}; give more keys, a key of a higher tier, or a longer --max-wait` };
+  }
+  if (checks.some((c) => c.status === 'passed')) return { status: 'passed' };
+  return { status: 'skipped', skipReason: 'no check applied to this target' };
+}
+
 export function finishRun(run: Run): ConformanceResult {
   const checks = run.results;
   const failed = checks.filter((c) => c.status === 'failed').length;
   const passed = checks.filter((c) => c.status === 'passed').length;
   const skipped = checks.filter((c) => c.status === 'skipped').length;
+  const unaffordable = checks.filter((c) => c.status === 'skipped' && c.skipKind === 'unaffordable').length;
   return {
     part: 'conformance',
     name: 'conformance',
-    status: failed ? 'failed' : passed ? 'passed' : 'skipped',
-    ...(failed || passed ? {} : { skipReason: 'no check applied to this target' }),
+    ...partStatus(checks),
     target: run.opts.targetLabel ?? run.opts.baseUrl,
     profile: run.opts.profile.name,
     startedAt: run.startedAt,
@@ -299,6 +320,7 @@ export function finishRun(run: Run): ConformanceResult {
       passed,
       failed,
       skipped,
+      skippedUnaffordable: unaffordable,
       requests: run.ctx.http.log.length,
       ...(run.ctx.http.budget
         ? {

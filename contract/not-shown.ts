@@ -17,7 +17,7 @@ export const NOT_SHOWN: NotShownItem[] = [
   { phrase: 'The meaning of this object beyond these two fields', answers: ['cbt.amountBasis'] },
   {
     phrase: 'Other records: fields of the borrow-position response',
-    answers: ['shapes.borrowPosition', 'shapes.repayResult', 'shapes.withdrawalRecord', 'shapes.vault', 'shapes.analyticsSeries', 'shapes.webhookRegistration', 'webhooks.registrationSecret', 'responses'],
+    answers: ['shapes.borrowPosition', 'shapes.repayResult', 'shapes.withdrawalRecord', 'shapes.vault', 'shapes.analyticsSeries', 'shapes.webhookRegistration', 'webhooks.registrationSecret', 'responses', 'bodies.fieldNames'],
   },
   { phrase: 'Transitions: not shown', answers: ['lifecycle.transitions', 'lifecycle.statusAfterFullRepay', 'lifecycle.statusAfterLiquidation'] },
   { phrase: 'Success status codes: not shown', answers: ['successStatus'] },

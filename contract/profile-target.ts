@@ -15,6 +15,10 @@ export const idsOptions = z
       spec: 'Part 2: "withdrawal record: not shown" (where its id is).',
       reason: 'Unset: found as the field named like an id that is not userId; set it to name the field.',
     }),
+    borrow: doc(z.string().min(1).optional(), {
+      spec: 'Part 4: POST /borrow "Response body: not shown" (where the new position\'s id is).',
+      reason: 'Unset: positionId (the spec\'s name for it on positions) when there, else the one string field named like an id; set it to name the field.',
+    }),
     repay: doc(z.string().min(1).optional(), {
       spec: 'Part 2: "repay result: not shown" (where the position id is, if anywhere).',
       reason: 'Unset: found as the field holding the repaid position\'s id; set it to name the field.',

@@ -5,6 +5,9 @@ import { doc } from './profile-doc.ts';
 import { fundingOptions, idsOptions } from './profile-target.ts';
 import { signatureOptions, webhooksOptions } from './profile-webhooks.ts';
 import { accessOptions } from './profile-access.ts';
+import { requestsOptions } from './profile-requests.ts';
+import { bodiesOptions } from './profile-bodies.ts';
+import { marketsOptions } from './profile-markets.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
 // spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
@@ -67,9 +70,9 @@ export const profileSchema = z.object({
   }),
 
   signature: signatureOptions,
-
   webhooks: webhooksOptions,
   access: accessOptions,
+  bodies: bodiesOptions,
 
   limits: z
     .object({
@@ -276,26 +279,7 @@ export const profileSchema = z.object({
     })
     .prefault({}),
 
-  markets: z
-    .object({
-      maturities: doc(z.array(z.string().regex(/^[1-9]\d*d$/)).default(['30d', '90d', '180d']), {
-        spec: 'Part 2: rate maturities are durations "such as 30d, 90d"; the full list: not shown.',
-        reason: 'The spec\'s two examples plus half a year.',
-      }),
-      idSeparator: doc(z.string().min(1).default('-'), {
-        spec: 'Part 2: market id "composed of asset and maturity"; the form: not shown.',
-        reason: 'USDC-30d reads well in a path.',
-      }),
-      periods: doc(z.array(z.string()).default(['1d', '7d', '30d', '90d', '1y']), {
-        spec: 'Part 4: "Allowed values of period: not shown" (example form 30d).',
-        reason: 'The example form, from a day to a year.',
-      }),
-      defaultPeriod: doc(z.string().default('30d'), {
-        spec: 'Part 4: period is optional; the default: not shown.',
-        reason: 'The spec\'s own example.',
-      }),
-    })
-    .prefault({}),
+  markets: marketsOptions,
 
   withdrawals: z
     .object({
@@ -354,7 +338,7 @@ export const profileSchema = z.object({
   }),
 
   funding: fundingOptions,
-
+  requests: requestsOptions,
   events: z
     .object({
       emitted: doc(z.array(z.enum(EVENT_TYPES)).default([...EVENT_TYPES]), {

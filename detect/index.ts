@@ -10,6 +10,7 @@ import { boundsDetector } from './orders/bounds.ts';
 import { destinationDetector } from './orders/destination.ts';
 import { errorsDetector } from './orders/errors.ts';
 import { fundsDetailsDetector } from './orders/funds-details.ts';
+import { unknownFieldsDetector } from './orders/unknown-fields.ts';
 import { lifecycleDetector } from './orders/lifecycle.ts';
 import { liquidationDetector } from './orders/liquidation.ts';
 import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE, UNSTATED_BOUNDS } from './options.ts';
@@ -32,7 +33,7 @@ import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 // telling probes go first), so a small budget still yields the important options.
 
 export const DETECTORS: Detector[] = [
-  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, ordersDetector, boundsDetector, subscribeDetector,
+  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
   lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,

@@ -67,6 +67,7 @@ export const UNDETECTABLE: Record<string, string> = {
   'webhooks.requireHttps': 'a requirement the user states (what the target must refuse), not a behaviour: the authorization matrix reports what it accepts either way',
   'webhooks.refuseInternalAddresses': 'a requirement the user states (what the target must refuse), not a behaviour: the authorization matrix reports what it accepts either way',
   'access.foreignStatus': 'read by the authorization matrix itself: a 404 or a 403 to another partner\'s object is never a failure, the other one of the two a profile note',
+  'bodies.fieldNames': 'the sandbox\'s way to play another implementation\'s names; of a target, detection records the fields it sent as `responses`',
   'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
 };
 

@@ -1,6 +1,6 @@
 import type * as results from '../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from '../conformance/http.ts';
-import { findId } from '../conformance/body-id.ts';
+import { findId } from '../contract/body-id.ts';
 import { remainingOf } from './budget.ts';
 
 type Exchange = results.Exchange;

@@ -7,11 +7,12 @@ const reply = (status: number, json: unknown): Reply => ({ status, headers: {}, 
 const seen = (method: string, path: string, status: number, json: unknown, keyed = true): SeenReply => ({ method, path, keyed, reply: reply(status, json) });
 
 describe('learning the bodies the spec does not show', () => {
-  it('records the first success body of each such endpoint, field by field with its JSON type', () => {
+  it('records every success body of each such endpoint, field by field with its JSON type (two types seen: null)', () => {
     const got = learnShapes(defaultProfile, [
       seen('POST', '/webhooks', 400, { error: { code: 'invalid_request', message: 'secret' } }),
       seen('POST', '/webhooks', 201, { id: 'wh_1', url: 'https://x', events: ['position.created'], active: true, retries: 5, meta: null }),
       seen('POST', '/positions/pos_1/cancel', 200, { positionId: 'pos_1', status: 'cancelled' }),
+      seen('POST', '/positions/pos_2/cancel', 200, { positionId: 'pos_2', status: 3, refund: '1' }),
       // Spec-shown bodies are not learned: the spec already says them.
       seen('POST', '/lend', 201, { positionId: 'p' }),
       // The shared book path: with a key it is the authenticated book (not shown), without the public one (shown).
@@ -19,7 +20,7 @@ describe('learning the bodies the spec does not show', () => {
       seen('GET', '/markets/USDC-30d/orderbook', 200, { lends: [], borrows: [] }, false),
     ]);
     expect(got.map((g) => [g.key, g.fields])).toEqual([
-      ['POST /positions/{positionId}/cancel', { positionId: 'string', status: 'string' }],
+      ['POST /positions/{positionId}/cancel', { positionId: 'string', status: 'null', refund: 'string' }],
       ['GET /markets/{asset}/orderbook', { lends: 'array', borrows: 'array', asset: 'string' }],
       ['POST /webhooks', { id: 'string', url: 'string', events: 'array', active: 'boolean', retries: 'number', meta: 'null' }],
     ]);

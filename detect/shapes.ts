@@ -1,12 +1,14 @@
 import { endpointKey, endpoints, publicEnvelopeOf, type Endpoint, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
-import { specShowsBody } from '../contract/openapi/known.ts';
+import { specShowsBody } from '../contract/assertable.ts';
 import type { JSON_FIELD_TYPES } from '../contract/profile.ts';
 import type { Reply } from '../conformance/http.ts';
 
 // The bodies the spec leaves "not shown", as the target sent them during detection: for
-// each such endpoint the detectors happened to call with a success, the top-level fields of
-// the first success body and their JSON types, recorded as the profile option
+// each such endpoint the detectors happened to call with a success (the analytics series, the
+// vaults, the webhook list and registration, the borrow, repay, cancel, patch and withdraw
+// answers), the top-level fields of every success body and their JSON types (a field seen with
+// two types: null, nothing said), recorded as the profile option
 // `responses.<METHOD path>` (the OpenAPI export then types those fields, none required:
 // one answer shows what a field can be, not that it is always there). Costs no request.
 
@@ -43,15 +45,21 @@ export function learnShapes(profile: Profile, seen: SeenReply[]): LearnedShape[]
   for (const e of endpoints(profile)) {
     if (specShowsBody(e) || e.access === 'sandbox') continue;
     const re = templateRe(e);
-    const hit = seen.find((s) => s.method === e.method && re.test(s.path) && s.keyed === (e.access === 'key') && s.reply.status >= 200 && s.reply.status < 300 && s.reply.json && typeof s.reply.json === 'object' && !Array.isArray(s.reply.json));
-    if (!hit) continue;
-    let body = hit.reply.json as Record<string, unknown>;
-    // A public body the profile wraps: the payload is what the spec does not show.
-    if (e.access === 'public' && publicEnvelopeOf(profile, e) === 'data') {
-      if (!body.data || typeof body.data !== 'object' || Array.isArray(body.data)) continue;
-      body = body.data as Record<string, unknown>;
+    const hits = seen.filter((s) => s.method === e.method && re.test(s.path) && s.keyed === (e.access === 'key') && s.reply.status >= 200 && s.reply.status < 300 && s.reply.json && typeof s.reply.json === 'object' && !Array.isArray(s.reply.json));
+    const fields: Record<string, FieldType> = {};
+    let evidence: results.Exchange | undefined;
+    for (const hit of hits) {
+      let body = hit.reply.json as Record<string, unknown>;
+      // A public body the profile wraps: the payload is what the spec does not show.
+      if (e.access === 'public' && publicEnvelopeOf(profile, e) === 'data') {
+        if (!body.data || typeof body.data !== 'object' || Array.isArray(body.data)) continue;
+        body = body.data as Record<string, unknown>;
+      }
+      evidence ??= hit.reply.exchange;
+      // Every success answer adds its fields; a field seen with two types is recorded as null (nothing said).
+      for (const [k, v] of Object.entries(body)) fields[k] = fields[k] === undefined || fields[k] === typeOf(v) ? typeOf(v) : 'null';
     }
-    out.push({ key: endpointKey(e), fields: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeOf(v)])), evidence: hit.reply.exchange });
+    if (evidence) out.push({ key: endpointKey(e), fields, evidence });
   }
   return out;
 }

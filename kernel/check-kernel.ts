@@ -1,4 +1,4 @@
-import type { CheckResult, DeliveryRecord, Exchange, Reproduction } from './results.ts';
+import type { CheckResult, DeliveryRecord, Exchange, Reproduction, SkipKind } from './results.ts';
 import type { Need } from './needs.ts';
 
 // The one check kernel, in the Schemathesis style: a check is a small named function with
@@ -91,6 +91,8 @@ export interface Fail extends Branded {
 export interface Skip extends Branded {
   readonly kind: 'skip';
   readonly reason: Text;
+  /** What kind of reason (results.ts skipKind): an unaffordable skip keeps the part from passing. */
+  readonly reasonKind: SkipKind;
 }
 export type Outcome = Pass | Fail | Skip;
 
@@ -101,7 +103,7 @@ export function failure(title: string, expected: string, received: string, excha
 }
 
 export const pass = (o: { notes?: readonly string[]; exchange?: Exchange } = {}): Pass => ({ [OUTCOME]: true, kind: 'pass', notes: o.notes ?? [], ...(o.exchange ? { exchange: o.exchange } : {}) });
-export const skip = (reason: string, notes: readonly string[] = []): Skip => ({ [OUTCOME]: true, kind: 'skip', reason: text(reason, 'a skip reason'), notes });
+export const skip = (reason: string, notes: readonly string[] = [], reasonKind: SkipKind = 'not-observed'): Skip => ({ [OUTCOME]: true, kind: 'skip', reason: text(reason, 'a skip reason'), reasonKind, notes });
 export function failed(first: Failure, ...more: Failure[]): Fail {
   return { [OUTCOME]: true, kind: 'fail', failures: [first, ...more], notes: [] };
 }
@@ -121,12 +123,22 @@ export class CheckFailure extends Error implements Failure {
   }
 }
 
-/** Thrown when a check finds at run time that it cannot apply; the message is the reason. */
+/**
+ * Thrown when a check finds at run time that it cannot apply; the message is the reason and
+ * `kind` what kind of reason it is (results.ts skipKind). A skip lendcheck could not afford
+ * (rate-limit room, time) must say so with 'unaffordable': it makes the part incomplete.
+ */
 export class CheckSkip extends Error {
-  constructor(reason: string) {
+  constructor(
+    reason: string,
+    readonly kind: SkipKind = 'not-observed',
+  ) {
     super(text(reason, 'a skip reason'));
   }
 }
+
+/** A skip lendcheck could not afford (rate-limit room, a time or search budget): the part is incomplete. */
+export const unaffordable = (reason: string): CheckSkip => new CheckSkip(reason, 'unaffordable');
 
 export interface Check<Ctx> {
   /** Stable id: the registry key, what reports and --only name. */
@@ -187,6 +199,8 @@ export class CheckRegistry<C extends Check<never>> {
 export interface RunCheckOptions {
   /** A reason not to run the check at all (an unmet need). */
   skip?: string;
+  /** The kind of that reason (kernel/needs.ts skipKindFor). */
+  skipKind?: SkipKind;
   /** Notes the context collected while the check ran (ctx.note). */
   notes?: string[];
   /** The exchange a failure shows when it names none (the check's last). */
@@ -211,7 +225,7 @@ const INTERNAL: unique symbol = Symbol('lendcheck.internal');
 function fromThrown(e: unknown, classify: RunCheckOptions['classify']): Outcome {
   if (e instanceof KernelError) throw e;
   if (e instanceof CheckFailure) return failed(e);
-  if (e instanceof CheckSkip) return skip(e.message);
+  if (e instanceof CheckSkip) return skip(e.message, [], e.kind);
   const classified = classify?.(e);
   if (classified) return classified;
   // Anything else is a bug of lendcheck's (a check that broke on an answer it did not foresee):
@@ -224,7 +238,7 @@ function fromThrown(e: unknown, classify: RunCheckOptions['classify']): Outcome 
 /** Runs one check and gives its result; throws KernelError when the check broke the kernel's rules. */
 export async function runCheck<Ctx>(check: Check<Ctx>, ctx: Ctx, opts: RunCheckOptions = {}): Promise<CheckResult> {
   const base = { id: check.id, title: check.title, requirements: [...check.requirements] };
-  if (opts.skip !== undefined) return { ...base, status: 'skipped', durationMs: 0, message: text(opts.skip, `the skip reason of ${check.id}`), notes: [] };
+  if (opts.skip !== undefined) return { ...base, status: 'skipped', durationMs: 0, message: text(opts.skip, `the skip reason of ${check.id}`), skipKind: opts.skipKind ?? 'run-lacks', notes: [] };
   const t0 = performance.now();
   let out: unknown;
   try {
@@ -270,7 +284,7 @@ function toResult(base: Pick<CheckResult, 'id' | 'title' | 'requirements'>, out:
     case 'pass':
       return { ...common, status: 'passed', ...(out.exchange ? { exchange: out.exchange } : {}) };
     case 'skip':
-      return { ...common, status: 'skipped', message: out.reason };
+      return { ...common, status: 'skipped', message: out.reason, skipKind: out.reasonKind };
     case 'fail': {
       const lines = out.failures.slice(0, MAX_LISTED).map(failureMessage);
       if (out.failures.length > MAX_LISTED) lines.push(text(`… and ${out.failures.length - MAX_LISTED} more`));

@@ -40,6 +40,16 @@ export function unmetNeeds(needs: readonly Need[], have: Capabilities): string[]
   return needs.map((n) => REASONS[n](have)).filter((r): r is string => r !== undefined);
 }
 
+/**
+ * The kind of skip unmet needs make (kernel/results.ts skipKind): the target lacking sandbox
+ * controls (which the spec does not require) is the target's; anything else the run was not given.
+ */
+export function skipKindFor(needs: readonly Need[], have: Capabilities): 'target-lacks' | 'run-lacks' | undefined {
+  const unmet = needs.filter((n) => REASONS[n](have) !== undefined);
+  if (!unmet.length) return undefined;
+  return unmet.every((n) => n === 'sandbox-controls') ? 'target-lacks' : 'run-lacks';
+}
+
 /** The skip reason for a check or step with these needs, or undefined when all are met. */
 export function skipReasonFor(needs: readonly Need[], have: Capabilities): string | undefined {
   const reasons = unmetNeeds(needs, have);

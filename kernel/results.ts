@@ -57,6 +57,20 @@ export const reproduction = z.object({
 export type Reproduction = z.infer<typeof reproduction>;
 
 export const checkStatus = z.enum(['passed', 'failed', 'skipped']);
+/**
+ * Why a check skipped, as a kind a verdict can weigh (never read from the message):
+ * - unaffordable: lendcheck could not afford it (rate-limit room, a time or search budget):
+ *   the part is INCOMPLETE, never a pass;
+ * - target-lacks: the target lacks something the spec does not require (sandbox controls, a
+ *   test clock, insufficient_funds details): listed with its reason, may pass with the rest;
+ * - run-lacks: the run was not given something (a second key, a burst key, write access);
+ * - not-observed: the situation the check needs did not arise (an order matched before it
+ *   could be cancelled, a crowded book), or no answer came to judge.
+ */
+export const skipKind = z.enum(['unaffordable', 'target-lacks', 'run-lacks', 'not-observed']);
+export type SkipKind = z.infer<typeof skipKind>;
+/** Skips of these kinds keep a part from passing. */
+export const INCOMPLETE_SKIP_KINDS: readonly SkipKind[] = ['unaffordable'];
 export const checkResult = z.object({
   id: z.string(),
   title: z.string(),
@@ -67,6 +81,8 @@ export const checkResult = z.object({
   requests: z.number().int().optional(),
   /** Failures: "expected … / received …". Skips: the stated reason. */
   message: z.string().optional(),
+  /** Skips: the kind of the reason (see skipKind); absent on older results, read as not-observed. */
+  skipKind: skipKind.optional(),
   exchange: exchange.optional(),
   /** Failures: how to see it happen again (reports/repro renders it). */
   reproduction: reproduction.optional(),

@@ -13,7 +13,7 @@ import { toResponse } from './pipeline/answer.ts';
 import { createDispatch, type Dispatch } from './pipeline/dispatch.ts';
 import { FetchRequest } from './pipeline/request.ts';
 import { compileTable } from './pipeline/table.ts';
-import { hookFaults, installFaults, type FaultSetting } from './faults/index.ts';
+import { hookFaults, installFaults, limitFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxPlugin } from './plugins.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
 import { getMeta, openDb, type Db } from './store/db.ts';
@@ -90,7 +90,18 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   // fetch is bound late: the route table it goes through is built from the plugins this context starts.
   // The webhook sender's faults go to the dispatcher through the context (validated here, at start).
   const senderFaults = opts.faults?.length ? hookFaults(opts.faults) : [];
-  const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls, fetch: (req, env) => sandboxFetch(req, env), ...(senderFaults.length ? { hookFaults: senderFaults } : {}) };
+  const limiterFaults = opts.faults?.length ? limitFaults(opts.faults) : [];
+  const ctx: SandboxContext = {
+    db,
+    clock,
+    profile,
+    lookupKey: (raw) => keys.lookup(raw),
+    engine,
+    controls,
+    fetch: (req, env) => sandboxFetch(req, env),
+    ...(senderFaults.length ? { hookFaults: senderFaults } : {}),
+    ...(limiterFaults.length ? { limitFaults: limiterFaults } : {}),
+  };
 
   engine.groupCommit = opts.groupCommit ?? true;
   // A plugin's stage must see every request, so with any there is no shortcut.

@@ -102,11 +102,11 @@ function place(side: 'lend' | 'borrow'): void {
     res = order(side, user, m, keyIndex, tags);
   }
   const ackMs = Date.now();
-  const id = positionIdOf(res);
+  const id = positionIdOf(res, side === 'borrow' ? cfg.borrowIdField : undefined);
   const ok = is2xx(res) && id !== undefined;
   orderErrors.add(!ok, tags);
   if (!ok) {
-    console.warn(`${side}: expected 2xx with positionId / received ${res.status} ${String(res.body).slice(0, 160)}`);
+    console.warn(`${side}: expected 2xx with the new position's id / received ${res.status} ${String(res.body).slice(0, 160)}`);
     return;
   }
   orderAccept.add(res.timings.duration, tags);

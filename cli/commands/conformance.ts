@@ -96,7 +96,7 @@ export function registerConformance(program: Command): void {
           for (const l of failedLines) console.log(l);
         }
         process.exitCode = exitCodeOf(r);
-        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([...keys, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
+        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : r.status === 'incomplete' ? 'incomplete' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([...keys, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
         if (o.withSchemathesis) {
           const st = await withSchemathesis({
             baseUrl: o.baseUrl as string | undefined,

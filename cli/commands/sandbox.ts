@@ -10,6 +10,7 @@ import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
 import { consolePlugin } from '../../sandbox/console/plugin.ts';
 import { delayPlugin, parseDelays } from '../../sandbox/test-delay/plugin.ts';
 import { faultNames, parseFaultFlag, validateFaults } from '../../sandbox/faults/index.ts';
+import { randomProfile } from '../../sandbox/choices/random.ts';
 
 interface Opts {
   port: string;
@@ -27,6 +28,9 @@ interface Opts {
   testDelay?: string;
   fault?: string;
   console: boolean;
+  choices: 'default' | 'random';
+  seed?: string;
+  choicesOut?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -43,6 +47,9 @@ export function registerSandbox(program: Command): void {
     .option('--keys <file>', 'key store: JSON array of {key, partnerId, tier?} (else env LENDCHECK_KEYS, else the test keys)')
     .addOption(new Option('--time-scale <n>', 'business seconds per real second').default('1').env('LENDCHECK_TIME_SCALE'))
     .option('--profile <file>', 'profile file (JSON) merged over the defaults')
+    .addOption(new Option('--choices <how>', 'the choices at every point the spec leaves "not shown": the defaults (or --profile), or random ones drawn by --seed among those a correct service could make, to play another implementation').choices(['default', 'random']).default('default'))
+    .option('--seed <n>', 'with --choices random: the seed that names the drawn choices (same seed, same profile)')
+    .option('--choices-out <file>', 'with --choices random: write the drawn profile there (JSON, loadable with --profile)')
     .option('--no-rate-limits', 'turn the rate limiter off')
     .option('--key-pool <n[,m]>', 'also mint N Scale test keys over M partners (default 4), written to --key-pool-file for `lendcheck load --keys`')
     .option('--key-pool-file <file>', 'where the minted pool goes (mode 600)', '.lendcheck/key-pool.json')
@@ -60,7 +67,7 @@ export function registerSandbox(program: Command): void {
       const timeScale = Number(o.timeScale);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: must be 0..65535, got ${o.port}`);
       if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
-      const profile = loadProfile(o.profile);
+      const profile = chosenProfile(o);
       const faults = o.fault ? parseFaultFlag(o.fault) : [];
       validateFaults(faults);
       const own = loadKeys(o.keys);
@@ -85,6 +92,7 @@ export function registerSandbox(program: Command): void {
       if (o.console) console.log(`  console: ${new URL('/console', server.url).href} (open it with a key; read-only without one)`);
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
+      if (o.choices === 'random') console.log(`  choices: random, seed ${o.seed} (profile ${profile.name}${o.choicesOut ? `, written to ${resolve(o.choicesOut)}` : ''})`);
       if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);
       if (!o.controls) console.log(`  no sandbox controls: users are pre-funded, crossing orders match, time runs at ${timeScale === 1 ? 'real time' : `${timeScale}× real time (--time-scale)`}`);
       if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
@@ -115,4 +123,22 @@ export function registerSandbox(program: Command): void {
         process.on('SIGTERM', onTerm);
       });
     });
+}
+
+/** The profile the sandbox plays: the defaults, a file's, or one drawn by seed (sandbox/choices/random.ts). */
+function chosenProfile(o: Opts) {
+  if (o.choices !== 'random') {
+    if (o.seed !== undefined || o.choicesOut) throw new Error('--seed and --choices-out go with --choices random');
+    return loadProfile(o.profile);
+  }
+  if (o.profile) throw new Error('--choices random draws the whole profile: give --profile or --choices random, not both');
+  const seed = Number(o.seed);
+  if (o.seed === undefined || !Number.isSafeInteger(seed)) throw new Error(`--seed: --choices random needs an integer seed, got ${o.seed ?? 'none'}`);
+  const profile = randomProfile(seed);
+  if (o.choicesOut) {
+    const file = resolve(o.choicesOut);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile, null, 2) + '\n');
+  }
+  return profile;
 }

@@ -52,14 +52,47 @@ describe('the contract step checks the target, not lendcheck\'s files', () => {
     try {
       const r = await runContract({ target: target(base), profile: defaultProfile });
       const by = (id: string) => r.checks.find((c) => c.id === `answer-shape ${id}`)!;
-      expect(by('public.markets')).toMatchObject({ status: 'failed', message: `expected the public.markets body of profile "${defaultProfile.name}" / received markets: Invalid input: expected array, received string` });
+      expect(by('public.markets')).toMatchObject({ status: 'failed', message: 'expected a body matching the spec schema / received markets: Invalid input: expected array, received string in {"markets":"none"}' });
       expect(by('public.markets').exchange?.status).toBe(200);
       expect(by('public.vaults')).toMatchObject({ status: 'failed', message: 'expected 200 / received 500' });
       expect(by('public.rates')).toMatchObject({ status: 'failed', message: expect.stringMatching(/^expected a JSON body/) });
-      expect(by('public.tvl')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^answered 404, not 200/) });
+      expect(by('public.tvl')).toMatchObject({ status: 'skipped', message: expect.stringMatching(/^answered 404, not a 2xx \(profile: 200\)/) });
       expect(r.status).toBe('failed');
     } finally {
       server.close();
+    }
+  });
+
+  it('passes foreign bodies wherever the spec shows none, and still fails a spec-shown violation (issue 38)', async () => {
+    const ts = '2026-01-01T00:00:00Z';
+    const wrap = (data: unknown) => ({ data, timestamp: ts });
+    // Another correct service: its own field names at every "not shown" body, the spec's bodies as shown.
+    const foreign = {
+      '/v1/rates': [200, { rates: [{ asset: 'USDC', maturity: '30d', lendRate: 0.04, borrowRate: 0.05, spread: 0.01 }], timestamp: ts }],
+      '/v1/webhooks': [200, { items: [{ subscriptionRef: 'sub_1', target: 'https://x', topics: ['position.created'] }], total: 1 }],
+      '/v1/markets': [200, { markets: [] }],
+      '/v1/markets/rates': [200, wrap({ quotes: { USDC: { '30d': 0.04 } } })],
+      '/v1/analytics/tvl': [200, wrap({ series: [[1767225600, '1000']], unit: 'USD' })],
+      '/v1/analytics/volume': [200, wrap([{ at: ts, total: '5' }])],
+      '/v1/analytics/rates': [200, wrap({ history: [], asOf: ts })],
+      '/v1/vaults': [200, wrap({ items: [{ slug: 'usdc-30', yield: 0.04 }] })],
+    } satisfies Record<string, [number, unknown]>;
+    const ok = await fake(foreign);
+    // The same, with two spec-shown violations and one of a field part 2 names.
+    const bad = await fake({ ...foreign, '/v1/rates': [200, { rates: [{ asset: 'USDC' }], timestamp: ts }], '/v1/markets': [200, { markets: [{ id: 1 }] }], '/v1/analytics/tvl': [200, wrap({ createdAt: 1767225600 })] });
+    try {
+      const r = await runContract({ target: target(ok.base, KEY), profile: defaultProfile });
+      const shapes = r.checks.filter((c) => c.id.startsWith('answer-shape'));
+      expect(shapes.map((c) => [c.id, c.status, c.message])).toEqual(safeGets(defaultProfile, true).map((e) => [`answer-shape ${e.id}`, 'passed', undefined]));
+      const b = await runContract({ target: target(bad.base, KEY), profile: defaultProfile });
+      const by = (id: string) => b.checks.find((c) => c.id === `answer-shape ${id}`)!;
+      expect(by('rates.get')).toMatchObject({ status: 'failed', message: expect.stringMatching(/^expected a body matching the spec schema \/ received rates\.0\.maturity/) });
+      expect(by('public.markets')).toMatchObject({ status: 'failed', message: expect.stringMatching(/^expected a body matching the spec schema \/ received markets\.0\.id/) });
+      expect(by('public.tvl')).toMatchObject({ status: 'failed', message: expect.stringMatching(/^expected a body with the spec's field types .* \/ received createdAt: Invalid input: expected string, received number/) });
+      expect(by('webhooks.list').status).toBe('passed');
+    } finally {
+      ok.server.close();
+      bad.server.close();
     }
   });
 

@@ -54,5 +54,7 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     DESTINATION: addressFor(profile.withdrawals.destinationPattern) ?? ADDRESS_FORMS[0]!.sample,
     INVALID_STATE_STATUS: String(profile.errors.invalidState.status),
     INVALID_STATE_CODE: profile.errors.invalidState.code,
+    // Where the borrow answer (not shown by the spec) holds the new position's id; empty: found (contract/body-id.ts).
+    BORROW_ID_FIELD: profile.ids.borrow ?? '',
   };
 }

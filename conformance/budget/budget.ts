@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CheckSkip } from '../../kernel/check-kernel.ts';
+import { unaffordable } from '../../kernel/check-kernel.ts';
 import type { Profile, TierName } from '../../contract/index.ts';
 import { Bucket, readLimits, tierShape, type BucketShape } from './bucket.ts';
 
@@ -131,11 +131,11 @@ export class RequestBudget {
       }
       const waited = now - started;
       if (ms === Infinity) {
-        throw new CheckSkip(`${what} needs ${n} requests at once on ${this.label(id)}, whose bucket holds at most ${b.shape.capacity} (${b.describe(now)})`);
+        throw unaffordable(`${what} needs ${n} requests at once on ${this.label(id)}, whose bucket holds at most ${b.shape.capacity} (${b.describe(now)})`);
       }
       if (waited + ms > this.maxWaitMs) {
         this.figures.waitedMs += waited;
-        throw new CheckSkip(
+        throw unaffordable(
           `no room within --max-wait (${Math.round(this.maxWaitMs / 1000)} s) for ${what}: ${n} request${n === 1 ? '' : 's'} on ${this.label(id)}, whose bucket (${b.describe(now)}) needs ${Math.ceil((waited + ms) / 1000)} s; waited ${Math.round(waited / 1000)} s. Raise --max-wait, or give more keys (--api-key … several times)`,
         );
       }

@@ -2,7 +2,7 @@ import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, webhookDeletable, type En
 import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
-import { findId } from '../body-id.ts';
+import { findId, listedIds, positionIdIn } from '../body-id.ts';
 import { cleanMarket, marketOrder } from './clean-market.ts';
 import { expectSuccess } from './success.ts';
 
@@ -36,7 +36,7 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
     const u = await fundedUser(ctx, 'ep-withdraw');
     const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '10', destination: validAddress(ctx.profile) } });
     if (!ctx.hasControls && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
-      throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them');
+      throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them', 'target-lacks');
     }
     return r;
   },
@@ -65,8 +65,9 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
   'public.vaults': async (ctx) => ctx.pub('GET', '/vaults'),
   'public.vault': async (ctx) => {
     const list = await ctx.pub('GET', '/vaults');
-    const body = (list.json as { data?: unknown })?.data ?? list.json;
-    const id = (body as { vaults?: Array<{ id?: string }> })?.vaults?.[0]?.id;
+    // The list is not shown by the spec: its items' ids are found, whatever the list is called.
+    const wrapped = list.json && typeof list.json === 'object' && 'data' in list.json && 'timestamp' in list.json;
+    const id = listedIds(wrapped ? (list.json as { data: unknown }).data : list.json)[0];
     if (!id) throw new CheckSkip(`GET /vaults listed no vault whose id could be read (${list.status}), so /vaults/{id} has nothing to fetch`);
     return ctx.pub('GET', `/vaults/${enc(id)}`);
   },
@@ -107,8 +108,8 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate, borrowAmount: '100', maturity }) });
   skipIfUnfunded(ctx, b, `a borrow for ${borrower}`);
   if (b.status < 200 || b.status > 299) fail('a borrow crossing a resting lend is accepted', 'a 2xx', `${b.status} ${show(b.json ?? b.text)}`, b.exchange);
-  const borrowId = findId(b.json, 'positionId')?.value ?? findId(b.json)?.value;
-  if (!borrowId) fail('POST /borrow answers with a positionId', 'a positionId', show(b.json), b.exchange);
+  const borrowId = positionIdIn(b.json, ctx.profile.ids.borrow);
+  if (!borrowId) fail('POST /borrow answers with the new position\'s id', `a ${ctx.profile.ids.borrow ?? 'positionId (or one field named like an id)'} string`, show(b.json), b.exchange);
   const v = { lendId: l.body.positionId, borrowId: borrowId as string, lender, borrower };
   ctx.shared.set(k, v);
   return v;

@@ -186,7 +186,7 @@ export function errorChecks(profile: Profile): Check[] {
           const r = await send();
           if (!available && refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, what);
           if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, what);
-          if (!available && r.status >= 200 && r.status < 300) throw new CheckSkip(`the target accepted ${what} for a fresh user, and has no sandbox controls to learn or lower its balance`);
+          if (!available && r.status >= 200 && r.status < 300) throw new CheckSkip(`the target accepted ${what} for a fresh user, and has no sandbox controls to learn or lower its balance`, 'target-lacks');
           const err = expectError(r, 'insufficient_funds', 400, what);
           const d = err.details as { required?: unknown; available?: unknown } | undefined;
           // The spec calls details optional; a profile that says the target leaves them out is followed.

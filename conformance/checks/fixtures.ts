@@ -2,6 +2,7 @@ import { Decimal } from '../../contract/decimal.ts';
 import { addressFor, ADDRESS_FORMS, controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
+import { positionIdIn } from '../body-id.ts';
 
 // Shared set-up of the checks: funded users and positions. Lends rest at a high rate so
 // they stay pending (no borrower pays 50 %), unless a check wants a match.
@@ -119,7 +120,7 @@ export async function fundedUser(ctx: CheckContext, tag: string, amount = '10000
 /** Throws a skip saying so when a target without controls answered insufficient_funds. */
 export function skipIfUnfunded(ctx: CheckContext, r: Reply, what: string): void {
   if (!ctx.hasControls && r.status >= 400 && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
-    throw new CheckSkip(`${what} answered insufficient_funds and the target has no sandbox controls: name pre-funded users in the profile (funding.userIds) or a funding request (funding.request)`);
+    throw new CheckSkip(`${what} answered insufficient_funds and the target has no sandbox controls: name pre-funded users in the profile (funding.userIds) or a funding request (funding.request)`, 'target-lacks');
   }
 }
 
@@ -163,8 +164,9 @@ export async function sharedBorrow(ctx: CheckContext): Promise<{ userId: string;
     if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a borrow in market ${ctx.profile.lifecycle.defaultMaturity}`);
     if (refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `a borrow of ${pairAsset(ctx.profile)}`);
     if (r.status < 200 || r.status > 299) fail('POST /borrow with funded collateral succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
-    const positionId = (r.json as { positionId?: unknown })?.positionId;
-    if (typeof positionId !== 'string' || !positionId) fail('POST /borrow answers with a positionId', 'a positionId string', show(r.json), r.exchange);
+    // The borrow answer is not shown by the spec: its id is found, or named by profile ids.borrow.
+    const positionId = positionIdIn(r.json, ctx.profile.ids.borrow);
+    if (!positionId) fail('POST /borrow answers with the new position\'s id', `a ${ctx.profile.ids.borrow ?? 'positionId (or one field named like an id)'} string`, show(r.json), r.exchange);
     v = { userId, positionId: positionId as string, reply: r };
     ctx.shared.set(k, v);
   }

@@ -186,7 +186,7 @@ export function hookChecks(profile: Profile): Check[] {
       needs: ['write'],
       phase: 'late',
       async run(ctx) {
-        if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.retry);
+        if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.retry, 'target-lacks');
         const rx = await receiver(500);
         const from = ctx.http.log.length;
         let sub: { id?: string; secret: string } | undefined;

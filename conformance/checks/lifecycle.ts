@@ -41,7 +41,7 @@ async function availableOf(ctx: CheckContext, userId: string, asset: string): Pr
   if (available?.code !== 'insufficient_funds') fail(`a lend of ${ctx.profile.amounts.maxOrder} ${asset} beyond the balance is refused as insufficient_funds`, '400 insufficient_funds', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const a = available?.details?.available;
   if (typeof a !== 'string' && !ctx.profile.errors.insufficientFundsDetails) {
-    throw new CheckSkip(`the target gives no insufficient_funds details (profile errors.insufficientFundsDetails), so ${userId}'s ${asset} balance cannot be read from them`);
+    throw new CheckSkip(`the target gives no insufficient_funds details (profile errors.insufficientFundsDetails), so ${userId}'s ${asset} balance cannot be read from them`, 'target-lacks');
   }
   if (typeof a !== 'string') fail('insufficient_funds details hold available as a decimal string', 'details.available', show(available?.details), r.exchange);
   return new Decimal(a as string);
@@ -238,7 +238,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
       needs: ['write'],
       phase: 'late',
       async run(ctx) {
-        if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.maturity);
+        if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.maturity, 'target-lacks');
         const pair = await matchedPair(ctx, 'life-mature');
         const p = await readUntil(ctx, pair.lendId, (x) => x.status === 'active', 'GET of the matched lend');
         const clock = await ctx.api('GET', '/sandbox/clock');

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
+import { refillCheck } from './limits-refill.ts';
 
 /** Longest wait for the public bucket to hold three tokens again. */
 const PUBLIC_REFILL_WAIT_MS = 5_000;
@@ -67,6 +68,7 @@ export interface KeyTiers {
 export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
   const tierOfLimit = (n: number): TierName | undefined => (Object.keys(TIERS) as TierName[]).find((t) => limitFigure(profile, TIERS[t]) === n);
   return [
+    refillCheck(profile, tiers),
     {
       id: 'limits.headers-decrease',
       title: 'authenticated and public answers carry X-RateLimit-Limit, -Remaining and -Reset, and Remaining falls with each request',

@@ -1,6 +1,6 @@
 import { Decimal } from '../../contract/decimal.ts';
 import { controls, LEND_ASSETS, type Profile } from '../../contract/index.ts';
-import { CheckSkip, expectShape, type CheckContext } from '../check.ts';
+import { CheckSkip, expectShape, unaffordable, type CheckContext } from '../check.ts';
 import { enc, lendBody, RESTING_RATE, validAddress } from '../checks/fixtures.ts';
 import type { Reply } from '../http.ts';
 import type { TimedExchange } from './exchanges.ts';
@@ -41,7 +41,7 @@ export async function learnFunds(ctx: CheckContext, userId: string, asset: strin
 
 async function fromDetails(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds | undefined> {
   const r = await ctx.api('POST', `/users/${enc(userId)}/withdraw`, { ...(key ? { key } : {}), body: { asset, amount: TOO_MUCH, destination: validAddress(ctx.profile) } });
-  if (r.status === 429) throw new CheckSkip(`reading ${asset} funds of ${userId} answered 429 twice: the target's rate limit leaves no room for this check now`);
+  if (r.status === 429) throw unaffordable(`reading ${asset} funds of ${userId} answered 429 twice: the target's rate limit leaves no room for this check now`);
   if (accepted(r)) throw new CheckSkip(`a withdrawal of ${TOO_MUCH} ${asset} for ${userId} was accepted, so the funds cannot be learned (and the user is drained)`);
   const available = (r.json as { error?: { details?: { available?: unknown } } } | undefined)?.error?.details?.available;
   if (errorCode(r) === 'insufficient_funds' && typeof available === 'string' && /^-?\d+(\.\d+)?$/.test(available)) {
@@ -56,7 +56,7 @@ async function fromDetails(ctx: CheckContext, userId: string, asset: string, key
 async function fits(ctx: CheckContext, userId: string, asset: string, x: Decimal, key?: string): Promise<boolean> {
   const r = await ctx.api('POST', '/lend', { ...(key ? { key } : {}), body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: RESTING_RATE }) });
   if (errorCode(r) === 'insufficient_funds') return false;
-  if (r.status === 429) throw new CheckSkip(`the funds search's lend answered 429 twice: the target's rate limit leaves no room for this check now`);
+  if (r.status === 429) throw unaffordable(`the funds search's lend answered 429 twice: the target's rate limit leaves no room for this check now`);
   if (!accepted(r)) throw new CheckSkip(`the funds search's lend of ${x.toFixed()} ${asset} answered ${r.status} ${String(errorCode(r) ?? '')}: neither accepted nor insufficient_funds`);
   const id = (r.json as { positionId?: unknown }).positionId;
   const c: Reply = await ctx.api('POST', `/positions/${enc(String(id))}/cancel`, key ? { key } : {});
@@ -66,7 +66,7 @@ async function fits(ctx: CheckContext, userId: string, asset: string, x: Decimal
 
 async function search(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds> {
   if (!(LEND_ASSETS as readonly string[]).includes(asset)) {
-    throw new CheckSkip(`no way to learn ${asset} funds: the target gives no insufficient_funds details (profile errors.insufficientFundsDetails) and ${asset} cannot be lent to search with`);
+    throw new CheckSkip(`no way to learn ${asset} funds: the target gives no insufficient_funds details (profile errors.insufficientFundsDetails) and ${asset} cannot be lent to search with`, 'target-lacks');
   }
   const max = new Decimal(ctx.profile.amounts.maxOrder);
   const min = new Decimal(ctx.profile.amounts.minOrder);

@@ -1,4 +1,4 @@
-import { CheckFailure, CheckSkip, type Check } from '../check.ts';
+import { CheckFailure, unaffordable, type Check } from '../check.ts';
 import { conservation } from './checks/conservation.ts';
 import { isolation } from './checks/isolation.ts';
 import { matchingNoOverfill } from './checks/matching.ts';
@@ -20,7 +20,7 @@ function rateLimitSkips(check: Check): Check {
         return await check.run.call(check, ctx);
       } catch (e) {
         if (e instanceof CheckFailure && /^(status )?429\b/.test(e.received)) {
-          throw new CheckSkip(`a set-up request answered 429 twice (${e.title}): the target's rate limit leaves no room for this check now`);
+          throw unaffordable(`a set-up request answered 429 twice (${e.title}): the target's rate limit leaves no room for this check now`);
         }
         throw e;
       }

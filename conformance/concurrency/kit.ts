@@ -1,5 +1,5 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { CheckFailure, CheckSkip, show, type CheckContext } from '../check.ts';
+import { CheckFailure, unaffordable, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import type { Exchanges } from './exchanges.ts';
 import { accepted, errorCode, rateLimited } from './storm.ts';
@@ -56,6 +56,6 @@ export function noteRateLimited(ctx: CheckContext, s: Sorted, what: string): voi
 export function requireAnswered(s: Sorted, total: number, min: number, what: string): void {
   const answered = total - s.limited.length;
   if (answered < min) {
-    throw new CheckSkip(`only ${answered} of ${total} ${what} were answered other than 429: the target's rate limit left too few overlapping (at least ${min} needed) to observe a race`);
+    throw unaffordable(`only ${answered} of ${total} ${what} were answered other than 429: the target's rate limit left too few overlapping (at least ${min} needed) to observe a race`);
   }
 }

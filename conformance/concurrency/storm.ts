@@ -1,5 +1,5 @@
 import { endpointRequest, type EndpointId } from '../../contract/index.ts';
-import { CheckSkip, type CheckContext } from '../check.ts';
+import { unaffordable, type CheckContext } from '../check.ts';
 import { TransportError, type Reply } from '../http.ts';
 import type { Exchanges, OpIds, OpRequest, TimedExchange } from './exchanges.ts';
 
@@ -150,7 +150,7 @@ export async function recordOne(ctx: CheckContext, history: Exchanges, op: Storm
   const rec = recorder.open(-1, op);
   const r = await ctx.api(rec.request.method, rec.request.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), ...(op.body !== undefined ? { body: op.body } : {}) });
   recorder.close(rec, r);
-  if (rateLimited(r)) throw new CheckSkip(`${rec.request.method} ${rec.request.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
+  if (rateLimited(r)) throw unaffordable(`${rec.request.method} ${rec.request.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
   return r;
 }
 

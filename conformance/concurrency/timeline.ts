@@ -1,4 +1,5 @@
 import type { Exchanges, TimedExchange } from './exchanges.ts';
+import { positionIdIn } from '../body-id.ts';
 
 // A history as a timeline a person can read: one line per operation, ordered by invoke
 // time, with its span in ms from the storm's start drawn as a bar, so overlaps show.
@@ -8,7 +9,7 @@ const WIDTH = 24;
 function outcome(op: TimedExchange): string {
   if (!op.response) return 'no answer';
   const err = (op.response.json as { error?: { code?: unknown } } | undefined)?.error?.code;
-  const id = (op.response.json as { positionId?: unknown } | undefined)?.positionId;
+  const id = positionIdIn(op.response.json);
   return `${op.response.status}${typeof err === 'string' ? ` ${err}` : ''}${typeof id === 'string' ? ` ${id}` : ''}`;
 }
 

@@ -5,6 +5,7 @@ import { enc, profileGap, validAddress } from '../checks/fixtures.ts';
 import type { Reply } from '../http.ts';
 import { amountOf, repayPart, walkCollateral } from './amounts.ts';
 import { amountProblem, credit, debit, open, overPrecise, predict, statusOf, type WalkModel, type WalkPosition } from './model.ts';
+import { positionIdIn } from '../body-id.ts';
 
 // The walk's commands, fast-check style (fc.commands): each checks that it applies to the
 // model, runs against the target, checks every answer against the model and moves the model.
@@ -238,8 +239,9 @@ export class Borrow implements Cmd {
     const what = `borrow ${amount.toFixed()} ${r.asset} against ${collateral.amount} ${collateral.asset}`;
     const rep = await call(r, 'POST', '/borrow', { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false });
     if (expectDebit(m, r, what, collateral.asset, new Decimal(collateral.amount), rep)) {
-      const id = body(rep).positionId;
-      if (typeof id !== 'string') broken(what, 'a positionId', got(rep));
+      // The borrow answer is not shown by the spec: its id is found, or named by profile ids.borrow.
+      const id = positionIdIn(body(rep), r.ctx.profile.ids.borrow);
+      if (typeof id !== 'string') broken(what, `the new position's id (${r.ctx.profile.ids.borrow ?? 'positionId, or one field named like an id'})`, got(rep));
       m.positions.push({ id: id as string, type: 'borrow', asset: r.asset, amount, status: 'pending', collateral: { asset: collateral.asset, amount: new Decimal(collateral.amount) }, repaid: new Decimal(0) });
     }
     await settle(m, r, what);

@@ -1,7 +1,7 @@
 import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import type { Profile } from '../../contract/index.ts';
-import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
+import { CheckSkip, unaffordable, fail, pass, type Check, type CheckContext } from '../check.ts';
 import { collateralFor, enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
 import { balanceControl, eventualReads, probeBody } from '../concurrency/funds.ts';
 import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
@@ -70,8 +70,8 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
   let cmds = tour();
   const first = bounds.tour ? await runTour(cmds) : undefined;
   const budget = bounds.budgetMs >= 1000 && bounds.budgetMs % 1000 === 0 ? `${bounds.budgetMs / 1000} s` : `${bounds.budgetMs} ms`;
-  if (first instanceof BudgetSpent) throw new CheckSkip(`the walk used up its ${budget} time budget in the fixed tour, with no broken rule found (${first.message})`);
-  if (first instanceof RateLimited) throw new CheckSkip(`the target rate-limited the walk's fixed tour (${first.message}): a key of a higher tier gives it room`);
+  if (first instanceof BudgetSpent) throw unaffordable(`the walk used up its ${budget} time budget in the fixed tour, with no broken rule found (${first.message})`);
+  if (first instanceof RateLimited) throw unaffordable(`the target rate-limited the walk's fixed tour (${first.message}): a key of a higher tier gives it room`);
   let broke = first;
   const tourTaken = taken.length;
   if (broke) {
@@ -108,9 +108,9 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
     let shortest = String(details.counterexample?.[0] ?? '(none)');
     if (e instanceof RateLimited && smallest) ({ error: e, cmds: shortest } = smallest);
     const walks = `${n} walk${n === 1 ? '' : 's'}`;
-    if (e instanceof BudgetSpent) throw new CheckSkip(`the walk used up its ${budget} time budget after ${walks}, with no broken rule found (${e.message})`);
+    if (e instanceof BudgetSpent) throw unaffordable(`the walk used up its ${budget} time budget after ${walks}, with no broken rule found (${e.message})`);
     if (e instanceof RateLimited) {
-      throw new CheckSkip(`the target rate-limited the walk (${e.message}) after ${walks}, with no broken rule found: a key of a higher tier gives it room`);
+      throw unaffordable(`the target rate-limited the walk (${e.message}) after ${walks}, with no broken rule found: a key of a higher tier gives it room`);
     }
     // A broken rule is a WalkBreak; anything else (a transport error, a skip) is what it is.
     if (e instanceof CheckSkip) throw e;
@@ -120,7 +120,7 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
       `${e instanceof WalkBreak ? e.message : String(e)}\n  shortest sequence found: ${shortest}\n  seed ${details.seed}, path ${details.counterexamplePath ?? '-'} (replay: --seed ${details.seed}), ${details.numShrinks} shrinks${details.interrupted ? ', shrinking cut short by the time bound' : ''}, ${ms} ms`,
     );
   }
-  if (details.numRuns === 0) throw new CheckSkip(`no walk finished within ${bounds.timeLimitMs} ms`);
+  if (details.numRuns === 0) throw unaffordable(`no walk finished within ${bounds.timeLimitMs} ms`);
   return pass({
     notes: [
       `${bounds.tour ? `the fixed tour of every step (${tourTaken} of ${cmds.length} taken), then ` : ''}${details.numRuns} random walks of up to ${bounds.maxCommands} operations (seed ${details.seed}), in ${ms} ms${details.interrupted ? ', cut short by the time bound' : ''}`,

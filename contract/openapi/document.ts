@@ -5,7 +5,8 @@ import { defaultProfile, type Profile } from '../profile.ts';
 import { RATE_FIELDS } from '../rate-bound.ts';
 import { errorBody } from '../schemas.ts';
 import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './exact.ts';
-import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './known.ts';
+import { documentedSuccess, hasBody, specNamedFieldsSchema, specShowsBody, toSchema, webhooksSection } from './known.ts';
+import { requestBody } from './requests.ts';
 
 // OpenAPI 3.1 generated from the endpoint table with zod's own JSON Schema export
 // (draft 2020-12 is OpenAPI 3.1's dialect, so schemas go in unchanged).
@@ -44,7 +45,7 @@ function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
   const links = linksOf(profile, e, ids);
   const responses: Json = {
     [String(endpointSuccess(profile, e))]: {
-      description: specShowsBody(e) ? 'Success (shape from the spec)' : 'Success (shape not shown by the spec: what the profile records, else an open object)',
+      description: specShowsBody(e) ? 'Success (shape from the spec)' : 'Success (shape not shown by the spec: its conventions and what the profile records, as contract/assertable.ts judges it)',
       // Who shows this body: a diff against a target's own document holds the spec's fields to it, and
       // only notes where the target does not promise a field the profile recorded (cli/gate/openapi-diff.ts).
       'x-lendcheck-shown-by': specShowsBody(e) ? 'spec' : 'profile',
@@ -63,7 +64,7 @@ function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
     parameters: parameters(profile, e),
     responses,
   };
-  if (e.body) op.requestBody = { required: e.id !== 'position.repay', content: { 'application/json': { schema: exactBody(profile, e, toSchema(e.body, 'input')) } } };
+  if (e.body) op.requestBody = { required: e.id !== 'position.repay', content: { 'application/json': { schema: requestBody(profile, exactBody(profile, e, toSchema(e.body, 'input'))) } } };
   return op;
 }
 
@@ -128,7 +129,8 @@ export function buildOpenApi(profile: Profile = defaultProfile): Json {
     const at = twin ? twin.path : e.path;
     (paths[at] ??= {})[e.method.toLowerCase()] = twin ? sharedOperation(profile, e, twin, ids) : operation(profile, e, ids);
   }
-  if (profile.bounds.rateBelow !== null) boundRates(paths, profile.bounds.rateBelow);
+  const schemas: Json = { Error: toSchema(errorBody, 'output'), SpecNamedFields: specNamedFieldsSchema() };
+  if (profile.bounds.rateBelow !== null) boundRates([paths, schemas], profile.bounds.rateBelow);
   return {
     openapi: '3.1.0',
     info: {
@@ -141,7 +143,7 @@ export function buildOpenApi(profile: Profile = defaultProfile): Json {
     webhooks: webhooksSection(profile),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'ck_test_ (sandbox) or ck_live_ (production) key' } },
-      schemas: { Error: toSchema(errorBody, 'output') },
+      schemas,
     },
   };
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../constants.ts';
-import { endpointKey, endpointSuccess, publicEnvelopeOf, successSchema, type Endpoint } from '../endpoints.ts';
+import { EVENT_TYPES, SIGNATURE_HEADER } from '../constants.ts';
+import { endpointSuccess, publicEnvelopeOf, successSchema, type Endpoint } from '../endpoints.ts';
 import type { Profile } from '../profile.ts';
 import { eventEnvelope, positionMatchedData } from '../schemas.ts';
+import { assertable, recordedFields, SPEC_NAMED_FIELDS, specShowsBody } from '../assertable.ts';
 
 // What the document says about a success body: what the spec states, plus what the profile
 // records, and nothing of the reference sandbox's own choices (contract/shapes.ts). A body
@@ -18,58 +19,34 @@ export const toSchema = (t: z.ZodType, io: 'input' | 'output'): Json => {
   return rest;
 };
 
-/** The id field the profile names for an endpoint's success body, when it names one. */
-export function idFieldOf(p: Profile, e: Endpoint): string | undefined {
-  switch (e.id) {
-    case 'webhooks.create':
-      return p.ids.webhook;
-    case 'user.withdraw':
-      return p.ids.withdrawal;
-    case 'position.repay':
-      return p.ids.repay;
-    default:
-      return undefined;
-  }
-}
+export { idFieldOf, recordedFields, specShowsBody } from '../assertable.ts';
 
-const JSON_TYPES: Record<string, Json> = {
-  string: { type: 'string' },
-  number: { type: 'number' },
-  integer: { type: 'integer' },
-  boolean: { type: 'boolean' },
-  object: { type: 'object' },
-  array: { type: 'array' },
-  // Seen null once: the field may hold anything else another time, so nothing is said.
-  null: {},
-};
-
-/** Fields the profile records for an endpoint's body (`responses`, learned by `profile detect`). */
-export function recordedFields(p: Profile, e: Endpoint): Record<string, string> | undefined {
-  return p.responses[endpointKey(e)]?.fields;
+/** The fields part 2 names, typed where present: one component every body the spec does not show refers to. */
+export const SPEC_NAMED_REF = '#/components/schemas/SpecNamedFields';
+export function specNamedFieldsSchema(): Json {
+  const { type: _any, required: _none, ...open } = toSchema(z.looseObject(Object.fromEntries(Object.entries(SPEC_NAMED_FIELDS).map(([k, v]) => [k, v.optional()]))), 'output');
+  return { description: 'Fields part 2 names, wherever they appear at the top of a body the spec does not show: any JSON; where an object, these hold their part 2 types', ...open, additionalProperties: true };
 }
 
 /**
- * The payload of a body the spec does not show: an open object, typed where the profile
- * records fields (each seen once, so none is required), the named id field required.
+ * The payload of a body the spec does not show, as contract/assertable.ts judges it: no type
+ * (any JSON; fields apply when it is an object), the fields part 2 names (SPEC_NAMED_REF) and
+ * the fields the profile records typed where present, the named id field required.
  */
 function notShownPayload(p: Profile, e: Endpoint): Json {
-  const fields = recordedFields(p, e) ?? {};
-  const id = idFieldOf(p, e);
-  const properties: Record<string, Json> = Object.fromEntries(Object.entries(fields).map(([k, t]) => [k, JSON_TYPES[t] ?? {}]));
-  // A registration's secret is the subscription's signing secret: part 2 gives its prefix.
-  if (e.id === 'webhooks.create' && fields.secret === 'string') properties.secret = { type: 'string', pattern: `^${WEBHOOK_SECRET_PREFIX}` };
-  if (id) properties[id] = { type: 'string', minLength: 1 };
+  const a = assertable(p, e);
+  const own = new Set([...Object.keys(recordedFields(p, e) ?? {}), ...a.required]);
+  const props = (toSchema(a.fields!, 'output').properties ?? {}) as Record<string, Json>;
+  const properties = Object.fromEntries(Object.entries(props).filter(([k]) => own.has(k)));
   return {
-    type: 'object',
-    description: 'Shape not shown by the spec: an open object' + (Object.keys(properties).length ? ' with the fields the profile records' : ''),
-    ...(Object.keys(properties).length ? { properties } : {}),
-    ...(id ? { required: [id] } : {}),
+    ...(a.required.length ? { type: 'object' } : {}),
+    description: `Shape not shown by the spec: any JSON; where an object, the fields part 2 names hold its types${own.size ? ', and the fields the profile records (or names) theirs' : ''}`,
+    allOf: [{ $ref: SPEC_NAMED_REF }],
+    ...(own.size ? { properties } : {}),
+    ...(a.required.length ? { required: a.required } : {}),
     additionalProperties: true,
   };
 }
-
-/** Whether the spec shows this endpoint's success body (else the profile's record is all there is). */
-export const specShowsBody = (e: Endpoint) => e.responseSource === 'spec' || e.access === 'sandbox';
 
 /** The JSON Schema of an endpoint's success body in the exported document, envelope included. */
 export function documentedSuccess(p: Profile, e: Endpoint): Json {

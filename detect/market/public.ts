@@ -1,7 +1,7 @@
 import { PUBLIC_ENVELOPE_DEFAULTS, RATE_LIMIT_HEADERS } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { errorText, ok, unwrap, type Detector, type Probe } from '../probe.ts';
-import { findId } from '../../conformance/body-id.ts';
+import { listedIds } from '../../contract/body-id.ts';
 
 // The public endpoints: the envelope of each (bare, or {data, timestamp}), the markets
 // (maturities, id form, lendable assets), the public bucket's size, the accepted analytics
@@ -57,8 +57,8 @@ export const publicDetector: Detector = {
       envelope(p, key, r);
       if (key === '/analytics/tvl') p.facts.set('tvl', r);
       if (key === '/vaults') {
-        const vaults = (unwrap(r) as { vaults?: unknown[] } | undefined)?.vaults;
-        const id = Array.isArray(vaults) ? findId(vaults[0], undefined, ['userId'])?.value : undefined;
+        // The vault list is not shown by the spec: its items' ids are found, whatever the list is called.
+        const id = listedIds(unwrap(r))[0];
         if (!id) p.miss('publicEnvelope./vaults/{id}', `GET /vaults answered ${r.status} with no vault id`);
         else envelope(p, '/vaults/{id}', await p.pub('GET', `/vaults/${encodeURIComponent(id)}`));
       }

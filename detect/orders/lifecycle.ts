@@ -16,7 +16,7 @@ export const lifecycleDetector: Detector = {
   name: 'organic match, repay and withdraw',
   options: [
     'successStatus.POST /borrow', 'successStatus.POST /positions/{positionId}/repay', 'successStatus.POST /users/{userId}/withdraw',
-    'lifecycle.autoRefinanceDefault', 'lifecycle.repayOnLend', 'lifecycle.statusAfterFullRepay', 'lifecycle.cancellable', 'ids.repay', 'ids.withdrawal',
+    'lifecycle.autoRefinanceDefault', 'lifecycle.repayOnLend', 'lifecycle.statusAfterFullRepay', 'lifecycle.cancellable', 'ids.repay', 'ids.withdrawal', 'ids.borrow',
   ],
   async run(p) {
     const m0 = p.fact<string[]>('maturities')?.[0] ?? '30d';
@@ -28,11 +28,15 @@ export const lifecycleDetector: Detector = {
     p.facts.set('matchedLend', { id: lendId, createdStatus: (lend.json as { status?: unknown }).status });
     const borrow = await borrowCrossing(p, asset, m0);
     p.set('successStatus.POST /borrow', borrow.reply.status, 'high', [borrow.reply]);
-    const borrowId = findId(borrow.reply.json, 'positionId')?.value ?? findId(borrow.reply.json)?.value;
+    const borrowField = findId(borrow.reply.json, 'positionId') ?? findId(borrow.reply.json);
+    const borrowId = borrowField?.value;
     if (!borrowId) throw new Error('the borrow answer names no position id');
     p.facts.set('collateralAsset', borrow.collateral);
 
     let pos = await p.call('GET', `/positions/${encodeURIComponent(borrowId)}`);
+    // The borrow answer is not shown by the spec: the field that held an id the position reads back by.
+    if (ok(pos)) p.set('ids.borrow', borrowField!.field, 'high', [borrow.reply, pos], `GET /positions/{${borrowField!.field}} read the new borrow back`);
+    else p.miss('ids.borrow', `GET /positions/${borrowId} (from the borrow answer's ${borrowField!.field}) answered ${pos.status}`);
     for (let i = 1; i < MATCH_POLLS && ok(pos) && (pos.json as { status?: string }).status === 'pending'; i++) {
       await new Promise((r) => setTimeout(r, MATCH_POLL_MS));
       pos = await p.call('GET', `/positions/${encodeURIComponent(borrowId)}`);

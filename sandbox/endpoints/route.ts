@@ -1,4 +1,4 @@
-import { endpointSuccess, successSchema, type Endpoint, type Profile } from '../../contract/index.ts';
+import { endpointKey, endpointSuccess, renameFields, successSchema, type Endpoint, type FieldNames, type Profile } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { iso } from '../engine/rows.ts';
 import { viewTime } from '../engine/views.ts';
@@ -9,7 +9,7 @@ import type { KeyInfo } from '../pipeline/plugin.ts';
 import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
 import type { ReadCache } from '../http/read-cache.ts';
-import { parseWith, readJsonBody } from './validate.ts';
+import { parseWith, readJsonBody, refuseUnknownFields } from './validate.ts';
 
 // One contract endpoint as the core serves it, in the msw/Hono order: parse (path parameters,
 // query and body by the endpoint's own schemas), predicate (auth, pipeline/table.ts) and resolve (the
@@ -37,18 +37,25 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
   const envelope = e.access === 'public' && schema !== e.response;
   const bodyRequired = e.body !== undefined && e.id !== 'position.repay';
   const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  // The profile's names for a body the spec does not show (contract/profile-bodies.ts), if any.
+  const renames = (profile.bodies.fieldNames as FieldNames)[endpointKey(e) as keyof FieldNames];
+  const names = renames && Object.keys(renames).length ? renames : undefined;
   const cacheable = d.readCache && !envelope && (e.id === 'position.get' || e.id === 'positions.list') ? d.readCache : undefined;
 
   const answer = (req: SandboxRequest, partner: KeyInfo | undefined, out: unknown): Answer => {
     let text: string;
     let at: number | undefined;
-    if (out instanceof RawJson && !envelope) {
+    if (out instanceof RawJson && !envelope && !names) {
       text = out.text;
       if (d.validate) check(JSON.parse(text));
     } else {
-      const payload = envelope ? { data: out instanceof RawJson ? JSON.parse(out.text) : out, timestamp: iso(engine.now()) } : out;
-      if (d.validate) check(payload);
-      text = JSON.stringify(payload);
+      const native = out instanceof RawJson ? JSON.parse(out.text) : out;
+      const timestamp = iso(engine.now());
+      // Checked in lendcheck-v1's names, then renamed as it leaves: the engine's answer is
+      // validated under any profile, and the rename is the only step the profile adds.
+      if (d.validate) check(envelope ? { data: native, timestamp } : native);
+      const body = names ? renameFields(native, names) : native;
+      text = JSON.stringify(envelope ? { data: body, timestamp } : body);
       at = viewTime(out);
     }
     if (cacheable && partner && req.incoming?.url !== undefined) {
@@ -78,6 +85,7 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
    *  engine's own check (engine/core.ts), asked here only when the schema refuses, so a good
    *  body is checked once, in the engine. */
   function parseBody(json: unknown): unknown {
+    refuseUnknownFields(profile, e.body!, json);
     try {
       return parseWith(e.body!, json ?? {}, 'body');
     } catch (err) {

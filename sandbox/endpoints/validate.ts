@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Profile } from '../../contract/index.ts';
+import { unknownField, type Profile } from '../../contract/index.ts';
 import { ApiError, invalid } from '../pipeline/errors.ts';
 
 // Request parsing that turns every problem into a 4xx whose message names the field.
@@ -10,6 +10,17 @@ export function issueMessage(err: z.ZodError, root: string): ApiError {
   const field = i.path.length ? i.path.map(String).join('.') : root;
   const missing = i.code === 'invalid_type' && /received undefined/.test(i.message);
   return invalid(field, missing ? 'is required' : i.message);
+}
+
+/**
+ * Profile requests.unknownFields: under `reject` a body field its schema does not list is refused,
+ * naming it (nested fields by dotted path); under `ignore` the schema's parse strips it. Every
+ * body reader calls this before its parse, the core's routes and the plugins' alike.
+ */
+export function refuseUnknownFields(profile: Profile, schema: z.ZodType, body: unknown): void {
+  if (profile.requests.unknownFields !== 'reject') return;
+  const extra = unknownField(schema, body);
+  if (extra) throw invalid(extra, 'is not a field of this request');
 }
 
 export function parseWith<T>(schema: z.ZodType<T>, input: unknown, root: string): T {

@@ -17,6 +17,7 @@ import { withdrawNotDebited } from './withdraw-not-debited.ts';
 import { withdrawRace } from './withdraw-race.ts';
 import { cancelDoubleRefund } from './cancel-double-refund.ts';
 import { HOOK_FAULTS, type HookFaultSetting } from '../webhooks/faults/index.ts';
+import { LIMIT_FAULTS, type LimitFaultSetting } from '../limiter/faults/index.ts';
 
 // The fault registry: every deliberate bug the sandbox can be given, by name. None is ever on
 // by default: a sandbox gets faults only from SandboxOptions.faults (tests) or from an explicit
@@ -47,13 +48,13 @@ const MODULES: FaultModule[] = [
 
 export const FAULTS: ReadonlyMap<string, FaultModule> = new Map(MODULES.map((m) => [m.name, m]));
 
-/** Endpoint faults, then the webhook sender's (sandbox/webhooks/faults/). */
-export const faultNames = (): string[] => [...FAULTS.keys(), ...HOOK_FAULTS.keys()];
+/** Endpoint faults, then the webhook sender's (sandbox/webhooks/faults/), then the limiter's (sandbox/limiter/faults/). */
+export const faultNames = (): string[] => [...FAULTS.keys(), ...HOOK_FAULTS.keys(), ...LIMIT_FAULTS.keys()];
 
 /** Validates each setting (a known name, a config its module accepts) before anything starts. */
-export function validateFaults(settings: readonly FaultSetting[]): Array<{ module: FaultModule | HookFaultSetting['module']; config: unknown }> {
+export function validateFaults(settings: readonly FaultSetting[]): Array<{ module: FaultModule | HookFaultSetting['module'] | LimitFaultSetting['module']; config: unknown }> {
   return settings.map((s) => {
-    const module = FAULTS.get(s.name) ?? HOOK_FAULTS.get(s.name);
+    const module = FAULTS.get(s.name) ?? HOOK_FAULTS.get(s.name) ?? LIMIT_FAULTS.get(s.name);
     if (!module) throw new Error(`unknown fault ${JSON.stringify(s.name)}; faults are ${faultNames().join(', ')}`);
     const parsed = module.config.safeParse(s.config ?? {});
     if (!parsed.success) {
@@ -73,6 +74,11 @@ export function installFaults(settings: readonly FaultSetting[], base: Readonly<
 /** The webhook sender's faults among the settings, validated; the dispatcher applies them. */
 export function hookFaults(settings: readonly FaultSetting[]): HookFaultSetting[] {
   return validateFaults(settings).filter((v): v is HookFaultSetting => 'effects' in v.module);
+}
+
+/** The rate limiter's faults among the settings, validated; the limiter applies them. */
+export function limitFaults(settings: readonly FaultSetting[]): LimitFaultSetting[] {
+  return validateFaults(settings).filter((v): v is LimitFaultSetting => 'enforced' in v.module);
 }
 
 /**

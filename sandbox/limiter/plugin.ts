@@ -8,6 +8,7 @@ import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugi
 import { GcraLimiter, type LimitDecision, type LimitRule, type RateLimiter } from './gcra.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';
+import { enforcedRule } from './faults/index.ts';
 
 // Rate limits as a stage that runs before auth, so 401s carry the headers too.
 //
@@ -36,14 +37,20 @@ function socketAddress(req: SandboxRequest): string {
 
 export interface BucketChoice {
   bucket: string;
+  /** The rule the headers state. */
   rule: LimitRule;
+  /** The rule the limiter enforces: the stated one, unless a limiter fault (limiter/faults/) is on. */
+  enforced: LimitRule;
   keyed: boolean;
 }
 
 /** The public bucket of a client address: no key, or one auth refuses. */
 function addressBucket(ctx: SandboxContext, address: string): BucketChoice {
-  return { bucket: `addr:${address}`, rule: publicRule(ctx.profile), keyed: false };
+  const rule = publicRule(ctx.profile);
+  return { bucket: `addr:${address}`, rule, enforced: enforce(ctx, rule), keyed: false };
 }
+
+const enforce = (ctx: SandboxContext, rule: LimitRule): LimitRule => (ctx.limitFaults?.length ? enforcedRule(ctx.limitFaults, rule) : rule);
 
 /** The 429 without an Error: a refusal is the limiter's commonest answer in a tier run, and an
  *  Error's stack capture was its largest cost. */
@@ -69,7 +76,10 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
         const info = raw ? ctx.lookupKey(raw) : undefined;
         if (!info) return addressBucket(ctx, address(req));
         let choice = keyed.get(info);
-        if (!choice) keyed.set(info, (choice = { bucket: `key:${info.keyId}`, rule: tierRule(ctx.profile, info.tier), keyed: true }));
+        if (!choice) {
+          const rule = tierRule(ctx.profile, info.tier);
+          keyed.set(info, (choice = { bucket: `key:${info.keyId}`, rule, enforced: enforce(ctx, rule), keyed: true }));
+        }
         return choice;
       };
       const decide = (choice: BucketChoice, d: LimitDecision, next: () => Answer | Promise<Answer>): Answer | Promise<Answer> => {
@@ -88,7 +98,7 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
       return (req, next) => {
         if (isInternalRequest(req.env)) return next();
         const choice = choose(req.header('authorization'), req);
-        const d = limiter.check(choice.bucket, choice.rule, now());
+        const d = limiter.check(choice.bucket, choice.enforced, now());
         return d instanceof Promise ? d.then((v) => decide(choice, v, next)) : decide(choice, d, next);
       };
     },

@@ -3,6 +3,7 @@ import type { Profile } from '../../contract/index.ts';
 import type { Clock } from '../engine/clock.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { HookFaultSetting } from '../webhooks/faults/index.ts';
+import type { LimitFaultSetting } from '../limiter/faults/index.ts';
 import type { Answer } from './answer.ts';
 import type { SandboxRequest } from './request.ts';
 import type { Stage } from './stage.ts';
@@ -41,6 +42,8 @@ export interface SandboxContext {
   controls: boolean;
   /** Deliberate webhook-sender bugs (webhooks/faults/), only when a test or `--fault` names them. */
   hookFaults?: readonly HookFaultSetting[];
+  /** Deliberate rate-limiter bugs (limiter/faults/), only when a test or `--fault` names them. */
+  limitFaults?: readonly LimitFaultSetting[];
 }
 
 /** What a plugin route's handler gets: the request, its path parameters by name and, on a

@@ -1,6 +1,6 @@
-import { controls, successStatus, webhookDeletable, type EventType, type Profile } from '../../contract/index.ts';
+import { controls, renameFields, successStatus, webhookDeletable, webhookSubscription, type EventType, type FieldNames, type Profile } from '../../contract/index.ts';
 import { ApiError } from '../pipeline/errors.ts';
-import { parseWith, readJsonBody } from '../endpoints/validate.ts';
+import { parseWith, readJsonBody, refuseUnknownFields } from '../endpoints/validate.ts';
 import { json } from '../pipeline/answer.ts';
 import type { PluginRoute, SandboxContext } from '../pipeline/plugin.ts';
 import { resendEvent, setPaused } from './actions.ts';
@@ -31,18 +31,22 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   // The authorization faults' seams (sandbox/webhooks/faults/webhook-owner.ts); none without --fault.
   const faults = ctx.hookFaults?.length ? hookFaultEffects(ctx.hookFaults, { db: ctx.db }) : {};
   const routes: PluginRoute[] = [];
+  // The profile's names for these bodies the spec does not show (contract/profile-bodies.ts).
+  const named = (key: keyof FieldNames, body: unknown) => renameFields(body, (profile.bodies.fieldNames as FieldNames)[key]);
 
   routes.push({
     endpoint: 'webhooks.create',
     handle: async ({ req, partner }) => {
-      const body = parseSubscription(profile, await readJsonBody(req, profile, true));
+      const raw = await readJsonBody(req, profile, true);
+      refuseUnknownFields(profile, webhookSubscription, raw);
+      const body = parseSubscription(profile, raw);
       const reg = subs.create(partner!.partnerId, body, clock.now(), profile.webhooks.registrationSecret);
-      return json(reg, successStatus(profile, 'POST /webhooks'));
+      return json(named('POST /webhooks', reg), successStatus(profile, 'POST /webhooks'));
     },
   });
 
   if (profile.webhooks.listAndDelete) {
-    routes.push({ endpoint: 'webhooks.list', handle: ({ partner }) => json({ webhooks: faults.listed ? faults.listed(partner!.partnerId, (p) => subs.list(p)) : subs.list(partner!.partnerId) }, successStatus(profile, 'GET /webhooks')) });
+    routes.push({ endpoint: 'webhooks.list', handle: ({ partner }) => json(named('GET /webhooks', { webhooks: faults.listed ? faults.listed(partner!.partnerId, (p) => subs.list(p)) : subs.list(partner!.partnerId) }), successStatus(profile, 'GET /webhooks')) });
   }
   if (webhookDeletable(profile)) {
     routes.push({
@@ -50,7 +54,7 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
       handle: ({ params: { webhookId }, partner }) => {
         if (!subs.delete(faults.deleteAs?.(partner!.partnerId, webhookId!) ?? partner!.partnerId, webhookId!, clock.now())) throw notFound(profile, 'webhookId', `no subscription ${webhookId}`);
         dispatch()?.forgetSubscription(webhookId!);
-        return json({ webhookId, deleted: true }, successStatus(profile, 'DELETE /webhooks/{webhookId}'));
+        return json(named('DELETE /webhooks/{webhookId}', { webhookId, deleted: true }), successStatus(profile, 'DELETE /webhooks/{webhookId}'));
       },
     });
   }
@@ -58,7 +62,9 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   routes.push({
     endpoint: 'sandbox.trigger',
     handle: async ({ req: http, partner }) => {
-      const req = parseWith(controls.triggerRequest, await readJsonBody(http, profile, true), 'body');
+      const raw = await readJsonBody(http, profile, true);
+      refuseUnknownFields(profile, controls.triggerRequest, raw);
+      const req = parseWith(controls.triggerRequest, raw, 'body');
       const partnerId = partner!.partnerId;
       const type = req.type as EventType;
       const now = clock.now();
@@ -83,7 +89,9 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   routes.push({
     endpoint: 'sandbox.resend',
     handle: async ({ req, params: { eventId }, partner }) => {
-      const body = parseWith(controls.resendRequest, (await readJsonBody(req, profile, false)) ?? {}, 'body');
+      const raw = (await readJsonBody(req, profile, false)) ?? {};
+      refuseUnknownFields(profile, controls.resendRequest, raw);
+      const body = parseWith(controls.resendRequest, raw, 'body');
       const partnerId = partner!.partnerId;
       const r = resendEvent(ctx.db, partnerId, eventId!, body.webhookId, clock.now());
       if (r === 'no-event') throw notFound(profile, 'eventId', `no event ${eventId}`);

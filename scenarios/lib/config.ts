@@ -38,6 +38,8 @@ export interface LoadConfig {
   destination: string;
   /** The profile's answer to an operation in the wrong state (errors.invalidState). */
   invalidState: { status: number; code: string };
+  /** The field of the borrow answer (not shown by the spec) holding the position id (profile ids.borrow); empty: found. */
+  borrowIdField: string;
 }
 
 function str(name: string, fallback: string): string {
@@ -94,6 +96,7 @@ export function loadConfig(): LoadConfig {
     collateralAmount: str('COLLATERAL_AMOUNT', '0.06'),
     destination: str('DESTINATION', '0x000000000000000000000000000000000000dEaD'),
     invalidState: { status: num('INVALID_STATE_STATUS', 400), code: str('INVALID_STATE_CODE', 'invalid_request') },
+    borrowIdField: str('BORROW_ID_FIELD', ''),
   };
 }
 

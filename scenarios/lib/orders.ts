@@ -4,6 +4,7 @@
 import exec from 'k6/execution';
 import { jsonOf, type Res } from './http.ts';
 import type { LoadConfig } from './config.ts';
+import { positionIdIn } from '../../contract/body-id.ts';
 
 export interface Market {
   asset: string;
@@ -44,9 +45,12 @@ export function borrowBody(cfg: LoadConfig, user: string, m: Market): Record<str
   };
 }
 
-export function positionIdOf(res: Res): string | undefined {
-  const id = jsonOf(res)?.positionId;
-  return typeof id === 'string' ? id : undefined;
+/**
+ * The new position's id in an order's answer: a lend's names positionId (spec); a borrow's is not
+ * shown, so its id is where the profile says (ids.borrow), else found as every suite finds it.
+ */
+export function positionIdOf(res: Res, named?: string): string | undefined {
+  return positionIdIn(jsonOf(res), named || undefined);
 }
 
 export const is2xx = (res: Res): boolean => res.status >= 200 && res.status < 300;

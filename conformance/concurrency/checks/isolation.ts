@@ -1,5 +1,5 @@
 import { Decimal } from '../../../contract/decimal.ts';
-import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
+import { CheckSkip, unaffordable, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { enc, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
@@ -52,7 +52,7 @@ export const isolation: Check = {
     if (s.refused.length) throw new CheckSkip(`${s.refused.length} lends of ${userId} were refused as insufficient_funds: the user needs ${amount[2]} USDC per order with each partner`);
     const mine = { 1: new Set<string>(), 2: new Set<string>() };
     for (const i of s.accepted) mine[ops[i]!.partner ?? 1].add(String((replies[i]!.json as { positionId?: unknown }).positionId));
-    if (!mine[1].size || !mine[2].size) throw new CheckSkip(`the rate limit let lends of only one partner through (${mine[1].size} and ${mine[2].size}): nothing to keep apart`);
+    if (!mine[1].size || !mine[2].size) throw unaffordable(`the rate limit let lends of only one partner through (${mine[1].size} and ${mine[2].size}): nothing to keep apart`);
     for (const p of [1, 2] as const) {
       const other = p === 1 ? 2 : 1;
       const listed = new Set(await listIds(ctx, userId, keys[p]));

@@ -4,6 +4,7 @@ import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/f
 import { cancelResting, cleanMarket } from '../../checks/clean-market.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm, type StormOp } from '../storm.ts';
+import { positionIdIn } from '../../body-id.ts';
 
 // Matching never fills more than was offered: in a market of its own (one whose book holds
 // nothing at the rates the check uses, so the book is known), one resting borrow of A, then STORM lends of
@@ -37,7 +38,7 @@ export const matchingNoOverfill: Check = {
     const lender = await fundedUser(ctx, 'conc-takers');
     const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { borrowAmount: AMOUNT, rate: makerRate, maturity }) });
     if (!accepted(b)) throw new CheckSkip(`the resting borrow of ${AMOUNT} ${asset} in ${maturity} was not accepted: ${b.status} ${show(b.json)}`);
-    const makerId = String((b.json as { positionId?: unknown }).positionId);
+    const makerId = String(positionIdIn(b.json, ctx.profile.ids.borrow));
     const left: string[] = [makerId];
     try {
       return await overfill(ctx, id, { asset, maturity, lender, makerId, takerRate, left });

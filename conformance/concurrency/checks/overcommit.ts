@@ -5,6 +5,7 @@ import { borrowBody, collateralFor, fundedUser, lendBody, pairAsset, RESTING_RAT
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, STORM, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
+import { positionIdIn } from '../../body-id.ts';
 
 // Over-commitment: STORM requests on one user that each fit its funds and together do not,
 // sent at once. The accepted ones must fit (their sum at most the funds), the others must be
@@ -113,7 +114,8 @@ function overcommit(kind: Kind): Check {
 
 /** Accepted orders are distinct positions: no two answers name one positionId. */
 export function distinctPositions(ctx: CheckContext, history: Parameters<typeof stormFail>[1], replies: Parameters<typeof sort>[0], acceptedIdx: number[], noun: string): string[] {
-  const ids = acceptedIdx.map((i) => (replies[i]!.json as { positionId?: unknown } | undefined)?.positionId);
+  // A lend's answer names positionId (spec); a borrow's is not shown: found as the fixtures find it.
+  const ids = acceptedIdx.map((i) => positionIdIn(replies[i]!.json) ?? positionIdIn(replies[i]!.json, ctx.profile.ids.borrow));
   const seen = new Map<string, number>();
   for (const id of ids) if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
   const dup = [...seen].find(([, n]) => n > 1);

@@ -6,6 +6,7 @@ import { expectOnly, noteRateLimited, requireAnswered, sort, STORM, stormFail } 
 import { accepted, storm, type StormOp } from '../storm.ts';
 import { conserved, searchableCollateral } from './overcommit.ts';
 import { pairMarket } from '../../checks/endpoints.ts';
+import { positionIdIn } from '../../body-id.ts';
 
 // One transition per position: STORM overlapping cancels of one pending lend, or full repays
 // of one active borrow. Exactly one succeeds; the others get the profile's invalid-state
@@ -78,8 +79,8 @@ async function activeBorrow(ctx: CheckContext): Promise<{ borrower: string; posi
   const body = borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity, collateral: searchableCollateral(ctx.profile, pairAsset(ctx.profile), amount) });
   const b = await ctx.api('POST', '/borrow', { body });
   if (!accepted(b)) throw new CheckSkip(`a borrow crossing the partner's own lend was not accepted (${b.status} ${show(b.json)}), so there is no active loan to repay`);
-  const positionId = (b.json as { positionId?: unknown }).positionId;
-  if (typeof positionId !== 'string') fail('POST /borrow answers with a positionId', 'a positionId', show(b.json), b.exchange);
+  const positionId = positionIdIn(b.json, ctx.profile.ids.borrow);
+  if (!positionId) fail('POST /borrow answers with the new position\'s id', `a ${ctx.profile.ids.borrow ?? 'positionId (or one field named like an id)'} string`, show(b.json), b.exchange);
   const t0 = Date.now();
   for (;;) {
     const g = await ctx.api('GET', `/positions/${enc(positionId as string)}`);

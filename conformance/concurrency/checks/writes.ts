@@ -1,4 +1,4 @@
-import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
+import { CheckSkip, unaffordable, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { createLend, enc, fundedUser, RESTING_RATE } from '../../checks/fixtures.ts';
 import type { Reply } from '../../http.ts';
 import type { Exchanges } from '../exchanges.ts';
@@ -42,7 +42,7 @@ export const patchNoLostUpdate: Check = {
     for (let i = 0; i < POSITIONS; i++) {
       const c = await createLend(ctx, userId, { rate: RESTING_RATE });
       const g = await ctx.api('GET', `/positions/${enc(c.body.positionId)}`);
-      if (g.status === 429) throw new CheckSkip(`reading ${c.body.positionId} answered 429 twice: the rate limit leaves no room for this check now`);
+      if (g.status === 429) throw unaffordable(`reading ${c.body.positionId} answered 429 twice: the rate limit leaves no room for this check now`);
       const f = g.json as Flags;
       if (typeof f?.autoRollover !== 'boolean' || typeof f?.autoRefinance !== 'boolean') throw new CheckSkip(`the lend ${c.body.positionId} reads without both autoRollover and autoRefinance as booleans: ${show(g.json)}`);
       positions.push({ id: c.body.positionId, flags: f });
@@ -59,7 +59,7 @@ export const patchNoLostUpdate: Check = {
     noteRateLimited(ctx, s, 'PATCHes');
     const done = new Set(s.accepted);
     if (!positions.some((_, n) => done.has(2 * n) && done.has(2 * n + 1))) {
-      throw new CheckSkip(`no position had both of its PATCHes answered other than 429 (${s.limited.length} of ${ops.length} rate limited): no overlap of two writes to observe`);
+      throw unaffordable(`no position had both of its PATCHes answered other than 429 (${s.limited.length} of ${ops.length} rate limited): no overlap of two writes to observe`);
     }
     for (const [n, p] of positions.entries()) {
       const want: Flags = {};

@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
-import { CheckSkip, fail, pass, type Check, type CheckContext } from '../../check.ts';
+import { CheckSkip, unaffordable, fail, pass, type Check, type CheckContext } from '../../check.ts';
 import { fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
 import type { TimedExchange } from '../exchanges.ts';
 import { accepted, field, Recorder } from '../storm.ts';
@@ -94,7 +94,7 @@ export async function ledgerStorm(ctx: CheckContext) {
     `search: ${verdict.steps} steps in ${Math.round(performance.now() - t0)} ms`,
     ...(ids.length ? [] : [`no lend was accepted (the first answered ${phase1[0]!.response?.status ?? 'nothing'}), so no cancel raced: the withdrawals and the funds were checked`]),
   ];
-  if (verdict.inconclusive) throw new CheckSkip(`the linearizability search over ${verdict.operations} operations ran out of its budget (${verdict.steps} steps) before deciding; no verdict`);
+  if (verdict.inconclusive) throw unaffordable(`the linearizability search over ${verdict.operations} operations ran out of its budget (${verdict.steps} steps) before deciding; no verdict`);
   if (!verdict.linearizable) {
     const w = verdict.witness!;
     fail('overlapping requests on one user behave as one-at-a-time requests in some order real time allows', `an order of the ${verdict.operations} operations, consistent with real time, that the ledger model allows`, `${w.summary}\n\n${w.text}\n\n(search: ${verdict.steps} steps in ${Math.round(performance.now() - t0)} ms)`);
