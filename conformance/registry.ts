@@ -3,6 +3,7 @@ import { CheckRegistry } from '../kernel/check-kernel.ts';
 import type { Check } from './check.ts';
 import { authChecks } from './checks/auth.ts';
 import { endpointChecks } from './checks/endpoints.ts';
+import { everyAnswerCheck } from './checks/every-answer.ts';
 import { errorChecks } from './checks/errors.ts';
 import { fuzzChecks } from './checks/fuzz.ts';
 import { hookChecks } from './checks/hooks.ts';
@@ -21,6 +22,7 @@ export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
   const list = [
     ...authChecks(profile),
     ...endpointChecks(profile),
+    everyAnswerCheck(profile),
     ...lifecycleChecks(profile),
     ...paginationChecks(profile),
     ...errorChecks(profile),
