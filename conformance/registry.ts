@@ -4,6 +4,7 @@ import type { Check } from './check.ts';
 import { authChecks } from './checks/auth.ts';
 import { authzChecks } from './authz/checks.ts';
 import { endpointChecks } from './checks/endpoints.ts';
+import { everyAnswerCheck } from './checks/every-answer.ts';
 import { errorChecks } from './checks/errors.ts';
 import { fuzzChecks } from './checks/fuzz.ts';
 import { hookChecks } from './checks/hooks.ts';
@@ -23,6 +24,7 @@ export function allChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
     ...authChecks(profile),
     ...authzChecks(profile),
     ...endpointChecks(profile),
+    everyAnswerCheck(profile),
     ...lifecycleChecks(profile),
     ...paginationChecks(profile),
     ...errorChecks(profile),

@@ -117,7 +117,8 @@ function notShownPayload(p: Profile, e: Endpoint): Assertable {
   for (const k of names) {
     const rules = [SPEC_NAMED_FIELDS[k], recorded[k] ? RECORDED[recorded[k]] : undefined].filter((r): r is z.ZodType => !!r);
     const rule = rules.length === 2 ? z.intersection(rules[0]!, rules[1]!) : (rules[0] ?? z.string());
-    shape[k] = k === id ? (k in SPEC_NAMED_FIELDS || recorded[k] ? z.intersection(rule, z.string().min(1)) : z.string().min(1)) : rule.optional();
+    // The named id: a non-empty string, present (which any recorded or spec-named string rule allows).
+    shape[k] = k === id ? z.string().min(1) : rule.optional();
   }
   const object = z.looseObject(shape);
   // Only an object has fields; a body of another JSON form is judged on being JSON, unless an id is named.

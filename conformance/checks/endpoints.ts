@@ -58,10 +58,10 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
   'public.markets': async (ctx) => ctx.pub('GET', '/markets'),
   'public.orderbook': async (ctx) => ctx.pub('GET', `/markets/${enc(firstMarket(ctx.profile))}/orderbook`),
   'public.rates': async (ctx) => ctx.pub('GET', '/markets/rates'),
-  'public.tvl': async (ctx) => ctx.pub('GET', '/analytics/tvl', { query: { period: ctx.profile.markets.defaultPeriod } }),
-  'public.volume': async (ctx) => ctx.pub('GET', '/analytics/volume', { query: { period: ctx.profile.markets.defaultPeriod } }),
+  'public.tvl': async (ctx) => ctx.pub('GET', '/analytics/tvl', { query: { period: periodOf(ctx.profile) } }),
+  'public.volume': async (ctx) => ctx.pub('GET', '/analytics/volume', { query: { period: periodOf(ctx.profile) } }),
   'public.rateSeries': async (ctx) =>
-    ctx.pub('GET', '/analytics/rates', { query: { asset: 'USDC', maturity: ctx.profile.markets.maturities[0], period: ctx.profile.markets.defaultPeriod } }),
+    ctx.pub('GET', '/analytics/rates', { query: { asset: 'USDC', maturity: ctx.profile.markets.maturities[0], period: periodOf(ctx.profile) } }),
   'public.vaults': async (ctx) => ctx.pub('GET', '/vaults'),
   'public.vault': async (ctx) => {
     const list = await ctx.pub('GET', '/vaults');
@@ -72,6 +72,9 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
     return ctx.pub('GET', `/vaults/${enc(id)}`);
   },
 };
+
+/** A period the profile lists (markets.periods, detected): its default when listed, else the first. */
+export const periodOf = (p: Profile) => (p.markets.periods.includes(p.markets.defaultPeriod) ? p.markets.defaultPeriod : (p.markets.periods[0] ?? p.markets.defaultPeriod));
 
 export const firstMarket = (p: Profile) => marketId(p, 'USDC', p.markets.maturities[0] ?? '30d');
 
@@ -151,7 +154,7 @@ function endpointCheck(e: Endpoint): Check {
       if (e.id === 'rates.get' && (r.status === 404 || r.status === 405 || refusesField(r, /route|path/))) profileGap(ctx, 'ratesPath', r, `GET ${ctx.profile.ratesPath}`);
       if ((e.id === 'webhooks.list' || e.id === 'webhooks.delete') && (r.status === 404 || r.status === 405 || refusesField(r, /route|path|method/))) profileGap(ctx, e.id === 'webhooks.delete' && !ctx.profile.webhooks.listAndDelete ? 'webhooks.deleteWithoutList' : 'webhooks.listAndDelete', r, `${e.method} ${e.path}`);
       if (e.id === 'public.orderbook' && (r.status === 404 || refusesField(r, /\bid\b|market/))) profileGap(ctx, 'markets.idSeparator', r, `the public order book of ${firstMarket(ctx.profile)}`);
-      if (e.path.startsWith('/analytics/') && refusesField(r, /period/)) profileGap(ctx, 'markets.periods', r, `GET ${e.path}?period=${ctx.profile.markets.defaultPeriod}`);
+      if (e.path.startsWith('/analytics/') && refusesField(r, /period/)) profileGap(ctx, 'markets.periods', r, `GET ${e.path}?period=${periodOf(ctx.profile)}`);
       const body = expectSuccess(ctx, e, r);
       if (e.id === 'lend.create') {
         if (body && typeof body === 'object' && 'type' in body) fail('the create-lend response has no type', 'no `type` field', `type ${show((body as { type: unknown }).type)}`, r.exchange);
