@@ -10,11 +10,14 @@ import { runSeed } from './soak.ts';
 // runs Growth keys and the whole gate). Measured: see docs/conformance.md, "Neutrality soak".
 
 const SEEDS = fixedSeeds().slice(0, 3);
+// The steps each seed runs: contract and conformance unless told (LENDCHECK_NEUTRALITY_STEPS=contract
+// is the cheap form: detection and the contract step, about 15 s a seed).
+const STEPS = (process.env.LENDCHECK_NEUTRALITY_STEPS ?? 'contract,conformance').split(',');
 
 describe.concurrent('neutrality: gate --detect-profile passes against drawn implementations', () => {
   for (const { seed, why } of SEEDS) {
     it(`seed ${seed} (kept because: ${why.slice(0, 60)}…)`, { timeout: 330_000 }, async () => {
-      const r = await runSeed(seed, { steps: ['contract', 'conformance'], tier: 'scale', timeoutMs: 300_000 });
+      const r = await runSeed(seed, { steps: STEPS, tier: 'scale', timeoutMs: 300_000 });
       const failed = r.failures.map((f) => `${f.step}/${f.check}: ${f.message.slice(0, 300)}`);
       expect(failed, `seed ${seed}: ${r.verdict} (run kept in ${r.dir})`).toEqual([]);
       expect(r.verdict, `seed ${seed}: exit ${r.exitCode}, run kept in ${r.dir}`).toBe('PASS');
