@@ -91,12 +91,13 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls, fetch: (req, env) => sandboxFetch(req, env), ...(senderFaults.length ? { hookFaults: senderFaults } : {}) };
 
   engine.groupCommit = opts.groupCommit ?? true;
-  // The caller is found once, first; the plugins' stages follow; the read cache is innermost
-  // and, as before, only where no plugin has a stage (pipeline/read-cache.ts says why).
+  // The caller is found once, first; the read cache follows it (before any route is matched)
+  // and, as before, only where no plugin has a stage (pipeline/read-cache.ts says why); the
+  // plugins' stages run around the matched route.
   const pluginStages = plugins.flatMap((p) => (p.stage ? [p.stage(ctx)] : []));
   const changes = db.prepare('SELECT total_changes()').pluck();
   const readCache = pluginStages.length ? undefined : new ReadCache({ changes: () => changes.get() as number, inTransaction: () => db.inTransaction, now: () => clock.now() });
-  const stages = [callerStage(keys), ...pluginStages, ...(readCache ? [readCacheStage(readCache)] : [])];
+  const front = [callerStage(keys), ...(readCache ? [readCacheStage(readCache)] : [])];
 
   // Validated here, so a bad fault name or config fails the start, not a request.
   const resolvers = opts.faults?.length ? installFaults(opts.faults, RESOLVERS) : RESOLVERS;
@@ -110,7 +111,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   });
   const dispatch = createDispatch({
     router,
-    stages,
+    front,
+    stages: pluginStages,
     profile,
     pendingCommit: () => engine.pendingCommit(),
     onInternalError: (err) => console.error(`sandbox: internal error: ${err instanceof Error ? err.stack : String(err)}`),

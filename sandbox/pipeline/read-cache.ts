@@ -2,8 +2,8 @@ import { JSON_TYPE } from './answer.ts';
 import type { Stage } from './stage.ts';
 
 // Answers to GET /positions/{id} and GET /users/{id}/positions kept as the bytes the core
-// sent, so a repeat of the same request by the same partner is answered by a stage of the
-// pipeline (readCacheStage, the innermost) without the route, zod, SQLite or JSON.stringify.
+// sent, so a repeat of the same request by the same partner is answered by a front stage of
+// the pipeline (readCacheStage, before the route is matched) without the router, the route, zod, SQLite or JSON.stringify.
 //
 // Why this is the same answer the core would give:
 //  - an entry is stored only by the core's own handler, after it validated the request and
@@ -78,7 +78,7 @@ export class ReadCache {
   }
 }
 
-/** The cache as the innermost stage: a keyed GET it holds is answered here, anything else goes on. */
+/** The cache as a front stage (after the caller's): a keyed GET it holds is answered here, anything else goes on. */
 export function readCacheStage(cache: ReadCache): Stage {
   return (req, next) => {
     if (req.method !== 'GET' || req.partner === undefined || !cache.size || cache.bypass) return next();
