@@ -7,7 +7,9 @@
 //  - a malformed escape (%zz, a lone %, bytes that are not UTF-8) is left as it came while
 //    the rest is decoded: the route or its schema then refuses it with a 4xx, never a 500;
 //  - the query string is URLSearchParams' (+ is a space, escapes decoded, malformed ones
-//    kept); a repeated parameter keeps its first value and a nameless one is dropped.
+//    kept); a repeated parameter keeps its first value and a nameless one is dropped. One
+//    difference from hono, by the WHATWG rule: escaped bytes that are not UTF-8 become U+FFFD
+//    in a query value (hono kept the escapes); either way the value's schema refuses it.
 
 /** Applies `decode`, or on a malformed escape decodes each run of escapes that can be. */
 function tolerant(s: string, decode: (s: string) => string): string {
