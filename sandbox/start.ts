@@ -1,4 +1,3 @@
-import type { Profile } from '../contract/index.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
 import { DEFAULT_KEYS, type KeyEntry } from './auth/keys.ts';
 import type { Clock } from './engine/clock.ts';
@@ -10,35 +9,16 @@ import { defaultPlugins } from './plugins.ts';
 import { startSandboxServer } from './server.ts';
 import { delayPlugin, parseDelays } from './test-delay/plugin.ts';
 import type { WebhooksPluginOptions } from './webhooks/plugin.ts';
+import type { StartSandboxOptions as PublicOptions, StartedSandbox as PublicStarted } from './public-types.ts';
 
 // One mapping from the sandbox's user-level options (what `lendcheck sandbox`'s flags name)
 // to a SandboxOptions with its plugins: the CLI, startSandbox (a vitest globalSetup) and the
 // msw door (sandbox/msw/) all go through `sandboxOptions`, so the three are the same sandbox.
 
-export interface StartSandboxOptions {
-  /** Port to listen on; 0 (the default) takes any free port. */
-  port?: number;
-  /** Address to listen on (default 127.0.0.1). */
-  host?: string;
-  /** SQLite file, or ':memory:' (the default here; the CLI defaults to a file). */
-  db?: string;
-  /** The key store; default the public test keys (DEFAULT_KEYS). */
-  keys?: KeyEntry[];
-  /** Business seconds per real second (default 1). */
-  timeScale?: number;
-  profile?: Profile;
+/** The public options (public-types.ts), and what the in-repo callers may add. */
+export interface StartSandboxOptions extends Omit<PublicOptions, 'rateLimits' | 'faults'> {
   /** false turns the rate limiter off; an object tunes it (which keys and tiers, its time source). */
   rateLimits?: boolean | RateLimitOptions;
-  /** false turns the built-in liquidity provider off (orders wait for a crossing order). */
-  liquidity?: boolean;
-  /** false serves no /v1/sandbox/* controls, as a real partner sandbox. */
-  controls?: boolean;
-  /** Serve /metrics in Prometheus text format. */
-  metrics?: boolean;
-  /** Serve the web console at / and /console (the CLI's default; off here). */
-  console?: boolean;
-  /** Test only: answer these endpoints later, `endpoint=ms,…` as the CLI's --test-delay. */
-  testDelay?: string;
   /** Test only: deliberate bugs (sandbox/faults/). */
   faults?: FaultSetting[];
   /** The webhook dispatcher's options (its sender, retry delays); false sends nothing. */
@@ -75,13 +55,10 @@ export function sandboxOptions(o: StartSandboxOptions): SandboxOptions {
   };
 }
 
-export interface StartedSandbox {
-  /** Base URL ending in /v1. */
-  url: string;
-  port: number;
+/** The public StartedSandbox with the whole engine underneath (in-repo callers). */
+export interface StartedSandbox extends PublicStarted {
   keys: KeyEntry[];
   sandbox: Sandbox;
-  close(): Promise<void>;
 }
 
 /** The sandbox on a port, in this process: the CLI's `lendcheck sandbox` without the CLI. */
@@ -92,3 +69,6 @@ export async function startSandbox(o: StartSandboxOptions = {}): Promise<Started
 
 /** A sandbox with no listener (the msw door, in-process tests): the same options, no port. */
 export const createConfiguredSandbox = (o: StartSandboxOptions = {}): Sandbox => createSandbox(sandboxOptions(o));
+
+// The package declares startSandbox with the self-contained public types (index.ts): these fit them.
+startSandbox satisfies (o?: PublicOptions) => Promise<PublicStarted>;

@@ -9,7 +9,13 @@
 // node-fetch, ky, openapi-fetch). It cannot reach undici's own request()/Client/Pool with
 // its own Agent (they bypass the globals msw patches): for those, start the sandbox on a
 // port (startSandbox from 'lendcheck') or run its container.
-export { createMswSandbox, DEFAULT_MSW_BASE_URL, type MswClock, type MswSandbox, type MswSandboxOptions } from './sandbox.ts';
-export { lendcheckHandlers, type FetchCore } from './handlers.ts';
-export type { WebhookHandler } from './webhooks.ts';
-export type { KeyEntry } from '../auth/keys.ts';
+// The package's declarations are types.ts (self-contained); these implementations must fit them.
+import type * as Declared from './types.ts';
+import { lendcheckHandlers as handlers } from './handlers.ts';
+import { createMswSandbox as create, DEFAULT_MSW_BASE_URL as BASE } from './sandbox.ts';
+
+export const createMswSandbox = create satisfies typeof Declared.createMswSandbox;
+export const lendcheckHandlers = handlers satisfies typeof Declared.lendcheckHandlers;
+export const DEFAULT_MSW_BASE_URL: string = BASE;
+export type { LocalMswSandbox } from './sandbox.ts';
+export type { FetchCore, MswClock, MswSandbox, MswSandboxOptions, SandboxHandle, SandboxKey, WebhookHandler } from './types.ts';

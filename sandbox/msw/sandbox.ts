@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'msw';
 import { API_VERSION_PREFIX, defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
 import type { Sandbox } from '../app.ts';
 import { DEFAULT_KEYS, KeyStore, type KeyEntry } from '../auth/keys.ts';
@@ -8,7 +7,8 @@ import { createConfiguredSandbox } from '../start.ts';
 import { durationMs } from './duration.ts';
 import { lendcheckHandlers } from './handlers.ts';
 import { settleWebhooks } from './settle.ts';
-import { mswSender, type WebhookHandler } from './webhooks.ts';
+import type { MswSandbox, MswSandboxOptions, WebhookHandler } from './types.ts';
+import { mswSender } from './webhooks.ts';
 
 // The sandbox for a partner's own tests through msw: the engine in memory (':memory:', no
 // port, no process), a business clock that stands still until the test advances it, and
@@ -16,61 +16,15 @@ import { mswSender, type WebhookHandler } from './webhooks.ts';
 // straight to a handler function. The options map onto the CLI's sandbox (start.ts), so this
 // is the same sandbox `lendcheck sandbox` serves.
 
-export interface MswSandboxOptions {
-  profile?: Profile;
-  /** The key store; default the public test keys (ck_test_partner_a_starter/_growth/_scale, ck_test_partner_b_growth). */
-  keys?: KeyEntry[];
-  /** The base URL msw intercepts, ending in /v1; default https://sandbox.lendcheck.test/v1. */
-  baseUrl?: string;
-  /**
-   * Rate limits: true (the default) on every key and the public rate on keyless calls; false
-   * off; or only for some tiers and keys (and keyless calls when `public` is true). They run
-   * on the test clock: advance it to refill a bucket.
-   */
-  rateLimits?: boolean | { tiers?: string[]; keys?: string[]; public?: boolean };
-  /** The /v1/sandbox/* controls (default true). */
-  controls?: boolean;
-  /** The built-in liquidity provider (default false: only crossing orders match). */
-  liquidity?: boolean;
-  startingFunds?: Record<string, string>;
-  /** Business time the test clock starts at (default: now). */
-  startAt?: Date | number;
-  /** Check every success body against the contract (default: on under NODE_ENV=test). */
-  validateResponses?: boolean;
-  /** Business ms before each webhook retry; default the spec's schedule. */
-  retryDelaysMs?: readonly number[];
-}
-
-export interface MswClock {
-  now(): Date;
-  /** Moves business time on ('30d', '12h', '90s', '500ms' or ms), runs what falls due
-   *  (matching, maturity, rollover, liquidation, webhook retries) and waits for deliveries. */
-  advance(by: string | number): Promise<void>;
-}
-
-export interface MswSandbox {
-  /** For setupServer(...sandbox.handlers) or server.use(...sandbox.handlers). */
-  handlers: RequestHandler[];
-  /** Ends in /v1. */
-  baseUrl: string;
-  keys: KeyEntry[];
-  /** A key of a partner (default the first's) and tier (default any). */
-  key(partnerId?: string, tier?: string): string;
-  clock: MswClock;
-  /** Webhook attempts go to `handler` instead of fetch(url) until the returned function is called. */
-  onWebhook(handler: WebhookHandler): () => void;
-  /** Waits until every due webhook delivery has been attempted and recorded. */
-  settle(): Promise<void>;
-  /** The core without msw. */
-  fetch(req: Request): Promise<Response>;
-  /** The engine, database and profile underneath. */
+/** The msw sandbox with the whole engine underneath (in-repo callers; the package declares
+ *  `sandbox` as the narrower SandboxHandle, types.ts). */
+export interface LocalMswSandbox extends MswSandbox {
   sandbox: Sandbox;
-  close(): Promise<void>;
 }
 
 export const DEFAULT_MSW_BASE_URL = `https://sandbox.lendcheck.test${API_VERSION_PREFIX}`;
 
-export function createMswSandbox(opts: MswSandboxOptions = {}): MswSandbox {
+export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox {
   const profile = opts.profile ?? defaultProfile;
   const keys = opts.keys ?? DEFAULT_KEYS;
   const startMs = opts.startAt === undefined ? Date.now() : +opts.startAt;

@@ -1,11 +1,11 @@
 import { RESPONSE_EXCERPT, type AttemptResult, type Sender } from '../webhooks/sender.ts';
+import type { WebhookHandler } from './types.ts';
 
 // The webhook sender of the msw way: each signed attempt is a fetch Request, handed straight
 // to the test's handler when one is set (onWebhook), else sent with global fetch, which msw
 // intercepts for a partner URL it has a handler for. The spec's 5 s answer deadline is kept
 // in real time (a handler slower than that is a failed attempt, retried on the test clock).
 
-export type WebhookHandler = (req: Request) => Response | Promise<Response>;
 
 export function mswSender(handler: () => WebhookHandler | undefined, timeoutMs: number): Sender {
   return async (url, body, headers, signal): Promise<AttemptResult> => {
