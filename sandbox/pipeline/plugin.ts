@@ -4,7 +4,7 @@ import type { Clock } from '../engine/clock.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { HookFaultSetting } from '../webhooks/faults/index.ts';
 import type { Answer } from './answer.ts';
-import type { RequestEnv, SandboxRequest } from './request.ts';
+import type { KeyInfo, RequestEnv, SandboxRequest } from './request.ts';
 import type { Stage } from './stage.ts';
 
 // The seam between the sandbox core (engine, auth, the contract's routes) and the behaviours
@@ -12,12 +12,7 @@ import type { Stage } from './stage.ts';
 // auth on every /v1 request, so it sees every request including ones that end in 401; its
 // routes go into the one route table (table.ts) beside the core's and run after auth.
 
-export interface KeyInfo {
-  /** Stable, non-secret id of the key (never the key itself). */
-  keyId: string;
-  partnerId: string;
-  tier: string;
-}
+export type { KeyInfo };
 
 /**
  * The env of a request the sandbox makes to itself (the console's snapshot, console/snapshot.ts):

@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Profile } from '../../contract/index.ts';
 import { BodyCap } from './body-cap.ts';
 import type { ApiError } from './errors.ts';
-import type { KeyInfo } from './plugin.ts';
 import { pathOf, queryOf, targetOf } from './url.ts';
 
 // The request as the pipeline, its stages and its routes read it: method, the decoded path,
@@ -11,6 +10,14 @@ import { pathOf, queryOf, targetOf } from './url.ts';
 // Request (the fetch door: msw, the mutants' proxy, tests, the console's own reads). The
 // doors give nothing else; what the stages find (the caller) is kept on the request.
 // Paths and query strings are decoded by the platform (url.ts).
+
+/** The caller a valid key names (kept on the request by the caller stage). */
+export interface KeyInfo {
+  /** Stable, non-secret id of the key (never the key itself). */
+  keyId: string;
+  partnerId: string;
+  tier: string;
+}
 
 /** What a door may say about a request beside the request itself. */
 export interface RequestEnv {
