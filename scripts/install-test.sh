@@ -70,5 +70,48 @@ const bad = verifyWebhook(body.replace('1', '2'), header, 'whsec_x', { now: 1800
 if (!ok.ok || bad.ok) { console.error('verifyWebhook: expected ok then mismatch, received', ok, bad); process.exit(1); }
 console.log('verifyWebhook from the installed package:', JSON.stringify(ok), JSON.stringify(bad));
 "
-node -e "import('lendcheck').then(m => { if (typeof m.verifyWebhook !== 'function') process.exit(1) })"
+node -e "import('lendcheck').then(m => { if (typeof m.verifyWebhook !== 'function' || typeof m.startSandbox !== 'function') process.exit(1) })"
+
+step "plain node starts the sandbox with startSandbox from 'lendcheck'"
+node --input-type=module -e "
+import { startSandbox } from 'lendcheck';
+const s = await startSandbox({ port: 0 });
+const r = await fetch(s.url + '/markets');
+await s.close();
+if (r.status !== 200) { console.error('startSandbox: expected GET /markets 200, received', r.status); process.exit(1); }
+console.log('startSandbox from the installed package:', s.url);
+"
+
+# msw is an optional peer dependency: a partner's project has it (as a devDependency) to use lendcheck/msw.
+msw_version="$(node -p "require('$repo/package.json').peerDependencies.msw")"
+step "npm install msw@$msw_version (the optional peer), then lendcheck/msw from plain node"
+npm install --no-audit --no-fund "msw@$msw_version" >/dev/null
+node --input-type=module -e "
+import { setupServer } from 'msw/node';
+import { createMswSandbox } from 'lendcheck/msw';
+const sandbox = createMswSandbox();
+const server = setupServer(...sandbox.handlers);
+server.listen({ onUnhandledRequest: 'error' });
+const r = await fetch(sandbox.baseUrl + '/lend', { method: 'POST', headers: { authorization: 'Bearer ' + sandbox.key(), 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'u1', asset: 'USDC', amount: '10', rate: 0.05, maturity: '30d' }) });
+await sandbox.clock.advance('1d');
+server.close();
+await sandbox.close();
+if (r.status !== 201) { console.error('lendcheck/msw: expected POST /lend 201, received', r.status, await r.text()); process.exit(1); }
+console.log('lendcheck/msw from the installed package: POST /lend', r.status);
+"
+
+step "the types of 'lendcheck' and 'lendcheck/msw' resolve (tsc in the consumer project)"
+ts_version="$(node -p "require('$repo/package.json').devDependencies.typescript")"
+npm install --no-audit --no-fund --no-save "typescript@$ts_version" "@types/node@$(node -p "require('$repo/package.json').devDependencies['@types/node']")" >/dev/null
+cat > types-check.mts <<'TS'
+import { startSandbox, type StartedSandbox } from 'lendcheck';
+import { createMswSandbox, type MswSandbox } from 'lendcheck/msw';
+const sandbox: MswSandbox = createMswSandbox({ rateLimits: { tiers: ['starter'] } });
+const advanced: Promise<void> = sandbox.clock.advance('30d');
+const started: Promise<StartedSandbox> = startSandbox({ port: 0, profile: undefined });
+// @ts-expect-error: port must be a number
+startSandbox({ port: '0' });
+export { advanced, started };
+TS
+npx --no-install tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node types-check.mts
 step "passed"

@@ -4,11 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { mintPool, parsePoolSpec } from '../load/pool.ts';
 import { loadProfile } from '../../contract/index.ts';
 import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
-import { defaultPlugins } from '../../sandbox/plugins.ts';
-import { startSandboxServer } from '../../sandbox/server.ts';
-import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
-import { consolePlugin } from '../../sandbox/console/plugin.ts';
-import { delayPlugin, parseDelays } from '../../sandbox/test-delay/plugin.ts';
+import { startSandbox } from '../../sandbox/start.ts';
+import { METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
 import { faultNames, parseFaultFlag, validateFaults } from '../../sandbox/faults/index.ts';
 import { randomProfile } from '../../sandbox/choices/random.ts';
 
@@ -79,12 +76,12 @@ export function registerSandbox(program: Command): void {
         writeFileSync(file, JSON.stringify(pool, null, 2) + '\n', { mode: 0o600 });
       }
       const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db ?? '.lendcheck/sandbox.db');
-      const server = await startSandboxServer({
-        port, host: o.host, dbPath, keys, timeScale, profile,
-        // The metrics plugin goes first so that its timing wraps the others (429s counted too).
-        plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.console ? [consolePlugin()] : []), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
-        liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
-        controls: o.controls,
+      // The flags map onto startSandbox's options one to one (sandbox/start.ts sandboxOptions
+      // turns them into plugins), so the package's startSandbox is this same sandbox.
+      const server = await startSandbox({
+        port, host: o.host, db: dbPath, keys, timeScale, profile,
+        rateLimits: o.rateLimits, liquidity: o.liquidity, controls: o.controls,
+        metrics: o.metrics === true, console: o.console, ...(o.testDelay ? { testDelay: o.testDelay } : {}),
         ...(faults.length ? { faults } : {}),
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);

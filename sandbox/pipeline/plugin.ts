@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { HookFaultSetting } from '../webhooks/faults/index.ts';
 import type { LimitFaultSetting } from '../limiter/faults/index.ts';
 import type { Answer } from './answer.ts';
-import type { SandboxRequest } from './request.ts';
+import type { KeyInfo, RequestEnv, SandboxRequest } from './request.ts';
 import type { Stage } from './stage.ts';
 
 // The seam between the sandbox core (engine, auth, the contract's routes) and the behaviours
@@ -13,12 +13,7 @@ import type { Stage } from './stage.ts';
 // auth on every /v1 request, so it sees every request including ones that end in 401; its
 // routes go into the one route table (table.ts) beside the core's and run after auth.
 
-export interface KeyInfo {
-  /** Stable, non-secret id of the key (never the key itself). */
-  keyId: string;
-  partnerId: string;
-  tier: string;
-}
+export type { KeyInfo };
 
 /**
  * The env of a request the sandbox makes to itself (the console's snapshot, console/snapshot.ts):
@@ -37,7 +32,7 @@ export interface SandboxContext {
   /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
   engine: Engine;
   /** The whole sandbox, fetch-style (Sandbox.fetch): the console reads the API through it. */
-  fetch(req: Request, env?: unknown): Promise<Response>;
+  fetch(req: Request, env?: RequestEnv): Promise<Response>;
   /** Whether the /v1/sandbox/* controls are served (false plays a partner sandbox without them). */
   controls: boolean;
   /** Deliberate webhook-sender bugs (webhooks/faults/), only when a test or `--fault` names them. */

@@ -1,0 +1,74 @@
+import type { RequestHandler } from 'msw';
+import type { Profile } from '../../contract/profile.ts';
+import type { SandboxHandle, SandboxKey } from '../public-types.ts';
+
+// lendcheck/msw as the package declares it (its .d.ts; package.json "./msw" types). Self-
+// contained like ../public-types.ts; index.ts's implementations are checked against it.
+
+export type { SandboxHandle, SandboxKey } from '../public-types.ts';
+
+export type WebhookHandler = (req: Request) => Response | Promise<Response>;
+
+export interface MswSandboxOptions {
+  profile?: Profile;
+  /** The key store; default the public test keys (ck_test_partner_a_starter/_growth/_scale, ck_test_partner_b_growth). */
+  keys?: SandboxKey[];
+  /** The base URL msw intercepts, ending in /v1; default https://sandbox.lendcheck.test/v1. */
+  baseUrl?: string;
+  /**
+   * Rate limits: true (the default) on every key and the public rate on keyless calls; false
+   * off; or only for some tiers and keys (and keyless calls when `public` is true). They run
+   * on the test clock: advance it to refill a bucket.
+   */
+  rateLimits?: boolean | { tiers?: string[]; keys?: string[]; public?: boolean };
+  /** The /v1/sandbox/* controls (default true). */
+  controls?: boolean;
+  /** The built-in liquidity provider (default false: only crossing orders match). */
+  liquidity?: boolean;
+  startingFunds?: Record<string, string>;
+  /** Business time the test clock starts at (default: now). */
+  startAt?: Date | number;
+  /** Check every success body against the contract (default: on under NODE_ENV=test). */
+  validateResponses?: boolean;
+  /** Business ms before each webhook retry; default the spec's schedule. */
+  retryDelaysMs?: readonly number[];
+}
+
+export interface MswClock {
+  now(): Date;
+  /** Moves business time on ('30d', '12h', '90s', '500ms' or ms), runs what falls due
+   *  (matching, maturity, rollover, liquidation, webhook retries) and waits for deliveries. */
+  advance(by: string | number): Promise<void>;
+}
+
+export interface MswSandbox {
+  /** For setupServer(...sandbox.handlers) or server.use(...sandbox.handlers). */
+  handlers: RequestHandler[];
+  /** Ends in /v1. */
+  baseUrl: string;
+  keys: SandboxKey[];
+  /** A key of a partner (default any) and tier (default any). */
+  key(partnerId?: string, tier?: string): string;
+  clock: MswClock;
+  /** Webhook attempts go to `handler` instead of fetch(url) until the returned function is called. */
+  onWebhook(handler: WebhookHandler): () => void;
+  /** Waits until every due webhook delivery has been attempted and recorded. */
+  settle(): Promise<void>;
+  /** The core without msw. */
+  fetch(req: Request): Promise<Response>;
+  sandbox: SandboxHandle;
+  close(): Promise<void>;
+}
+
+export interface FetchCore {
+  /** The sandbox's fetch. */
+  fetch(req: Request): Promise<Response>;
+  /** The base URL to intercept, ending in /v1. */
+  baseUrl: string;
+}
+
+export declare const DEFAULT_MSW_BASE_URL: string;
+/** A sandbox for msw: the engine in memory, no port, its own state. */
+export declare function createMswSandbox(opts?: MswSandboxOptions): MswSandbox;
+/** msw request handlers for any fetch core under a base URL. */
+export declare function lendcheckHandlers(core: FetchCore): RequestHandler[];
