@@ -172,3 +172,19 @@ describe('partner report', () => {
     expect(((await (await call('/sandbox/partner-report')).json()) as { exchanges: number }).exchanges).toBe(0);
   });
 });
+
+describe('the Vitest matcher and the afterAll helper', async () => {
+  const { assertCleanPartnerReport, installPartnerMatchers } = await import('./vitest.ts');
+  installPartnerMatchers();
+
+  it('pass a clean report and fail one with findings, the message listing expected / received and the requests', async () => {
+    start();
+    await call('/lend', { method: 'POST', headers: json, body: lendBody('m_1') });
+    expect(await sb!.partnerReport()).toHaveNoPartnerFindings();
+    await expect(assertCleanPartnerReport(sb!)).resolves.toMatchObject({ findings: [] });
+    await call('/lend', { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: lendBody('m_2') });
+    const report = await sb!.partnerReport();
+    expect(() => expect(report).toHaveNoPartnerFindings()).toThrow(/missing-content-type \(partner_a\)[\s\S]*expected Content-Type: application\/json[\s\S]*received 1 request\(s\)[\s\S]*POST \/v1\/lend -> 400/);
+    await expect(assertCleanPartnerReport(sb!)).rejects.toThrow(/1 finding\(s\)/);
+  });
+});
