@@ -16,8 +16,11 @@ import type { Exchange } from './types.ts';
 /** Past this many exchanges the oldest are dropped (a load run must not grow the heap without end). */
 export const RECORD_CAP = 20_000;
 
-/** The report's own control: reading the report is not the partner's code at work. */
+/** The report's own control. */
 export const PARTNER_REPORT_PATH = '/v1/sandbox/partner-report';
+/** The sandbox's controls (the clock, funding, the report itself) are the test's calls, not the
+ *  partner's code at work: no real service has them, so no rule of the interface applies. */
+const CONTROLS = '/v1/sandbox/';
 
 const ORDER_ENDPOINTS = new Set(['lend.create', 'borrow.create']);
 const READ_ENDPOINTS = new Set(['position.get', 'positions.list']);
@@ -94,7 +97,7 @@ export class Recorder {
   }
 
   readonly stage: Stage = (req, next) => {
-    if (isInternalRequest(req.env) || req.path === PARTNER_REPORT_PATH) return next();
+    if (isInternalRequest(req.env) || req.path.startsWith(CONTROLS)) return next();
     const at = this.now();
     const t0 = performance.now();
     return andThen(next(), (a) => {
