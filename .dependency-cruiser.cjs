@@ -14,10 +14,8 @@ const ROOMS = {
   chaos: ['contract', 'kernel', 'signing', 'reports', 'sandbox'],
   conformance: ['contract', 'kernel', 'signing', 'reports', 'sandbox', 'scripts'],
   detect: ['contract', 'kernel', 'signing', 'reports', 'sandbox', 'conformance', 'examples'],
-  // The partner-facing doors (lendcheck/testcontainers): over the sandbox, for partners' tests.
-  partners: ['contract', 'sandbox'],
 };
-const ALL = ['partners', 'contract', 'kernel', 'signing', 'reports', 'sandbox', 'chaos', 'conformance', 'detect', 'cli', 'bench', 'scenarios', 'examples', 'scripts'];
+const ALL = ['contract', 'kernel', 'signing', 'reports', 'sandbox', 'chaos', 'conformance', 'detect', 'cli', 'bench', 'scenarios', 'examples', 'scripts'];
 const NOT_SHIPPED = ['\\.test\\.ts$', '\\.suite\\.ts$', '/testing/', 'test-helpers\\.ts$', '/fixture\\.ts$'];
 const roomRules = Object.entries(ROOMS).map(([room, may]) => ({
   name: `room-${room}`,
@@ -43,7 +41,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Shipped code (what `npm run build` puts in dist/) never imports a testing/ folder: those hold drills and planted bugs for the tests, and the build leaves them out. Move what the shipped code needs out of testing/.',
-      from: { path: '^(index\\.ts|partners|contract|kernel|signing|detect|sandbox|conformance|chaos|reports|cli|examples|scripts)/?', pathNot: NOT_SHIPPED },
+      from: { path: '^(index\\.ts|contract|kernel|signing|detect|sandbox|conformance|chaos|reports|cli|examples|scripts)/?', pathNot: NOT_SHIPPED },
       to: { path: '/testing/' },
     },
   ],

@@ -6,3 +6,12 @@ export type { SignatureScheme, SignOptions, VerifyOptions, VerifyResult, HeaderB
 export type { CheckResult, PartResult, RunSummary, Exchange } from './kernel/results.ts';
 export type { Profile } from './contract/profile.ts';
 export type { Plan, PlanInput } from './chaos/plan.ts';
+
+// The sandbox on a port in this process (a vitest globalSetup), with the CLI's options. Loaded
+// on call, so that importing the package still reaches no native module (better-sqlite3).
+export type { StartSandboxOptions, StartedSandbox } from './sandbox/start.ts';
+export type { KeyEntry } from './sandbox/auth/keys.ts';
+export async function startSandbox(opts?: import('./sandbox/start.ts').StartSandboxOptions): Promise<import('./sandbox/start.ts').StartedSandbox> {
+  const { startSandbox: start } = await import('./sandbox/start.ts');
+  return start(opts);
+}

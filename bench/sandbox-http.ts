@@ -17,7 +17,7 @@
 // then again), each seconds/K long, and sums them: on a shared VM the machine's own speed
 // drifts within seconds (bare node:http alone ranged 12,000-25,000 req/s in one run), and
 // slices spread that drift over both sides of a ratio. A round's p50 and p99 are those of
-// all its slices' latencies together (wrk's histograms, merged). --before also serves the same sandbox through @hono/node-server's listener (the
+// all its slices' latencies together (wrk's histograms, merged). --before also serves the same sandbox through its fetch door over node:http (the
 // adapter before sandbox/http/node-listener.ts) and measures it beside the current one;
 // --against DIR does the same with the sandbox of another checkout (e.g. a git worktree of
 // the commit before a change), for side-by-side figures of one change; --against-ref REF
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   const child = { plugins: values.plugins, keys: nKeys, root: values.root };
   const sb = await startChild('sandbox', join(dir, 'bench.db'), child);
   // --against DIR: the sandbox of another checkout (the commit before a change) in place of the old adapter.
-  const beforeLabel = values['against-ref'] ? `  (before: ${values['against-ref']})` : values.against ? `  (before: ${values.against})` : '  (before: @hono/node-server)';
+  const beforeLabel = values['against-ref'] ? `  (before: ${values['against-ref']})` : values.against ? `  (before: ${values.against})` : '  (before: the fetch door over node:http)';
   const before = values.against
     ? await startChild('sandbox', join(dir, 'before.db'), { ...child, root: values.against })
     : values.before ? await startChild('sandbox-before', join(dir, 'before.db')) : undefined;

@@ -1,8 +1,9 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION_PREFIX, type Profile } from '../contract/index.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/app.ts';
-import type { KeyEntry } from '../sandbox/auth/keys.ts';
+import { DEFAULT_KEYS, type KeyEntry } from '../sandbox/auth/keys.ts';
+import { fetchListener } from '../sandbox/http/fetch-listener.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
 import type { KeyTiers } from './checks/limits.ts';
 import type { RunOptions } from './runner.ts';
@@ -48,13 +49,13 @@ export async function startEmbedded(profile: Profile): Promise<EmbeddedTarget> {
 /** A sandbox served over real HTTP through a wrapper; `sandbox` stays reachable for tests. */
 export async function serveWrapped(wrap: FetchWrapper, opts: SandboxOptions = {}): Promise<EmbeddedTarget & { sandbox: Sandbox }> {
   const sandbox = createSandbox(opts);
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    // The node adapter passes the socket as env; the limiter reads the client address from it.
-    const s = serve({ fetch: (req: Request, env: unknown) => wrap(req, (r) => sandbox.fetch(r, env)), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  const server = await new Promise<Server>((resolve, reject) => {
+    // The fetch door passes the client's address as env; the limiter's public bucket reads it.
+    const s = createServer(fetchListener((req, env) => wrap(req, (r) => sandbox.fetch(r, env))));
     s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
-  const { DEFAULT_KEYS } = await import('../sandbox/auth/keys.ts');
   return {
     url: `http://127.0.0.1:${port}${API_VERSION_PREFIX}`,
     ...pickKeys(opts.keys ?? DEFAULT_KEYS),
@@ -62,7 +63,7 @@ export async function serveWrapped(wrap: FetchWrapper, opts: SandboxOptions = {}
     async close() {
       await new Promise<void>((r) => {
         server.close(() => r());
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       });
       await sandbox.close();
     },

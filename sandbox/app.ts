@@ -1,6 +1,6 @@
 import { defaultProfile, type Profile } from '../contract/index.ts';
 import { KeyStore, DEFAULT_KEYS, type KeyEntry } from './auth/keys.ts';
-import { bearerKey } from './auth/bearer.ts';
+import { callerStage } from './auth/bearer.ts';
 import { TestClock, type Clock } from './engine/clock.ts';
 import { defaultConfig, type LiquidityConfig, type SandboxConfig } from './engine/config.ts';
 import { Engine } from './engine/engine.ts';
@@ -8,10 +8,10 @@ import { runDueWork } from './engine/lifecycle.ts';
 import { recordSnapshot } from './engine/market-data.ts';
 import { endpointHandler } from './endpoints/route.ts';
 import { RESOLVERS } from './endpoints/resolvers.ts';
-import { ReadCache, type CachedAnswer } from './http/read-cache.ts';
 import { toResponse } from './pipeline/answer.ts';
 import { createDispatch, type Dispatch } from './pipeline/dispatch.ts';
-import { FetchRequest } from './pipeline/request.ts';
+import { ReadCache, readCacheStage } from './pipeline/read-cache.ts';
+import { FetchRequest, type RequestEnv } from './pipeline/request.ts';
 import { compileTable } from './pipeline/table.ts';
 import { hookFaults, installFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxPlugin } from './plugins.ts';
@@ -55,17 +55,15 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** The whole sandbox, fetch-style, for in-process callers and tests: `dispatch` with a
-   *  Response around its answer. `env` stands where the listener puts the socket. */
-  fetch(req: Request, env?: unknown): Promise<Response>;
-  /** The one pipeline (pipeline/dispatch.ts): every route, the 404/405, HEAD, the body cap and the error answer. */
+  /** The whole sandbox, fetch-style (Hono's app.fetch): the fetch door onto `dispatch`, for
+   *  msw, the mutants' proxy, in-process callers and tests. `env` is what the door knows beside
+   *  the request (the client's address). */
+  fetch(req: Request, env?: RequestEnv): Promise<Response>;
+  /** The one pipeline (pipeline/dispatch.ts): the caller, the plugins' stages, the read cache,
+   *  every route, the 404/405, HEAD, the body cap and the error answer. Every door calls it. */
   dispatch: Dispatch;
-  /**
-   * The node:http listener's shortcut for a repeated read (see http/read-cache.ts): the
-   * answer the core gave to the same partner for the same target, while nothing changed;
-   * undefined sends the request through `dispatch`. Absent when a plugin has a stage.
-   */
-  cachedRead?(target: string, authorization: string | undefined): CachedAnswer | undefined;
+  /** The read cache's store (pipeline/read-cache.ts), absent when a plugin has a stage; for tests. */
+  readCache?: ReadCache;
   engine: Engine;
   db: Db;
   clock: Clock;
@@ -104,9 +102,13 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const ctx: SandboxContext = { db, clock, profile, lookupKey: (raw) => keys.lookup(raw), engine, controls, fetch: (req, env) => sandboxFetch(req, env), ...(senderFaults.length ? { hookFaults: senderFaults } : {}) };
 
   engine.groupCommit = opts.groupCommit ?? true;
-  // A plugin's stage must see every request, so with any there is no shortcut.
-  const stages = plugins.flatMap((p) => (p.stage ? [p.stage(ctx)] : []));
-  const readCache = stages.length ? undefined : new ReadCache(db, clock);
+  // The caller is found once, first; the read cache follows it (before any route is matched)
+  // and, as before, only where no plugin has a stage (pipeline/read-cache.ts says why); the
+  // plugins' stages run around the matched route.
+  const pluginStages = plugins.flatMap((p) => (p.stage ? [p.stage(ctx)] : []));
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  const readCache = pluginStages.length ? undefined : new ReadCache({ changes: () => changes.get() as number, inTransaction: () => db.inTransaction, now: () => clock.now() });
+  const front = [callerStage(keys), ...(readCache ? [readCacheStage(readCache)] : [])];
 
   // Validated here, so a bad fault name or config fails the start, not a request.
   const resolvers = opts.faults?.length ? installFaults(opts.faults, RESOLVERS) : RESOLVERS;
@@ -114,14 +116,14 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const router = compileTable({
     profile,
     controls,
-    keys,
     claimed: new Set(plugins.flatMap((p) => p.endpoints ?? [])),
     pluginRoutes: plugins.flatMap((p) => p.routes?.(ctx) ?? []),
     core: (e) => (e.id in resolvers ? endpointHandler(deps, e) : undefined),
   });
   const dispatch = createDispatch({
     router,
-    stages,
+    front,
+    stages: pluginStages,
     profile,
     pendingCommit: () => engine.pendingCommit(),
     onInternalError: (err) => console.error(`sandbox: internal error: ${err instanceof Error ? err.stack : String(err)}`),
@@ -142,7 +144,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
       .catch((e: unknown) => console.error(`sandbox: plugin ${p.name} failed to start: ${e instanceof Error ? e.message : String(e)}`));
   }
 
-  function sandboxFetch(req: Request, env?: unknown): Promise<Response> {
+  function sandboxFetch(req: Request, env?: RequestEnv): Promise<Response> {
     return Promise.resolve(dispatch(new FetchRequest(req, env))).then(toResponse);
   }
 
@@ -150,16 +152,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   return {
     fetch: sandboxFetch,
     dispatch,
-    ...(readCache
-      ? {
-          cachedRead(target: string, authorization: string | undefined) {
-            if (authorization === undefined || !readCache.size) return undefined;
-            const key = bearerKey(authorization);
-            const partner = key === undefined ? undefined : keys.lookup(key);
-            return partner && readCache.get(partner.partnerId, target);
-          },
-        }
-      : {}),
+    ...(readCache ? { readCache } : {}),
     engine,
     db,
     clock,

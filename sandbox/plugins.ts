@@ -1,7 +1,7 @@
-import { rateLimitPlugin } from './limiter/plugin.ts';
+import { rateLimitPlugin, type RateLimitOptions } from './limiter/plugin.ts';
 import { openApiPlugin } from './openapi/plugin.ts';
 import type { SandboxPlugin } from './pipeline/plugin.ts';
-import { webhooksPlugin } from './webhooks/plugin.ts';
+import { webhooksPlugin, type WebhooksPluginOptions } from './webhooks/plugin.ts';
 
 // The plugins a sandbox gets by default. The seam itself (what a plugin is and is given) is
 // pipeline/plugin.ts, which the plugins import, so that this list can import them.
@@ -9,10 +9,10 @@ import { webhooksPlugin } from './webhooks/plugin.ts';
 export { INTERNAL_REQUEST_ENV, isInternalRequest, type KeyInfo, type PluginRoute, type RouteCall, type SandboxContext, type SandboxPlugin } from './pipeline/plugin.ts';
 
 export interface PluginOptions {
-  /** Turns rate limiting off, e.g. for benchmarks of the core. */
-  rateLimits?: boolean;
-  /** Turns webhook dispatch off. */
-  webhooks?: boolean;
+  /** false turns rate limiting off (e.g. for benchmarks of the core); an object tunes it. */
+  rateLimits?: boolean | RateLimitOptions;
+  /** false turns webhook dispatch off; an object gives the dispatcher its options (sender, retry delays). */
+  webhooks?: boolean | WebhooksPluginOptions;
 }
 
 /**
@@ -23,8 +23,8 @@ export interface PluginOptions {
  */
 export function defaultPlugins(opts: PluginOptions = {}): SandboxPlugin[] {
   const plugins: SandboxPlugin[] = [];
-  if (opts.rateLimits !== false) plugins.push(rateLimitPlugin());
-  plugins.push(webhooksPlugin({ dispatch: opts.webhooks !== false }));
+  if (opts.rateLimits !== false) plugins.push(rateLimitPlugin(opts.rateLimits === true ? {} : opts.rateLimits));
+  plugins.push(webhooksPlugin(typeof opts.webhooks === 'object' ? opts.webhooks : { dispatch: opts.webhooks !== false }));
   plugins.push(openApiPlugin());
   return plugins;
 }

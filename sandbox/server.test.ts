@@ -31,7 +31,7 @@ describe('startSandboxServer', () => {
           method: 'GET',
           path: '/v1/__addr',
           handle: ({ req }) => {
-            seen = req.incoming?.socket?.remoteAddress;
+            seen = req.clientAddress;
             return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
           },
         },

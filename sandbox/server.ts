@@ -14,15 +14,15 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-/** Serves a sandbox over HTTP. The listener hands the socket to the pipeline as the
- *  request's `incoming`, so the rate limiter sees the client address on public calls. */
+/** Serves a sandbox over HTTP through the node:http door (http/node-listener.ts); the
+ *  request carries the socket's address, so the limiter's public bucket is per client. */
 export async function startSandboxServer(opts: SandboxOptions & { port?: number; host?: string } = {}): Promise<SandboxServer> {
   const { port = 0, host = '127.0.0.1', ...rest } = opts;
   const sandbox = createSandbox(rest);
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = createServer(nodeListener(sandbox.dispatch, sandbox.cachedRead));
+      const s = createServer(nodeListener(sandbox.dispatch));
       s.once('error', reject);
       s.listen(port, host, () => resolve(s));
     });

@@ -3,7 +3,7 @@ import { Session } from 'node:inspector/promises';
 import { poolKeys } from '../lib/key-pool.ts';
 
 // The child side of bench/sandbox-http.ts: one server (bare node:http, the sandbox, or the
-// sandbox behind @hono/node-server's listener), its URL on stdout, and V8's CPU profiler on
+// sandbox behind its fetch door over node:http, sandbox/http/fetch-listener.ts), its URL on stdout, and V8's CPU profiler on
 // request. Each server runs in its own process so the load generator never shares its loop.
 
 /** The plugins of a sandbox child, imported from the checkout at `root` (--against). */
@@ -24,10 +24,12 @@ export async function serve(kind: string, dbPath: string, root: string, pluginNa
     const { startBare } = await import('../lib/peers.ts');
     console.log(`URL ${(await startBare()).base}/v1`);
   } else if (kind === 'sandbox-before') {
-    const { serve } = await import('@hono/node-server');
+    const { createServer } = await import('node:http');
+    const { fetchListener } = await import('../../sandbox/http/fetch-listener.ts');
     const { createSandbox } = await import('../../sandbox/app.ts');
     const sb = createSandbox({ dbPath, plugins: [], liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
-    const server = serve({ fetch: (req: Request) => sb.fetch(req), port: 0, hostname: '127.0.0.1' }, (info) => console.log(`URL http://127.0.0.1:${info.port}/v1`));
+    const server = createServer(fetchListener((req, env) => sb.fetch(req, env)));
+    server.listen(0, '127.0.0.1', () => console.log(`URL http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/v1`));
     process.on('SIGTERM', () => {
       server.close(() => {
         sb.close().then(() => process.exit(0), (e: unknown) => (console.error(e), process.exit(1)));

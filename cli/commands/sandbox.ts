@@ -4,11 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { mintPool, parsePoolSpec } from '../load/pool.ts';
 import { loadProfile } from '../../contract/index.ts';
 import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
-import { defaultPlugins } from '../../sandbox/plugins.ts';
-import { startSandboxServer } from '../../sandbox/server.ts';
-import { metricsPlugin, METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
-import { consolePlugin } from '../../sandbox/console/plugin.ts';
-import { delayPlugin, parseDelays } from '../../sandbox/test-delay/plugin.ts';
+import { startSandbox } from '../../sandbox/start.ts';
+import { METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
 import { faultNames, parseFaultFlag, validateFaults } from '../../sandbox/faults/index.ts';
 
 interface Opts {
@@ -74,20 +71,19 @@ export function registerSandbox(program: Command): void {
         writeFileSync(file, JSON.stringify(pool, null, 2) + '\n', { mode: 0o600 });
       }
       const dbPath = o.db === ':memory:' ? ':memory:' : resolve(o.db ?? '.lendcheck/sandbox.db');
-      const server = await startSandboxServer({
-        port, host: o.host, dbPath, keys, timeScale, profile,
-        // The metrics plugin goes first so that its timing wraps the others (429s counted too).
-        plugins: [...(o.metrics ? [metricsPlugin()] : []), ...defaultPlugins({ rateLimits: o.rateLimits }), ...(o.console ? [consolePlugin()] : []), ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : [])],
-        liquidity: o.liquidity ? undefined : { enabled: false, delaySeconds: 0 },
-        controls: o.controls,
-        ...(o.partnerReport ? { partnerReport: true } : {}),
+      // The flags map onto startSandbox's options one to one (sandbox/start.ts sandboxOptions
+      // turns them into plugins), so the package's startSandbox is this same sandbox.
+      const server = await startSandbox({
+        port, host: o.host, db: dbPath, keys, timeScale, profile,
+        rateLimits: o.rateLimits, liquidity: o.liquidity, controls: o.controls,
+        metrics: o.metrics === true, console: o.console, partnerReport: o.partnerReport === true, ...(o.testDelay ? { testDelay: o.testDelay } : {}),
         ...(faults.length ? { faults } : {}),
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
       if (o.console) console.log(`  console: ${new URL('/console', server.url).href} (open it with a key; read-only without one)`);
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
-      if (o.partnerReport) console.log(`  partner report: ${new URL(`${server.url}/sandbox/partner-report`).href}`);
+      if (o.partnerReport) console.log(`  partner report: ${server.url}/sandbox/partner-report`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
       if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);
       if (!o.controls) console.log(`  no sandbox controls: users are pre-funded, crossing orders match, time runs at ${timeScale === 1 ? 'real time' : `${timeScale}× real time (--time-scale)`}`);

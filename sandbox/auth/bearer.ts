@@ -1,19 +1,35 @@
 import { ApiError } from '../pipeline/errors.ts';
-import type { KeyInfo } from '../pipeline/plugin.ts';
+import type { SandboxRequest } from '../pipeline/request.ts';
+import type { Stage } from '../pipeline/stage.ts';
 import type { KeyStore } from './keys.ts';
 
-// Bearer auth. Every refusal is the same 401 authentication_failed; the message says what
-// was wrong with the header but never echoes the key.
+// Bearer auth, as the caller stage: the first stage of every /v1 request reads the
+// Authorization header once and keeps what it found on the request (Hono's c.set): the key's
+// partner and tier, or the 401 that refuses the header. The limiter picks its bucket from it,
+// a keyed route's auth check throws its refusal (pipeline/table.ts) and the read cache keys
+// on its partner; none of them parses the header again. Every refusal is the same 401
+// authentication_failed; the message says what was wrong but never echoes the key.
 
-/** The key an Authorization header presents, or the 401 that refuses it. */
-export function authenticate(keys: KeyStore, header: string | undefined): KeyInfo {
-  if (header === undefined) throw MISSING;
+/** Sets `req.partner`, or `req.authRefusal` when a header is there and refused (or absent). */
+export function identify(keys: KeyStore, req: SandboxRequest): void {
+  const header = req.header('authorization');
+  if (header === undefined) {
+    req.authRefusal = MISSING;
+    return;
+  }
   const key = bearerKey(header);
-  if (key === undefined) throw NOT_BEARER;
-  const info = keys.lookup(key);
-  if (!info) throw key.startsWith('ck_live_') ? LIVE : INVALID;
-  return info;
+  const info = key === undefined ? undefined : keys.lookup(key);
+  if (info) req.partner = info;
+  else req.authRefusal = key === undefined ? NOT_BEARER : key.startsWith('ck_live_') ? LIVE : INVALID;
 }
+
+/** The caller stage: `identify` before every other stage. */
+export const callerStage =
+  (keys: KeyStore): Stage =>
+  (req, next) => {
+    identify(keys, req);
+    return next();
+  };
 
 const BEARER = /^Bearer +(\S+)\s*$/i;
 

@@ -1,4 +1,4 @@
-import { INTERNAL_REQUEST_ENV } from '../pipeline/plugin.ts';
+import { INTERNAL_REQUEST_ENV, type SandboxContext } from '../pipeline/plugin.ts';
 
 // What the console shows, read in one go through the sandbox's own API routes (in-process,
 // so the views are the API's own and the partner's rate-limit bucket is left alone): public
@@ -17,7 +17,7 @@ export class SnapshotError extends Error {
 type Json = Record<string, unknown>;
 const unwrap = (j: Json): Json => (j && typeof j === 'object' && 'data' in j && 'timestamp' in j ? (j.data as Json) : j);
 
-export async function consoleSnapshot(fetch: (req: Request, env?: unknown) => Promise<Response>, authorization: string | undefined, controls: boolean, ratesPath: string): Promise<Json> {
+export async function consoleSnapshot(fetch: SandboxContext['fetch'], authorization: string | undefined, controls: boolean, ratesPath: string): Promise<Json> {
   const get = async (path: string, auth = true): Promise<Json> => {
     const headers: Record<string, string> = auth && authorization ? { authorization } : {};
     const r = await fetch(new Request(`http://sandbox.internal/v1${path}`, { headers }), INTERNAL_REQUEST_ENV);

@@ -8,7 +8,7 @@ import type { EndpointRun } from '../pipeline/table.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
 import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
-import type { ReadCache } from '../http/read-cache.ts';
+import type { ReadCache } from '../pipeline/read-cache.ts';
 import { parseWith, readJsonBody } from './validate.ts';
 
 // One contract endpoint as the core serves it, in the msw/Hono order: parse (path parameters,
@@ -51,9 +51,7 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
       text = JSON.stringify(payload);
       at = viewTime(out);
     }
-    if (cacheable && partner && req.incoming?.url !== undefined) {
-      cacheable.put(partner.partnerId, req.incoming.url, { status, body: text, length: Buffer.byteLength(text), ...(at !== undefined ? { at } : {}) });
-    }
+    if (cacheable && partner) cacheable.put(partner.partnerId, req.target, { status, body: Buffer.from(text), ...(at !== undefined ? { at } : {}) });
     return { status, headers: { 'content-type': JSON_TYPE }, body: NO_BODY.has(status) ? null : text };
   };
   const check = (payload: unknown) => {

@@ -1,28 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CachedAnswer } from './read-cache.ts';
 import { writeAnswer, type Answer } from '../pipeline/answer.ts';
 import type { Dispatch } from '../pipeline/dispatch.ts';
 import { internalErrorAnswer } from '../pipeline/errors.ts';
 import { NodeRequest } from '../pipeline/request.ts';
 import { isPromise } from '../pipeline/stage.ts';
 
-// The node:http listener in front of the sandbox's pipeline. Written by hand because
-// @hono/node-server's listener, measured under a CPU profile, spent its share of a GET on
-// work the sandbox never needs (a WHATWG URL parse of every request, a Headers object built
-// from the socket's headers, three stream listeners per request, a Response per answer).
-// Here the pipeline gets the socket's request as it is (pipeline/request.ts NodeRequest) and
-// its answer is written as it is (pipeline/answer.ts); a repeated read may not reach the
-// pipeline at all (the read cache).
-
-/** A repeated read answered without the core (Sandbox.cachedRead); undefined: ask the core. */
-type CachedRead = (target: string, authorization: string | undefined) => CachedAnswer | undefined;
+// The node:http door onto the sandbox's one dispatch: the socket's request goes in as it is
+// (pipeline/request.ts NodeRequest) and the answer is written as it is (pipeline/answer.ts).
+// No logic of its own: the caller, limits, the read cache and errors are all stages of
+// dispatch. Written by hand rather than a fetch adapter (@hono/node-server) because a
+// WHATWG URL, a Headers object and a Response per request were a fifth of a GET's CPU.
 
 /** An unread body (a refused request) is drained so the connection can be reused. */
 function drain(incoming: IncomingMessage): void {
   if (!incoming.readableEnded && !incoming.readableDidRead) incoming.resume();
 }
 
-export function nodeListener(dispatch: Dispatch, cachedRead?: CachedRead): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+export function nodeListener(dispatch: Dispatch): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   /** A fault in writing the answer itself: the pipeline's own 500, if nothing was sent yet. */
   const fail = (outgoing: ServerResponse, e: unknown) => {
     console.error(`sandbox: cannot answer: ${e instanceof Error ? e.stack : String(e)}`);
@@ -38,19 +32,9 @@ export function nodeListener(dispatch: Dispatch, cachedRead?: CachedRead): (inco
     }
   };
   return (incoming, outgoing) => {
-    if (cachedRead && incoming.method === 'GET') {
-      const a = cachedRead(incoming.url ?? '/', incoming.headers.authorization);
-      if (a) {
-        // The headers the core's answer gets (endpoints/route.ts: JSON_TYPE).
-        outgoing.writeHead(a.status, { 'content-type': 'application/json', 'content-length': String(a.length) });
-        outgoing.end(a.body);
-        drain(incoming);
-        return;
-      }
-    }
     let a: Answer | Promise<Answer>;
     try {
-      a = dispatch(new NodeRequest(incoming, outgoing));
+      a = dispatch(new NodeRequest(incoming));
     } catch (e) {
       fail(outgoing, e);
       return;

@@ -5,6 +5,7 @@ import { createDispatch, type Route } from '../pipeline/dispatch.ts';
 import { ApiError } from '../pipeline/errors.ts';
 import { FetchRequest, type SandboxRequest } from '../pipeline/request.ts';
 import { compileRouter } from '../pipeline/router.ts';
+import type { Stage } from '../pipeline/stage.ts';
 import type { KeyInfo, SandboxContext } from '../plugins.ts';
 import { rateLimitPlugin } from './plugin.ts';
 
@@ -27,7 +28,13 @@ function harness(profile: Profile = defaultProfile) {
     { method: 'GET', path: '/v1/markets', value: { endpoint: () => 'public.markets', run: () => json({ markets: [] }) } },
     { method: 'GET', path: '/v1/positions/{id}', value: { endpoint: () => 'position.get', run: (req, [id]) => (auth(req), json({ positionId: id })) } },
   ]);
-  const dispatch = createDispatch({ router, stages: [stage], profile, pendingCommit: () => undefined, onInternalError: (e) => { throw e; } });
+  // The caller stage's part (auth/bearer.ts identify), for these keys.
+  const caller: Stage = (req, next) => {
+    const key = /^Bearer (.+)$/.exec(req.header('authorization') ?? '')?.[1];
+    if (key && KEYS[key]) req.partner = KEYS[key];
+    return next();
+  };
+  const dispatch = createDispatch({ router, stages: [caller, stage], profile, pendingCommit: () => undefined, onInternalError: (e) => { throw e; } });
   return {
     step: (ms: number) => (now += ms),
     get: async (path: string, headers: Record<string, string> = {}) => toResponse(await dispatch(new FetchRequest(new Request(`http://sandbox${path}`, { headers }), undefined))),

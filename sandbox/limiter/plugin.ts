@@ -1,5 +1,4 @@
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
-import { bearerKey } from '../auth/bearer.ts';
 import type { Answer } from '../pipeline/answer.ts';
 import { errorAnswerOf } from '../pipeline/errors.ts';
 import type { SandboxRequest } from '../pipeline/request.ts';
@@ -9,7 +8,8 @@ import { GcraLimiter, type LimitDecision, type LimitRule, type RateLimiter } fro
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';
 
-// Rate limits as a stage that runs before auth, so 401s carry the headers too.
+// Rate limits as a stage that runs before the auth check, so 401s carry the headers too. The
+// caller (key, partner, tier) is the one the caller stage found (auth/bearer.ts identify).
 //
 // Buckets:
 //  - a request with a valid key draws from `key:<keyId>` by the key's tier;
@@ -24,14 +24,17 @@ export interface RateLimitOptions {
   now?: () => number;
   /** Wall-clock ms, for unix-based X-RateLimit-Reset units. */
   wallNow?: () => number;
-  /** Client address of a request; defaults to the socket's remote address. */
+  /** Client address of a request; defaults to the one its door gives (the socket's). */
   clientAddress?: (req: SandboxRequest) => string;
+  /** Which callers are limited (undefined: a request with no valid key); default all.
+   *  The msw door turns limits on per key and tier with it. */
+  applies?: (caller: KeyInfo | undefined) => boolean;
 }
 
 function socketAddress(req: SandboxRequest): string {
   // X-Forwarded-For is not trusted: the sandbox listens on loopback and nothing proxies it.
   // In-process requests (tests) have no socket.
-  return req.incoming?.socket?.remoteAddress ?? 'unknown';
+  return req.clientAddress ?? 'unknown';
 }
 
 export interface BucketChoice {
@@ -56,17 +59,15 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
   const now = opts.now ?? (() => Math.floor(performance.now()));
   const wallNow = opts.wallNow ?? Date.now;
   const address = opts.clientAddress ?? socketAddress;
+  const applies = opts.applies;
   return {
     name: 'rate-limits',
     stage(ctx) {
       // A key's bucket and rule are fixed for the sandbox's life: built once per key (the key
       // store hands back the same KeyInfo for a key), not per request.
       const keyed = new WeakMap<KeyInfo, BucketChoice>();
-      const choose = (authorization: string | undefined, req: SandboxRequest): BucketChoice => {
-        // The key as auth reads it (auth/bearer.ts bearerKey), so a header auth refuses
-        // never draws from a key's bucket.
-        const raw = authorization ? bearerKey(authorization) : undefined;
-        const info = raw ? ctx.lookupKey(raw) : undefined;
+      const choose = (info: KeyInfo | undefined, req: SandboxRequest): BucketChoice => {
+        // The caller as auth found it, so a header auth refuses never draws from a key's bucket.
         if (!info) return addressBucket(ctx, address(req));
         let choice = keyed.get(info);
         if (!choice) keyed.set(info, (choice = { bucket: `key:${info.keyId}`, rule: tierRule(ctx.profile, info.tier), keyed: true }));
@@ -86,8 +87,8 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
         });
       };
       return (req, next) => {
-        if (isInternalRequest(req.env)) return next();
-        const choice = choose(req.header('authorization'), req);
+        if (isInternalRequest(req.env) || (applies && !applies(req.partner))) return next();
+        const choice = choose(req.partner, req);
         const d = limiter.check(choice.bucket, choice.rule, now());
         return d instanceof Promise ? d.then((v) => decide(choice, v, next)) : decide(choice, d, next);
       };

@@ -117,20 +117,35 @@ describe('partner report', () => {
 
   const subscribe = (url: string) => call('/webhooks', { method: 'POST', headers: json, body: JSON.stringify({ url, events: ['position.created'], secret: 'whsec_test_partner_report_secret_1234' }) });
 
-  it('webhook-bad-signature: the mis-signed probe answered 200 is named; a 401 is not', async () => {
-    const seen: Array<{ url: string; headers: Record<string, string> }> = [];
-    let status = 200;
-    const send: Sender = async (url, _body, headers) => (seen.push({ url, headers }), { status });
-    start({ plugins: [partnerReportPlugin({ send }), webhooksPlugin({ dispatch: false })] });
-    expect((await subscribe('https://partner.example/hooks')).status).toBeLessThan(300);
+  /** The report once the dispatcher has recorded `n` attempts. */
+  const reportAfter = async (n: number) => {
     let report = await sb!.partnerReport();
-    expect(seen.map((s) => s.url)).toEqual(['https://partner.example/hooks']);
-    expect(seen[0].headers['x-service-signature']).toBeTruthy();
+    for (let i = 0; i < 100 && report.deliveries < n; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      report = await sb!.partnerReport();
+    }
+    return report;
+  };
+
+  it('webhook-bad-signature: once the receiver has answered a real delivery, the mis-signed probe answered 200 is named; 401 is not', async () => {
+    const probed: Array<{ url: string; headers: Record<string, string> }> = [];
+    let status = 200;
+    const probeSend: Sender = async (url, _body, headers) => (probed.push({ url, headers }), { status });
+    start({ plugins: [partnerReportPlugin({ send: probeSend }), webhooksPlugin({ send: async () => ({ status: 200 }) })] });
+    expect((await subscribe('https://partner.example/hooks')).status).toBeLessThan(300);
+    expect((await sb!.partnerReport()).findings, 'no probe before a real delivery was answered').toEqual([]);
+    expect(probed).toEqual([]);
+    await call('/sandbox/trigger', { method: 'POST', headers: json, body: JSON.stringify({ type: 'position.created' }) });
+    let report = await reportAfter(2);
+    expect(probed.map((s) => s.url)).toEqual(['https://partner.example/hooks']);
+    expect(probed[0].headers['x-service-signature']).toBeTruthy();
     expect(report.findings.find((f) => f.check === 'webhook-bad-signature')?.received).toMatch(/200: the forged event was accepted/);
+    // A second receiver that answers the probe correctly adds nothing; the first is probed once.
     status = 401;
-    // The same sandbox, a second subscription whose receiver now answers correctly.
     await subscribe('https://partner.example/hooks2');
-    report = await sb!.partnerReport();
+    await call('/sandbox/trigger', { method: 'POST', headers: json, body: JSON.stringify({ type: 'position.created' }) });
+    report = await reportAfter(5);
+    expect(probed.map((s) => s.url)).toEqual(['https://partner.example/hooks', 'https://partner.example/hooks2']);
     expect(report.findings.filter((f) => f.check === 'webhook-bad-signature')).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@ import { KEY_PREFIX, RATE_LIMIT_HEADERS, type Profile } from '../../contract/ind
 import { bearerKey } from '../auth/bearer.ts';
 import type { Answer } from '../pipeline/answer.ts';
 import { isInternalRequest, type SandboxContext } from '../pipeline/plugin.ts';
-import type { SandboxRequest } from '../pipeline/request.ts';
+import { NodeRequest, type SandboxRequest } from '../pipeline/request.ts';
 import { andThen, type Stage } from '../pipeline/stage.ts';
 import type { Exchange } from './types.ts';
 
@@ -60,10 +60,9 @@ const keyKind = (raw: string | undefined): Exchange['key'] =>
 
 /** Whether the request carried body bytes: from the headers on a socket, from the body itself in process. */
 async function hasBodyOf(req: SandboxRequest, profile: Profile): Promise<boolean> {
-  if (req.incoming) {
-    const len = Number(req.header('content-length') ?? 0);
-    return len > 0 || req.header('transfer-encoding') !== undefined;
-  }
+  const len = Number(req.header('content-length') ?? 0);
+  if (len > 0 || req.header('transfer-encoding') !== undefined) return true;
+  if (req instanceof NodeRequest) return false;
   if (req.method === 'GET' || req.method === 'HEAD') return false;
   return (await req.text(profile).catch(() => '')).length > 0;
 }
@@ -113,14 +112,14 @@ export class Recorder {
     const { ctx } = this;
     const auth = req.header('authorization');
     const raw = auth === undefined ? undefined : (bearerKey(auth) ?? auth);
-    const info = raw === undefined ? undefined : ctx.lookupKey(raw);
-    const url = new URL(req.url, 'http://sandbox');
+    // The caller stage found the key's partner once (auth/bearer.ts); the stage runs after it.
+    const info = req.partner;
     const e: Exchange = {
       seq: ++this.seq,
       at,
       ms: Math.round(ms * 10) / 10,
       method: req.method,
-      target: url.pathname + url.search,
+      target: req.target,
       key: keyKind(raw),
       hasBody: false,
       status: a.status,

@@ -6,7 +6,10 @@ import type { SandboxRequest } from './request.ts';
 import type { RouteHit, Router } from './router.ts';
 import { isPromise, type Stage } from './stage.ts';
 
-// The sandbox's one request pipeline (Hono's model, without Hono on the hot path): match the
+// The sandbox's one request pipeline (Hono's app.fetch model, without Hono): every door (the
+// node:http listener, the fetch door under Sandbox.fetch, msw) calls this and nothing else.
+// Under /v1 the front stages run first (the caller, found once and kept on the request; the
+// read cache, which answers a repeated read before any route is matched); then match the
 // route once, set the request's endpoint, run the plugins' stages around it (under /v1 only),
 // refuse a declared body over the cap, run the route or answer its 404/405, wait for the
 // commit of what it wrote, and turn whatever was thrown into the error answer: each of these
@@ -24,6 +27,9 @@ export interface Route {
 
 export interface DispatchOptions {
   router: Router<Route>;
+  /** Stages before the route is matched (under /v1): the caller stage, the read cache. */
+  front?: Stage[];
+  /** The plugins' stages, around the matched route (under /v1); they may read req.endpoint. */
   stages: Stage[];
   profile: Profile;
   /** The commit that covers everything written so far; undefined when nothing is open. */
@@ -80,16 +86,22 @@ export function createDispatch(o: DispatchOptions): Dispatch {
   type Step = (req: SandboxRequest, hit: Hit) => Answer | Promise<Answer>;
   const chain = stages.reduceRight<Step>((inner, stage) => (req, hit) => stage(req, () => inner(req, hit)), api);
 
+  const match = (req: SandboxRequest): Hit => {
+    const hit = router.match(req.method === 'HEAD' ? 'GET' : req.method, req.path);
+    if (hit) req.endpoint = hit.value.endpoint(req.header('authorization') !== undefined);
+    return hit;
+  };
+  type Front = (req: SandboxRequest) => Answer | Promise<Answer>;
+  const front = (o.front ?? []).reduceRight<Front>((inner, stage) => (req) => stage(req, () => inner(req)), (req) => chain(req, match(req)));
+
   // HEAD is answered as GET without the body (the status and headers GET would have).
   const headless = (a: Answer): Answer => ({ ...a, body: null });
 
   return (req) => {
     const head = req.method === 'HEAD';
-    const hit = router.match(head ? 'GET' : req.method, req.path);
-    if (hit) req.endpoint = hit.value.endpoint(req.header('authorization') !== undefined);
     let a: Answer | Promise<Answer>;
     try {
-      a = underApi(req.path) ? chain(req, hit) : core(req, hit, false);
+      a = underApi(req.path) ? front(req) : core(req, match(req), false);
       if (isPromise(a)) a = a.catch(failed);
     } catch (e) {
       a = failed(e);

@@ -4,7 +4,7 @@ import type { Clock } from '../engine/clock.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { HookFaultSetting } from '../webhooks/faults/index.ts';
 import type { Answer } from './answer.ts';
-import type { SandboxRequest } from './request.ts';
+import type { RequestEnv, SandboxRequest } from './request.ts';
 import type { Stage } from './stage.ts';
 
 // The seam between the sandbox core (engine, auth, the contract's routes) and the behaviours
@@ -36,7 +36,7 @@ export interface SandboxContext {
   /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
   engine: Engine;
   /** The whole sandbox, fetch-style (Sandbox.fetch): the console reads the API through it. */
-  fetch(req: Request, env?: unknown): Promise<Response>;
+  fetch(req: Request, env?: RequestEnv): Promise<Response>;
   /** Whether the /v1/sandbox/* controls are served (false plays a partner sandbox without them). */
   controls: boolean;
   /** Deliberate webhook-sender bugs (webhooks/faults/), only when a test or `--fault` names them. */

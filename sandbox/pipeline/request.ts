@@ -1,53 +1,76 @@
 import type { IncomingMessage } from 'node:http';
-import { getPath, getQueryParam } from 'hono/utils/url';
 import type { Profile } from '../../contract/index.ts';
 import { BodyCap } from './body-cap.ts';
+import type { ApiError } from './errors.ts';
+import type { KeyInfo } from './plugin.ts';
+import { pathOf, queryOf, targetOf } from './url.ts';
 
 // The request as the pipeline, its stages and its routes read it: method, the decoded path,
 // headers by lower-case name and the body read once under the size cap (body-cap.ts). Two
-// sources: a node IncomingMessage (the listener) and a fetch Request (tests, in-process
-// callers, the console's own reads).
-// Paths and query strings are read with hono/utils/url (getPath, getQueryParam), the code
-// that routed every request while Hono served part of the sandbox: kept so that a path with
-// percent-escapes or an odd query reads exactly as it did.
+// shapes behind one interface: a node IncomingMessage (the node:http door) and a fetch
+// Request (the fetch door: msw, the mutants' proxy, tests, the console's own reads). The
+// doors give nothing else; what the stages find (the caller) is kept on the request.
+// Paths and query strings are decoded by the platform (url.ts).
+
+/** What a door may say about a request beside the request itself. */
+export interface RequestEnv {
+  /** The client's address (the limiter's public bucket); the node door reads it off the socket. */
+  clientAddress?: string;
+  /** A request the sandbox makes to itself (plugin.ts INTERNAL_REQUEST_ENV). */
+  internal?: boolean;
+}
 
 export interface SandboxRequest {
   readonly method: string;
   /** The URL as a string (its host is not the client's: nothing may depend on it). */
   readonly url: string;
+  /** The raw target: path and query string as sent (the read cache's key). */
+  readonly target: string;
   /** Decoded path, as routes are matched. */
   readonly path: string;
-  /** The socket under the listener ({ incoming, outgoing }); what in-process callers pass, else. */
-  readonly env: unknown;
+  readonly env: RequestEnv | undefined;
+  /** The client's address, when a socket or the door says (else undefined). */
+  readonly clientAddress: string | undefined;
   /** The contract endpoint id, set by the router once it has matched (metrics and limits read it). */
   endpoint?: string;
+  /** The caller, found once by the caller stage (auth/caller.ts): the key's partner and tier,
+   *  or why the Authorization header is refused (undefined with partner: no refusal). */
+  partner?: KeyInfo;
+  authRefusal?: ApiError;
   header(name: string): string | undefined;
-  /** The query string's parameters (the last value of a repeated one). */
+  /** The query string's parameters (the first value of a repeated one). */
   query(): Record<string, string>;
   /** The body as text, at most the profile's maxBodyBytes (413 beyond). */
   text(profile: Profile): Promise<string>;
-  /** The socket's request, when there is one. */
-  readonly incoming?: IncomingMessage;
 }
 
 type Incoming = IncomingMessage & { rawBody?: Buffer };
 
 export class NodeRequest implements SandboxRequest {
   readonly method: string;
-  readonly url: string;
+  readonly target: string;
   private p: string | undefined;
-  readonly env: { incoming: IncomingMessage; outgoing: unknown };
+  readonly env: RequestEnv | undefined = undefined;
   endpoint?: string;
+  partner?: KeyInfo;
+  authRefusal?: ApiError;
 
-  constructor(readonly incoming: Incoming, outgoing: unknown) {
+  constructor(private readonly incoming: Incoming) {
     this.method = incoming.method ?? 'GET';
-    // A fixed host: a client's Host header could otherwise change how the path is split.
-    this.url = `http://sandbox${incoming.url ?? '/'}`;
-    this.env = { incoming, outgoing };
+    this.target = incoming.url ?? '/';
+  }
+
+  /** A fixed host: a client's Host header could otherwise change how the path is split. */
+  get url(): string {
+    return `http://sandbox${this.target}`;
   }
 
   get path(): string {
-    return (this.p ??= getPath({ url: this.url } as Request));
+    return (this.p ??= pathOf(this.target));
+  }
+
+  get clientAddress(): string | undefined {
+    return this.incoming.socket?.remoteAddress;
   }
 
   header(name: string): string | undefined {
@@ -56,7 +79,7 @@ export class NodeRequest implements SandboxRequest {
   }
 
   query(): Record<string, string> {
-    return getQueryParam(this.url) as Record<string, string>;
+    return queryOf(this.target);
   }
 
   text(profile: Profile): Promise<string> {
@@ -113,21 +136,30 @@ export class FetchRequest implements SandboxRequest {
   readonly method: string;
   readonly url: string;
   private p: string | undefined;
+  private t: string | undefined;
   private body: Promise<string> | undefined;
-  readonly incoming?: IncomingMessage;
   endpoint?: string;
+  partner?: KeyInfo;
+  authRefusal?: ApiError;
 
   constructor(
     private readonly req: Request,
-    readonly env: unknown,
+    readonly env: RequestEnv | undefined,
   ) {
     this.method = req.method;
     this.url = req.url;
-    this.incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  }
+
+  get target(): string {
+    return (this.t ??= targetOf(this.url));
   }
 
   get path(): string {
-    return (this.p ??= getPath(this.req));
+    return (this.p ??= pathOf(this.url));
+  }
+
+  get clientAddress(): string | undefined {
+    return this.env?.clientAddress;
   }
 
   header(name: string): string | undefined {
@@ -135,7 +167,7 @@ export class FetchRequest implements SandboxRequest {
   }
 
   query(): Record<string, string> {
-    return getQueryParam(this.url) as Record<string, string>;
+    return queryOf(this.url);
   }
 
   text(profile: Profile): Promise<string> {

@@ -1,10 +1,10 @@
-import { tryDecodeURIComponent } from 'hono/utils/url';
+import { decodeParam } from './url.ts';
 
 // The route table: every route's path compiled once into segment lists, matched by method
 // and segment count, literal segments before parameters. A path it does not hold (a
 // trailing slash, an empty segment, an unknown route) matches nothing; `allowed` names the
 // methods a path does have, for the 405 and its Allow header.
-// Parameter values are percent-decoded (hono/utils/url, as they always were).
+// Parameter values are percent-decoded (url.ts decodeParam).
 
 export interface RouteEntry<T> {
   method: string;
@@ -54,7 +54,7 @@ export function compileRouter<T>(entries: RouteEntry<T>[]): Router<T> {
       const part = parts[i + 1]!;
       if (seg === null) {
         if (part === '') return false;
-        params?.push(tryDecodeURIComponent(part));
+        params?.push(decodeParam(part));
       } else if (seg !== part) return false;
     }
     return true;

@@ -1,6 +1,4 @@
 import { API_VERSION_PREFIX, endpoints, type Endpoint, type Profile } from '../../contract/index.ts';
-import { authenticate } from '../auth/bearer.ts';
-import type { KeyStore } from '../auth/keys.ts';
 import type { Answer } from './answer.ts';
 import type { Route } from './dispatch.ts';
 import { ApiError } from './errors.ts';
@@ -12,7 +10,8 @@ import { compileRouter, type RouteEntry, type Router } from './router.ts';
 // the routes the plugins declare. Each contract endpoint is served by the plugin that
 // declares it, else by the core (its resolver), else by nobody; every one of them is in the
 // table either way, so its path answers 405 with the right Allow, and a keyed one still
-// refuses a missing key before its 404. Auth is decided here, by the endpoint's access.
+// refuses a missing key before its 404. Auth is decided here, by the endpoint's access, from
+// the caller the caller stage found (auth/bearer.ts identify).
 
 /** One endpoint's handler after auth: the request, its parameter values in path order and the partner. */
 export type EndpointRun = (req: SandboxRequest, params: string[], partner: KeyInfo | undefined) => Answer | Promise<Answer>;
@@ -21,7 +20,6 @@ export interface TableOptions {
   profile: Profile;
   /** false: no /v1/sandbox/* routes at all, the core's or a plugin's. */
   controls: boolean;
-  keys: KeyStore;
   /** Endpoint ids the plugins serve (their `endpoints`), left to them even when they declare no route. */
   claimed: ReadonlySet<string>;
   pluginRoutes: PluginRoute[];
@@ -71,6 +69,9 @@ export function compileTable(o: TableOptions): Router<Route> {
   return compileRouter(entries);
 }
 
+/** A keyed route reached without the caller stage: a fault of the sandbox, not the client's. */
+const noCaller = () => new Error('sandbox: a keyed route ran before the caller stage');
+
 /** Method and path with parameter names erased: /markets/{asset}/… and /markets/{id}/… are one route. */
 const shape = (e: Pick<Endpoint, 'method' | 'path'>) => `${e.method} ${e.path.replace(/\{\w+\}/g, '{}')}`;
 
@@ -97,7 +98,10 @@ function endpointRoute(o: TableOptions, runs: Map<string, EndpointRun>, keyed: E
     endpoint: (hasKey) => (hasKey && keyed ? keyed.id : (pub ?? keyed)!.id),
     run(req, params) {
       const header = req.header('authorization');
-      if (hk && (header !== undefined || !hp)) return hk(req, params, authenticate(o.keys, header));
+      if (hk && (header !== undefined || !hp)) {
+        if (!req.partner) throw req.authRefusal ?? noCaller();
+        return hk(req, params, req.partner);
+      }
       return hp!(req, params, undefined);
     },
   };

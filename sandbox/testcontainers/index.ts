@@ -1,7 +1,7 @@
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import type { Profile } from '../contract/index.ts';
-import { DEFAULT_KEYS, type KeyEntry } from '../sandbox/auth/keys.ts';
-import type { PartnerReport } from '../sandbox/partner-report/types.ts';
+import type { Profile } from '../../contract/index.ts';
+import { DEFAULT_KEYS, type KeyEntry } from '../auth/keys.ts';
+import type { PartnerReport } from '../partner-report/types.ts';
 
 // `lendcheck/testcontainers`: the sandbox image as a testcontainers module, in the style of
 // testcontainers' own (PostgreSqlContainer and the rest): a GenericContainer with `with…`
@@ -9,10 +9,10 @@ import type { PartnerReport } from '../sandbox/partner-report/types.ts';
 // through its environment, its command and HTTP, so the same image serves Python's and Go's
 // testcontainers the same way (docs/partners.md).
 
-export { assertCleanPartnerReport, installPartnerMatchers, partnerMatchers, type ReportSource } from '../sandbox/partner-report/vitest.ts';
-export { formatPartnerReport } from '../sandbox/partner-report/report.ts';
-export type { Finding, PartnerReport } from '../sandbox/partner-report/types.ts';
-export type { KeyEntry } from '../sandbox/auth/keys.ts';
+export { assertCleanPartnerReport, installPartnerMatchers, partnerMatchers, type ReportSource } from '../partner-report/vitest.ts';
+export { formatPartnerReport } from '../partner-report/report.ts';
+export type { Finding, PartnerReport } from '../partner-report/types.ts';
+export type { KeyEntry } from '../auth/keys.ts';
 
 /** The image the Dockerfile builds (`docker build -t lendcheck-sandbox:local .`), unless LENDCHECK_IMAGE names another. */
 export const DEFAULT_SANDBOX_IMAGE = process.env.LENDCHECK_IMAGE ?? 'lendcheck-sandbox:local';

@@ -1,9 +1,9 @@
-import type { Clock } from '../engine/clock.ts';
-import type { Db } from '../store/db.ts';
+import { JSON_TYPE } from './answer.ts';
+import type { Stage } from './stage.ts';
 
 // Answers to GET /positions/{id} and GET /users/{id}/positions kept as the bytes the core
-// sent, so a repeat of the same request by the same partner is answered by the node:http
-// listener without the router, the middleware chain, zod, SQLite or JSON.stringify.
+// sent, so a repeat of the same request by the same partner is answered by a front stage of
+// the pipeline (readCacheStage, before the route is matched) without the router, the route, zod, SQLite or JSON.stringify.
 //
 // Why this is the same answer the core would give:
 //  - an entry is stored only by the core's own handler, after it validated the request and
@@ -19,37 +19,40 @@ import type { Db } from '../store/db.ts';
 //    position) is kept only for the instant it was computed for;
 //  - the core's answers to these reads depend on nothing else: the partner, the target,
 //    the rows and the clock (the profile is fixed for a sandbox's life);
-//  - it is off whenever a plugin installs middleware (rate limits, metrics), since those
-//    must see every request.
+//  - it is off whenever a plugin has a stage (rate limits, metrics), as it always was: a
+//    fault or a plugin may make a read depend on more than the rows (kept conservative).
 
 export interface CachedAnswer {
   status: number;
-  body: string;
-  /** Bytes of body, as Content-Length. */
-  length: number;
+  /** The body's UTF-8 bytes, as sent. */
+  body: Uint8Array;
   /** Business time the view was computed for, when it changes with time. */
   at?: number;
+}
+
+/** What the cache reads of the store and the clock (the sandbox gives them: no engine import). */
+export interface CacheSource {
+  /** Rows changed on the sandbox's connection so far (SQLite total_changes()). */
+  changes(): number;
+  inTransaction(): boolean;
+  /** Business time, ms. */
+  now(): number;
 }
 
 const MAX_ENTRIES = 10_000;
 
 export class ReadCache {
+  /** While true the stage passes every request on (the property test compares the two). */
+  bypass = false;
   private version = -1;
   private readonly entries = new Map<string, CachedAnswer>();
-  private readonly changes: () => number;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-  ) {
-    const stmt = db.prepare('SELECT total_changes()').pluck();
-    this.changes = () => stmt.get() as number;
-  }
+  constructor(private readonly src: CacheSource) {}
 
   /** The version entries are valid for, or undefined while a transaction is open. */
   private current(): number | undefined {
-    if (this.db.inTransaction) return undefined;
-    const v = this.changes();
+    if (this.src.inTransaction()) return undefined;
+    const v = this.src.changes();
     if (v !== this.version) {
       this.entries.clear();
       this.version = v;
@@ -64,7 +67,7 @@ export class ReadCache {
   get(partnerId: string, target: string): CachedAnswer | undefined {
     if (this.current() === undefined) return undefined;
     const a = this.entries.get(`${partnerId}\u0000${target}`);
-    if (a && a.at !== undefined && a.at !== this.clock.now()) return undefined;
+    if (a && a.at !== undefined && a.at !== this.src.now()) return undefined;
     return a;
   }
 
@@ -73,4 +76,14 @@ export class ReadCache {
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(`${partnerId}\u0000${target}`, answer);
   }
+}
+
+/** The cache as a front stage (after the caller's): a keyed GET it holds is answered here, anything else goes on. */
+export function readCacheStage(cache: ReadCache): Stage {
+  return (req, next) => {
+    if (req.method !== 'GET' || req.partner === undefined || !cache.size || cache.bypass) return next();
+    const a = cache.get(req.partner.partnerId, req.target);
+    // The headers the core's answer gets (endpoints/route.ts: JSON_TYPE).
+    return a ? { status: a.status, headers: { 'content-type': JSON_TYPE }, body: a.body } : next();
+  };
 }

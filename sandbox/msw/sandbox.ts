@@ -1,0 +1,144 @@
+import type { RequestHandler } from 'msw';
+import { API_VERSION_PREFIX, defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
+import type { Sandbox } from '../app.ts';
+import { DEFAULT_KEYS, KeyStore, type KeyEntry } from '../auth/keys.ts';
+import { TestClock } from '../engine/clock.ts';
+import type { KeyInfo } from '../pipeline/plugin.ts';
+import type { PartnerReport } from '../partner-report/types.ts';
+import { createConfiguredSandbox } from '../start.ts';
+import { durationMs } from './duration.ts';
+import { lendcheckHandlers } from './handlers.ts';
+import { settleWebhooks } from './settle.ts';
+import { mswSender, type WebhookHandler } from './webhooks.ts';
+
+// The sandbox for a partner's own tests through msw: the engine in memory (':memory:', no
+// port, no process), a business clock that stands still until the test advances it, and
+// webhooks signed as the profile says, sent to the partner's URL (which msw may intercept) or
+// straight to a handler function. The options map onto the CLI's sandbox (start.ts), so this
+// is the same sandbox `lendcheck sandbox` serves.
+
+export interface MswSandboxOptions {
+  profile?: Profile;
+  /** The key store; default the public test keys (ck_test_partner_a_starter/_growth/_scale, ck_test_partner_b_growth). */
+  keys?: KeyEntry[];
+  /** The base URL msw intercepts, ending in /v1; default https://sandbox.lendcheck.test/v1. */
+  baseUrl?: string;
+  /**
+   * Rate limits: true (the default) on every key and the public rate on keyless calls; false
+   * off; or only for some tiers and keys (and keyless calls when `public` is true). They run
+   * on the test clock: advance it to refill a bucket.
+   */
+  rateLimits?: boolean | { tiers?: string[]; keys?: string[]; public?: boolean };
+  /** The /v1/sandbox/* controls (default true). */
+  controls?: boolean;
+  /** The built-in liquidity provider (default false: only crossing orders match). */
+  liquidity?: boolean;
+  startingFunds?: Record<string, string>;
+  /** Business time the test clock starts at (default: now). */
+  startAt?: Date | number;
+  /** Check every success body against the contract (default: on under NODE_ENV=test). */
+  validateResponses?: boolean;
+  /** Business ms before each webhook retry; default the spec's schedule. */
+  retryDelaysMs?: readonly number[];
+}
+
+export interface MswClock {
+  now(): Date;
+  /** Moves business time on ('30d', '12h', '90s', '500ms' or ms), runs what falls due
+   *  (matching, maturity, rollover, liquidation, webhook retries) and waits for deliveries. */
+  advance(by: string | number): Promise<void>;
+}
+
+export interface MswSandbox {
+  /** For setupServer(...sandbox.handlers) or server.use(...sandbox.handlers). */
+  handlers: RequestHandler[];
+  /** Ends in /v1. */
+  baseUrl: string;
+  keys: KeyEntry[];
+  /** A key of a partner (default the first's) and tier (default any). */
+  key(partnerId?: string, tier?: string): string;
+  clock: MswClock;
+  /** Webhook attempts go to `handler` instead of fetch(url) until the returned function is called. */
+  onWebhook(handler: WebhookHandler): () => void;
+  /** Waits until every due webhook delivery has been attempted and recorded. */
+  settle(): Promise<void>;
+  /** The core without msw. */
+  fetch(req: Request): Promise<Response>;
+  /** What the partner's code did wrong so far (sandbox/partner-report/); `partner` narrows it. */
+  partnerReport(partner?: string): Promise<PartnerReport>;
+  /** The engine, database and profile underneath. */
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MSW_BASE_URL = `https://sandbox.lendcheck.test${API_VERSION_PREFIX}`;
+
+export function createMswSandbox(opts: MswSandboxOptions = {}): MswSandbox {
+  const profile = opts.profile ?? defaultProfile;
+  const keys = opts.keys ?? DEFAULT_KEYS;
+  const startMs = opts.startAt === undefined ? Date.now() : +opts.startAt;
+  // Real time never moves it: only advance() does.
+  const clock = new TestClock({ startMs, realNow: () => 0 });
+  let handler: WebhookHandler | undefined;
+  const send = mswSender(() => handler, WEBHOOK_RESPONSE_DEADLINE_MS);
+  const sandbox = createConfiguredSandbox({
+    profile,
+    keys,
+    clock,
+    // Due work runs on advance(), not on a timer.
+    tickMs: 0,
+    rateLimits: limitsOn(opts.rateLimits, keys, profile, () => clock.now()),
+    liquidity: opts.liquidity === true,
+    controls: opts.controls,
+    ...(opts.startingFunds ? { startingFunds: opts.startingFunds } : {}),
+    ...(opts.validateResponses !== undefined ? { validateResponses: opts.validateResponses } : {}),
+    // The report's probe goes where deliveries go, and "waited for X-RateLimit-Reset" is
+    // judged on the clock the limiter runs on here: the test clock.
+    partnerReport: { send, now: () => clock.now() },
+    webhooks: { send, pollMs: 5, ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}) },
+  });
+  const baseUrl = (opts.baseUrl ?? DEFAULT_MSW_BASE_URL).replace(/\/+$/, '');
+  const fetch = (req: Request) => sandbox.fetch(req);
+  const settle = () => settleWebhooks(sandbox);
+  return {
+    handlers: lendcheckHandlers({ fetch, baseUrl }),
+    baseUrl,
+    keys,
+    key(partnerId, tier) {
+      const k = keys.find((e) => (partnerId === undefined || e.partnerId === partnerId) && (tier === undefined || (e.tier ?? profile.limits.defaultTier) === tier));
+      if (!k) throw new Error(`no key of partner ${partnerId ?? '(any)'} and tier ${tier ?? '(any)'} among ${keys.length} keys`);
+      return k.key;
+    },
+    clock: {
+      now: () => new Date(clock.now()),
+      async advance(by) {
+        await settle();
+        clock.advance(durationMs(by));
+        await settle();
+      },
+    },
+    onWebhook(h) {
+      handler = h;
+      return () => {
+        if (handler === h) handler = undefined;
+      };
+    },
+    settle,
+    fetch,
+    partnerReport: (p) => sandbox.partnerReport(p),
+    sandbox,
+    close: () => sandbox.close(),
+  };
+}
+
+/** The limiter's options for the msw way: the test clock, and only the callers chosen. */
+function limitsOn(o: MswSandboxOptions['rateLimits'], keys: KeyEntry[], profile: Profile, now: () => number) {
+  if (o === false) return false;
+  const clocked = { now, wallNow: now };
+  if (o === undefined || o === true) return clocked;
+  const store = new KeyStore(keys, profile);
+  const ids = new Set((o.keys ?? []).map((k) => store.lookup(k)?.keyId).filter((id): id is string => id !== undefined));
+  const tiers = new Set(o.tiers ?? []);
+  const applies = (c: KeyInfo | undefined) => (c ? tiers.has(c.tier) || ids.has(c.keyId) : o.public === true);
+  return { ...clocked, applies };
+}
