@@ -70,6 +70,8 @@ export interface Sandbox {
   profile: Profile;
   /** The partner report so far (partner-report/); refused when the sandbox was started without it. */
   partnerReport(partner?: string): Promise<PartnerReport>;
+  /** Forgets what the report recorded, so the next test starts clean on a shared sandbox. */
+  resetPartnerReport(): void;
   close(): Promise<void>;
 }
 
@@ -159,6 +161,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     profile,
     partnerReport: (partner) =>
       reporter ? reporter.report(partner) : Promise.reject(new Error('partner report: off in this sandbox; start it with partnerReport: true')),
+    resetPartnerReport: () => reporter?.reset(),
     async close() {
       if (closed) return;
       closed = true;
