@@ -36,7 +36,7 @@ async function until<T>(f: () => T | undefined, what: string, ms = 10_000): Prom
   }
 }
 
-export function partnerScenarios(way: () => Way): void {
+export function partnerScenarios(way: () => Way, o: { skip429?: string } = {}): void {
   const client = (tier = 'growth') => new LendingClient({ baseUrl: way().baseUrl, apiKey: way().key('partner_a', tier), sleep: (ms) => way().sleep(ms) });
 
   it('lends, a crossing borrow matches, the signed position.matched reaches the handler, maturity arrives, a withdrawal is taken; the report is empty', async () => {
@@ -59,14 +59,14 @@ export function partnerScenarios(way: () => Way): void {
     expect(await way().report()).toHaveNoPartnerFindings();
   });
 
-  it('meets a 429 politely: waits for the reset, then goes on; the report is empty', async () => {
+  it.skipIf(!!o.skip429)(`meets a 429 politely: waits for the reset, then goes on; the report is empty${o.skip429 ? ` (skipped: ${o.skip429})` : ''}`, async () => {
     await way().resetReport();
     const c = client('starter');
     const seen: number[] = [];
-    for (let i = 0; i < 130; i++) seen.push((await c.request('GET', `/users/${user('reader')}/positions`)).status);
+    for (let i = 0; i < 102; i++) seen.push((await c.request('GET', `/users/${user('reader')}/positions`)).status);
     expect(seen.every((s) => s === 200), `statuses: ${[...new Set(seen)].join(',')}`).toBe(true);
     const report = await way().report();
-    expect(report.exchanges, 'more requests than the answers: the 429s the client waited out').toBeGreaterThan(130);
+    expect(report.exchanges, 'more requests than the answers: the 429s the client waited out').toBeGreaterThan(102);
     expect(report).toHaveNoPartnerFindings();
   });
 
