@@ -71,4 +71,11 @@ if (!ok.ok || bad.ok) { console.error('verifyWebhook: expected ok then mismatch,
 console.log('verifyWebhook from the installed package:', JSON.stringify(ok), JSON.stringify(bad));
 "
 node -e "import('lendcheck').then(m => { if (typeof m.verifyWebhook !== 'function') process.exit(1) })"
+
+step "plain node imports 'lendcheck/testcontainers', with its types"
+node --input-type=module -e "
+import { LendcheckSandboxContainer, assertCleanPartnerReport } from 'lendcheck/testcontainers';
+if (typeof LendcheckSandboxContainer !== 'function' || typeof assertCleanPartnerReport !== 'function') { console.error('lendcheck/testcontainers: expected LendcheckSandboxContainer and assertCleanPartnerReport'); process.exit(1); }
+"
+test -f node_modules/lendcheck/dist/sandbox/testcontainers/index.d.ts || { echo "lendcheck/testcontainers: no .d.ts in the tarball" >&2; exit 1; }
 step "passed"
