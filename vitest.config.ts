@@ -19,7 +19,13 @@ const NOT_TESTS = ['node_modules/**', 'dist/**', 'scenarios/**', 'lendcheck-repo
 export default defineConfig({
   // The package's own name resolves to its sources here, as tsc does through the
   // 'lendcheck-source' condition (package.json exports), so tests need no build first.
-  resolve: { alias: [{ find: /^lendcheck$/, replacement: fileURLToPath(new URL('./index.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      { find: /^lendcheck$/, replacement: fileURLToPath(new URL('./index.ts', import.meta.url)) },
+      { find: /^lendcheck\/msw$/, replacement: fileURLToPath(new URL('./sandbox/msw/index.ts', import.meta.url)) },
+      { find: /^lendcheck\/testcontainers$/, replacement: fileURLToPath(new URL('./sandbox/testcontainers/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

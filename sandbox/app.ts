@@ -15,6 +15,8 @@ import { FetchRequest, type RequestEnv } from './pipeline/request.ts';
 import { compileTable } from './pipeline/table.ts';
 import { hookFaults, installFaults, limitFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxPlugin } from './plugins.ts';
+import { partnerReportPlugin, type PartnerReportOptions, type PartnerReportPlugin } from './partner-report/plugin.ts';
+import type { PartnerReport } from './partner-report/types.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
 import { getMeta, openDb, type Db } from './store/db.ts';
 
@@ -47,6 +49,9 @@ export interface SandboxOptions {
    * default; only tests and an explicit `lendcheck sandbox --fault` set them.
    */
   faults?: FaultSetting[];
+  /** Records what the partner's code does and reports where it breaks the interface
+   *  (partner-report/): true or its options. Off by default; the partner doors turn it on. */
+  partnerReport?: boolean | PartnerReportOptions;
 }
 
 export interface Sandbox {
@@ -63,6 +68,10 @@ export interface Sandbox {
   db: Db;
   clock: Clock;
   profile: Profile;
+  /** The partner report so far (partner-report/); refused when the sandbox was started without it. */
+  partnerReport(partner?: string): Promise<PartnerReport>;
+  /** Forgets what the report recorded, so the next test starts clean on a shared sandbox. */
+  resetPartnerReport(): void;
   close(): Promise<void>;
 }
 
@@ -83,7 +92,11 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const engine = new Engine(db, profile, clock, config);
   const keys = new KeyStore(opts.keys ?? DEFAULT_KEYS, profile);
   const validate = opts.validateResponses ?? (process.env.NODE_ENV === 'test' || process.env.LENDCHECK_DEV === '1');
-  const plugins = opts.plugins ?? defaultPlugins();
+  // The report's recorder goes first, outermost of the stages, so it sees the limiter's 429s.
+  const given = opts.plugins ?? defaultPlugins();
+  const reporter = given.find((p): p is PartnerReportPlugin => p.name === 'partner-report' && 'report' in p)
+    ?? (opts.partnerReport ? partnerReportPlugin(opts.partnerReport === true ? {} : opts.partnerReport) : undefined);
+  const plugins = reporter && !given.includes(reporter) ? [reporter, ...given] : given;
   const controls = opts.controls !== false;
   // fetch is bound late: the route table it goes through is built from the plugins this context starts.
   // The webhook sender's faults go to the dispatcher through the context (validated here, at start).
@@ -157,6 +170,9 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     db,
     clock,
     profile,
+    partnerReport: (partner) =>
+      reporter ? reporter.report(partner) : Promise.reject(new Error('partner report: off in this sandbox; start it with partnerReport: true')),
+    resetPartnerReport: () => reporter?.reset(),
     async close() {
       if (closed) return;
       closed = true;

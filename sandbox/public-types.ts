@@ -1,4 +1,5 @@
 import type { Profile } from '../contract/profile.ts';
+import type { PartnerReport } from './partner-report/types.ts';
 
 // The sandbox's public types, as the package declares them (index.ts startSandbox,
 // lendcheck/msw): self-contained, so the package's .d.ts never reaches the engine's internals
@@ -30,6 +31,8 @@ export interface SandboxHandle {
     /** Moves business time forward by ms; due work (matching, maturity, …) runs at once. */
     advance(ms: number): void;
   };
+  /** Forgets what the partner report has seen so far (sandbox/partner-report/). */
+  resetPartnerReport(): void;
 }
 
 /** The options of `lendcheck sandbox`, as startSandbox takes them. */
@@ -67,5 +70,7 @@ export interface StartedSandbox {
   port: number;
   keys: SandboxKey[];
   sandbox: SandboxHandle;
+  /** What the partner's code did wrong so far (sandbox/partner-report/); `partner` narrows it. */
+  partnerReport(partner?: string): Promise<PartnerReport>;
   close(): Promise<void>;
 }

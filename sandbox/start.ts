@@ -6,6 +6,8 @@ import type { FaultSetting } from './faults/index.ts';
 import type { RateLimitOptions } from './limiter/plugin.ts';
 import { metricsPlugin } from './metrics/plugin.ts';
 import { defaultPlugins } from './plugins.ts';
+import type { PartnerReportOptions } from './partner-report/plugin.ts';
+import type { PartnerReport } from './partner-report/types.ts';
 import { startSandboxServer } from './server.ts';
 import { delayPlugin, parseDelays } from './test-delay/plugin.ts';
 import type { WebhooksPluginOptions } from './webhooks/plugin.ts';
@@ -29,6 +31,9 @@ export interface StartSandboxOptions extends Omit<PublicOptions, 'rateLimits' | 
   tickMs?: number;
   startingFunds?: Record<string, string>;
   validateResponses?: boolean;
+  /** The partner report (sandbox/partner-report/): on by default for partners' tests; the CLI
+   *  turns it on with --partner-report. An object tunes it (checks to skip, the probe's sender). */
+  partnerReport?: boolean | PartnerReportOptions;
 }
 
 /** The SandboxOptions (plugins included) the user-level options mean. */
@@ -52,6 +57,7 @@ export function sandboxOptions(o: StartSandboxOptions): SandboxOptions {
     ...(o.liquidity === false ? { liquidity: { enabled: false, delaySeconds: 0 } } : {}),
     controls: o.controls !== false,
     ...(o.faults?.length ? { faults: o.faults } : {}),
+    ...(o.partnerReport !== false ? { partnerReport: o.partnerReport ?? true } : {}),
   };
 }
 
@@ -64,7 +70,7 @@ export interface StartedSandbox extends PublicStarted {
 /** The sandbox on a port, in this process: the CLI's `lendcheck sandbox` without the CLI. */
 export async function startSandbox(o: StartSandboxOptions = {}): Promise<StartedSandbox> {
   const s = await startSandboxServer({ port: o.port ?? 0, host: o.host ?? '127.0.0.1', ...sandboxOptions(o) });
-  return { url: s.url, port: s.port, keys: o.keys ?? DEFAULT_KEYS, sandbox: s.sandbox, close: () => s.close() };
+  return { url: s.url, port: s.port, keys: o.keys ?? DEFAULT_KEYS, sandbox: s.sandbox, partnerReport: (p) => s.sandbox.partnerReport(p), close: () => s.close() };
 }
 
 /** A sandbox with no listener (the msw door, in-process tests): the same options, no port. */

@@ -114,4 +114,11 @@ startSandbox({ port: '0' });
 export { advanced, started };
 TS
 npx --no-install tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node types-check.mts
+
+step "plain node imports 'lendcheck/testcontainers', with its types"
+node --input-type=module -e "
+import { LendcheckSandboxContainer, assertCleanPartnerReport } from 'lendcheck/testcontainers';
+if (typeof LendcheckSandboxContainer !== 'function' || typeof assertCleanPartnerReport !== 'function') { console.error('lendcheck/testcontainers: expected LendcheckSandboxContainer and assertCleanPartnerReport'); process.exit(1); }
+"
+test -f node_modules/lendcheck/dist/sandbox/testcontainers/index.d.ts || { echo "lendcheck/testcontainers: no .d.ts in the tarball" >&2; exit 1; }
 step "passed"

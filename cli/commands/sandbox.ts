@@ -28,6 +28,7 @@ interface Opts {
   choices: 'default' | 'random';
   seed?: string;
   choicesOut?: string;
+  partnerReport?: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -58,6 +59,7 @@ export function registerSandbox(program: Command): void {
       `test only, never on by default: give the sandbox deliberate bugs (races, lost updates, webhook-sender bugs) to see a suite catch them; name[:key=value;…] from ${faultNames().join(', ')}`,
     )
     .option('--no-console', 'serve no web console at / and /console')
+    .addOption(new Option('--partner-report', 'record what partner code does and serve its partner report at GET /v1/sandbox/partner-report (probes each new webhook subscription with one mis-signed delivery)').env('LENDCHECK_PARTNER_REPORT'))
     .option('--no-controls', 'serve no /v1/sandbox/* controls (404 like any unknown route), as a real partner sandbox: users pre-funded, only crossing orders match; business time at real time unless --time-scale says otherwise (an accelerated partner sandbox)')
     .action(async (o: Opts) => {
       const port = Number(o.port);
@@ -81,13 +83,14 @@ export function registerSandbox(program: Command): void {
       const server = await startSandbox({
         port, host: o.host, db: dbPath, keys, timeScale, profile,
         rateLimits: o.rateLimits, liquidity: o.liquidity, controls: o.controls,
-        metrics: o.metrics === true, console: o.console, ...(o.testDelay ? { testDelay: o.testDelay } : {}),
+        metrics: o.metrics === true, console: o.console, partnerReport: o.partnerReport === true, ...(o.testDelay ? { testDelay: o.testDelay } : {}),
         ...(faults.length ? { faults } : {}),
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
       if (o.console) console.log(`  console: ${new URL('/console', server.url).href} (open it with a key; read-only without one)`);
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
+      if (o.partnerReport) console.log(`  partner report: ${server.url}/sandbox/partner-report`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
       if (o.choices === 'random') console.log(`  choices: random, seed ${o.seed} (profile ${profile.name}${o.choicesOut ? `, written to ${resolve(o.choicesOut)}` : ''})`);
       if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);

@@ -3,6 +3,7 @@ import type { Sandbox } from '../app.ts';
 import { DEFAULT_KEYS, KeyStore, type KeyEntry } from '../auth/keys.ts';
 import { TestClock } from '../engine/clock.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
+import type { PartnerReport } from '../partner-report/types.ts';
 import { createConfiguredSandbox } from '../start.ts';
 import { durationMs } from './duration.ts';
 import { lendcheckHandlers } from './handlers.ts';
@@ -31,6 +32,7 @@ export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox 
   // Real time never moves it: only advance() does.
   const clock = new TestClock({ startMs, realNow: () => 0 });
   let handler: WebhookHandler | undefined;
+  const send = mswSender(() => handler, WEBHOOK_RESPONSE_DEADLINE_MS);
   const sandbox = createConfiguredSandbox({
     profile,
     keys,
@@ -42,7 +44,10 @@ export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox 
     controls: opts.controls,
     ...(opts.startingFunds ? { startingFunds: opts.startingFunds } : {}),
     ...(opts.validateResponses !== undefined ? { validateResponses: opts.validateResponses } : {}),
-    webhooks: { send: mswSender(() => handler, WEBHOOK_RESPONSE_DEADLINE_MS), pollMs: 5, ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}) },
+    // The report's probe goes where deliveries go, and "waited for X-RateLimit-Reset" is
+    // judged on the clock the limiter runs on here: the test clock.
+    partnerReport: { send, now: () => clock.now() },
+    webhooks: { send, pollMs: 5, ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}) },
   });
   const baseUrl = (opts.baseUrl ?? DEFAULT_MSW_BASE_URL).replace(/\/+$/, '');
   const fetch = (req: Request) => sandbox.fetch(req);
@@ -72,6 +77,7 @@ export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox 
     },
     settle,
     fetch,
+    partnerReport: (p) => sandbox.partnerReport(p),
     sandbox,
     close: () => sandbox.close(),
   };

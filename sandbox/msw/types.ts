@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'msw';
 import type { Profile } from '../../contract/profile.ts';
 import type { SandboxHandle, SandboxKey } from '../public-types.ts';
+import type { PartnerReport } from '../partner-report/types.ts';
 
 // lendcheck/msw as the package declares it (its .d.ts; package.json "./msw" types). Self-
 // contained like ../public-types.ts; index.ts's implementations are checked against it.
@@ -56,6 +57,8 @@ export interface MswSandbox {
   settle(): Promise<void>;
   /** The core without msw. */
   fetch(req: Request): Promise<Response>;
+  /** What the partner's code did wrong so far (sandbox/partner-report/); `partner` narrows it. */
+  partnerReport(partner?: string): Promise<PartnerReport>;
   sandbox: SandboxHandle;
   close(): Promise<void>;
 }

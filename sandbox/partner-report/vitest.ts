@@ -1,0 +1,47 @@
+import { expect } from 'vitest';
+import { formatPartnerReport } from './report.ts';
+import type { PartnerReport } from './types.ts';
+
+// The partner report as a failing test: a matcher (`expect(report).toHaveNoPartnerFindings()`)
+// and an afterAll helper (`afterAll(() => assertCleanPartnerReport(sandbox))`). The failure
+// message is the whole report: each finding's expected / received and the requests behind it.
+
+/** Anything that can give its partner report: a Sandbox, the msw sandbox, a started container. */
+export interface ReportSource {
+  partnerReport(partner?: string): Promise<PartnerReport>;
+}
+
+const isReport = (x: unknown): x is PartnerReport => Array.isArray((x as PartnerReport | undefined)?.findings) && Array.isArray((x as PartnerReport).checks);
+
+export const partnerMatchers = {
+  toHaveNoPartnerFindings(received: unknown) {
+    if (!isReport(received)) return { pass: false, message: () => `expected a partner report (sandbox.partnerReport()), received ${typeof received}` };
+    return {
+      pass: received.findings.length === 0,
+      message: () => (received.findings.length ? formatPartnerReport(received) : `expected partner findings, received none over ${received.exchanges} requests`),
+    };
+  },
+};
+
+declare module 'vitest' {
+  // The type parameter as Vitest declares it (any), which every augmentation must repeat.
+  interface Matchers<T = any> {
+    /** The partner report has no findings; the failure lists them with their requests. */
+    toHaveNoPartnerFindings(): T;
+  }
+}
+
+let installed = false;
+/** Adds toHaveNoPartnerFindings to Vitest's expect (once). */
+export function installPartnerMatchers(): void {
+  if (installed) return;
+  installed = true;
+  expect.extend(partnerMatchers);
+}
+
+/** Throws with the whole report when it has findings (for afterAll); resolves to the report otherwise. */
+export async function assertCleanPartnerReport(source: ReportSource | PartnerReport, partner?: string): Promise<PartnerReport> {
+  const report = isReport(source) ? source : await source.partnerReport(partner);
+  if (report.findings.length) throw new Error(formatPartnerReport(report));
+  return report;
+}
