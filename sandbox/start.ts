@@ -7,7 +7,6 @@ import type { RateLimitOptions } from './limiter/plugin.ts';
 import { metricsPlugin } from './metrics/plugin.ts';
 import { defaultPlugins } from './plugins.ts';
 import type { PartnerReportOptions } from './partner-report/plugin.ts';
-import type { PartnerReport } from './partner-report/types.ts';
 import { startSandboxServer } from './server.ts';
 import { delayPlugin, parseDelays } from './test-delay/plugin.ts';
 import type { WebhooksPluginOptions } from './webhooks/plugin.ts';

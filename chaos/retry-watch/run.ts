@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultProfile, KEY_PREFIX, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
+import { defaultProfile, KEY_PREFIX, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, type Profile } from '../../contract/index.ts';
+import { findId } from '../../contract/body-id.ts';
 import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
 import { verifyWebhook } from '../../signing/signature.ts';
@@ -98,8 +99,8 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
   try {
     const reg = await call(o, 'POST', '/webhooks', { url: rx.url, events: ['position.created'], secret });
     if (reg.status < 200 || reg.status > 299) throw new Error(`POST /webhooks answered ${reg.status}: ${JSON.stringify(reg.json)?.slice(0, 300)}`);
-    const idField = [profile.ids.webhook, 'webhookId', 'id'].find((k): k is string => !!k && typeof reg.json?.[k] === 'string');
-    webhookId = idField ? (reg.json[idField] as string) : undefined;
+    // The registration result is not shown in the spec: its id where the profile names it, else the one id-like field.
+    webhookId = findId(reg.json, profile.ids.webhook)?.value;
     const lend = await call(o, 'POST', '/lend', { userId, asset: 'USDC', amount: '100', rate: 0.5, maturity: profile.lifecycle.defaultMaturity });
     lendAnswered = true;
     if (lend.status < 200 || lend.status > 299 || typeof lend.json?.positionId !== 'string') throw new Error(`POST /lend answered ${lend.status}: ${JSON.stringify(lend.json)?.slice(0, 300)}`);
@@ -174,7 +175,7 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
       figures,
     };
   } finally {
-    if (webhookId && profile.webhooks.listAndDelete) await call(o, 'DELETE', `/webhooks/${encodeURIComponent(webhookId)}`).catch(() => undefined);
+    if (webhookId && webhookDeletable(profile)) await call(o, 'DELETE', `/webhooks/${encodeURIComponent(webhookId)}`).catch(() => undefined);
     // The two lends rest at a rate no borrow crosses; they are withdrawn rather than left in the book.
     for (const id of [positionId, slowId]) if (id) await call(o, 'POST', `/positions/${encodeURIComponent(id)}/cancel`).catch(() => undefined);
     await rx.close();

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
+import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, type Profile } from '../../contract/index.ts';
+import { findId } from '../../contract/body-id.ts';
 import { generateWebhookSecret } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
 import { parsePlan, type PlanInput } from '../plan.ts';
@@ -133,8 +134,9 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     cleanups.push(() => (rxOpen ? rx.close() : undefined));
     const reg = await target.call('POST', '/webhooks', { url: rx.url, events: [...EVENT_TYPES], secret });
     if (reg.status < 200 || reg.status >= 300) throw new Error(`POST /webhooks answered ${reg.status}: ${JSON.stringify(reg.json)?.slice(0, 300)}`);
-    const webhookId = reg.json?.webhookId as string | undefined;
-    if (webhookId && profile.webhooks.listAndDelete) cleanups.unshift(async () => void (await target.call('DELETE', `/webhooks/${webhookId}`).catch(() => undefined)));
+    // The registration result is not shown in the spec: its id where the profile names it, else the one id-like field.
+    const webhookId = findId(reg.json, profile.ids.webhook)?.value;
+    if (webhookId && webhookDeletable(profile)) cleanups.unshift(async () => void (await target.call('DELETE', `/webhooks/${webhookId}`).catch(() => undefined)));
     log(`receiver ${rx.url} registered${webhookId ? ` as ${webhookId}` : ''}`);
 
     // 3. Events: orders always (so events for real positions flow), sandbox triggers for every type when present.
