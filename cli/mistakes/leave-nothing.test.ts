@@ -3,6 +3,15 @@ import { request } from 'undici';
 import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
 import { detectProfile } from '../../detect/index.ts';
 import { runConformance } from '../../conformance/suite/run.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { defaultProfile } from '../../contract/index.ts';
+import { createRedactor } from '../../reports/redact.ts';
+import { runGate } from '../gate/run.ts';
+import { GATE_STEPS } from '../gate/steps.ts';
+import { Progress } from '../gate/progress.ts';
 
 // Leave nothing behind: after `profile detect` and conformance's webhook checks against a
 // sandbox, GET /webhooks lists none of their subscriptions; detection names the user-id
@@ -17,7 +26,8 @@ const subscriptions = async (): Promise<unknown[]> => {
 };
 
 beforeAll(async () => {
-  sb = await startSandboxServer({ dbPath: ':memory:' });
+  // A time scale so the gate's chaos step sees its retries within seconds, as the embedded gate does.
+  sb = await startSandboxServer({ dbPath: ':memory:', timeScale: 600 });
 });
 afterAll(() => sb?.close());
 
@@ -33,5 +43,18 @@ describe('lendcheck leaves no subscription on a target', () => {
     const r = await runConformance({ baseUrl: sb.url, apiKey: KEY, apiKey2: 'ck_test_partner_b_growth', only: ['hooks.*'], inProcess: true });
     expect(Number(r.figures.passed)).toBeGreaterThan(0);
     expect(await subscriptions()).toEqual([]);
+  });
+  it("the gate's steps (contract, conformance, chaos) delete theirs", { timeout: 300_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lendcheck-leave-'));
+    try {
+      const baseUrl = sb.url.replace(/\/$/, '').replace(/(\/v1)?$/, '/v1');
+      const target = { baseUrl, label: 'a sandbox the test keeps open', embedded: false, tierKeys: {}, apiKey: KEY, apiKey2: 'ck_test_partner_b_growth', hasControls: true, timeScale: 600, close: async () => {} };
+      const steps = GATE_STEPS.filter((s) => ['contract', 'conformance', 'chaos'].includes(s.name));
+      const { summary } = await runGate({ target, profile: defaultProfile, reportDir: dir, steps, progress: new Progress(new PassThrough(), createRedactor([KEY]), false), runId: 'leave-nothing' });
+      expect(summary.parts.find((p) => p.part === 'chaos')?.status, 'the chaos step ran and registered a receiver').not.toBe('skipped');
+      expect(await subscriptions()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
