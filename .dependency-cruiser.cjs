@@ -6,21 +6,22 @@
 const { COMPILED, K6_SOURCES, NOT_SHIPPED: NOT_SHIPPED_LIST, VITEST_ALLOWED } = require('./scripts/shipped.cjs');
 
 // What each room's shipped code may import besides its own files and packages: the interface
-// (contract/) at the bottom, the kernel and signing beside it, the recording webhook receiver on
+// (contract/) at the bottom, the kernel, signing and the fault registry beside it, the recording webhook receiver on
 // the kernel, the sandbox and reports on them,
 // the suites above, detection on the suite's client, and the CLI and bench on top of everything.
 const ROOMS = {
   contract: [],
   kernel: [],
   signing: [],
+  faults: [],
   receiver: ['kernel'],
   reports: ['contract', 'kernel'],
-  sandbox: ['contract', 'signing'],
-  chaos: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox'],
-  conformance: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox'],
-  detect: ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'conformance'],
+  sandbox: ['contract', 'signing', 'faults'],
+  chaos: ['contract', 'kernel', 'signing', 'faults', 'receiver', 'reports', 'sandbox'],
+  conformance: ['contract', 'kernel', 'signing', 'faults', 'receiver', 'reports', 'sandbox'],
+  detect: ['contract', 'kernel', 'signing', 'faults', 'receiver', 'reports', 'sandbox', 'conformance'],
 };
-const ALL = ['contract', 'kernel', 'signing', 'receiver', 'reports', 'sandbox', 'chaos', 'conformance', 'detect', 'cli', 'bench', 'scenarios', 'examples', 'scripts'];
+const ALL = ['contract', 'kernel', 'signing', 'faults', 'receiver', 'reports', 'sandbox', 'chaos', 'conformance', 'detect', 'cli', 'bench', 'scenarios', 'examples', 'scripts'];
 const NOT_SHIPPED = NOT_SHIPPED_LIST.map((n) => n.regex);
 const escape = (p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A shipped file: under a compiled or k6 folder (or the root index.ts), and not a test of lendcheck itself.

@@ -225,7 +225,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       res.writeHead(200, { 'content-type': 'application/json' }).end(OK_BODY);
     } else {
       const answering = (o: FaultOutcome) => store.finish(seq, realNowMs(), o.response, o.status);
-      const outcome = await chosen.def.apply(chosen.config, { req, res, deadlineMs: opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, answering });
+      const outcome = await chosen.def.install(chosen.config, { req, res, deadlineMs: opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, answering });
       // The exchange ends, as the sender sees it, when the answer is written or the connection
       // dropped: faults return at that moment (or earlier, when the sender hung up first). A
       // status written ahead by `answering` is kept if the process dies before this line.

@@ -111,7 +111,7 @@ describe('the report in a real browser', () => {
 
   it.skipIf(!hasChromium)(`a failing run: each failure names the requirements it breaks, and its reproduction is visible, copied whole in one click, and runs${absent}`, async () => {
     // A real failing run: the suite against a mutant answering 403 where 401 is due.
-    const t = await serveWrapped(MUTANTS_BY_ID.get('auth.403-not-401')!.make(), { profile: defaultProfile, validateResponses: false });
+    const t = await serveWrapped(MUTANTS_BY_ID.get('auth.403-not-401')!.install({}), { profile: defaultProfile, validateResponses: false });
     try {
       const part = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: defaultProfile, only: ['auth.missing-header', 'errors.position-not-found', 'endpoint.rates.get'] });
       const failed = part.checks.filter((c) => c.status === 'failed');

@@ -98,7 +98,7 @@ describe('held faults write their answer ahead', () => {
     it(`${name} calls answering before any byte of its answer`, async () => {
       const calls: Array<{ status: number | null; headersSent: boolean }> = [];
       const server = createServer((req, res) => {
-        getFault(name)!.apply(getFault(name)!.config.parse(config), {
+        getFault(name)!.install(getFault(name)!.config.parse(config), {
           req, res, deadlineMs: 50,
           answering: async (o) => void calls.push({ status: o.status, headersSent: res.headersSent }),
         }).catch((e: unknown) => res.destroy(e as Error));

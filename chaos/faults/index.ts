@@ -7,4 +7,5 @@ import './reset.ts';
 import './close.ts';
 import './late-200.ts';
 import './garbage-200.ts';
-export { OK_BODY, faultNames, getFault, registerFault, type FaultDef, type FaultContext, type FaultOutcome } from './registry.ts';
+export { registerFault } from '../../faults/index.ts';
+export { OK_BODY, faultNames, getFault, type ReceiverFault, type ReceiverFault as FaultDef, type FaultContext, type FaultOutcome } from './registry.ts';

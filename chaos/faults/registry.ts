@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { faultNames as namesAt, getFault as getAt, type Fault } from '../../faults/index.ts';
 
-// Faults in the manner of Toxiproxy's toxics: each lives in one module, registers itself
-// by name with a typed, validated config, and is chosen per attempt by a plan rule.
+// The receiver's seam of the one fault interface (faults/): each fault lives in one module,
+// registers itself by name with a typed, validated config, and is chosen per attempt by a plan
+// rule; the receiver installs it on that attempt's request and response.
 
 export interface FaultContext {
   req: IncomingMessage;
@@ -23,33 +25,21 @@ export interface FaultOutcome {
   response: string;
 }
 
-export interface FaultDef<C extends z.ZodType = z.ZodType> {
-  name: string;
-  description: string;
-  config: C;
-  apply(config: z.infer<C>, ctx: FaultContext): Promise<FaultOutcome>;
+/** A receiver fault: `install` answers one delivery attempt (or does not) and says what it did. */
+export interface ReceiverFault<S extends z.ZodType = z.ZodType> extends Fault<S, [FaultContext], Promise<FaultOutcome>> {
+  readonly seam: 'receiver';
   /**
    * The outcome, when the fault answers at once and it is known before applying: the receiver
    * then records the attempt complete in one row (one statement instead of two per delivery).
    */
-  planned?(config: z.infer<C>): FaultOutcome | null;
+  planned?(config: z.infer<S>): FaultOutcome | null;
 }
 
-const registry = new Map<string, FaultDef>();
+/** The receiver's faults, as plans name them (faults of other seams are not the receiver's). */
+export const getFault = (name: string): ReceiverFault | undefined => getAt(name, ['receiver']) as ReceiverFault | undefined;
 
-export function registerFault<C extends z.ZodType>(def: FaultDef<C>): FaultDef<C> {
-  if (registry.has(def.name)) throw new Error(`fault "${def.name}" is already registered`);
-  registry.set(def.name, def as unknown as FaultDef);
-  return def;
-}
-
-export function getFault(name: string): FaultDef | undefined {
-  return registry.get(name);
-}
-
-export function faultNames(): string[] {
-  return [...registry.keys()].sort();
-}
+/** The receiver's fault names, sorted. */
+export const faultNames = (): string[] => namesAt(['receiver']).sort();
 
 export { setTimeout as sleep } from 'node:timers/promises';
 

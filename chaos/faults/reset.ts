@@ -1,12 +1,16 @@
 import { z } from 'zod';
-import { hold, registerFault } from './registry.ts';
+import { registerFault } from '../../faults/index.ts';
+import { hold, type ReceiverFault } from './registry.ts';
 
 // resetAndDestroy() sends a TCP RST (Node ≥ 16.17), the closest thing to a crashed peer.
-export const reset = registerFault({
+const config = z.object({ afterMs: z.number().int().min(0).max(600_000).default(0) }).prefault({});
+
+export const reset = registerFault<ReceiverFault<typeof config>>({
+  seam: 'receiver',
   name: 'reset',
   description: 'reset the TCP connection (RST) without a response',
-  config: z.object({ afterMs: z.number().int().min(0).max(600_000).default(0) }).prefault({}),
-  async apply(cfg, ctx) {
+  config,
+  async install(cfg, ctx) {
     if (cfg.afterMs > 0) await hold(ctx, cfg.afterMs);
     const socket = ctx.req.socket;
     if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();

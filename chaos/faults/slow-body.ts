@@ -1,18 +1,22 @@
 import { z } from 'zod';
-import { hold, registerFault } from './registry.ts';
+import { registerFault } from '../../faults/index.ts';
+import { hold, type ReceiverFault } from './registry.ts';
 
 // Sends headers at once, then trickles the body in chunks so the response ends late.
-export const slowBody = registerFault({
+const config = z
+  .object({
+    totalMs: z.number().int().min(0).max(600_000).default(6_000),
+    chunks: z.number().int().min(1).max(1_000).default(6),
+    status: z.number().int().min(100).max(599).default(200),
+  })
+  .prefault({});
+
+export const slowBody = registerFault<ReceiverFault<typeof config>>({
+  seam: 'receiver',
   name: 'slow-body',
   description: 'send the headers at once, then the body in chunks spread over totalMs',
-  config: z
-    .object({
-      totalMs: z.number().int().min(0).max(600_000).default(6_000),
-      chunks: z.number().int().min(1).max(1_000).default(6),
-      status: z.number().int().min(100).max(599).default(200),
-    })
-    .prefault({}),
-  async apply(cfg, ctx) {
+  config,
+  async install(cfg, ctx) {
     await ctx.answering?.({ status: cfg.status, response: `${cfg.status}, body still being sent` });
     ctx.res.writeHead(cfg.status, { 'content-type': 'application/json' });
     ctx.res.flushHeaders();

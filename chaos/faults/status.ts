@@ -1,17 +1,21 @@
 import { z } from 'zod';
-import { registerFault } from './registry.ts';
+import { registerFault } from '../../faults/index.ts';
+import type { ReceiverFault } from './registry.ts';
 
 // Any status the plan chooses; 3xx carry a Location so a redirect-following sender shows itself.
-export const status = registerFault({
+const config = z
+  .object({
+    status: z.number().int().min(300).max(599),
+    retryAfterSeconds: z.number().int().min(0).optional(),
+    location: z.string().default('/moved'),
+  });
+
+export const status = registerFault<ReceiverFault<typeof config>>({
+  seam: 'receiver',
   name: 'status',
   description: 'answer at once with the configured status (500, 502, 503, 429, 410, 3xx, 4xx …)',
-  config: z
-    .object({
-      status: z.number().int().min(300).max(599),
-      retryAfterSeconds: z.number().int().min(0).optional(),
-      location: z.string().default('/moved'),
-    }),
-  async apply(cfg, ctx) {
+  config,
+  async install(cfg, ctx) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (cfg.status >= 300 && cfg.status < 400) headers.location = cfg.location;
     if (cfg.retryAfterSeconds !== undefined) headers['retry-after'] = String(cfg.retryAfterSeconds);

@@ -24,8 +24,8 @@ let faulty: EmbeddedTarget;
 let clean: EmbeddedTarget;
 
 beforeAll(async () => {
-  const a = MUTANTS_BY_ID.get('auth.403-not-401')!.make();
-  const b = MUTANTS_BY_ID.get('shape.rate-as-string')!.make();
+  const a = MUTANTS_BY_ID.get('auth.403-not-401')!.install({});
+  const b = MUTANTS_BY_ID.get('shape.rate-as-string')!.install({});
   faulty = await serveWrapped((req, next) => a(req, (r) => b(r, next)), { profile: defaultProfile, validateResponses: false });
   clean = await serveWrapped((req, next) => next(req), { profile: defaultProfile, validateResponses: false });
 });

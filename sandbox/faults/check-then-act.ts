@@ -1,6 +1,7 @@
 import type { Input } from '../endpoints/resolvers.ts';
 import { gapConfig } from './config.ts';
-import { gap, type FaultModule } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import { gap, type EngineFault } from './fault.ts';
 import { checkFunds, withStaleRow, withoutFundsCheck } from './kit.ts';
 
 // The two check-then-act races, each shared by the faults of one kind (one file per fault
@@ -19,8 +20,9 @@ export interface Spend {
  * again. The debit is relative (available − amount), so two withdrawals of 600000 from
  * 1000000 leave −200000: an overdraft, not a lost write.
  */
-export function balanceRace(name: string, endpoint: string, what: string, spend: (i: Input) => Spend): FaultModule<typeof gapConfig> {
-  return {
+export function balanceRace(name: string, endpoint: string, what: string, spend: (i: Input) => Spend): EngineFault<typeof gapConfig> {
+  return registerFault<EngineFault<typeof gapConfig>>({
+    seam: 'engine',
     name,
     description: `${what}: the funds are checked, the handler awaits ${'`gapMs`'}, then debits without checking again`,
     breaks: 'over-commitment and conservation under overlapping requests',
@@ -36,15 +38,16 @@ export function balanceRace(name: string, endpoint: string, what: string, spend:
         },
       };
     },
-  };
+  });
 }
 
 /**
  * Check-then-act on one position: the position is read, then the real operation runs on
  * that copy, so a transition another request made in the gap is not seen.
  */
-export function staleRowRace(name: string, endpoint: string, description: string, breaks: string): FaultModule<typeof gapConfig> {
-  return {
+export function staleRowRace(name: string, endpoint: string, description: string, breaks: string): EngineFault<typeof gapConfig> {
+  return registerFault<EngineFault<typeof gapConfig>>({
+    seam: 'engine',
     name,
     description,
     breaks,
@@ -59,5 +62,5 @@ export function staleRowRace(name: string, endpoint: string, description: string
         },
       };
     },
-  };
+  });
 }

@@ -3,7 +3,8 @@ import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../contract/index.ts';
 import type { ListQuery, ListRow } from '../engine/engine.ts';
 import { listItemView } from '../engine/views.ts';
 import { invalid } from '../pipeline/errors.ts';
-import type { FaultModule } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import type { EngineFault } from './fault.ts';
 
 // A list cursor that is a row offset instead of a position in the order: a position placed
 // while a partner walks the list (newest first) pushes every later row one page slot down,
@@ -19,7 +20,8 @@ function decode(cursor: string): number {
   return Number(m[1]);
 }
 
-export const cursorShift: FaultModule<typeof config> = {
+export const cursorShift = registerFault<EngineFault<typeof config>>({
+  seam: 'engine',
   name: 'cursor-shift',
   description: 'GET /users/{userId}/positions pages by row offset: inserts during a walk shift rows across pages',
   breaks: 'pagination under writes (every item that existed before the walk appears exactly once)',
@@ -48,4 +50,4 @@ export const cursorShift: FaultModule<typeof config> = {
       },
     };
   },
-};
+});

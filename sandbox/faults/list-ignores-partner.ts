@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Resolver } from '../endpoints/resolvers.ts';
 import { RawJson } from '../endpoints/raw-json.ts';
-import type { FaultModule, FaultResolver } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import type { EngineFault, FaultResolver } from './fault.ts';
 import { actingAs } from './owner-unchecked.ts';
 
 // A user's position list filtered by userId alone: every partner that has a user of that id
@@ -16,7 +17,8 @@ export function partnersOfUser(db: { prepare(sql: string): { all(...a: unknown[]
 
 const items = (body: unknown): unknown[] => ((body instanceof RawJson ? JSON.parse(body.text) : body) as { positions?: unknown[] }).positions ?? [];
 
-export const listIgnoresPartner: FaultModule<typeof config> = {
+export const listIgnoresPartner = registerFault<EngineFault<typeof config>>({
+  seam: 'engine',
   name: 'list-ignores-partner',
   description: "GET /users/{userId}/positions selects by userId alone: the list holds every partner's positions of that user id",
   breaks: "object-level authorization: a partner's list holds only its own users' positions",
@@ -35,4 +37,4 @@ export const listIgnoresPartner: FaultModule<typeof config> = {
       },
     };
   },
-};
+});

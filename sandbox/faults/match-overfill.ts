@@ -1,13 +1,15 @@
 import type { Resting } from '../engine/book.ts';
 import { resolveMarket } from '../engine/orders.ts';
 import { gapConfig } from './config.ts';
-import { gap, type FaultModule } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import { gap, type EngineFault } from './fault.ts';
 
 // Matching against a book read before an await: a taker notes the resting orders it can
 // cross, awaits, then fills against what it noted. Two takers in the gap both fill the same
 // resting order in full: the market fills more than was offered.
 
-export const matchOverfill: FaultModule<typeof gapConfig> = {
+export const matchOverfill = registerFault<EngineFault<typeof gapConfig>>({
+  seam: 'engine',
   name: 'match-overfill',
   description: 'POST /lend and /borrow match against the opposite book as it was read before an await: concurrent takers overfill one resting order',
   breaks: 'matching never fills more than was offered',
@@ -43,4 +45,4 @@ export const matchOverfill: FaultModule<typeof gapConfig> = {
     };
     return { 'lend.create': wrap('lend.create'), 'borrow.create': wrap('borrow.create') };
   },
-};
+});

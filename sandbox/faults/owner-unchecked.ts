@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Engine } from '../engine/engine.ts';
 import type { Input } from '../endpoints/resolvers.ts';
-import type { FaultModule } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import type { EngineFault } from './fault.ts';
 
 // Broken object-level authorization, one verb at a time (OWASP API1): the endpoint finds the
 // position by its id alone and acts as the position's owner, whichever partner asked. Each verb
@@ -27,9 +28,10 @@ const ROUTES: Record<keyof typeof VERBS, string> = {
   repay: 'POST /positions/{positionId}/repay',
 };
 
-function ownerUnchecked(verb: keyof typeof VERBS): FaultModule<typeof config> {
+function ownerUnchecked(verb: keyof typeof VERBS): EngineFault<typeof config> {
   const endpoint = VERBS[verb];
-  return {
+  return registerFault<EngineFault<typeof config>>({
+    seam: 'engine',
     name: `owner-unchecked-${verb}`,
     description: `${ROUTES[verb]} looks the position up by id alone: another partner's key reads or acts on it as its owner`,
     breaks: "object-level authorization: a partner never reaches another partner's position",
@@ -43,7 +45,7 @@ function ownerUnchecked(verb: keyof typeof VERBS): FaultModule<typeof config> {
         },
       };
     },
-  };
+  });
 }
 
-export const OWNER_UNCHECKED: FaultModule[] = (Object.keys(VERBS) as Array<keyof typeof VERBS>).map(ownerUnchecked);
+export const OWNER_UNCHECKED: EngineFault[] = (Object.keys(VERBS) as Array<keyof typeof VERBS>).map(ownerUnchecked);

@@ -1,6 +1,7 @@
 import type { KeyInfo } from '../pipeline/plugin.ts';
 import { gapConfig } from './config.ts';
-import { gap, type FaultModule } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import { gap, type EngineFault, type FaultResolver } from './fault.ts';
 
 // Request state in a shared variable instead of the request's own context: each request
 // stores its partner in one slot, awaits, and reads the slot back. Alone, a partner gets its
@@ -9,14 +10,15 @@ import { gap, type FaultModule } from './fault.ts';
 
 const ENDPOINTS = ['lend.create', 'borrow.create', 'user.withdraw', 'position.cancel', 'position.repay', 'position.patch', 'position.get', 'positions.list'];
 
-export const partnerLeak: FaultModule<typeof gapConfig> = {
+export const partnerLeak = registerFault<EngineFault<typeof gapConfig>>({
+  seam: 'engine',
   name: 'partner-leak',
   description: 'the calling partner is kept in one shared slot across an await: under load a request acts as another partner',
   breaks: 'isolation between partners on the same userId',
   config: gapConfig,
   install(config, resolvers) {
     const slot: { partner?: KeyInfo } = {};
-    const out: ReturnType<typeof partnerLeak.install> = {};
+    const out: Record<string, FaultResolver> = {};
     for (const id of ENDPOINTS) {
       const real = resolvers[id];
       if (!real) continue;
@@ -28,4 +30,4 @@ export const partnerLeak: FaultModule<typeof gapConfig> = {
     }
     return out;
   },
-};
+});

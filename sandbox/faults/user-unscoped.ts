@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { FaultModule } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import type { EngineFault, FaultResolver } from './fault.ts';
 import { partnersOfUser } from './list-ignores-partner.ts';
 import { actingAs } from './owner-unchecked.ts';
 
@@ -10,13 +11,14 @@ import { actingAs } from './owner-unchecked.ts';
 const config = z.object({}).strict();
 const ENDPOINTS = ['user.withdraw', 'lend.create', 'borrow.create'] as const;
 
-export const userUnscoped: FaultModule<typeof config> = {
+export const userUnscoped = registerFault<EngineFault<typeof config>>({
+  seam: 'engine',
   name: 'user-unscoped',
   description: 'orders and withdrawals look the user up by userId alone: the first partner to create u1 owns every partner\'s u1',
   breaks: "partner scoping of userId: the same userId under two partners is two users",
   config,
   install(_config, resolvers) {
-    const out: ReturnType<typeof userUnscoped.install> = {};
+    const out: Record<string, FaultResolver> = {};
     for (const id of ENDPOINTS) {
       const real = resolvers[id]!;
       out[id] = (engine, input) => {
@@ -27,4 +29,4 @@ export const userUnscoped: FaultModule<typeof config> = {
     }
     return out;
   },
-};
+});

@@ -1,5 +1,6 @@
 import type { Dec } from '../engine/money.ts';
-import type { FaultModule } from './fault.ts';
+import { registerFault } from '../../faults/index.ts';
+import type { EngineFault } from './fault.ts';
 import { swapped } from './kit.ts';
 import { counter, everyConfig } from './money-config.ts';
 
@@ -7,7 +8,8 @@ import { counter, everyConfig } from './money-config.ts';
 // accepted and recorded (202 and a withdrawal record), but the debit is never written.
 // The user can spend the same money again.
 
-export const withdrawNotDebited: FaultModule<typeof everyConfig> = {
+export const withdrawNotDebited = registerFault<EngineFault<typeof everyConfig>>({
+  seam: 'engine',
   name: 'withdraw-not-debited',
   description: 'POST /users/{userId}/withdraw checks the funds and records the withdrawal, but never debits the balance',
   breaks: 'conservation: a withdrawal takes exactly its amount off the available funds',
@@ -25,4 +27,4 @@ export const withdrawNotDebited: FaultModule<typeof everyConfig> = {
       },
     };
   },
-};
+});

@@ -1,45 +1,46 @@
-import { bodyJson, matches, P, rewrite, withJson, type Mutant } from './kit.ts';
+import { bodyJson, matches, P, rewrite, withJson } from './kit.ts';
+import { registerMutants } from './mutant.ts';
 
 // Mutants of response shapes and conventions (spec part 2): fields, types, UTC, JSON.
 
 const get = (pattern: RegExp) => (req: Request, res: Response) => matches(req, 'GET', pattern) && res.status === 200;
 const post = (pattern: RegExp) => (req: Request, res: Response) => matches(req, 'POST', pattern) && res.status < 300;
 
-export const CONTRACT_MUTANTS: Mutant[] = [
+export const CONTRACT_MUTANTS = registerMutants([
   {
     id: 'shape.position-missing-createdAt',
     breaks: 'a single position answers without createdAt',
     rule: 'SHAPE-position',
     killers: ['endpoint.position.get'],
-    make: () => rewrite(get(P.position), (b) => void delete b.createdAt),
+    install: () => rewrite(get(P.position), (b) => void delete b.createdAt),
   },
   {
     id: 'shape.amount-as-number',
     breaks: 'a position amount is a JSON number, not a decimal string',
     rule: 'CONV-amount-decimal',
     killers: ['endpoint.position.get'],
-    make: () => rewrite(get(P.position), (b) => ({ ...b, amount: Number(b.amount) })),
+    install: () => rewrite(get(P.position), (b) => ({ ...b, amount: Number(b.amount) })),
   },
   {
     id: 'shape.rate-as-string',
     breaks: 'rates of the rates response are strings',
     rule: 'CONV-rate-fraction',
     killers: ['endpoint.rates.get'],
-    make: () => rewrite(get(P.rates), (b) => ({ ...b, rates: b.rates.map((r: { lendRate: number }) => ({ ...r, lendRate: String(r.lendRate) })) })),
+    install: () => rewrite(get(P.rates), (b) => ({ ...b, rates: b.rates.map((r: { lendRate: number }) => ({ ...r, lendRate: String(r.lendRate) })) })),
   },
   {
     id: 'shape.rate-as-percent',
     breaks: 'a position rate is given in percent (5 instead of 0.05)',
     rule: 'CONV-rate-fraction',
     killers: ['endpoint.position.get'],
-    make: () => rewrite(get(P.position), (b) => ({ ...b, rate: b.rate * 100 + 1 })),
+    install: () => rewrite(get(P.position), (b) => ({ ...b, rate: b.rate * 100 + 1 })),
   },
   {
     id: 'shape.time-not-utc',
     breaks: 'createdAt is given with a +02:00 offset instead of UTC',
     rule: 'CONV-timestamp-utc',
     killers: ['endpoint.position.get'],
-    make: () =>
+    install: () =>
       rewrite(get(P.position), (b) => {
         const d = new Date(Date.parse(b.createdAt) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
         return { ...b, createdAt: d };
@@ -50,35 +51,35 @@ export const CONTRACT_MUTANTS: Mutant[] = [
     breaks: 'the create-lend response carries type',
     rule: 'SHAPE-create-lend',
     killers: ['endpoint.lend.create'],
-    make: () => rewrite(post(P.lend), (b) => ({ ...b, type: 'lend' })),
+    install: () => rewrite(post(P.lend), (b) => ({ ...b, type: 'lend' })),
   },
   {
     id: 'shape.create-lend-not-pending',
     breaks: 'a new lend is returned active instead of pending',
     rule: 'STATE-create-pending',
     killers: ['endpoint.lend.create'],
-    make: () => rewrite(post(P.lend), (b) => ({ ...b, status: 'active' })),
+    install: () => rewrite(post(P.lend), (b) => ({ ...b, status: 'active' })),
   },
   {
     id: 'shape.cbt-missing',
     breaks: 'the single position has no cbt object',
     rule: 'SHAPE-position-cbt',
     killers: ['endpoint.position.get'],
-    make: () => rewrite(get(P.position), (b) => void delete b.cbt),
+    install: () => rewrite(get(P.position), (b) => void delete b.cbt),
   },
   {
     id: 'shape.list-no-hasMore',
     breaks: 'the position list answers without hasMore',
     rule: 'SHAPE-position-list',
     killers: ['endpoint.positions.list'],
-    make: () => rewrite(get(P.list), (b) => void delete b.hasMore),
+    install: () => rewrite(get(P.list), (b) => void delete b.hasMore),
   },
   {
     id: 'shape.market-total-as-number',
     breaks: 'a market totalLent is a number',
     rule: 'SHAPE-market',
     killers: ['endpoint.public.markets'],
-    make: () => rewrite(get(P.markets), (b) => {
+    install: () => rewrite(get(P.markets), (b) => {
       const m = b.data?.markets ?? b.markets;
       for (const x of m) x.totalLent = Number(x.totalLent);
       return b;
@@ -89,7 +90,7 @@ export const CONTRACT_MUTANTS: Mutant[] = [
     breaks: 'the order book returns more than the default depth of 10 levels',
     rule: 'BOOK-depth-default',
     killers: ['endpoint.orderbook.get'],
-    make: () =>
+    install: () =>
       rewrite(get(P.orderbook), (b) => {
         const book = b.data ?? b;
         book.lends = Array.from({ length: 12 }, (_, i) => ({ rate: 0.01 + i / 1000, amount: '1' }));
@@ -101,7 +102,7 @@ export const CONTRACT_MUTANTS: Mutant[] = [
     breaks: 'a position is served as text/plain',
     rule: 'EP-json',
     killers: ['endpoint.position.get'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (!get(P.position)(req, res)) return res;
       const h = new Headers(res.headers);
@@ -114,14 +115,14 @@ export const CONTRACT_MUTANTS: Mutant[] = [
     breaks: 'an active position answers without matchedAt',
     rule: 'SHAPE-position-matchedAt',
     killers: ['lifecycle.match'],
-    make: () => rewrite(get(P.position), (b) => (b.status === 'active' ? (delete b.matchedAt, b) : b)),
+    install: () => rewrite(get(P.position), (b) => (b.status === 'active' ? (delete b.matchedAt, b) : b)),
   },
   {
     id: 'shape.public-envelope-timestamp-local',
     breaks: 'a public {data, timestamp} answer carries a timestamp without Z',
     rule: 'PUB-envelope',
     killers: ['endpoint.public.rates'],
-    make: () => rewrite((req, res) => matches(req, 'GET', /^\/markets\/rates$/) && res.status === 200, (b) => ({ ...b, timestamp: String(b.timestamp).replace('Z', '') })),
+    install: () => rewrite((req, res) => matches(req, 'GET', /^\/markets\/rates$/) && res.status === 200, (b) => ({ ...b, timestamp: String(b.timestamp).replace('Z', '') })),
   },
   {
     id: 'profile.lend-status-200',
@@ -129,9 +130,9 @@ export const CONTRACT_MUTANTS: Mutant[] = [
     rule: 'successStatus["POST /lend"]',
     killers: ['endpoint.lend.create'],
     strictOnly: true,
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       return matches(req, 'POST', P.lend) && res.status === 201 ? withJson(res, await bodyJson(res), 200) : res;
     },
   },
-];
+]);

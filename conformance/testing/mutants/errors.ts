@@ -1,23 +1,24 @@
-import { bodyJson, errCode, matches, P, rewrite, withJson, type Mutant } from './kit.ts';
+import { bodyJson, errCode, matches, P, rewrite, withJson } from './kit.ts';
+import { registerMutants } from './mutant.ts';
 
 // Mutants of the error object and codes (spec part 7).
 
 const isCode = (code: string) => async (res: Response) => errCode(await bodyJson(res)) === code;
 
-export const ERROR_MUTANTS: Mutant[] = [
+export const ERROR_MUTANTS = registerMutants([
   {
     id: 'error.invalid-request-renamed',
     breaks: 'malformed requests get code bad_request instead of invalid_request',
     rule: 'ERR-invalid_request',
     killers: ['errors.invalid.lend'],
-    make: () => rewrite((_q, res) => res.status === 400, (b) => (b.error?.code === 'invalid_request' ? { error: { ...b.error, code: 'bad_request' } } : b)),
+    install: () => rewrite((_q, res) => res.status === 400, (b) => (b.error?.code === 'invalid_request' ? { error: { ...b.error, code: 'bad_request' } } : b)),
   },
   {
     id: 'error.422-for-invalid',
     breaks: 'malformed requests get 422 instead of 400',
     rule: 'ERR-invalid_request',
     killers: ['errors.invalid.withdraw'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       return res.status === 400 && (await isCode('invalid_request')(res)) ? withJson(res, await bodyJson(res), 422) : res;
     },
@@ -27,28 +28,28 @@ export const ERROR_MUTANTS: Mutant[] = [
     breaks: 'error objects carry no message',
     rule: 'SHAPE-error',
     killers: ['errors.position-not-found'],
-    make: () => rewrite((_q, res) => res.status >= 400, (b) => (b.error ? { error: { code: b.error.code } } : b)),
+    install: () => rewrite((_q, res) => res.status >= 400, (b) => (b.error ? { error: { code: b.error.code } } : b)),
   },
   {
     id: 'error.not-found-400',
     breaks: 'an unknown position gets 400 instead of 404',
     rule: 'ERR-position_not_found',
     killers: ['errors.position-not-found'],
-    make: () => rewrite((_q, res) => res.status === 404, (b) => b, 400),
+    install: () => rewrite((_q, res) => res.status === 404, (b) => b, 400),
   },
   {
     id: 'error.insufficient-no-details',
     breaks: 'insufficient_funds comes without details',
     rule: 'ERR-insufficient_funds-details',
     killers: ['errors.insufficient-funds'],
-    make: () => rewrite((_q, res) => res.status === 400, (b) => (b.error?.code === 'insufficient_funds' ? { error: { code: b.error.code, message: b.error.message } } : b)),
+    install: () => rewrite((_q, res) => res.status === 400, (b) => (b.error?.code === 'insufficient_funds' ? { error: { code: b.error.code, message: b.error.message } } : b)),
   },
   {
     id: 'error.insufficient-details-numbers',
     breaks: 'insufficient_funds details are numbers, not decimal strings',
     rule: 'ERR-insufficient_funds-details',
     killers: ['errors.insufficient-funds'],
-    make: () =>
+    install: () =>
       rewrite((_q, res) => res.status === 400, (b) =>
         b.error?.code === 'insufficient_funds' ? { error: { ...b.error, details: { required: Number(b.error.details.required), available: Number(b.error.details.available) } } } : b,
       ),
@@ -58,14 +59,14 @@ export const ERROR_MUTANTS: Mutant[] = [
     breaks: 'not enough balance is reported as invalid_request',
     rule: 'ERR-insufficient_funds',
     killers: ['errors.insufficient-funds'],
-    make: () => rewrite((_q, res) => res.status === 400, (b) => (b.error?.code === 'insufficient_funds' ? { error: { ...b.error, code: 'invalid_request' } } : b)),
+    install: () => rewrite((_q, res) => res.status === 400, (b) => (b.error?.code === 'insufficient_funds' ? { error: { ...b.error, code: 'invalid_request' } } : b)),
   },
   {
     id: 'error.500-on-bad-body',
     breaks: 'a lend with a malformed body gets 500 internal_error',
     rule: 'ERR-invalid_request',
     killers: ['errors.invalid.lend'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       return matches(req, 'POST', P.lend) && res.status === 400 && (await isCode('invalid_request')(res))
         ? withJson(res, { error: { code: 'internal_error', message: 'internal error' } }, 500)
@@ -77,7 +78,7 @@ export const ERROR_MUTANTS: Mutant[] = [
     breaks: 'a body that is not JSON crashes the handler: a text/plain 500',
     rule: 'ERR-internal_error',
     killers: ['fuzz.not-json'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       if (!(matches(req, 'POST', P.lend) && (req.headers.get('content-type') ?? '').includes('json'))) return next(req);
       const text = await req.clone().text();
       try {
@@ -93,10 +94,10 @@ export const ERROR_MUTANTS: Mutant[] = [
     breaks: 'a JSON array body on POST /borrow gets 502',
     rule: 'SHAPE-error',
     killers: ['fuzz.bodies'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       if (!matches(req, 'POST', P.borrow)) return next(req);
       const text = await req.clone().text();
       return text.trim().startsWith('[') ? withJson(new Response(null), { error: { code: 'internal_error', message: 'bad gateway' } }, 502) : next(req);
     },
   },
-];
+]);

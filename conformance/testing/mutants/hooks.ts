@@ -1,4 +1,5 @@
-import { matches, P, type Mutant } from './kit.ts';
+import { matches, P } from './kit.ts';
+import { registerMutants } from './mutant.ts';
 
 // Mutants of webhook subscriptions and deliveries (spec part 6). Deliveries leave the
 // sandbox's dispatcher directly, so these act on the subscription the dispatcher uses.
@@ -17,13 +18,13 @@ function alterSubscription(edit: (b: Record<string, unknown>) => Record<string, 
   };
 }
 
-export const HOOK_MUTANTS: Mutant[] = [
+export const HOOK_MUTANTS = registerMutants([
   {
     id: 'hook.signed-with-another-secret',
     breaks: 'deliveries are signed with a secret other than the subscription secret',
     rule: 'HOOK-verify-raw',
     killers: ['hooks.delivery'],
-    make: () => alterSubscription((b) => ({ ...b, secret: 'whsec_not_the_partners_secret_0000' })),
+    install: () => alterSubscription((b) => ({ ...b, secret: 'whsec_not_the_partners_secret_0000' })),
   },
   {
     id: 'hook.events-ignored',
@@ -31,6 +32,6 @@ export const HOOK_MUTANTS: Mutant[] = [
     rule: 'HOOK-subscription',
     killers: ['hooks.delivery'],
     waits: 'hooks.delivery waits DELIVERY_WAIT_MS (10 s) for the position.matched delivery',
-    make: () => alterSubscription((b) => ({ ...b, events: ['withdrawal.completed'] })),
+    install: () => alterSubscription((b) => ({ ...b, events: ['withdrawal.completed'] })),
   },
-];
+]);

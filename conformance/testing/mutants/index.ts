@@ -2,7 +2,7 @@ import { AUTH_MUTANTS } from './auth.ts';
 import { CONTRACT_MUTANTS } from './contract.ts';
 import { ERROR_MUTANTS } from './errors.ts';
 import { HOOK_MUTANTS } from './hooks.ts';
-import type { Mutant } from './kit.ts';
+import type { Mutant } from './mutant.ts';
 import { LIFECYCLE_MUTANTS } from './lifecycle.ts';
 import { LIMIT_MUTANTS } from './limits.ts';
 import { PAGINATION_MUTANTS } from './pagination.ts';

@@ -1,25 +1,7 @@
 import type { FetchWrapper } from '../../embedded.ts';
 
-// Building blocks of the mutants: each mutant is a Request → Response wrapper around
-// the sandbox's fetch handler that breaks exactly one rule, on the requests it matches.
-
-export interface Mutant {
-  /** Stable id, e.g. `status.not-found-400`. */
-  id: string;
-  /** The one rule it breaks, as a sentence. */
-  breaks: string;
-  /** The requirement id (contract/requirements.ts) or profile option it violates. */
-  rule: string;
-  /** Checks expected to catch it; run first so a kill is found early (all others run too if they do not). */
-  killers: string[];
-  /** True when the rule is a profile choice: such a mutant must be caught under --strict only. */
-  strictOnly?: boolean;
-  /** What its killer waits out before it can fail (a bounded wait for something the mutant never
-   *  does): killAll starts such mutants first, so their waits overlap the others' work. */
-  waits?: string;
-  /** Built fresh per run: some mutants keep state across requests. */
-  make(): FetchWrapper;
-}
+// Building blocks of the mutants (mutant.ts): Request → Response wrappers around the sandbox's
+// fetch handler that each break exactly one rule, on the requests it matches.
 
 export type Next = (req: Request) => Promise<Response>;
 

@@ -1,16 +1,17 @@
-import { bodyJson, errCode, matches, P, pathOf, rewrite, withJson, type Mutant } from './kit.ts';
+import { bodyJson, errCode, matches, P, pathOf, rewrite, withJson } from './kit.ts';
+import { registerMutants } from './mutant.ts';
 
 // Mutants of the position lifecycle (spec part 3 and 4).
 
 const idOf = (req: Request) => decodeURIComponent(pathOf(req).split('/')[2]);
 
-export const LIFECYCLE_MUTANTS: Mutant[] = [
+export const LIFECYCLE_MUTANTS = registerMutants([
   {
     id: 'life.cancel-active-allowed',
     breaks: 'cancel is allowed on an active (matched) position',
     rule: 'STATE-cancel-unmatched',
     killers: ['lifecycle.match'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (!(matches(req, 'POST', P.cancel) && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
       const pos = (await bodyJson(await next(new Request(req.url.replace(/\/cancel$/, ''), { headers: req.headers })))) as { status?: string };
@@ -22,7 +23,7 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     breaks: 'a cancelled position can be cancelled again',
     rule: 'STATE-cancel-unmatched',
     killers: ['lifecycle.cancel'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (!(matches(req, 'POST', P.cancel) && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
       const pos = (await bodyJson(await next(new Request(req.url.replace(/\/cancel$/, ''), { headers: req.headers })))) as { status?: string };
@@ -34,7 +35,7 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     breaks: 'repay on a lend position succeeds',
     rule: 'EP-repay',
     killers: ['lifecycle.repay'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (!(matches(req, 'POST', P.repay) && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
       const pos = (await bodyJson(await next(new Request(req.url.replace(/\/repay$/, ''), { headers: req.headers })))) as { type?: string };
@@ -46,7 +47,7 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     breaks: 'PATCH answers with the new flags but stores nothing',
     rule: 'EP-patch',
     killers: ['lifecycle.patch'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       if (req.method !== 'PATCH' || !P.position.test(pathOf(req))) return next(req);
       const flags = (await req.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined;
       const cur = await next(new Request(req.url, { headers: req.headers }));
@@ -59,7 +60,7 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     breaks: 'a withdrawal is acknowledged but the balance is not reduced',
     rule: 'EP-withdraw',
     killers: ['lifecycle.withdraw'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       if (!matches(req, 'POST', P.withdraw) || !req.headers.get('authorization')) return next(req);
       const b = (await req.clone().json().catch(() => undefined)) as { asset?: string; amount?: string; destination?: string } | undefined;
       if (!b || b.amount !== '40.25') return next(req);
@@ -74,7 +75,7 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     rule: 'STATE-matched-active',
     killers: ['lifecycle.match'],
     waits: 'lifecycle.match polls up to 2 s for the position to read active',
-    make: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'active' ? { ...b, status: 'pending' } : b)),
+    install: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'active' ? { ...b, status: 'pending' } : b)),
   },
   {
     id: 'life.never-matures',
@@ -82,20 +83,20 @@ export const LIFECYCLE_MUTANTS: Mutant[] = [
     rule: 'STATE-status-values',
     killers: ['lifecycle.maturity'],
     waits: 'lifecycle.maturity polls up to 2 s for the position to read matured',
-    make: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'matured' ? { ...b, status: 'active' } : b)),
+    install: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'matured' ? { ...b, status: 'active' } : b)),
   },
   {
     id: 'life.amount-rounded',
     breaks: 'a lend amount reads back rounded to whole units',
     rule: 'CONV-amount-decimal',
     killers: ['lifecycle.lend-read-list'],
-    make: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => ({ ...b, amount: String(Math.round(Number(b.amount))) })),
+    install: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => ({ ...b, amount: String(Math.round(Number(b.amount))) })),
   },
   {
     id: 'life.easy-autoRollover-false',
     breaks: 'autoRollover defaults to false in easy mode',
     rule: 'FIELD-lend-autoRollover',
     killers: ['lifecycle.lend-read-list'],
-    make: () => rewrite((req, res) => matches(req, 'POST', P.lend) && res.status < 300, (b) => ({ ...b, autoRollover: false })),
+    install: () => rewrite((req, res) => matches(req, 'POST', P.lend) && res.status < 300, (b) => ({ ...b, autoRollover: false })),
   },
-];
+]);

@@ -1,16 +1,17 @@
-import { bodyJson, matches, P, stripHeaders, withJson, type Mutant } from './kit.ts';
+import { bodyJson, matches, P, stripHeaders, withJson } from './kit.ts';
+import { registerMutants } from './mutant.ts';
 
 // Mutants of rate limiting (spec part 8).
 
 const RL = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
-export const LIMIT_MUTANTS: Mutant[] = [
+export const LIMIT_MUTANTS = registerMutants([
   {
     id: 'limit.429-without-headers',
     breaks: 'a 429 carries no X-RateLimit-* headers',
     rule: 'LIMIT-headers',
     killers: ['limits.burst-429'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       return res.status === 429 ? stripHeaders(res, RL) : res;
     },
@@ -20,7 +21,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'a 429 says nothing of when to retry',
     rule: 'LIMIT-429',
     killers: ['limits.burst-429'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       return res.status === 429 ? stripHeaders(res, ['retry-after']) : res;
     },
@@ -30,7 +31,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'a 429 carries code too_many_requests',
     rule: 'ERR-rate_limit_exceeded',
     killers: ['limits.burst-429'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (res.status !== 429) return res;
       const b = (await bodyJson(res)) as { error: { message: string } };
@@ -42,7 +43,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'an empty bucket still answers 200 (the limit is not enforced)',
     rule: 'LIMIT-429',
     killers: ['limits.burst-429'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (res.status !== 429 || !matches(req, 'GET', P.rates)) return res;
       const h = new Headers(res.headers);
@@ -55,7 +56,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'the public 429 body is not the error object',
     rule: 'ERR-public-429-body',
     killers: ['limits.public-429'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       return res.status === 429 && !req.headers.get('authorization') ? withJson(res, { message: 'slow down' }) : res;
     },
@@ -65,7 +66,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'GET /markets answers without rate-limit headers',
     rule: 'LIMIT-headers',
     killers: ['limits.headers-decrease'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       return matches(req, 'GET', P.markets) ? stripHeaders(res, RL) : res;
     },
@@ -75,7 +76,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'X-RateLimit-Remaining never falls',
     rule: 'LIMIT-headers',
     killers: ['limits.headers-decrease'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       const limit = res.headers.get('x-ratelimit-limit');
       if (!limit || res.status === 429) return res;
@@ -89,7 +90,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'X-RateLimit-Remaining says 0 on every answer the key still gets',
     rule: 'LIMIT-headers',
     killers: ['limits.headers-decrease'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (!res.headers.has('x-ratelimit-remaining') || res.status === 429) return res;
       const h = new Headers(res.headers);
@@ -102,7 +103,7 @@ export const LIMIT_MUTANTS: Mutant[] = [
     breaks: 'a Scale key reports the Growth limit',
     rule: 'LIMIT-tier-scale',
     killers: ['limits.tiers'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const res = await next(req);
       if (res.headers.get('x-ratelimit-limit') !== '2000') return res;
       const h = new Headers(res.headers);
@@ -110,4 +111,4 @@ export const LIMIT_MUTANTS: Mutant[] = [
       return new Response(res.body, { status: res.status, headers: h });
     },
   },
-];
+]);

@@ -54,10 +54,10 @@ describe('mutants', () => {
 
   it('lets a profile-only deviation pass without --strict and fails it with --strict', { timeout: 60_000 }, async () => {
     const m = MUTANTS.find((x) => x.strictOnly)!;
-    const lax = await runAgainst(m.make(), { only: m.killers });
+    const lax = await runAgainst(m.install({}), { only: m.killers });
     expect(lax.checks.map((c) => c.status)).toEqual(m.killers.map(() => 'passed'));
     expect(lax.checks.flatMap((c) => c.notes).join('\n')).toMatch(/profile successStatus/);
-    const strict = await runAgainst(m.make(), { only: m.killers, strict: true });
+    const strict = await runAgainst(m.install({}), { only: m.killers, strict: true });
     expect(strict.checks.some((c) => c.status === 'failed')).toBe(true);
   });
 });

@@ -1,24 +1,25 @@
-import { alterRequest, matches, P, rewrite, withJson, withQuery, type Mutant } from './kit.ts';
+import { alterRequest, matches, P, rewrite, withJson, withQuery } from './kit.ts';
+import { registerMutants } from './mutant.ts';
 
 // Mutants of the position list (spec part 2 and 8): page sizes, cursors, hasMore, filters.
 
 const list = (req: Request, res: Response) => matches(req, 'GET', P.list) && res.status === 200;
 const q = (req: Request) => new URL(req.url).searchParams;
 
-export const PAGINATION_MUTANTS: Mutant[] = [
+export const PAGINATION_MUTANTS = registerMutants([
   {
     id: 'page.off-by-one',
     breaks: 'each page drops its last item while the cursor moves past it',
     rule: 'PAGE-cursor',
     killers: ['pagination.walk'],
-    make: () => rewrite((req, res) => list(req, res), (b) => (b.hasMore ? { ...b, positions: b.positions.slice(0, -1) } : b)),
+    install: () => rewrite((req, res) => list(req, res), (b) => (b.hasMore ? { ...b, positions: b.positions.slice(0, -1) } : b)),
   },
   {
     id: 'page.repeat-across-pages',
     breaks: "a page repeats the previous page's last item in place of its first",
     rule: 'PAGE-cursor',
     killers: ['pagination.walk'],
-    make: () => {
+    install: () => {
       let last: unknown;
       return rewrite(list, (b, req) => {
         const prev = last;
@@ -33,28 +34,28 @@ export const PAGINATION_MUTANTS: Mutant[] = [
     breaks: 'the last page says hasMore true',
     rule: 'PAGE-hasMore',
     killers: ['pagination.walk'],
-    make: () => rewrite(list, (b) => (b.hasMore ? b : { ...b, hasMore: true })),
+    install: () => rewrite(list, (b) => (b.hasMore ? b : { ...b, hasMore: true })),
   },
   {
     id: 'page.hasMore-false-early',
     breaks: 'a first page with more to come says hasMore false',
     rule: 'PAGE-hasMore',
     killers: ['pagination.default-limit'],
-    make: () => rewrite((req, res) => list(req, res) && !q(req).get('cursor'), (b) => ({ ...b, hasMore: false })),
+    install: () => rewrite((req, res) => list(req, res) && !q(req).get('cursor'), (b) => ({ ...b, hasMore: false })),
   },
   {
     id: 'page.cursor-on-last-page',
     breaks: 'the last page still carries a nextCursor',
     rule: 'PAGE-hasMore',
     killers: ['pagination.walk'],
-    make: () => rewrite(list, (b) => (b.hasMore ? b : { ...b, nextCursor: 'bGFzdA' })),
+    install: () => rewrite(list, (b) => (b.hasMore ? b : { ...b, nextCursor: 'bGFzdA' })),
   },
   {
     id: 'page.over-max-honoured',
     breaks: 'a limit over 100 is honoured (pages are stitched together up to it)',
     rule: 'PAGE-limit-max',
     killers: ['pagination.max-limit'],
-    make: () => async (req, next) => {
+    install: () => async (req, next) => {
       const want = Number(q(req).get('limit'));
       if (!(matches(req, 'GET', P.list) && want > 100)) return next(req);
       const items: unknown[] = [];
@@ -75,28 +76,28 @@ export const PAGINATION_MUTANTS: Mutant[] = [
     breaks: 'the default page size is 10',
     rule: 'PAGE-limit-default',
     killers: ['pagination.default-limit'],
-    make: () => alterRequest((req) => matches(req, 'GET', P.list) && !q(req).has('limit'), (req) => withQuery(req, (s) => s.set('limit', '10'))),
+    install: () => alterRequest((req) => matches(req, 'GET', P.list) && !q(req).has('limit'), (req) => withQuery(req, (s) => s.set('limit', '10'))),
   },
   {
     id: 'page.status-filter-ignored',
     breaks: 'the status filter is ignored',
     rule: 'PAGE-filters',
     killers: ['pagination.filters'],
-    make: () => alterRequest((req) => matches(req, 'GET', P.list) && q(req).has('status') && q(req).has('cursor'), (req) => withQuery(req, (s) => s.delete('status'))),
+    install: () => alterRequest((req) => matches(req, 'GET', P.list) && q(req).has('status') && q(req).has('cursor'), (req) => withQuery(req, (s) => s.delete('status'))),
   },
   {
     id: 'page.type-filter-ignored',
     breaks: 'the type filter is ignored',
     rule: 'PAGE-filters',
     killers: ['pagination.filters'],
-    make: () => alterRequest((req) => matches(req, 'GET', P.list) && q(req).get('type') === 'borrow', (req) => withQuery(req, (s) => s.delete('type'))),
+    install: () => alterRequest((req) => matches(req, 'GET', P.list) && q(req).get('type') === 'borrow', (req) => withQuery(req, (s) => s.delete('type'))),
   },
   {
     id: 'page.bad-cursor-accepted',
     breaks: 'a cursor the service never issued is taken as the first page',
     rule: 'PAGE-cursor',
     killers: ['pagination.bad-cursor'],
-    make: () => {
+    install: () => {
       const issued = new Set<string>();
       return async (req, next) => {
         const c = q(req).get('cursor');
@@ -114,7 +115,7 @@ export const PAGINATION_MUTANTS: Mutant[] = [
     breaks: 'a walk restarts from the newest position after inserts, repeating items',
     rule: 'PAGE-cursor',
     killers: ['pagination.stable-insert'],
-    make: () => {
+    install: () => {
       let lends = 0;
       let lastSeen = 0;
       return async (req, next) => {
@@ -125,4 +126,4 @@ export const PAGINATION_MUTANTS: Mutant[] = [
       };
     },
   },
-];
+]);

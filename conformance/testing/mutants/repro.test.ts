@@ -56,7 +56,7 @@ const CASES: Case[] = [
 ];
 
 async function failedAgainst(mutant: string, check: string) {
-  const t = await serveWrapped(MUTANTS_BY_ID.get(mutant)!.make(), { profile: defaultProfile, validateResponses: false });
+  const t = await serveWrapped(MUTANTS_BY_ID.get(mutant)!.install({}), { profile: defaultProfile, validateResponses: false });
   closers.push(() => t.close());
   const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, burstKey: t.burstKey, keyTiers: t.keyTiers, profile: defaultProfile, only: [check], seed: 20261125 });
   const c = r.checks.find((x) => x.id === check)!;

@@ -1,7 +1,7 @@
 import { defaultProfile, type Profile } from '../../../contract/index.ts';
 import { serveWrapped } from '../../embedded.ts';
 import { runChecks, type ConformanceResult } from '../../runner.ts';
-import type { Mutant } from './kit.ts';
+import type { Mutant } from './mutant.ts';
 
 // Serves the sandbox through one mutant over real HTTP and runs the suite against it,
 // in-process, stopping at the first failed check: one kill is enough.
@@ -42,7 +42,7 @@ export async function runAgainst(wrap: Parameters<typeof serveWrapped>[0], opts:
 
 export async function killMutant(m: Mutant, profile: Profile = defaultProfile, controls = true): Promise<MutantOutcome> {
   const t0 = performance.now();
-  const r = await runAgainst(m.make(), { profile, strict: m.strictOnly, priority: m.killers, stopOnFirstFailure: true, controls });
+  const r = await runAgainst(m.install({}), { profile, strict: m.strictOnly, priority: m.killers, stopOnFirstFailure: true, controls });
   const failed = r.checks.find((c) => c.status === 'failed');
   return { id: m.id, killed: !!failed, by: failed?.id, message: failed?.message, checksRun: r.checks.length, durationMs: Math.round(performance.now() - t0) };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { LimitFaultModule } from './types.ts';
+import { registerFault } from '../../../faults/index.ts';
+import type { LimitFault } from './types.ts';
 
 // A limiter far stricter than it says: the headers state the tier's rate (X-RateLimit-Limit of
 // Growth: 300 a minute), but the bucket refills `factor` times slower (5 a minute at 60). The
@@ -7,10 +8,11 @@ import type { LimitFaultModule } from './types.ts';
 
 const config = z.object({ factor: z.number().min(1).default(60) }).strict();
 
-export const slowRefill: LimitFaultModule<typeof config> = {
+export const slowRefill = registerFault<LimitFault<typeof config>>({
+  seam: 'limiter',
   name: 'slow-refill',
   description: 'the rate limiter refills `factor` (60) times slower than the X-RateLimit-Limit and tier it states',
   breaks: 'rate limits as stated (part 8): a refill far below the stated rate',
   config,
-  enforced: (c, stated) => ({ ...stated, perMinute: stated.perMinute / c.factor }),
-};
+  install: (c, stated) => ({ ...stated, perMinute: stated.perMinute / c.factor }),
+});

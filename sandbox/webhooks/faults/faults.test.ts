@@ -20,7 +20,7 @@ describe('webhook-sender fault registry', () => {
   it('refuses a bad config naming it, and goes to the dispatcher, not the resolvers', () => {
     expect(() => validateFaults([{ name: 'hook-sender-timeout', config: { timeoutMs: 9_000 } }])).toThrow(/hook-sender-timeout: bad config: timeoutMs/);
     const settings = parseFaultFlag('hook-sender-timeout:timeoutMs=800,withdraw-race');
-    expect(hookFaults(settings).map((s) => s.module.name)).toEqual(['hook-sender-timeout']);
+    expect(hookFaults(settings).map((s) => s.fault.name)).toEqual(['hook-sender-timeout']);
     const r = installFaults(settings, RESOLVERS);
     expect(r['user.withdraw']).not.toBe(RESOLVERS['user.withdraw']);
     expect(r['lend.create']).toBe(RESOLVERS['lend.create']);
@@ -29,16 +29,16 @@ describe('webhook-sender fault registry', () => {
   it('shapes: a re-signed body verifies nowhere, a retry gets a new id, the early retry keeps the rest of the schedule', () => {
     const env = { db: undefined as never };
     const payload = JSON.stringify({ id: 'evt_1', type: 'position.created', timestamp: '2026-01-01T00:00:00.000Z', data: { a: 1 } });
-    const re = HOOK_FAULTS.get('hook-resigned-body')!.effects({}, env).body!(payload, 'evt_1', 1);
+    const re = HOOK_FAULTS.get('hook-resigned-body')!.install({}, env).body!(payload, 'evt_1', 1);
     expect(re.sent).toBe(payload);
     expect(re.signed).not.toBe(payload);
-    const id = HOOK_FAULTS.get('hook-new-id-per-retry')!.effects({}, env).body!;
+    const id = HOOK_FAULTS.get('hook-new-id-per-retry')!.install({}, env).body!;
     expect(id(payload, 'evt_1', 1).eventId).toBe('evt_1');
     const second = id(payload, 'evt_1', 2);
     expect(second.eventId).not.toBe('evt_1');
     expect(JSON.parse(second.sent).id).toBe(second.eventId);
     const early = HOOK_FAULTS.get('hook-early-retry')!;
-    expect(early.effects(early.config.parse({}), env).retryDelaysMs!([60_000, 300_000])).toEqual([20_000, 300_000]);
-    expect(HOOK_FAULTS.get('hook-no-retries')!.effects({}, env).retryDelaysMs!([60_000])).toEqual([]);
+    expect(early.install(early.config.parse({}), env).retryDelaysMs!([60_000, 300_000])).toEqual([20_000, 300_000]);
+    expect(HOOK_FAULTS.get('hook-no-retries')!.install({}, env).retryDelaysMs!([60_000])).toEqual([]);
   });
 });

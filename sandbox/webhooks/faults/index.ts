@@ -1,29 +1,25 @@
-import { crossPartner } from './cross-partner.ts';
-import { earlyRetry } from './early-retry.ts';
-import { matchedOneSide } from './matched-one-side.ts';
-import { newIdPerRetry } from './new-id-per-retry.ts';
-import { noRetries } from './no-retries.ts';
-import { resignedBody } from './resigned-body.ts';
-import { senderTimeout } from './sender-timeout.ts';
-import type { HookFaultEffects, HookFaultEnv, HookFaultModule } from './types.ts';
-import { unsubscribedTypes } from './unsubscribed-types.ts';
-import { webhookDeleteUnchecked, webhookListIgnoresPartner } from './webhook-owner.ts';
+import './cross-partner.ts';
+import './unsubscribed-types.ts';
+import './matched-one-side.ts';
+import './sender-timeout.ts';
+import './new-id-per-retry.ts';
+import './early-retry.ts';
+import './no-retries.ts';
+import './resigned-body.ts';
+import './webhook-owner.ts';
+import { faultsAt, type Installed } from '../../../faults/index.ts';
+import type { HookFault, HookFaultEffects, HookFaultEnv } from './types.ts';
 
-// The webhook-sender faults by name. They share the `--fault` flag and SandboxOptions.faults
-// with the endpoint faults (sandbox/faults/index.ts sends each name to its registry); none is
-// ever on by default.
+// The webhook sender's faults: importing this module registers them (faults/) at the
+// 'webhook-sender' seam. None is ever on by default.
 
-export type { HookFaultEffects, HookFaultModule } from './types.ts';
+export type { HookFault, HookFaultEffects } from './types.ts';
 
-const MODULES: HookFaultModule[] = [crossPartner, unsubscribedTypes, matchedOneSide, senderTimeout, newIdPerRetry, earlyRetry, noRetries, resignedBody, webhookListIgnoresPartner, webhookDeleteUnchecked];
+/** The sender's faults by name (registration order). */
+export const HOOK_FAULTS: ReadonlyMap<string, HookFault> = new Map(faultsAt<HookFault>(['webhook-sender']).map((f) => [f.name, f]));
 
-export const HOOK_FAULTS: ReadonlyMap<string, HookFaultModule> = new Map(MODULES.map((m) => [m.name, m]));
-
-/** Validated settings of sender faults: each a module and the config it accepted. */
-export interface HookFaultSetting {
-  module: HookFaultModule;
-  config: unknown;
-}
+/** Validated settings of sender faults: each a fault and the config it accepted. */
+export type HookFaultSetting = Installed<HookFault>;
 
 /**
  * The effects of every fault given, merged; a later fault's seam wins where two use the same
@@ -31,6 +27,6 @@ export interface HookFaultSetting {
  */
 export function hookFaultEffects(settings: readonly HookFaultSetting[], env: HookFaultEnv): HookFaultEffects {
   const out: HookFaultEffects = {};
-  for (const { module, config } of settings) Object.assign(out, module.effects(config, env));
+  for (const { fault, config } of settings) Object.assign(out, fault.install(config, env));
   return out;
 }

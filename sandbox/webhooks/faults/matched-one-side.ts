@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { subscribed, type HookFaultModule } from './types.ts';
+import { registerFault } from '../../../faults/index.ts';
+import { subscribed, type HookFault } from './types.ts';
 
 // A match notifies the lender only: position.matched about a borrow position is never queued,
 // so a partner whose user borrowed never hears that the order was filled.
 
-export const matchedOneSide: HookFaultModule = {
+export const matchedOneSide = registerFault<HookFault>({
+  seam: 'webhook-sender',
   name: 'hook-matched-one-side',
   description: 'position.matched is delivered for the lend side of a match only; the borrow side gets none',
   breaks: "part 6: position.matched for each matched position of the partner",
   config: z.object({}).strict(),
-  effects: (_config, { db }) => {
+  install: (_config, { db }) => {
     const positionOf = db.prepare('SELECT json_extract(payload, \'$.data.positionId\') FROM outbox_events WHERE seq = ?').pluck();
     const typeOf = db.prepare('SELECT type FROM positions WHERE id = ?').pluck();
     return {
@@ -20,4 +22,4 @@ export const matchedOneSide: HookFaultModule = {
       },
     };
   },
-};
+});

@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { HookFaultModule } from './types.ts';
+import { registerFault } from '../../../faults/index.ts';
+import type { HookFault } from './types.ts';
 
 // Each retry is built as a new event: the same data under a fresh `id`, so a receiver that
 // deduplicates by id (part 6 rule 2) processes the event again.
 
-export const newIdPerRetry: HookFaultModule = {
+export const newIdPerRetry = registerFault<HookFault>({
+  seam: 'webhook-sender',
   name: 'hook-new-id-per-retry',
   description: 'every retry of a delivery carries a new event id',
   breaks: 'part 6 rule 2: a redelivery carries the same event id, which receivers deduplicate by',
   config: z.object({}).strict(),
-  effects: () => ({
+  install: () => ({
     body(payload, eventId, attempt) {
       if (attempt === 1) return { sent: payload, signed: payload, eventId };
       const fresh = `evt_${randomBytes(12).toString('hex')}`;
@@ -18,4 +20,4 @@ export const newIdPerRetry: HookFaultModule = {
       return { sent: body, signed: body, eventId: fresh };
     },
   }),
-};
+});

@@ -1,12 +1,12 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { z } from 'zod';
+import type { Fault } from '../../../faults/index.ts';
 import type { Registration } from '../subscriptions.ts';
 
-// A webhook-sender fault: a deliberate bug of the dispatcher (sandbox/webhooks/dispatcher.ts),
-// so the suites can be shown to catch it. Same rules as the endpoint faults (sandbox/faults/):
-// one small module per fault, registered by name, a zod config whose every field has a default,
-// never on unless a test or an explicit `lendcheck sandbox --fault NAME` asks for it. A sender
-// fault does not wrap resolvers: it returns effects the dispatcher consults at its few seams.
+// The webhook sender's seam of the one fault interface (faults/): a deliberate bug of the
+// dispatcher (sandbox/webhooks/dispatcher.ts) and the subscription routes, never on unless a
+// test or an explicit `lendcheck sandbox --fault NAME` asks for it. A sender fault does not wrap
+// resolvers: its `install` returns effects the dispatcher consults at its few places.
 
 /** An outbox event as the fan-out sees it. */
 export interface FanOutEvent {
@@ -53,15 +53,10 @@ export interface HookFaultEnv {
   db: BetterSqlite3.Database;
 }
 
-export interface HookFaultModule<S extends z.ZodTypeAny = z.ZodTypeAny> {
-  /** The registry key: `--fault <name>`, `SandboxOptions.faults[].name`. */
-  readonly name: string;
-  /** One sentence: the bug, as a reviewer would describe it. */
-  readonly description: string;
-  /** The promise of part 6 the fault breaks (what should catch it). */
+/** A webhook-sender fault: `install` turns its config and the sandbox's database into effects. */
+export interface HookFault<S extends z.ZodType = z.ZodType> extends Fault<S, [HookFaultEnv], HookFaultEffects> {
+  readonly seam: 'webhook-sender';
   readonly breaks: string;
-  readonly config: S;
-  effects(config: z.infer<S>, env: HookFaultEnv): HookFaultEffects;
 }
 
 /** The right fan-out, which the routing faults start from. */

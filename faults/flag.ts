@@ -1,0 +1,23 @@
+import type { FaultSetting } from './fault.ts';
+
+/**
+ * The `--fault` flag: names separated by commas, each optionally with `:key=value` settings
+ * joined by `;` (numbers and booleans as such), e.g. `withdraw-race:gapMs=10,cursor-shift`.
+ */
+export function parseFaultFlag(flag: string): FaultSetting[] {
+  return flag
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [name, rest] = s.split(/:(.*)/s, 2) as [string, string | undefined];
+      if (rest === undefined) return { name };
+      const config: Record<string, unknown> = {};
+      for (const kv of rest.split(';').filter(Boolean)) {
+        const [k, v] = kv.split('=', 2) as [string, string | undefined];
+        if (v === undefined) throw new Error(`fault ${name}: setting ${JSON.stringify(kv)} is not key=value`);
+        config[k] = v === 'true' ? true : v === 'false' ? false : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+      }
+      return { name, config };
+    });
+}
