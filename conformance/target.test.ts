@@ -23,3 +23,38 @@ describe('target', () => {
     expect(() => assertSafe({ baseUrl: 'ftp://a/v1', apiKey: 'ck_test_a' })).toThrow(/http/);
   });
 });
+
+describe('assertReachable', () => {
+  /** A server whose first `closing` connections are closed on their request, unanswered; later ones answer 404. */
+  async function closingServer(closing: number) {
+    const { createServer } = await import('node:net');
+    let n = 0;
+    const server = createServer((sock) => {
+      const close = n++ < closing;
+      sock.on('data', () => (close ? sock.destroy() : sock.write('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n', () => sock.end())));
+      sock.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { base: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, close: () => server.close() };
+  }
+
+  it('asks once more on a new connection when one is closed unanswered (seeds 1 and 2 of the soak)', async () => {
+    const { assertReachable } = await import('./target.ts');
+    const s = await closingServer(1);
+    try {
+      await expect(assertReachable(s.base, 2_000)).resolves.toBeUndefined();
+    } finally {
+      s.close();
+    }
+  });
+
+  it('still reports a target that closes every connection, naming the error', async () => {
+    const { assertReachable } = await import('./target.ts');
+    const s = await closingServer(100);
+    try {
+      await expect(assertReachable(s.base, 2_000)).rejects.toThrow(/target unreachable: .*(UND_ERR_SOCKET|ECONNRESET)/);
+    } finally {
+      s.close();
+    }
+  });
+});

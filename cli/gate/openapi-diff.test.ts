@@ -47,7 +47,7 @@ describe('a target\'s OpenAPI document against the export', () => {
 
     const got = diffOpenApi(ours, theirs, { prefix: '/v1', skip });
     expect(got.filter((f) => f.severity === 'failed').map(findingText).sort()).toEqual([
-      'GET /analytics/tvl query.period: expected one of 1d, 1y, 30d, 7d, 90d (profile) / received one of 24h, 7d',
+      'GET /analytics/tvl query.period: expected one of 1d, 1y, 30d, 7d, 90d (1d, 1y, 30d, 90d left out) (profile) / received one of 24h, 7d',
       "GET /positions/{positionId} response.amount: expected type string / received type number",
       'GET /positions/{positionId} response.rate: expected required / received optional',
       "GET /vaults (operation): expected the operation (spec part 4, under the profile) / received no such operation in the target's document",
@@ -73,6 +73,21 @@ describe('a target\'s OpenAPI document against the export', () => {
     const got = diffOpenApi(ours, theirs, { prefix: '/v1', skip });
     expect(got.filter((f) => f.severity === 'failed').map(findingText)).toEqual(['GET /positions/{positionId} response.rate: expected required / received optional']);
     expect(got.filter((f) => f.severity === 'note').map(findingText)).toContain('POST /webhooks response.webhookId: expected required (recorded by the profile; the spec does not show this body) / received absent');
+  });
+
+  it('a closed list broader than the profile knows is a note (WBTC withdrawable, seed 4); one that leaves out a known value fails', () => {
+    const ours = buildOpenApi(defaultProfile) as Json;
+    const theirs = served(ours);
+    const asset = (doc: Json, path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.properties.asset;
+    const known = asset(ours, '/users/{userId}/withdraw').enum as string[];
+    asset(theirs, '/v1/users/{userId}/withdraw').enum = [...known, 'XAUT']; // as WBTC was to a profile that learned none
+    asset(theirs, '/v1/lend').enum = known.filter((a: string) => a !== 'DAI');
+    const got = diffOpenApi(ours, theirs, { prefix: '/v1', skip });
+    expect(got.filter((f) => f.severity === 'failed').map((f) => `${f.operation} ${f.field}`)).toEqual(['POST /lend requestBody.asset']);
+    expect(got.find((f) => f.operation === 'POST /lend')!.expected).toMatch(/DAI left out/);
+    const note = got.find((f) => f.operation === 'POST /users/{userId}/withdraw')!;
+    expect([note.severity, note.field]).toEqual(['note', 'requestBody.asset']);
+    expect(note.expected).toMatch(/documents more: XAUT/);
   });
 
   it('reads a document written by hand: $refs, allOf, 3.0 nullable, paths under servers[].url', () => {

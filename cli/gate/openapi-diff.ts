@@ -127,7 +127,7 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
       if (q.required === true && p.required !== true) add(name, k, 'failed', 'optional', 'required');
       const e1 = (deref(ours, p.schema).enum as unknown[] | undefined)?.map(String).sort();
       const e2 = (deref(theirs, q.schema).enum as unknown[] | undefined)?.map(String).sort();
-      if (e1 && e2 && e1.join() !== e2.join()) add(name, k, 'failed', `one of ${e1.join(', ')} (profile)`, `one of ${e2.join(', ')}`);
+      if (e1 && e2) compareEnum(e1, e2, (sev, exp) => add(name, k, sev, `${exp} (profile)`, `one of ${e2.join(', ')}`));
     }
     for (const [k, q] of pt) if (!pm.has(k) && q.required === true && q.in === 'query') add(name, k, 'failed', 'no such required parameter', `required parameter ${String(q.name)}`);
     // The request body: required fields and the types both state.
@@ -176,8 +176,21 @@ function compareObject(ours: Json, theirs: Json, s1: Json, s2: Json, name: strin
     if (t1 && t2 && !t1.some((t) => t2.includes(t))) add(name, `${where}.${f}`, 'failed', `type ${t1.join('|')}`, `type ${t2.join('|')}`);
     const e1 = (p.enum as unknown[] | undefined)?.map(String).sort();
     const e2 = (q.enum as unknown[] | undefined)?.map(String).sort();
-    if (kind === 'request' && e1 && e2 && e1.join() !== e2.join()) add(name, `${where}.${f}`, 'failed', `one of ${e1.join(', ')}`, `one of ${e2.join(', ')}`);
+    if (kind === 'request' && e1 && e2) compareEnum(e1, e2, (sev, exp) => add(name, `${where}.${f}`, sev, exp, `one of ${e2.join(', ')}`));
   }
+}
+
+/**
+ * A closed list (an enum) of the export against the target's. A value the export holds and the target
+ * leaves out contradicts what the spec or the profile knows (a valid request the target refuses): failed.
+ * Values the target adds (a WBTC withdrawal where detection learned no WBTC) are a document broader than
+ * the profile knows: a note, never a failure (neutrality.md, seed 4).
+ */
+function compareEnum(e1: string[], e2: string[], add: (sev: Finding['severity'], expected: string) => void): void {
+  const missing = e1.filter((v) => !e2.includes(v));
+  const extra = e2.filter((v) => !e1.includes(v));
+  if (missing.length) add('failed', `one of ${e1.join(', ')} (${missing.join(', ')} left out)`);
+  else if (extra.length) add('note', `one of ${e1.join(', ')} (the target documents more: ${extra.join(', ')}; the profile does not know them)`);
 }
 
 export const findingText = (f: Finding) => `${f.operation} ${f.field}: expected ${f.expected} / received ${f.received}`;

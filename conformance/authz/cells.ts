@@ -77,7 +77,11 @@ export function judgeAccess(ctx: CheckContext, profile: Profile, c: Cell, o: Own
   const title = `${B} calling ${cellName(c)} on ${A}'s ${c.owns.object}`;
   const byId = c.owns.param !== undefined && c.owns.object !== 'user';
   if (byId) {
-    if (r.status !== 404 && r.status !== 403) fail(`${title} is refused as not found or forbidden`, `404 or 403 (profile access.foreignStatus: ${profile.access.foreignStatus})`, `${r.status} ${show(r.json ?? r.text).slice(0, 300)}`, r.exchange);
+    // A webhook id is not a position: the spec shows no answer for an unknown one, and a target may refuse it as
+    // any unknown thing (profile errors.unknownRoute, e.g. 400 invalid_request naming webhookId: soak seed 2).
+    const refusals = new Set([404, 403, ...(c.owns.object === 'webhook' ? [profile.errors.unknownRoute.status] : [])]);
+    const named = [...refusals].join(' or ');
+    if (!refusals.has(r.status)) fail(`${title} is refused as not found or forbidden`, `${named} (profile access.foreignStatus: ${profile.access.foreignStatus}${refusals.size > 2 ? `; errors.unknownRoute: ${profile.errors.unknownRoute.status}` : ''})`, `${r.status} ${show(r.json ?? r.text).slice(0, 300)}`, r.exchange);
     ctx.profileChoice({ option: 'access.foreignStatus', expected: profile.access.foreignStatus, followed: String(r.status) === profile.access.foreignStatus, received: String(r.status) }, r.exchange);
   }
   for (const [what, value] of ownerMarkers(c, o)) {

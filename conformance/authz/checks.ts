@@ -52,7 +52,7 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   const funds = await ownerFunds(ctx, userId);
   if (!funds) notes.push(`${A}'s funds are not compared (no insufficient_funds details in the profile, or a pre-funded user other checks share); its position and list are`);
   if (cells.some((c) => c.owns.object === 'webhook')) o.webhook = await registerOwn(ctx, notes);
-  const bSub = { url: `https://authz-b-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`, secret: webhookSecret(ctx) };
+  const bSub = { url: `https://authz-b-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`, secret: webhookSecret(ctx, 'partnerB') }; // B's own secret: under registrationSecret 'always' B's answer echoes it, and A's must not be found there
   const made: Made = { positions: [], webhooks: [] };
 
   const fundsUnmoved = async (c: Cell, r: Reply) => {

@@ -78,10 +78,11 @@ export const periodOf = (p: Profile) => (p.markets.periods.includes(p.markets.de
 
 export const firstMarket = (p: Profile) => marketId(p, 'USDC', p.markets.maturities[0] ?? '30d');
 
-export function webhookSecret(ctx: CheckContext): string {
+export function webhookSecret(ctx: CheckContext, who = ''): string {
   // Alphanumerics padded to a multiple of 4: base64 text, so it fits every signature scheme
-  // (standard-webhooks decodes what follows whsec_), and still names the run.
-  const text = `${ctx.runId.replace(/[^A-Za-z0-9]/g, '')}${'x'.repeat(16)}`;
+  // (standard-webhooks decodes what follows whsec_), and still names the run. `who` tells two
+  // subscribers of one run apart (the authz matrix's partner B must not hold partner A's secret).
+  const text = `${who.replace(/[^A-Za-z0-9]/g, '')}${ctx.runId.replace(/[^A-Za-z0-9]/g, '')}${'x'.repeat(16)}`;
   const s = `whsec_${text.padEnd(Math.ceil(text.length / 4) * 4, 'x')}`;
   ctx.http.addSecret(s);
   return s;

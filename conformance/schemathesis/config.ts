@@ -10,6 +10,9 @@ import type { Profile } from '../../contract/profile.ts';
 
 export const SCHEMATHESIS_CONFIG = fileURLToPath(new URL('./schemathesis.toml', import.meta.url));
 
+/** The hooks file (SCHEMATHESIS_HOOKS): ST401's probe answered 429 by the public bucket is a refusal (reason in the file). */
+export const SCHEMATHESIS_HOOKS_FILE = fileURLToPath(new URL('./hooks.py', import.meta.url));
+
 export interface ConfigAuth {
   /** One key: an Authorization header from the environment variable named here. */
   headerEnv?: string;

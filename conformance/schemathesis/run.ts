@@ -8,7 +8,7 @@ import type { Profile } from '../../contract/profile.ts';
 import type { CheckResult, PartResult } from '../../kernel/results.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { ensureSchemathesis as ensureUntyped } from './ensure-schemathesis.mjs';
-import { schemathesisConfig, unsupportedMethodOff } from './config.ts';
+import { schemathesisConfig, SCHEMATHESIS_HOOKS_FILE, unsupportedMethodOff } from './config.ts';
 
 const ensureSchemathesis = ensureUntyped as () => string;
 
@@ -157,7 +157,7 @@ export async function runSchemathesis(o: SchemathesisOptions): Promise<PartResul
     } else writeFileSync(configFile, schemathesisConfig(o.profile, { headerEnv: 'LENDCHECK_SCHEMATHESIS_AUTH' }));
     const t0 = Date.now();
     const run = await spawnCollect(bin, schemathesisArgs(o, docFile, junitFile, configFile, ndjsonFile), {
-      env: { ...process.env, LENDCHECK_SCHEMATHESIS_AUTH: `Bearer ${o.apiKey}`, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' },
+      env: { ...process.env, LENDCHECK_SCHEMATHESIS_AUTH: `Bearer ${o.apiKey}`, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', SCHEMATHESIS_HOOKS: SCHEMATHESIS_HOOKS_FILE },
       cwd: tmp,
       timeoutMs: o.timeoutMs ?? SCHEMATHESIS_DEFAULTS.timeoutMs,
     });

@@ -23,10 +23,42 @@ export const ratesDetector: Detector = {
         break;
       }
     }
-    if (!p.facts.has('ratesPath')) p.miss('ratesPath', `no candidate answered a rates body: ${tried.map((r) => r.status).join(', ')} for ${RATES_PATH_CANDIDATES.join(', ')}`);
+    if (!p.facts.has('ratesPath')) {
+      const fromDoc = await ratesPathFromOpenApi(p, tried);
+      if (fromDoc) {
+        p.facts.set('ratesPath', fromDoc.path);
+        p.set('ratesPath', fromDoc.path, 'high', [fromDoc.doc, fromDoc.reply], `no candidate of ${RATES_PATH_CANDIDATES.join(', ')} answered a rates body; the target's own OpenAPI document names ${fromDoc.path}, which did`);
+        p.set('successStatus.GET /rates', fromDoc.reply.status, 'high', [fromDoc.reply]);
+      } else p.miss('ratesPath', `no candidate answered a rates body: ${tried.map((r) => r.status).join(', ')} for ${RATES_PATH_CANDIDATES.join(', ')}, and no OpenAPI document of the target (${OPENAPI_DOC_PATHS.join(', ')}) named a GET that did`);
+    }
     rateLimitUnits(p, tried[tried.length - 1]!);
   },
 };
+
+/** Where a target may serve its own OpenAPI document, under the base URL (the gate's contract step looks there too). */
+export const OPENAPI_DOC_PATHS = ['/openapi.json', '/openapi', '/swagger.json', '/docs/openapi.json'];
+
+/**
+ * A rates path outside the candidates, read from the target's own OpenAPI document: each authenticated GET
+ * there without path parameters, not a path of the spec's table, whose name holds "rate", is asked, and the
+ * first to answer a rates body is it (an answer, not the document's word alone).
+ */
+async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Reply[]): Promise<{ path: string; doc: Reply; reply: Reply } | undefined> {
+  const prefix = p.http.baseUrl.pathname.replace(/\/$/, '');
+  for (const at of OPENAPI_DOC_PATHS) {
+    const doc = await p.call('GET', at);
+    const paths = ok(doc) ? (doc.json as { paths?: Record<string, { get?: unknown }> } | undefined)?.paths : undefined;
+    if (!paths || typeof paths !== 'object') continue;
+    for (const [raw, item] of Object.entries(paths)) {
+      const path = prefix && raw.startsWith(`${prefix}/`) ? raw.slice(prefix.length) : raw;
+      if (!item?.get || path.includes('{') || !/rate/i.test(path) || path === '/markets/rates' || path.startsWith('/analytics') || RATES_PATH_CANDIDATES.includes(path)) continue;
+      const r = await p.call('GET', path);
+      tried.push(r);
+      if (ok(r) && ratesResponse.safeParse(r.json).success) return { path, doc, reply: r };
+    }
+  }
+  return undefined;
+}
 
 /** Limit against the tier table, Reset against the clock: each unit has its own magnitude. */
 export function rateLimitUnits(p: Probe, r: Reply): void {

@@ -36,4 +36,13 @@ describe('webhooks.secretMinLength detection', () => {
     expect(longer).toMatchObject({ detected: true, value: 30 });
     expect(none).toMatchObject({ detected: true, value: null, note: expect.stringMatching(/the prefix alone \(6 characters\) was taken/) });
   });
+
+  it('reads the minimum under standard-webhooks too, probing base64 secrets only (seed 3 of the soak)', { timeout: 60_000 }, async () => {
+    const minimal = exampleProfile('minimal-sandbox');
+    const standard = (min: number | null) => parseProfile({ ...minimal, signature: { ...minimal.signature, scheme: 'standard-webhooks' }, webhooks: { ...minimal.webhooks, secretMinLength: min } });
+    const [at22, at30, none] = await Promise.all([detected(standard(22)), detected(standard(30)), detected(standard(null))]);
+    expect(at22).toMatchObject({ detected: true, value: 22, note: expect.stringMatching(/^22 characters taken, 18 refused/) });
+    expect(at30).toMatchObject({ detected: true, value: 30 });
+    expect(none).toMatchObject({ detected: true, value: null });
+  });
 });

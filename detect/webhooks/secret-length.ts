@@ -31,7 +31,7 @@ export const secretLengthDetector: Detector = {
   async run(p) {
     const receiver = p.fact<{ receiver: RecordingReceiver }>('subscription')?.receiver;
     if (!receiver) return p.miss('webhooks.secretMinLength', 'no subscription was made to learn the request from');
-    if (p.found.get('signature.scheme')?.value === 'standard-webhooks') return p.miss('webhooks.secretMinLength', 'under standard-webhooks a secret must be whsec_ and base64, so a refusal of a short one need not be about its length');
+    const standard = p.found.get('signature.scheme')?.value === 'standard-webhooks';
     const deletable = p.found.has('successStatus.DELETE /webhooks/{webhookId}');
     const url = deletable ? receiver.url : UNREACHABLE_URL;
     const evidence: Reply[] = [];
@@ -50,6 +50,20 @@ export const secretLengthDetector: Detector = {
       return false;
     };
     const shortest = WEBHOOK_SECRET_PREFIX.length;
+    if (standard) {
+      // Under standard-webhooks a secret is whsec_ + base64 (length a multiple of 4), so only lengths
+      // 6 + 4k are valid secrets: a refusal of one of those naming secret is about its length. The
+      // minimum was missed here before, and Schemathesis's short secret was refused (neutrality soak, seed 3).
+      const lengthOf = (k: number) => shortest + 4 * k;
+      const top = Math.floor((MAX_SEARCHED - shortest) / 4);
+      if (!(await refused(lengthOf(1)))) {
+        if (!ok(evidence[0]!)) return p.miss('webhooks.secretMinLength', 'a subscription with the shortest base64 secret was refused naming url: the target checks the url first, so its secret rule does not show');
+        return p.set('webhooks.secretMinLength', null, 'high', evidence, `the shortest standard-webhooks secret (${lengthOf(1)} characters) was taken`);
+      }
+      if (await refused(lengthOf(top))) return p.miss('webhooks.secretMinLength', `even a ${lengthOf(top)}-character base64 secret was refused naming secret`);
+      const k = (await lastTrueInt(1, top - 1, (n) => refused(lengthOf(n)))) + 1;
+      return p.set('webhooks.secretMinLength', lengthOf(k), 'medium', [evidence[0]!, ...evidence.slice(-2)], [`${lengthOf(k)} characters taken, ${lengthOf(k - 1)} refused naming secret (standard-webhooks: base64 lengths only, so the minimum lies in ${lengthOf(k - 1) + 1}..${lengthOf(k)}; the stated ${lengthOf(k)} is never below it)`, ...notes].join('; '));
+    }
     if (!(await refused(shortest))) {
       // Refused for its url alone: the secret passed, unless the target checks the url first.
       if (!ok(evidence[0]!)) return p.miss('webhooks.secretMinLength', 'a subscription with the prefix alone as its secret was refused naming url: the target checks the url first, so its secret rule does not show');

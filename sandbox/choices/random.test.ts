@@ -31,12 +31,19 @@ describe('sandbox --choices random', () => {
 
   it('varies every drawn point across seeds (none stuck at one value)', () => {
     const drawn = Array.from({ length: 40 }, (_, i) => randomChoices(i + 1)) as Record<string, Record<string, unknown>>[];
-    for (const top of ['successStatus', 'publicEnvelope', 'webhooks', 'limits', 'pagination', 'errors', 'amounts', 'markets', 'lifecycle']) {
+    for (const top of ['successStatus', 'publicEnvelope', 'webhooks', 'limits', 'pagination', 'errors', 'amounts', 'markets', 'lifecycle', 'requests']) {
       for (const k of Object.keys(drawn[0]![top]!)) {
         if (['allowLoopbackHttp', 'cancellable'].includes(k)) continue;
         expect(new Set(drawn.map((d) => JSON.stringify(d[top]![k]))).size, `${top}.${k}`).toBeGreaterThan(1);
       }
     }
+  });
+
+  it('draws the unknown-field policy after every other point (older seeds keep their other choices)', () => {
+    const policies = new Set(Array.from({ length: 20 }, (_, i) => randomChoices(i + 1).requests?.unknownFields));
+    expect([...policies].sort()).toEqual(['ignore', 'reject']);
+    // Seed 6 is the fixed partner-leak case: its unknown-user choice (drawn before the policy) must not move.
+    expect(randomChoices(6).errors?.unknownUser).toBe('position_not_found');
   });
 
   it('renames keys at every depth, and leaves the input as it was', () => {

@@ -123,6 +123,8 @@ export function randomChoices(seed: number): ProfileInput {
     ...assetsAndAmounts(d),
     markets: { maturities, idSeparator: d.pick(['-', ':', '_']), periods, defaultPeriod: d.pick(periods) },
     cbt: { amountBasis: d.pick(['principal', 'principal-plus-projected'] as const) },
+    // Drawn LAST: a draw added in the middle would move every later draw of a seed (fixed-seeds.json stays meaningful).
+    requests: { unknownFields: d.pick(['ignore', 'reject'] as const) },
   };
 }
 

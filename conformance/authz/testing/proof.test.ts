@@ -23,6 +23,18 @@ describe('the authorization matrix against a sandbox without controls', () => {
     }, 60_000);
   }
 
+  it('a target that echoes the registration secret (webhooks.registrationSecret always) passes: B registers with its own secret (soak seeds 1, 2)', async () => {
+    const r = await runAuthz([], parseProfile({ webhooks: { registrationSecret: 'always' } }));
+    const m = r.checks.find((x) => x.id === 'authz.matrix')!;
+    expect(m.status, m.message ?? '').toBe('passed');
+  }, 60_000);
+
+  it('a target refusing an unknown webhook id as its unknown route (400 invalid_request, soak seed 2) passes', async () => {
+    const r = await runAuthz([], parseProfile({ errors: { unknownRoute: { code: 'invalid_request', status: 400 } }, webhooks: { listAndDelete: false, deleteWithoutList: true } }));
+    const m = r.checks.find((x) => x.id === 'authz.matrix')!;
+    expect(m.status, m.message ?? '').toBe('passed');
+  }, 60_000);
+
   it('webhook URLs: a profile requiring refusals passes a sandbox that makes them, and fails one that does not, naming the address', async () => {
     const strict = parseProfile({ webhooks: { requireHttps: true, refuseInternalAddresses: true } });
     const kept = await runAuthz([], strict);

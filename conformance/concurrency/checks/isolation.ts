@@ -17,6 +17,10 @@ export async function listIds(ctx: CheckContext, userId: string, key?: string, l
   for (let page = 0; page < 20; page++) {
     const q = `limit=${limit}${cursor ? `&cursor=${enc(cursor)}` : ''}`;
     const r = await ctx.api('GET', `/users/${enc(userId)}/positions?${q}`, key ? { key } : {});
+    // A target may refuse a user it does not know as position_not_found (profile errors.unknownUser): for this
+    // partner, the user has no positions. That is an answer, not a reason to stop: for isolation, "the other
+    // partner's user is unknown to me" is exactly what is asked; a partner's own lends missing still fail.
+    if (page === 0 && unknownToTarget(ctx, r)) return ids;
     if (!accepted(r)) throw new CheckSkip(`the position list of ${userId} answered ${r.status} ${show(r.json)}`);
     const body = r.json as { positions?: Array<{ positionId?: string }>; hasMore?: boolean; nextCursor?: string | null };
     for (const p of body.positions ?? []) if (typeof p.positionId === 'string') ids.push(p.positionId);
@@ -24,6 +28,12 @@ export async function listIds(ctx: CheckContext, userId: string, key?: string, l
     cursor = body.nextCursor;
   }
   return ids;
+}
+
+/** The 404 position_not_found the profile says this target gives for a user it does not know. */
+function unknownToTarget(ctx: CheckContext, r: { status: number; json?: unknown }): boolean {
+  const code = (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return r.status === 404 && code === 'position_not_found' && ctx.profile.errors.unknownUser === 'position_not_found';
 }
 
 export const isolation: Check = {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseProfile } from '../../../contract/index.ts';
 import { FAULTS } from '../../../sandbox/faults/index.ts';
 import { CAUGHT_BY, CAUGHT_ELSEWHERE, runFamily } from './proof.ts';
 
@@ -26,6 +27,15 @@ describe('the concurrency family catches every race fault of the sandbox', () =>
       }
     }, 60_000);
   }
+
+  it('partner-leak is caught where an unknown user is refused as position_not_found (errors.unknownUser), a correct target passes', async () => {
+    const profile = parseProfile({ errors: { unknownUser: 'position_not_found' } });
+    const only = ['concurrency.partner-isolation'];
+    const bad = (await runFamily({ faults: [{ name: 'partner-leak' }], only, profile })).checks[0]!;
+    expect(bad.status, bad.message ?? '').toBe('failed');
+    const good = (await runFamily({ only, profile })).checks[0]!;
+    expect(good.status, good.message ?? '').toBe('passed');
+  }, 60_000);
 
   it('withdraw-race reads like the issue: "… withdrawals of … USDC accepted from … available: −…"', async () => {
     const r = await runFamily({ faults: [{ name: 'withdraw-race' }], only: ['concurrency.withdraw-overcommit'] });
