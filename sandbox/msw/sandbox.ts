@@ -5,6 +5,7 @@ import { TestClock } from '../engine/clock.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
 import type { PartnerReport } from '../partner-report/types.ts';
 import { createConfiguredSandbox } from '../start.ts';
+import { readMockedClones } from './bodies.ts';
 import { durationMs } from './duration.ts';
 import { lendcheckHandlers } from './handlers.ts';
 import { settleWebhooks } from './settle.ts';
@@ -69,6 +70,7 @@ export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox 
         await settle();
       },
     },
+    attach: (server) => readMockedClones(server, baseUrl),
     onWebhook(h) {
       handler = h;
       return () => {
