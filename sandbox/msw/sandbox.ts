@@ -3,7 +3,6 @@ import type { Sandbox } from '../app.ts';
 import { DEFAULT_KEYS, KeyStore, type KeyEntry } from '../auth/keys.ts';
 import { TestClock } from '../engine/clock.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
-import type { PartnerReport } from '../partner-report/types.ts';
 import { createConfiguredSandbox } from '../start.ts';
 import { readMockedClones } from './bodies.ts';
 import { durationMs } from './duration.ts';
