@@ -78,6 +78,20 @@ export function openDb(path: string): Db {
   return db;
 }
 
+/** In-memory databases opened from the prepared image (store/memory-image.ts): their schema,
+ *  the webhook tables included, is whole already, so the migrations need not run again. */
+const fromImage = new WeakSet<Db>();
+export const schemaIsWhole = (db: Db): boolean => fromImage.has(db);
+
+/** A private in-memory database, a copy of `image` (SQLite deserialize: the buffer is copied,
+ *  so every copy is its own). The same pragmas as openDb's ':memory:'. */
+export function openImage(image: Buffer): Db {
+  const db = new Database(image);
+  db.pragma('cache_size = -65536');
+  fromImage.add(db);
+  return db;
+}
+
 export function getMeta(db: Db, k: string): string | undefined {
   return (db.prepare('SELECT v FROM meta WHERE k = ?').get(k) as { v: string } | undefined)?.v;
 }
