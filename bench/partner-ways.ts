@@ -128,7 +128,7 @@ const started: Way = {
 async function containerWay(): Promise<Way | string> {
   if (process.env.LENDCHECK_CONTAINERS !== '1') return 'left out: set LENDCHECK_CONTAINERS=1 with a container engine and the lendcheck-sandbox:local image';
   const { LendcheckSandboxContainer } = await import('../sandbox/testcontainers/index.ts');
-  return {
+  const way: Way = {
     name: 'container (testcontainers, shared)',
     setup: [],
     perTest: [],
@@ -147,6 +147,7 @@ async function containerWay(): Promise<Way | string> {
       this.setup.push(setupMs + ms(t2));
     },
   };
+  return way;
 }
 
 const container = await containerWay();
