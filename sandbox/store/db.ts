@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { OUTBOX_DDL } from './outbox.ts';
+import { markSchemaWhole } from './whole-schema.ts';
 
 export type Db = Database.Database;
 
@@ -78,17 +79,13 @@ export function openDb(path: string): Db {
   return db;
 }
 
-/** In-memory databases opened from the prepared image (store/memory-image.ts): their schema,
- *  the webhook tables included, is whole already, so the migrations need not run again. */
-const fromImage = new WeakSet<Db>();
-export const schemaIsWhole = (db: Db): boolean => fromImage.has(db);
-
 /** A private in-memory database, a copy of `image` (SQLite deserialize: the buffer is copied,
  *  so every copy is its own). The same pragmas as openDb's ':memory:'. */
 export function openImage(image: Buffer): Db {
   const db = new Database(image);
   db.pragma('cache_size = -65536');
-  fromImage.add(db);
+  // Its schema, the webhook tables included, is whole already: the migrations need not run again.
+  markSchemaWhole(db);
   return db;
 }
 
