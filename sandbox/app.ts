@@ -19,6 +19,7 @@ import { partnerReportPlugin, type PartnerReportOptions, type PartnerReportPlugi
 import type { PartnerReport } from './partner-report/types.ts';
 import { startCheckpointer } from './store/checkpointer.ts';
 import { getMeta, openDb, type Db } from './store/db.ts';
+import { openMemoryDb } from './store/memory-image.ts';
 
 export interface SandboxOptions {
   profile?: Profile;
@@ -77,8 +78,8 @@ export interface Sandbox {
 
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const profile = opts.profile ?? defaultProfile;
-  const db = openDb(opts.dbPath ?? ':memory:');
   const onFile = opts.dbPath !== undefined && opts.dbPath !== ':memory:';
+  const db = onFile ? openDb(opts.dbPath!) : openMemoryDb();
   const checkpointer = onFile && opts.backgroundCheckpoints !== false ? startCheckpointer(db, opts.dbPath!) : undefined;
   const clock = opts.clock ?? restoreClock(db, opts.timeScale);
   const base = defaultConfig(profile);

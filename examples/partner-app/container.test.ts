@@ -18,7 +18,8 @@ let handler: (req: Request) => Promise<Response> = async () => new Response('no 
 
 describe.skipIf(!!skip)(`partner app, the container way${skip ? ` (skipped: ${skip})` : ''}`, { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    c = await new LendcheckSandboxContainer().withHostNetwork(5741).withSandboxArgs('--no-liquidity').start();
+    // The host port the sandbox takes (host network); LENDCHECK_SANDBOX_PORT moves it off a taken one.
+    c = await new LendcheckSandboxContainer().withHostNetwork(Number(process.env.LENDCHECK_SANDBOX_PORT ?? 5741)).withSandboxArgs('--no-liquidity').start();
     hooks = await nodeReceiver((req) => handler(req));
   }, 120_000);
   afterAll(async () => {

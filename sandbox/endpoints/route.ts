@@ -1,4 +1,4 @@
-import { endpointKey, endpointSuccess, renameFields, successSchema, type Endpoint, type FieldNames, type Profile } from '../../contract/index.ts';
+import { endpointKey, endpointSuccess, renameFields, type Endpoint, type FieldNames, type Profile } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { iso } from '../engine/rows.ts';
 import { viewTime } from '../engine/views.ts';
@@ -10,6 +10,7 @@ import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
 import type { ReadCache } from '../pipeline/read-cache.ts';
 import { parseWith, readJsonBody, refuseUnknownFields } from './validate.ts';
+import { profileSuccessSchema } from '../pipeline/profile-cache.ts';
 
 // One contract endpoint as the core serves it, in the msw/Hono order: parse (path parameters,
 // query and body by the endpoint's own schemas), predicate (auth, pipeline/table.ts) and resolve (the
@@ -33,7 +34,7 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
   const resolve = d.resolvers[e.id];
   if (!resolve) throw new Error(`sandbox: no resolver for endpoint ${e.id}`);
   const status = endpointSuccess(profile, e);
-  const schema = successSchema(profile, e);
+  const schema = profileSuccessSchema(profile, e);
   const envelope = e.access === 'public' && schema !== e.response;
   const bodyRequired = e.body !== undefined && e.id !== 'position.repay';
   const paramNames = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

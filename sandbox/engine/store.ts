@@ -33,7 +33,17 @@ function rowInsert(stmt: Statement): { source: string; run(r: PositionRow): RunR
   return { source: stmt.source, run: (r) => stmt.run(...positionValues(r)) };
 }
 
-export function prepareStatements(db: Db) {
+/** Named so the package's declared types can spell it (tsc's TS4058 on an inferred return). */
+export interface Statements {
+  insertPos: ReturnType<typeof rowInsert>;
+  getPos: Statement;
+  updPos: Statement;
+  insertFill: Statement;
+  insertWd: Statement;
+  getWd: Statement;
+}
+
+export function prepareStatements(db: Db): Statements {
   return {
     insertPos: rowInsert(db.prepare(`INSERT INTO positions (${POSITION_COLUMNS.join(', ')}) VALUES (${POSITION_COLUMNS.map(() => '?').join(', ')})`)),
     getPos: db.prepare('SELECT * FROM positions WHERE id = ?'),
@@ -51,8 +61,6 @@ export function prepareStatements(db: Db) {
     getWd: db.prepare('SELECT * FROM withdrawals WHERE id = ?'),
   };
 }
-
-export type Statements = ReturnType<typeof prepareStatements>;
 
 export abstract class EngineStore {
   /** Batches the writes of one event-loop turn into one commit (see tx). */

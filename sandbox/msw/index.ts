@@ -18,4 +18,4 @@ export const createMswSandbox = create satisfies typeof Declared.createMswSandbo
 export const lendcheckHandlers = handlers satisfies typeof Declared.lendcheckHandlers;
 export const DEFAULT_MSW_BASE_URL: string = BASE;
 export type { LocalMswSandbox } from './sandbox.ts';
-export type { FetchCore, MswClock, MswSandbox, MswSandboxOptions, SandboxHandle, SandboxKey, WebhookHandler } from './types.ts';
+export type { FetchCore, MswClock, MswEvents, MswSandbox, MswSandboxOptions, SandboxHandle, SandboxKey, WebhookHandler } from './types.ts';

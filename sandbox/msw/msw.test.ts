@@ -140,6 +140,22 @@ describe('lendcheck/msw', () => {
     expect((await call('GET', '/users/u1/positions', starter)).status, 'the bucket refilled on the test clock').toBe(200);
   });
 
+  it('lets a client cancel a refused body before its retry once attached (msw 2 would hang the cancel)', async () => {
+    open(createMswSandbox({ rateLimits: { tiers: ['starter'] } }));
+    const undo = sb.attach(server);
+    const starter = sb.key('partner_a', 'starter');
+    let res: Response | undefined;
+    for (let i = 0; i < 120 && res?.status !== 429; i++) {
+      res = await fetch(`${sb.baseUrl}/users/u1/positions`, { headers: { authorization: `Bearer ${starter}` } });
+      if (res.status !== 429) await res.text();
+    }
+    expect(res?.status).toBe(429);
+    const timedOut = Symbol('timed out');
+    const settled = await Promise.race([res!.body!.cancel().then(() => 'cancelled'), new Promise((r) => setTimeout(r, 2_000, timedOut))]);
+    undo();
+    expect(settled, 'res.body.cancel() settled').toBe('cancelled');
+  });
+
   it('opened no listening socket in this whole file', () => {
     expect(listen).not.toHaveBeenCalled();
     expect(http.globalAgent).toBeDefined();

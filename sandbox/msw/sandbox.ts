@@ -4,6 +4,7 @@ import { DEFAULT_KEYS, KeyStore, type KeyEntry } from '../auth/keys.ts';
 import { TestClock } from '../engine/clock.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
 import { createConfiguredSandbox } from '../start.ts';
+import { readMockedClones } from './bodies.ts';
 import { durationMs } from './duration.ts';
 import { lendcheckHandlers } from './handlers.ts';
 import { settleWebhooks } from './settle.ts';
@@ -68,6 +69,7 @@ export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox 
         await settle();
       },
     },
+    attach: (server) => readMockedClones(server, baseUrl),
     onWebhook(h) {
       handler = h;
       return () => {

@@ -35,6 +35,14 @@ export interface MswSandboxOptions {
   retryDelaysMs?: readonly number[];
 }
 
+/** The part of msw's setupServer()/setupWorker() `attach` needs (msw's LifecycleEventEmitter). */
+export interface MswEvents {
+  events: {
+    on(event: 'response:mocked', listener: (args: { request: Request; response: Response }) => void): unknown;
+    removeListener(event: 'response:mocked', listener: (args: { request: Request; response: Response }) => void): unknown;
+  };
+}
+
 export interface MswClock {
   now(): Date;
   /** Moves business time on ('30d', '12h', '90s', '500ms' or ms), runs what falls due
@@ -51,6 +59,13 @@ export interface MswSandbox {
   /** A key of a partner (default any) and tier (default any). */
   key(partnerId?: string, tier?: string): string;
   clock: MswClock;
+  /**
+   * Call once with your msw server (setupServer or setupWorker): lets your client cancel a
+   * response body (`res.body.cancel()`, as clients do before a retry). msw 2 keeps an unread
+   * clone of each mocked response, and cancelling the body then never settles otherwise
+   * (mswjs/interceptors#712). Returns the undo.
+   */
+  attach(server: MswEvents): () => void;
   /** Webhook attempts go to `handler` instead of fetch(url) until the returned function is called. */
   onWebhook(handler: WebhookHandler): () => void;
   /** Waits until every due webhook delivery has been attempted and recorded. */

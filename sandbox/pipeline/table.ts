@@ -1,9 +1,10 @@
-import { API_VERSION_PREFIX, endpoints, type Endpoint, type Profile } from '../../contract/index.ts';
+import { API_VERSION_PREFIX, type Endpoint, type Profile } from '../../contract/index.ts';
 import type { Answer } from './answer.ts';
 import type { Route } from './dispatch.ts';
 import { ApiError } from './errors.ts';
 import type { KeyInfo, PluginRoute, RouteHandler } from './plugin.ts';
 import type { SandboxRequest } from './request.ts';
+import { profileEndpoints } from './profile-cache.ts';
 import { compileRouter, type RouteEntry, type Router } from './router.ts';
 
 // The sandbox's one route table, compiled once from the contract's endpoints(profile) and
@@ -31,7 +32,7 @@ const CONTROLS_PREFIX = `${API_VERSION_PREFIX}/sandbox/`;
 
 export function compileTable(o: TableOptions): Router<Route> {
   const { profile, controls } = o;
-  const all = endpoints(profile).filter((e) => controls || e.access !== 'sandbox');
+  const all = profileEndpoints(profile).filter((e) => controls || e.access !== 'sandbox');
   const byId = new Map(all.map((e) => [e.id, e]));
   const runs = new Map<string, EndpointRun>();
   const entries: RouteEntry<Route>[] = [];
@@ -56,12 +57,17 @@ export function compileTable(o: TableOptions): Router<Route> {
 
   // The authenticated and public order books share a path: a request that presents a key
   // gets the authenticated variant (profile.orderbookPath 'shared-by-auth'). One entry per shape.
-  const done = new Set<string>();
+  // Grouped in one pass (a filter per endpoint was a tenth of a sandbox's set-up); a Map keeps
+  // the first endpoint of each shape first, as the table lists them.
+  const byShape = new Map<string, Endpoint[]>();
   for (const e of all) {
     const key = shape(e);
-    if (done.has(key)) continue;
-    done.add(key);
-    const pair = all.filter((x) => shape(x) === key);
+    const group = byShape.get(key);
+    if (group) group.push(e);
+    else byShape.set(key, [e]);
+  }
+  for (const pair of byShape.values()) {
+    const e = pair[0]!;
     const keyed = pair.find((x) => x.access !== 'public');
     const pub = pair.find((x) => x.access === 'public');
     entries.push({ method: e.method, path: `${API_VERSION_PREFIX}${e.path}`, value: endpointRoute(o, runs, keyed, pub) });

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { OUTBOX_DDL } from './outbox.ts';
+import { markSchemaWhole } from './whole-schema.ts';
 
 export type Db = Database.Database;
 
@@ -75,6 +76,16 @@ export function openDb(path: string): Db {
   db.pragma('cache_size = -65536');
   if (path !== ':memory:') db.pragma('mmap_size = 268435456');
   db.exec(SCHEMA);
+  return db;
+}
+
+/** A private in-memory database, a copy of `image` (SQLite deserialize: the buffer is copied,
+ *  so every copy is its own). The same pragmas as openDb's ':memory:'. */
+export function openImage(image: Buffer): Db {
+  const db = new Database(image);
+  db.pragma('cache_size = -65536');
+  // Its schema, the webhook tables included, is whole already: the migrations need not run again.
+  markSchemaWhole(db);
   return db;
 }
 

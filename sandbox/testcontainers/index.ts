@@ -133,8 +133,9 @@ export class StartedLendcheckSandboxContainer extends AbstractStartedContainer {
     await this.control('DELETE', '/sandbox/partner-report');
   }
 
-  private async control<T>(method: string, path: string, body?: unknown, key = this.keys[0]?.key): Promise<T> {
-    // Controls are the test's own calls, with a key the partner's code never uses for them.
+  private async control<T>(method: string, path: string, body?: unknown, key = (this.keys.find((k) => k.tier === 'scale') ?? this.keys.at(-1))?.key): Promise<T> {
+    // Controls are the test's own calls, on the roomiest key: a test that exhausts a Starter
+    // key (the 429 scenario) must still read its report.
     const r = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

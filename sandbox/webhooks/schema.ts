@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { schemaIsWhole } from '../store/whole-schema.ts';
 
 // The webhook tables. The outbox (outbox_events, store/outbox.ts) belongs to the core, which writes it in the
 // same transaction as each change; everything below is the dispatcher's own state, so a
@@ -56,6 +57,8 @@ const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
 ];
 
 export function migrateWebhooks(db: BetterSqlite3.Database): void {
+  // A copy of the prepared in-memory image (store/memory-image.ts) was migrated as it was made.
+  if (schemaIsWhole(db)) return;
   db.exec(WEBHOOK_SCHEMA);
   for (const [table, column, type] of ADDED_COLUMNS) {
     const has = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).some((c) => c.name === column);
