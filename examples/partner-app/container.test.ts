@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { installPartnerMatchers, LendcheckSandboxContainer, type StartedLendcheckSandboxContainer } from 'lendcheck/testcontainers';
-import { partnerScenarios } from './scenarios.ts';
+import { partnerScenarios } from './testing/scenarios.ts';
 import { nodeReceiver } from './receiver.ts';
 
 // The container way: the sandbox image through lendcheck/testcontainers, on the host's network
@@ -10,7 +10,7 @@ import { nodeReceiver } from './receiver.ts';
 // and the image (`docker build -t lendcheck-sandbox:local .`); CI's container step runs it
 // (LENDCHECK_CONTAINERS=1, after cli/containers.test.ts builds the image).
 
-installPartnerMatchers();
+installPartnerMatchers(expect);
 const skip = process.env.LENDCHECK_CONTAINERS === '1' ? undefined : "CI's container step runs it (LENDCHECK_CONTAINERS=1, an engine and the lendcheck-sandbox:local image); npm test has no engine";
 let c: StartedLendcheckSandboxContainer;
 let hooks: Server;

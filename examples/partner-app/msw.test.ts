@@ -4,12 +4,12 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { createMswSandbox } from 'lendcheck/msw';
 import { installPartnerMatchers } from 'lendcheck/testcontainers';
-import { partnerScenarios } from './scenarios.ts';
+import { partnerScenarios } from './testing/scenarios.ts';
 
 // The msw way: the sandbox engine in this process behind msw's handlers; no port, no process.
 // The app's webhook handler sits behind an msw route for its URL; the clock is the test's.
 
-installPartnerMatchers();
+installPartnerMatchers(expect);
 const listen = vi.spyOn(net.Server.prototype, 'listen');
 const sandbox = createMswSandbox();
 const HOOK = 'https://partner-app.test/hooks';

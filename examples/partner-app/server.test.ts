@@ -1,15 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSandbox, type StartedSandbox } from 'lendcheck';
 import { installPartnerMatchers } from 'lendcheck/testcontainers';
-import { partnerScenarios } from './scenarios.ts';
+import { partnerScenarios } from './testing/scenarios.ts';
 import { nodeReceiver } from './receiver.ts';
 
 // The startSandbox way: the same sandbox as `lendcheck sandbox`, on a port of this process,
 // for any client; the app's webhook handler on a loopback port of its own.
 
-installPartnerMatchers();
+installPartnerMatchers(expect);
 let s: StartedSandbox;
 let hooks: Server;
 let handler: (req: Request) => Promise<Response> = async () => new Response('no handler', { status: 503 });

@@ -190,7 +190,7 @@ describe('partner report', () => {
 
 describe('the Vitest matcher and the afterAll helper', async () => {
   const { assertCleanPartnerReport, installPartnerMatchers } = await import('./vitest.ts');
-  installPartnerMatchers();
+  installPartnerMatchers(expect);
 
   it('pass a clean report and fail one with findings, the message listing expected / received and the requests', async () => {
     start();

@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import { formatPartnerReport } from './report.ts';
 import type { PartnerReport } from './types.ts';
 
@@ -31,11 +30,17 @@ declare module 'vitest' {
   }
 }
 
-let installed = false;
-/** Adds toHaveNoPartnerFindings to Vitest's expect (once). */
-export function installPartnerMatchers(): void {
-  if (installed) return;
-  installed = true;
+/** What installPartnerMatchers needs of a test runner's expect (Vitest's, or Jest's). */
+export interface Extendable {
+  extend(matchers: typeof partnerMatchers): void;
+}
+
+/**
+ * Adds toHaveNoPartnerFindings to your test runner's expect: `installPartnerMatchers(expect)`.
+ * It takes the runner's expect rather than importing Vitest, so lendcheck's shipped code never
+ * loads a test runner (scripts/shipped.cjs) and Jest users can call it too.
+ */
+export function installPartnerMatchers(expect: Extendable): void {
   expect.extend(partnerMatchers);
 }
 

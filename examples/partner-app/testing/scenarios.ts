@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { PartnerReport } from 'lendcheck/testcontainers';
-import { LendingClient } from './client.ts';
-import { trustingHandler, webhookHandler, type Received } from './webhook-handler.ts';
+import { LendingClient } from '../client.ts';
+import { trustingHandler, webhookHandler, type Received } from '../webhook-handler.ts';
 
 // The example partner app's scenarios, written once and run three ways (msw.test.ts,
 // server.test.ts, container.test.ts): each way says how to reach the sandbox, move its
