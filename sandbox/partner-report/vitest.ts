@@ -22,14 +22,6 @@ export const partnerMatchers = {
   },
 };
 
-declare module 'vitest' {
-  // The type parameter as Vitest declares it (any), which every augmentation must repeat.
-  interface Matchers<T = any> {
-    /** The partner report has no findings; the failure lists them with their requests. */
-    toHaveNoPartnerFindings(): T;
-  }
-}
-
 /** What installPartnerMatchers needs of a test runner's expect (Vitest's, or Jest's). */
 export interface Extendable {
   extend(matchers: typeof partnerMatchers): void;

@@ -3,6 +3,16 @@ import type { PartnerReport } from 'lendcheck/testcontainers';
 import { LendingClient } from '../client.ts';
 import { trustingHandler, webhookHandler, type Received } from '../webhook-handler.ts';
 
+// The matcher installPartnerMatchers(expect) adds, declared for Vitest's types (a partner's own
+// test project declares it the same way; lendcheck's shipped code does not import Vitest).
+declare module 'vitest' {
+  // The type parameter as Vitest declares it (any), which every augmentation must repeat.
+  interface Matchers<T = any> {
+    /** The partner report has no findings; the failure lists them with their requests. */
+    toHaveNoPartnerFindings(): T;
+  }
+}
+
 // The example partner app's scenarios, written once and run three ways (msw.test.ts,
 // server.test.ts, container.test.ts): each way says how to reach the sandbox, move its
 // clock, serve the app's webhook handler and read the partner report.
