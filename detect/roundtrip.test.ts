@@ -99,8 +99,9 @@ describe('profile detect -> file -> conformance --profile file, through the CLI'
     const out = join(mkdtempSync(join(tmpdir(), 'lc-roundtrip-')), 'detected.json');
     const t0 = performance.now();
     const r = await cli(['profile', 'detect', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', KEYS[0]!.key, '--out', out], 25_000);
-    expect(r.code).not.toBe(0);
-    expect(r.out).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1\/v1: .*ECONNREFUSED/);
+    // The preflight (cli/preflight/): one line, exit 2 (an input error), before any probe.
+    expect(r.code).toBe(2);
+    expect(r.out).toMatch(/the target does not answer: http:\/\/127\.0\.0\.1:1.*ECONNREFUSED/);
     expect(existsSync(out)).toBe(false);
     expect(performance.now() - t0).toBeLessThan(20_000);
   });
