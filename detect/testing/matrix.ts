@@ -26,6 +26,7 @@ export const NOT_HONOURED: Record<string, string> = {
   'funding.request': 'the user\'s setting for driving a target, not the target\'s behaviour',
   'consistency.readAfterWrite': 'the sandbox reads its own writes at once, whatever the profile says',
   'consistency.convergenceMs': 'the sandbox reads its own writes at once, whatever the profile says',
+  'bodies.fieldNames': 'not compared: detection records the fields a target sends (`responses`), not the sandbox\'s renaming map that made them',
   'access.foreignStatus': 'the sandbox answers 404 to another partner\'s object whatever the profile says (a 403 is the other correct answer; the matrix takes both)',
   // Requirements the user states of a target (what it must refuse), not behaviours a probe reads back.
   'webhooks.requireHttps': 'a requirement the user states, not a behaviour: the sandbox refuses plain http to a public host either way',
