@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './scripts/test-sequencer.ts';
 
 // Files whose assertions hold only while they have the machine to themselves: k6 runs judged by
 // rate-limit timing and latency thresholds, and the kill drills, which count what was in flight
@@ -30,6 +31,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Longest files first, from durations measured once (a fresh clone has no Vitest cache).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
