@@ -4,10 +4,21 @@ import type { FetchCore } from './types.ts';
 // The msw door onto the sandbox's fetch core: every request under the base URL, any method,
 // goes to the core as it is and its Response comes back as it is. No logic of its own (the
 // caller, limits, errors, 404/405 are all the core's dispatch).
+//
+// One handler with a predicate rather than the two path patterns `base` and `base/*`: msw
+// captures a stack trace for every handler it builds (its call frame, for its logs), which
+// was a tenth of a sandbox per test's set-up, and compiles a string pattern again on every
+// request it matches. The predicate matches what the patterns did: the URL without its query
+// and fragment is the base or lies below it, compared without case (as path-to-regexp does).
 
 /** msw request handlers for setupServer(...) / server.use(...), backed by `core`. */
 export function lendcheckHandlers(core: FetchCore): RequestHandler[] {
-  const base = core.baseUrl.replace(/\/+$/, '');
-  const answer = ({ request }: { request: Request }) => core.fetch(request);
-  return [http.all(base, answer), http.all(`${base}/*`, answer)];
+  const base = core.baseUrl.replace(/\/+$/, '').toLowerCase();
+  const under = ({ request }: { request: Request }) => {
+    const url = request.url;
+    const end = url.search(/[?#]/);
+    const path = (end < 0 ? url : url.slice(0, end)).toLowerCase();
+    return path === base || path.startsWith(`${base}/`);
+  };
+  return [http.all(under, ({ request }) => core.fetch(request))];
 }
