@@ -9,8 +9,9 @@
 //
 // Run: node --import tsx bench/partner-ways.ts [rounds=5] [per-round=20]
 // The container way runs when LENDCHECK_CONTAINERS=1 and an engine answers (DOCKER_HOST or
-// the default socket), with the image lendcheck-sandbox:local built (see cli/containers.test.ts);
-// otherwise the run says why it left it out.
+// the default socket; `eval "$(bash scripts/setup-podman.sh)"` makes one with podman), with
+// the image lendcheck-sandbox:local built (`docker build -t lendcheck-sandbox:local .`, or
+// LENDCHECK_IMAGE naming another); otherwise the run says why it left it out.
 
 import os from 'node:os';
 import { setupServer } from 'msw/node';
@@ -127,13 +128,15 @@ const started: Way = {
 // --- the container ---------------------------------------------------------------------------
 async function containerWay(): Promise<Way | string> {
   if (process.env.LENDCHECK_CONTAINERS !== '1') return 'left out: set LENDCHECK_CONTAINERS=1 with a container engine and the lendcheck-sandbox:local image';
-  const { LendcheckSandboxContainer } = await import('../sandbox/testcontainers/index.ts');
+  const { LendcheckSandboxContainer, DEFAULT_SANDBOX_IMAGE } = await import('../sandbox/testcontainers/index.ts');
+  console.log(`container way: image ${DEFAULT_SANDBOX_IMAGE}`);
   const way: Way = {
     name: 'container (testcontainers, shared)',
     setup: [],
     perTest: [],
     async round() {
       const t0 = performance.now();
+      // The module's default: a mapped port on the engine's network, as a partner's test gets it.
       const c = await new LendcheckSandboxContainer().withSandboxArgs('--no-liquidity').start();
       const setupMs = ms(t0);
       const key = c.key('partner_a', 'growth');
@@ -156,7 +159,12 @@ for (let r = 0; r < ROUNDS; r++) for (const w of ways) await w.round();
 
 const f = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0)).padStart(8);
 console.log(`partner ways: ${ROUNDS} rounds × ${PER_ROUND} tests, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, node ${process.version}`);
-console.log(`${'way'.padEnd(36)} ${'set-up ms'.padStart(10)} ${'per test ms'.padStart(12)}`);
-for (const w of ways) console.log(`${w.name.padEnd(36)} ${f(median(w.setup)).padStart(10)} ${f(median(w.perTest)).padStart(12)}`);
+// Each way against the msw way, the cheapest: how many times its set-up and its test cost.
+const ratio = (x: number, of: number) => `×${(x / of).toFixed(x / of < 10 ? 1 : 0)}`.padStart(8);
+console.log(`${'way'.padEnd(36)} ${'set-up ms'.padStart(10)} ${'vs msw'.padStart(8)} ${'per test ms'.padStart(12)} ${'vs msw'.padStart(8)}`);
+for (const w of ways) {
+  const [s, t] = [median(w.setup), median(w.perTest)];
+  console.log(`${w.name.padEnd(36)} ${f(s).padStart(10)} ${ratio(s, median(msw.setup))} ${f(t).padStart(12)} ${ratio(t, median(msw.perTest))}`);
+}
 console.log(`first msw sandbox of the process (builds the shared table and image): ${firstMsw.toFixed(1)} ms`);
 if (typeof container === 'string') console.log(`container way: ${container}`);

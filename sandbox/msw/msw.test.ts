@@ -52,6 +52,18 @@ describe('lendcheck/msw', () => {
     expect((await call('GET', `/positions/${l.body.positionId}`, key)).body.status).toMatch(/matured|rolled/);
   });
 
+  it('intercepts the base URL and what lies below it, query and case aside, and nothing beside it', async () => {
+    open(createMswSandbox());
+    const key = sb.key();
+    const get = (url: string) => fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    expect((await get(`${sb.baseUrl}/users/u1/positions?limit=1`)).status).toBe(200);
+    // Answered by the sandbox (its 404: routes are case-sensitive), not left unhandled.
+    expect((await get(`${sb.baseUrl.toUpperCase().replace('HTTPS', 'https')}/USERS/u1/positions`)).status).toBe(404);
+    expect((await get(sb.baseUrl)).status).toBe(404);
+    // A sibling path is not the sandbox's: msw finds no handler (onUnhandledRequest: 'error').
+    await expect(get(`${sb.baseUrl}x/users/u1/positions`)).rejects.toThrow();
+  });
+
   it('answers the spec errors: 401 without a key, 404 on an unknown route, 400 naming the field', async () => {
     open(createMswSandbox());
     expect((await call('GET', '/users/u1/positions', undefined)).body.error.code).toBe('authentication_failed');

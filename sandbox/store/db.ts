@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { preparesLazily } from './lazy-statements.ts';
 import { OUTBOX_DDL } from './outbox.ts';
 import { markSchemaWhole } from './whole-schema.ts';
 
@@ -80,9 +81,10 @@ export function openDb(path: string): Db {
 }
 
 /** A private in-memory database, a copy of `image` (SQLite deserialize: the buffer is copied,
- *  so every copy is its own). The same pragmas as openDb's ':memory:'. */
+ *  so every copy is its own). The same pragmas as openDb's ':memory:'. Its statements are
+ *  prepared on first use (lazy-statements.ts): a sandbox per test runs few of them. */
 export function openImage(image: Buffer): Db {
-  const db = new Database(image);
+  const db = preparesLazily(new Database(image));
   db.pragma('cache_size = -65536');
   // Its schema, the webhook tables included, is whole already: the migrations need not run again.
   markSchemaWhole(db);

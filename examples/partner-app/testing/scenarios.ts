@@ -47,7 +47,15 @@ async function until<T>(f: () => T | undefined, what: string, ms = 10_000): Prom
 }
 
 export function partnerScenarios(way: () => Way): void {
-  const client = (tier = 'growth') => new LendingClient({ baseUrl: way().baseUrl, apiKey: way().key('partner_a', tier), sleep: (ms) => way().sleep(ms) });
+  const client = (tier = 'growth', onWait?: () => void) =>
+    new LendingClient({
+      baseUrl: way().baseUrl,
+      apiKey: way().key('partner_a', tier),
+      sleep: (ms) => {
+        onWait?.();
+        return way().sleep(ms);
+      },
+    });
 
   it('lends, a crossing borrow matches, the signed position.matched reaches the handler, maturity arrives, a withdrawal is taken; the report is empty', async () => {
     await way().resetReport();
@@ -71,12 +79,16 @@ export function partnerScenarios(way: () => Way): void {
 
   it('meets a 429 politely: waits for the reset, then goes on; the report is empty', async () => {
     await way().resetReport();
-    const c = client('starter');
+    let waits = 0;
+    const c = client('starter', () => waits++);
     const seen: number[] = [];
-    for (let i = 0; i < 102; i++) seen.push((await c.request('GET', `/users/${user('reader')}/positions`)).status);
+    // Past the Starter burst (100). On a port the bucket refills in real time while the requests
+    // go out, so a slow (loaded) machine may need a few more before its 429 (bounded).
+    for (let i = 0; i < 102 || (waits === 0 && i < 400); i++) seen.push((await c.request('GET', `/users/${user('reader')}/positions`)).status);
+    expect(waits, 'the client met a 429 and waited').toBeGreaterThan(0);
     expect(seen.every((s) => s === 200), `statuses: ${[...new Set(seen)].join(',')}`).toBe(true);
     const report = await way().report();
-    expect(report.exchanges, 'more requests than the answers: the 429s the client waited out').toBeGreaterThan(102);
+    expect(report.exchanges, 'more requests than the answers: the 429s the client waited out').toBeGreaterThan(seen.length);
     expect(report).toHaveNoPartnerFindings();
   });
 
