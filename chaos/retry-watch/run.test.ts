@@ -18,7 +18,10 @@ async function watch(faults: FaultSetting[] = [], profile?: Profile) {
   const t0 = Date.now();
   try {
     const r = await runRetryWatch({ baseUrl: t.url, apiKey: t.apiKey, expectedDelaysMs: DELAYS, tolerance: { pct: 2, minMs: 1_000 }, quietMs: 2_000, ...(profile ? { profile } : {}) });
-    return { r, ms: Date.now() - t0, by: (id: string) => r.checks.find((c) => c.id === id)! };
+    const ms = Date.now() - t0;
+    // What the watch left on the target: its subscription is deleted in its own finally (issue 39).
+    const listed = await fetch(`${t.url}/webhooks`, { headers: { authorization: `Bearer ${t.apiKey}` } }).then((x) => x.json() as Promise<{ webhooks: unknown[] }>);
+    return { r, ms, left: listed.webhooks, by: (id: string) => r.checks.find((c) => c.id === id)! };
   } finally {
     await t.close();
   }
@@ -26,8 +29,9 @@ async function watch(faults: FaultSetting[] = [], profile?: Profile) {
 
 describe('retry watch at real time, no controls', () => {
   it.concurrent('clean: retries 1 and 2 observed beside their expected delays, the 200 ends them, retries 3-5 not observed (never passed)', async () => {
-    const { r, by } = await watch();
+    const { r, by, left } = await watch();
     expect(r.status, JSON.stringify(r.checks, null, 1)).toBe('passed');
+    expect(left, 'subscriptions the watch left behind').toEqual([]);
     expect(by('retries.retry-1').status).toBe('passed');
     expect(by('retries.retry-1').notes.join()).toMatch(/expected 3\.0 s, observed \d\.\d s/);
     expect(by('retries.retry-2').notes.join()).toMatch(/expected 6\.0 s, observed \d\.\d s/);

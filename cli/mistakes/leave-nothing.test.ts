@@ -13,9 +13,9 @@ import { runGate } from '../gate/run.ts';
 import { GATE_STEPS } from '../gate/steps.ts';
 import { Progress } from '../gate/progress.ts';
 
-// Leave nothing behind: after `profile detect` and conformance's webhook checks against a
-// sandbox, GET /webhooks lists none of their subscriptions; detection names the user-id
-// prefix its positions stay under.
+// Leave nothing behind: after `profile detect`, conformance's webhook checks and each step of the
+// gate against a sandbox, GET /webhooks lists none of their subscriptions; detection names the
+// user-id prefix its positions stay under.
 
 const KEY = 'ck_test_partner_a_growth';
 let sb: SandboxServer;
@@ -44,9 +44,9 @@ describe('lendcheck leaves no subscription on a target', () => {
     expect(Number(r.figures.passed)).toBeGreaterThan(0);
     expect(await subscriptions()).toEqual([]);
   });
-  // The gate's contract and conformance steps; the chaos step deletes its receiver's subscription in
-  // its own finally (chaos/schedule/run.ts, chaos/retry-watch/run.ts), not timed here: its schedule
-  // run takes minutes.
+  // The gate's contract and conformance steps here; its chaos step below, on a sandbox of its own
+  // whose clock runs 3,600 times fast (at 600× the schedule's 26.6 h take minutes). At real time the
+  // chaos step is the retry watch, whose clean run asserts the same (chaos/retry-watch/run.test.ts).
   it("the gate's contract and conformance steps delete theirs", { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lendcheck-leave-'));
     try {
@@ -58,6 +58,26 @@ describe('lendcheck leaves no subscription on a target', () => {
       expect(await subscriptions()).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it("the gate's chaos step deletes its receiver's subscription", { timeout: 180_000 }, async () => {
+    const fast = await startSandboxServer({ dbPath: ':memory:', timeScale: 3600 });
+    const dir = mkdtempSync(join(tmpdir(), 'lendcheck-leave-'));
+    try {
+      const baseUrl = fast.url.replace(/\/$/, '').replace(/(\/v1)?$/, '/v1');
+      const target = { baseUrl, label: 'a fast-clock sandbox', embedded: false, tierKeys: {}, apiKey: KEY, hasControls: true, timeScale: 3600, close: async () => {} };
+      const steps = GATE_STEPS.filter((s) => s.name === 'chaos');
+      const { summary } = await runGate({ target, profile: defaultProfile, reportDir: dir, steps, progress: new Progress(new PassThrough(), createRedactor([KEY]), false), runId: 'leave-nothing-chaos' });
+      // What is judged here is what the step leaves, not its timing (a loaded machine delays a
+      // 3,600× schedule's timers past its tolerance; chaos/schedule/run.test.ts judges those).
+      const chaos = summary.parts.find((p) => p.part === 'chaos');
+      expect(chaos?.status, 'the chaos step ran its schedule').not.toBe('skipped');
+      expect(chaos?.figures.observedToEnd, 'the schedule was observed to its end').toBe('yes');
+      const r = await request(`${fast.url}/webhooks`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(((await r.body.json()) as { webhooks: unknown[] }).webhooks).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await fast.close();
     }
   });
 });
