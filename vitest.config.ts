@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { LongestFirstSequencer } from './scripts/test-sequencer.ts';
+import { LongestFirstSequencer } from './scripts/testing/test-sequencer.ts';
 
 // Files whose assertions hold only while they have the machine to themselves: k6 runs judged by
 // rate-limit timing and latency thresholds, and the kill drills, which count what was in flight

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Longest files first, by the durations a whole run measured (scripts/test-durations.json,
-// written by scripts/test-order.mjs). Vitest orders by its own cache of durations, which a fresh
+// Longest files first, by the durations a whole run measured (scripts/testing/test-durations.json,
+// written by scripts/testing/test-order.mjs). Vitest orders by its own cache of durations, which a fresh
 // clone (CI) does not have: it then starts the largest files first, and a long file whose source
 // is short (a matrix of spawned runs) started last, alone, lengthened the run by minutes.
 // Files not listed run after the listed ones, larger first; the projects' groupOrder still holds.

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
-// Writes scripts/test-durations.json from a run of the suite written by
+// Writes scripts/testing/test-durations.json from a run of the suite written by
 //   npx vitest run --reporter=json --outputFile=<file>
 // so that a fresh clone (CI has no Vitest cache) starts the longest files first
-// (scripts/test-sequencer.ts): a long file started last is the tail of the whole run.
-//   node scripts/test-order.mjs RUN.json
+// (scripts/testing/test-sequencer.ts): a long file started last is the tail of the whole run.
+//   node scripts/testing/test-order.mjs RUN.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const file = process.argv[2];
 if (!file) {
-  console.error('usage: node scripts/test-order.mjs RUN.json');
+  console.error('usage: node scripts/testing/test-order.mjs RUN.json');
   process.exit(2);
 }
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = JSON.parse(readFileSync(file, 'utf8'));
 const seconds = Object.fromEntries(
   run.testResults
@@ -22,4 +22,4 @@ const seconds = Object.fromEntries(
     .sort((a, b) => b[1] - a[1]),
 );
 writeFileSync(new URL('./test-durations.json', import.meta.url), JSON.stringify(seconds, null, 2) + '\n');
-console.log(`scripts/test-durations.json: ${Object.keys(seconds).length} files of 5 s or more`);
+console.log(`scripts/testing/test-durations.json: ${Object.keys(seconds).length} files of 5 s or more`);
