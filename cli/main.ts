@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import { COMMANDS } from './commands/index.ts';
 import { EXIT, EXIT_CODE_HELP } from './exit-codes.ts';
-import { selfCommand } from './self.ts';
+import { selfCommand } from '../kernel/self-command.ts';
 
 // By the package's own name, so it resolves from the sources and from dist/ alike.
 const pkg = createRequire(import.meta.url)('lendcheck/package.json') as { version: string; description: string };

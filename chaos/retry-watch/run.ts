@@ -9,6 +9,7 @@ import { DEFAULT_TOLERANCE, type Tolerance } from '../validate/validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';
 import { judgeSlow, SLOW_ANSWER_MS, type SlowJudgement } from './judge-slow.ts';
 import { startRecordingReceiver, type Arrival } from '../../receiver/recording.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 
 // The retry schedule at real time, in a CI-sized budget: against a target with no test clock
 // (every real partner sandbox), one event's first delivery and its first retries are watched.
@@ -23,7 +24,8 @@ export const DEFAULT_WATCHED_RETRIES = 2;
 /** A first delivery not here 30 s after the order is certainly missing ("near real time", part 6). */
 export const FIRST_DELIVERY_MS = 30_000;
 export const QUIET_MS = 10_000;
-export const LATER_COMMAND = '`lendcheck chaos receive --secret <whsec> --db chaos.db` subscribed to the target for a day or more, then `lendcheck chaos validate --db chaos.db`';
+/** Where the rest of the schedule is observed, named as the reader runs lendcheck (kernel/self-command.ts). */
+export const laterCommand = (): string => `\`${selfCommand()} chaos receive --secret <whsec> --db chaos.db\` subscribed to the target for a day or more, then \`${selfCommand()} chaos validate --db chaos.db\``;
 
 export interface RetryWatchOptions {
   baseUrl: string;
@@ -116,7 +118,7 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     const tolerance = o.tolerance ?? DEFAULT_TOLERANCE;
     const e: Expect = {
       causedAt, retries, delaysMs, tolerance, from: profile.webhooks.retryDelayFrom,
-      firstMs: o.firstMs ?? FIRST_DELIVERY_MS, quietMs: o.quietMs ?? QUIET_MS, laterCommand: LATER_COMMAND, subject: `position.created for ${positionId} (user ${userId} of the --api-key partner)`,
+      firstMs: o.firstMs ?? FIRST_DELIVERY_MS, quietMs: o.quietMs ?? QUIET_MS, laterCommand: laterCommand(), subject: `position.created for ${positionId} (user ${userId} of the --api-key partner)`,
     };
     const waitMs = delaysMs.slice(0, retries).reduce((a, b) => a + b, 0);
     log(`watching ${e.subject}: delivery answered 500, retries 1..${retries} expected after ${delaysMs.slice(0, retries).map((d) => `${d / 1000} s`).join(', ')} (about ${Math.ceil((waitMs + e.quietMs) / 60_000)} min)`);

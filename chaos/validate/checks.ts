@@ -1,6 +1,7 @@
 import { WEBHOOK_MAX_RETRIES, type Profile } from '../../contract/index.ts';
 import { CheckRegistry, failed, failure, pass, skip, type Check, type Failure, type Outcome } from '../../kernel/check-kernel.ts';
 import type { AttemptRow } from '../store.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 
 // The retry schedule and idempotency rules of part 6, one named check per rule, on the one
 // check kernel. Each rule reads the recording through the context below; the per-event
@@ -204,7 +205,7 @@ function delaysSeen(ctx: ValidateContext): Outcome {
   const unseen = Array.from({ length: WEBHOOK_MAX_RETRIES }, (_, i) => i + 1).filter((k) => !seen.has(k));
   const pending = ctx.events.some((e) => pendingRetry(ctx, e));
   if (!seen.size) return skip('no retry was observed, so no delay could be judged', notes);
-  if (pending && unseen.length) return skip(`retries ${unseen.join(', ')} were not observed in this run (observation ended first): only retries ${[...seen.keys()].join(', ')} were judged, all within the tolerance; observe the rest with \`lendcheck chaos receive\` + \`lendcheck chaos validate\` over a day`, notes);
+  if (pending && unseen.length) return skip(`retries ${unseen.join(', ')} were not observed in this run (observation ended first): only retries ${[...seen.keys()].join(', ')} were judged, all within the tolerance; observe the rest with \`${selfCommand()} chaos receive\` + \`${selfCommand()} chaos validate\` over a day`, notes);
   return pass({ notes });
 }
 

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_WAIT_MS } from '../../conformance/budget/budget.ts';
 import { loadProfile } from '../../contract/index.ts';
 import { EXIT, InputError } from '../exit-codes.ts';
 import { givenKey, preflight, type GivenKey } from '../preflight/preflight.ts';
-import { selfCommand } from '../self.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 import { skipLines } from '../output/skips.ts';
 
 /** Keys from a file: one per line, blank lines and '#' comments ignored. */

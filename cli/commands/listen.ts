@@ -9,7 +9,7 @@ import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts'
 import { startListen } from '../listen/forward.ts';
 import { NoControlsError, triggerEvent } from '../listen/trigger.ts';
 import { preflight, refuseLive } from '../preflight/preflight.ts';
-import { selfCommand } from '../self.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 
 // `lendcheck listen --forward-to URL` and `lendcheck trigger EVENT` (cli/listen/): Stripe's
 // `stripe listen` / `stripe trigger` for this interface. Without --base-url, listen starts

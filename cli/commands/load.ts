@@ -11,7 +11,7 @@ import { givenKey, preflight, refuseLive } from '../preflight/preflight.ts';
 import { newRunId } from '../gate/run.ts';
 import { recordRun } from '../history/record.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';
-import { selfCommand } from '../self.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 
 interface LoadCliOptions {
   scenario: ScenarioName;

@@ -5,7 +5,7 @@ import { formatDuration } from '../../reports/format.ts';
 import { colorEnabled, paint as paintWith, type Paint } from '../../reports/output/color.ts';
 import { failedCheckLines } from '../../reports/output/failed-lines.ts';
 import { reproductionText } from '../../reports/repro/curl.ts';
-import { selfCommand } from '../self.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 import { skipLines } from '../output/skips.ts';
 
 // Progress as the gate goes: on a terminal, one status line redrawn in place (step,

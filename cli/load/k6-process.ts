@@ -6,12 +6,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureK6, readK6State } from '../../scripts/ensure-k6.mjs';
 import { createRedactor } from '../../reports/redact.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 
 export function k6Binary(): { path: string; version: string } {
   const s = readK6State() as { path?: string; version?: string } | undefined;
   if (s?.path && existsSync(s.path)) return { path: s.path, version: s.version ?? 'unknown' };
   // First use: there is no postinstall, so k6 is found or built now (minutes, once).
-  console.error('lendcheck: k6 is not set up yet; finding or building the pinned k6 once (`lendcheck k6 install` does this ahead of time)...');
+  console.error(`lendcheck: k6 is not set up yet; finding or building the pinned k6 once (\`${selfCommand()} k6 install\` does this ahead of time)...`);
   const e = ensureK6() as { path: string; version: string };
   return { path: e.path, version: e.version };
 }

@@ -40,7 +40,7 @@ describe('failures.json and the last run', () => {
   it('a failure of a whole step is not replayed, and says which step to run; the exit code says so', async () => {
     const f = failuresOf(summary([part('load', 'failed'), part('chaos', 'failed')]));
     const out = await replayFailures(f);
-    // The command is named as it runs where the reader is (cli/self.ts: `node cli/bin.js` in a checkout).
+    // The command is named as it runs where the reader is (kernel/self-command.ts: `node cli/bin.js` in a checkout).
     expect(out.map((o) => [o.verdict, o.message])).toEqual([
       ['not replayed', expect.stringMatching(/^a load failure comes from the whole step: run `(lendcheck|node \S*cli\/bin\.js) gate --only load`$/)],
       ['not replayed', expect.stringMatching(/^a chaos failure comes from the whole step: run `(lendcheck|node \S*cli\/bin\.js) gate --only chaos`$/)],

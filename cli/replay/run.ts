@@ -5,7 +5,7 @@ import type { FailedCheck, FailuresFile } from '../../reports/repro/failures-fil
 import { runContract } from '../gate/contract-step.ts';
 import { embeddedTarget } from '../gate/embedded.ts';
 import { externalTarget, type GateTarget } from '../gate/target.ts';
-import { selfCommand } from '../self.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 
 // lendcheck replay: the failed checks of one run, run again exactly (the same ids, seed,
 // profile and strictness) against the target, each answered "fixed" or "still failing".

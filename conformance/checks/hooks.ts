@@ -8,6 +8,7 @@ import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
 import { findId } from '../body-id.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';
+import { selfCommand } from '../../kernel/self-command.ts';
 
 // Part 6 from the sender's side: a local receiver is subscribed, an event is triggered
 // through the sandbox controls (or, without them, caused by crossing orders), and the delivery is checked (POST, envelope, data,
@@ -97,9 +98,14 @@ async function subscribe(ctx: CheckContext, url: string, events: string[]): Prom
 export const DELIVERY_WAIT_MS = 10_000;
 
 /** The checks that need a test clock, and where the same rule is checked at real time instead. */
+// Commands named as the reader runs them where they are (kernel/self-command.ts).
 export const NEEDS_CLOCK = {
-  retry: 'the 24 h retry schedule needs a test clock (the target has no sandbox controls: GET /v1/sandbox/clock did not answer 200); at real time it is checked by `lendcheck chaos receive` + `chaos validate` over a run of a day or more (retries 1 and 2 are watched at real time by the gate\'s chaos step or `lendcheck chaos retries`, about 6 minutes)',
-  maturity: 'maturity needs a test clock to reach it (the target has no sandbox controls: GET /v1/sandbox/clock did not answer 200); at real time, run `lendcheck chaos receive` through a position\'s maturity and `chaos validate` the position.matured delivery',
+  get retry() {
+    return `the 24 h retry schedule needs a test clock (the target has no sandbox controls: GET /v1/sandbox/clock did not answer 200); at real time it is checked by \`${selfCommand()} chaos receive\` + \`chaos validate\` over a run of a day or more (retries 1 and 2 are watched at real time by the gate's chaos step or \`${selfCommand()} chaos retries\`, about 6 minutes)`;
+  },
+  get maturity() {
+    return `maturity needs a test clock to reach it (the target has no sandbox controls: GET /v1/sandbox/clock did not answer 200); at real time, run \`${selfCommand()} chaos receive\` through a position's maturity and \`chaos validate\` the position.matured delivery`;
+  },
 };
 
 async function unsubscribe(ctx: CheckContext, id: string | undefined): Promise<void> {

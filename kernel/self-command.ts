@@ -9,7 +9,7 @@ const fromSources = import.meta.url.endsWith('.ts');
 
 export function selfCommand(cwd = process.cwd()): string {
   if (!fromSources) return 'lendcheck';
-  const bin = fileURLToPath(new URL('./bin.js', import.meta.url));
+  const bin = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
   const rel = relative(cwd, bin);
   return `node ${rel.includes(' ') ? JSON.stringify(rel) : rel}`;
 }
