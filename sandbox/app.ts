@@ -8,7 +8,7 @@ import { runDueWork } from './engine/lifecycle.ts';
 import { recordSnapshot } from './engine/market-data.ts';
 import { endpointHandler } from './endpoints/route.ts';
 import { RESOLVERS } from './endpoints/resolvers.ts';
-import { toResponse } from './pipeline/answer.ts';
+import { toResponse } from './answer/answer.ts';
 import { createDispatch, type Dispatch } from './pipeline/dispatch.ts';
 import { ReadCache, readCacheStage } from './pipeline/read-cache.ts';
 import { FetchRequest, type RequestEnv } from './pipeline/request.ts';

@@ -1,4 +1,4 @@
-import { D } from '../engine/money.ts';
+import { D } from '../money/money.ts';
 import { registerFault } from '../../faults/index.ts';
 import type { EngineFault } from './fault.ts';
 import { counter, everyConfig } from './money-config.ts';

@@ -1,4 +1,4 @@
-import type { PositionRow } from '../engine/rows.ts';
+import type { PositionRow } from '../store/rows.ts';
 import { positionValues } from '../engine/store.ts';
 import { gapConfig } from './config.ts';
 import { registerFault } from '../../faults/index.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../contract/index.ts';
 import type { ListQuery, ListRow } from '../engine/engine.ts';
 import { listItemView } from '../engine/views.ts';
-import { invalid } from '../pipeline/errors.ts';
+import { invalid } from '../answer/errors.ts';
 import { registerFault } from '../../faults/index.ts';
 import type { EngineFault } from './fault.ts';
 

@@ -1,4 +1,4 @@
-import type { Dec } from '../engine/money.ts';
+import type { Dec } from '../money/money.ts';
 import { registerFault } from '../../faults/index.ts';
 import type { EngineFault } from './fault.ts';
 import { swapped } from './kit.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { writeAnswer, type Answer } from '../pipeline/answer.ts';
+import { writeAnswer, type Answer } from '../answer/answer.ts';
 import type { Dispatch } from '../pipeline/dispatch.ts';
-import { internalErrorAnswer } from '../pipeline/errors.ts';
+import { internalErrorAnswer } from '../answer/errors.ts';
 import { NodeRequest } from '../pipeline/request.ts';
 import { isPromise } from '../pipeline/stage.ts';
 

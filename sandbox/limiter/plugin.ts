@@ -1,6 +1,6 @@
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
-import type { Answer } from '../pipeline/answer.ts';
-import { errorAnswerOf } from '../pipeline/errors.ts';
+import type { Answer } from '../answer/answer.ts';
+import { errorAnswerOf } from '../answer/errors.ts';
 import type { SandboxRequest } from '../pipeline/request.ts';
 import { andThen } from '../pipeline/stage.ts';
 import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../pipeline/plugin.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../app.ts';
 import { caller, KEY_A, testSandbox } from '../testing/helpers.ts';
-import { json } from './answer.ts';
+import { json } from '../answer/answer.ts';
 import type { SandboxPlugin } from './plugin.ts';
 
 // The one pipeline's own rules, each in one place (dispatch.ts, table.ts): 404 and 405 from

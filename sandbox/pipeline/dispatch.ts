@@ -1,7 +1,7 @@
 import { API_VERSION_PREFIX, type Profile } from '../../contract/index.ts';
-import type { Answer } from './answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import { refuseDeclaredBody } from './body-cap.ts';
-import { ApiError, errorAnswer, internalErrorAnswer } from './errors.ts';
+import { ApiError, errorAnswer, internalErrorAnswer } from '../answer/errors.ts';
 import type { SandboxRequest } from './request.ts';
 import type { RouteHit, Router } from './router.ts';
 import { isPromise, type Stage } from './stage.ts';

@@ -4,7 +4,7 @@ import type { Clock } from '../engine/clock.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { HookFaultSetting } from '../webhooks/faults/index.ts';
 import type { LimitFaultSetting } from '../limiter/faults/index.ts';
-import type { Answer } from './answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import type { KeyInfo, RequestEnv, SandboxRequest } from './request.ts';
 import type { Stage } from './stage.ts';
 

@@ -1,7 +1,7 @@
 import { controls, renameFields, successStatus, webhookDeletable, webhookSubscription, type EventType, type FieldNames, type Profile } from '../../contract/index.ts';
-import { ApiError } from '../pipeline/errors.ts';
-import { parseWith, readJsonBody, refuseUnknownFields } from '../endpoints/validate.ts';
-import { json } from '../pipeline/answer.ts';
+import { ApiError } from '../answer/errors.ts';
+import { parseWith, readJsonBody, refuseUnknownFields } from '../pipeline/validate.ts';
+import { json } from '../answer/answer.ts';
 import type { PluginRoute, SandboxContext } from '../pipeline/plugin.ts';
 import { resendEvent, setPaused } from './actions.ts';
 import { deliveryLog, eventAttempts } from './attempts.ts';
