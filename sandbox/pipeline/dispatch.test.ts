@@ -67,6 +67,16 @@ describe('the pipeline', () => {
     expect((await call('GET', '/things/t%201')).body).toEqual({ thingId: 't 1' });
   });
 
+  it('tells /v1 by the decoded path whether or not the raw target spells the prefix plainly', async () => {
+    const { sb, seen } = withProbe();
+    const get = (target: string) => sb.fetch(new Request(`http://sandbox.test${target}`));
+    await get('/v1?x=1');
+    await get('/%761/rates');
+    await get('/v1x/rates');
+    await get('/v1%2Frates');
+    expect(seen).toEqual(['GET /v1 -', 'GET /v1/rates rates.get']);
+  });
+
   it('refuses a declared body over the cap after the stages and before auth, on any /v1 path', async () => {
     const { call, seen } = withProbe();
     const big = { raw: 'x'.repeat(70_000), headers: { 'content-type': 'application/json', 'content-length': '70000' } };
