@@ -26,6 +26,45 @@ const NOT_SHIPPED = NOT_SHIPPED_LIST.map((n) => n.regex);
 const escape = (p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A shipped file: under a compiled or k6 folder (or the root index.ts), and not a test of lendcheck itself.
 const SHIPPED = `^(${[...COMPILED, ...K6_SOURCES].map(escape).join('|')})(/|$)`;
+// Inside sandbox/, its sub-rooms (folders, and the files at its root) stand on floors, bottom to
+// top: a room may import the rooms of the floors below its own and nothing beside or above it.
+// The ground is what every floor speaks (an answer and the spec's error object, exact money, the
+// drawn choices); then the database, the business, the one dispatch with its plugin seam, what
+// plugs into it (and the node listener onto it), what reads several plugins, the default list and
+// the declared types, one sandbox (app.ts), and the doors and starters on top.
+const SANDBOX_FLOORS = [
+  ['answer', 'money', 'choices'],
+  ['store'],
+  ['engine'],
+  ['pipeline'],
+  ['auth', 'endpoints', 'limiter', 'webhooks', 'console', 'metrics', 'openapi', 'test-delay', 'http'],
+  ['partner-report', 'faults'],
+  ['plugins', 'public-types'],
+  ['app'],
+  ['server', 'testcontainers'],
+  ['start'],
+  ['msw'],
+];
+// A room is a folder (sandbox/engine/…) or a file at the root (sandbox/app.ts).
+const sandboxRoom = (room) => `^sandbox/${escape(room)}(/|\\.ts$)`;
+const sandboxRules = SANDBOX_FLOORS.flatMap((floor, i) => {
+  const below = SANDBOX_FLOORS.slice(0, i).flat();
+  return floor.map((room) => ({
+    name: `sandbox-floor-${room}`,
+    severity: 'error',
+    comment: `sandbox/${room} may import only ${below.length ? below.join(', ') : 'its own files'} of sandbox/ (the floors below its own, SANDBOX_FLOORS): move what both need lower, or turn the arrow around (a seam the lower room declares and the upper fills).`,
+    from: { path: sandboxRoom(room), pathNot: NOT_SHIPPED },
+    to: { path: '^sandbox/', pathNot: [room, ...below].map(sandboxRoom) },
+  }));
+});
+const sandboxUnplaced = {
+  name: 'sandbox-floor-unplaced',
+  severity: 'error',
+  comment: 'Every shipped room of sandbox/ stands on a floor: add this folder (or root file) to SANDBOX_FLOORS.',
+  from: { path: '^sandbox/', pathNot: [...SANDBOX_FLOORS.flat().map(sandboxRoom), ...NOT_SHIPPED] },
+  to: { path: '^sandbox/' },
+};
+
 const roomRules = Object.entries(ROOMS).map(([room, may]) => ({
   name: `room-${room}`,
   severity: 'error',
@@ -38,6 +77,8 @@ const roomRules = Object.entries(ROOMS).map(([room, may]) => ({
 module.exports = {
   forbidden: [
     ...roomRules,
+    ...sandboxRules,
+    sandboxUnplaced,
     {
       name: 'no-circular',
       severity: 'error',

@@ -1,6 +1,6 @@
 import { BookSide } from '../sandbox/engine/book.ts';
 import { createSandbox } from '../sandbox/app.ts';
-import { D } from '../sandbox/engine/money.ts';
+import { D } from '../sandbox/money/money.ts';
 
 // Matching cost against book depth, in-process. Two layers:
 //  - the book alone (sorted-btree): insert one order and take the best, at depth n;

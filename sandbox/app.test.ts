@@ -6,7 +6,7 @@ import { endpoints, eventEnvelope, parseProfile, positionMatchedData, shapes } f
 import { TestClock } from './engine/clock.ts';
 import { describeEndpoints } from './endpoints/testing/endpoints.suite.ts';
 import { RESOLVERS } from './endpoints/resolvers.ts';
-import { json } from './pipeline/answer.ts';
+import { json } from './answer/answer.ts';
 import { defaultPlugins, type SandboxPlugin } from './plugins.ts';
 import { caller, KEY_A, START_MS, testSandbox } from './testing/helpers.ts';
 

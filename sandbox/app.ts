@@ -8,12 +8,12 @@ import { runDueWork } from './engine/lifecycle.ts';
 import { recordSnapshot } from './engine/market-data.ts';
 import { endpointHandler } from './endpoints/route.ts';
 import { RESOLVERS } from './endpoints/resolvers.ts';
-import { toResponse } from './pipeline/answer.ts';
+import { toResponse } from './answer/answer.ts';
 import { createDispatch, type Dispatch } from './pipeline/dispatch.ts';
 import { ReadCache, readCacheStage } from './pipeline/read-cache.ts';
 import { FetchRequest, type RequestEnv } from './pipeline/request.ts';
 import { compileTable } from './pipeline/table.ts';
-import { hookFaults, installFaults, limitFaults, type FaultSetting } from './faults/index.ts';
+import { installFaults, validateFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxPlugin } from './plugins.ts';
 import { partnerReportPlugin, type PartnerReportOptions, type PartnerReportPlugin } from './partner-report/plugin.ts';
 import type { PartnerReport } from './partner-report/types.ts';
@@ -100,9 +100,9 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const plugins = reporter && !given.includes(reporter) ? [reporter, ...given] : given;
   const controls = opts.controls !== false;
   // fetch is bound late: the route table it goes through is built from the plugins this context starts.
-  // The webhook sender's faults go to the dispatcher through the context (validated here, at start).
-  const senderFaults = opts.faults?.length ? hookFaults(opts.faults) : [];
-  const limiterFaults = opts.faults?.length ? limitFaults(opts.faults) : [];
+  // The faults go to the plugins through the context (validated here, at start); each plugin
+  // takes those at its own seam (the webhook sender's, the limiter's).
+  const faults = opts.faults?.length ? validateFaults(opts.faults) : [];
   const ctx: SandboxContext = {
     db,
     clock,
@@ -111,8 +111,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     engine,
     controls,
     fetch: (req, env) => sandboxFetch(req, env),
-    ...(senderFaults.length ? { hookFaults: senderFaults } : {}),
-    ...(limiterFaults.length ? { limitFaults: limiterFaults } : {}),
+    ...(faults.length ? { faults } : {}),
   };
 
   engine.groupCommit = opts.groupCommit ?? true;

@@ -58,6 +58,26 @@ describe('dependency rules (npm run lint:deps)', () => {
     expect((await violations(dir)).sort()).toEqual(['room-contract: contract/needs-kernel.ts → kernel/check-kernel.ts', 'room-sandbox: sandbox/app.ts → conformance/http.ts']);
   });
 
+  it('keeps the floors inside sandbox/ one way: an arrow back up, or beside on one floor, fails; down is fine; tests may', async () => {
+    const dir = tree({
+      'sandbox/answer/errors.ts': 'export const e = 1;\n',
+      'sandbox/engine/engine.ts': "import { e } from '../answer/errors.ts';\nexport const en = e;\n",
+      'sandbox/pipeline/plugin.ts': "import { en } from '../engine/engine.ts';\nexport const p = en;\n",
+      // The planted back-arrow: the engine reaching up into the pipeline.
+      'sandbox/engine/orders.ts': "import { p } from '../pipeline/plugin.ts';\nexport const o = p;\n",
+      'sandbox/engine/orders.test.ts': "import { p } from '../pipeline/plugin.ts';\nexport const t = p;\n",
+      'sandbox/limiter/plugin.ts': "import { p } from '../pipeline/plugin.ts';\nexport const l = p;\n",
+      'sandbox/webhooks/plugin.ts': "import { l } from '../limiter/plugin.ts';\nexport const w = l;\n",
+      'sandbox/app.ts': "import { w } from './webhooks/plugin.ts';\nexport const a = w;\n",
+      'sandbox/newroom/x.ts': "import { a } from '../app.ts';\nexport const x = a;\n",
+    });
+    expect((await violations(dir)).sort()).toEqual([
+      'sandbox-floor-engine: sandbox/engine/orders.ts → sandbox/pipeline/plugin.ts',
+      'sandbox-floor-unplaced: sandbox/newroom/x.ts → sandbox/app.ts',
+      'sandbox-floor-webhooks: sandbox/webhooks/plugin.ts → sandbox/limiter/plugin.ts',
+    ]);
+  });
+
   it('refuses Vitest in any shipped file but the conformance suite and its runner; tests, testing/ and the bench may import it', async () => {
     const dir = tree({
       'kernel/checks.ts': "import { expect } from 'vitest';\nexport const e = expect;\n",

@@ -1,4 +1,4 @@
-import { ApiError } from '../pipeline/errors.ts';
+import { ApiError } from '../answer/errors.ts';
 import type { SandboxRequest } from '../pipeline/request.ts';
 import type { Stage } from '../pipeline/stage.ts';
 import type { KeyStore } from './keys.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Answer } from '../pipeline/answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import type { RouteHandler, SandboxPlugin } from '../pipeline/plugin.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
 import { consoleConfig, renderConsole } from './page.ts';

@@ -2,10 +2,10 @@ import { ORDERBOOK_DEPTH_DEFAULT, marketId } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { runDueWork, withdrawalView } from '../engine/lifecycle.ts';
 import * as md from '../engine/market-data.ts';
-import { iso } from '../engine/rows.ts';
+import { iso } from '../store/rows.ts';
 import { createBorrowView, createLendView, positionView } from '../engine/views.ts';
 import { RawJson } from './raw-json.ts';
-import { ApiError, invalid } from '../pipeline/errors.ts';
+import { ApiError, invalid } from '../answer/errors.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
 
 // One resolver per endpoint id of the contract's table. Inputs arrive parsed by the

@@ -1,15 +1,15 @@
 import { endpointKey, endpointSuccess, renameFields, type Endpoint, type FieldNames, type Profile } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
-import { iso } from '../engine/rows.ts';
+import { iso } from '../store/rows.ts';
 import { viewTime } from '../engine/views.ts';
-import { JSON_TYPE, type Answer } from '../pipeline/answer.ts';
+import { JSON_TYPE, type Answer } from '../answer/answer.ts';
 import type { SandboxRequest } from '../pipeline/request.ts';
 import type { EndpointRun } from '../pipeline/table.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
 import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
 import type { ReadCache } from '../pipeline/read-cache.ts';
-import { parseWith, readJsonBody, refuseUnknownFields } from './validate.ts';
+import { parseWith, readJsonBody, refuseUnknownFields } from '../pipeline/validate.ts';
 import { profileSuccessSchema } from '../pipeline/profile-cache.ts';
 
 // One contract endpoint as the core serves it, in the msw/Hono order: parse (path parameters,

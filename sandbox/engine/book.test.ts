@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Book } from './book.ts';
-import { D } from './money.ts';
+import { D } from '../money/money.ts';
 
 describe('order book side', () => {
   it('orders lends by lowest rate, then earliest; borrows by highest rate, then earliest', () => {

@@ -1,5 +1,5 @@
 import btreeModule from 'sorted-btree';
-import type { Dec } from './money.ts';
+import type { Dec } from '../money/money.ts';
 
 // One side of a market's order book. Keys order by price then time (seq), so the best
 // order is always the tree's first entry: O(log n) insert, remove and best lookup.

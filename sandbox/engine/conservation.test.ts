@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../app.ts';
 import { TestClock } from './clock.ts';
-import { ApiError } from '../pipeline/errors.ts';
+import { ApiError } from '../answer/errors.ts';
 import type { Engine } from './engine.ts';
-import { D, str, type Dec } from './money.ts';
-import type { PositionRow } from './rows.ts';
+import { D, str, type Dec } from '../money/money.ts';
+import type { PositionRow } from '../store/rows.ts';
 import { ASSETS, cmd, PARTNERS, run, USERS } from '../testing/engine-ops.ts';
 
 // Value conservation: per asset, over every account including the house,

@@ -5,9 +5,9 @@ import type { Db } from '../store/db.ts';
 import type { Book } from './book.ts';
 import { Ledger } from './ledger.ts';
 import { Markets } from './markets.ts';
-import type { Dec } from './money.ts';
+import type { Dec } from '../money/money.ts';
 import { type ListPage, type ListQuery, Reads } from './reads.ts';
-import type { PositionRow } from './rows.ts';
+import type { PositionRow } from '../store/rows.ts';
 import { Lifecycle } from './state-machine.ts';
 import { EngineStore } from './store.ts';
 

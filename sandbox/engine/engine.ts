@@ -1,10 +1,10 @@
 import { EngineCore } from './core.ts';
 import { type Balance, HOUSE } from './ledger.ts';
 import { applyFill, liquidityFill, match } from './matching.ts';
-import { D, str, type Dec } from './money.ts';
+import { D, str, type Dec } from '../money/money.ts';
 import * as ops from './operations.ts';
 import * as orders from './orders.ts';
-import type { PositionRow, WithdrawalRow } from './rows.ts';
+import type { PositionRow, WithdrawalRow } from '../store/rows.ts';
 
 // The sandbox's engine: the facade that the HTTP resolvers, the lifecycle runner and the
 // read models call. It adds the operations to the layer they stand on (core.ts), and the

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../app.ts';
-import { ApiError } from '../pipeline/errors.ts';
+import { ApiError } from '../answer/errors.ts';
 import { caller, testSandbox } from '../testing/helpers.ts';
 
 // Group commit: writes of one event-loop turn share one COMMIT, each still rolls back

@@ -2,9 +2,9 @@ import type { Profile } from '../../contract/index.ts';
 import { decimalPlaces } from '../../contract/index.ts';
 import type { Clock } from './clock.ts';
 import type { SandboxConfig } from './config.ts';
-import { ApiError, invalid } from '../pipeline/errors.ts';
+import { ApiError, invalid } from '../answer/errors.ts';
 import type { Db } from '../store/db.ts';
-import { D, str, ZERO, type Dec } from './money.ts';
+import { D, str, ZERO, type Dec } from '../money/money.ts';
 
 // The ledger: users, balances (available and locked per asset), credits from outside
 // (journalled so conservation can be checked from the file), the house account, and the

@@ -1,7 +1,7 @@
 import type { Engine } from './engine.ts';
-import { D, str, ZERO } from './money.ts';
-import type { PositionRow, WithdrawalRow } from './rows.ts';
-import { iso } from './rows.ts';
+import { D, str, ZERO } from '../money/money.ts';
+import type { PositionRow, WithdrawalRow } from '../store/rows.ts';
+import { iso } from '../store/rows.ts';
 import { recordSnapshot } from './market-data.ts';
 
 // Work the clock makes due: the liquidity provider's fills, maturities (with rollover and

@@ -1,9 +1,9 @@
 import { marketId } from '../../contract/index.ts';
-import { ApiError, invalid } from '../pipeline/errors.ts';
+import { ApiError, invalid } from '../answer/errors.ts';
 import type { BookSide } from './book.ts';
 import type { Engine } from './engine.ts';
-import { D, DAY_MS, str, ZERO, type Dec } from './money.ts';
-import { iso } from './rows.ts';
+import { D, DAY_MS, str, ZERO, type Dec } from '../money/money.ts';
+import { iso } from '../store/rows.ts';
 
 // Read models over the books and the recorded history: rates, markets with totals,
 // aggregated order books, analytics series and vaults.

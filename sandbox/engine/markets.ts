@@ -2,8 +2,8 @@ import { LEND_ASSETS, type Profile } from '../../contract/index.ts';
 import type { SandboxConfig } from './config.ts';
 import type { Db } from '../store/db.ts';
 import { Book } from './book.ts';
-import { D } from './money.ts';
-import type { PositionRow } from './rows.ts';
+import { D } from '../money/money.ts';
+import type { PositionRow } from '../store/rows.ts';
 
 // The in-memory order books and last trade rates (rebuilt from SQLite at start and after a
 // failed commit), and quotes. Matching an order against them is matching.ts.

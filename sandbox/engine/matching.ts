@@ -1,7 +1,7 @@
 import type { Resting } from './book.ts';
 import type { EngineCore } from './core.ts';
-import { D, meanRate, str, type Dec } from './money.ts';
-import type { PositionRow } from './rows.ts';
+import { D, meanRate, str, type Dec } from '../money/money.ts';
+import type { PositionRow } from '../store/rows.ts';
 
 // Matching: price-time matching of an order against the opposite side of its book, or
 // against the built-in liquidity provider. The books and quotes are markets.ts.

@@ -1,8 +1,8 @@
-import { ApiError, invalid } from '../pipeline/errors.ts';
+import { ApiError, invalid } from '../answer/errors.ts';
 import { newId } from '../store/ids.ts';
 import type { EngineCore } from './core.ts';
-import { D, str, ZERO, type Dec } from './money.ts';
-import { isOpen, type PositionRow, type WithdrawalRow } from './rows.ts';
+import { D, str, ZERO, type Dec } from '../money/money.ts';
+import { isOpen, type PositionRow, type WithdrawalRow } from '../store/rows.ts';
 
 // Operations on an existing position or account: cancel, repay, patch and withdraw, and
 // the closing moves they share with the lifecycle (release, closeBorrow). Each is one

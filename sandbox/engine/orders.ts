@@ -1,10 +1,10 @@
 import { isIsoDate } from '../../contract/index.ts';
-import { invalid } from '../pipeline/errors.ts';
+import { invalid } from '../answer/errors.ts';
 import { newId } from '../store/ids.ts';
 import type { EngineCore } from './core.ts';
 import { match } from './matching.ts';
-import { D, DAY_MS, str } from './money.ts';
-import type { PositionRow } from './rows.ts';
+import { D, DAY_MS, str } from '../money/money.ts';
+import type { PositionRow } from '../store/rows.ts';
 
 // Order entry: a lend or borrow request is checked against the profile, its funds or
 // collateral are locked and the position is written in one transaction, then it is

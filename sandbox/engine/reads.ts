@@ -1,10 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, type Profile } from '../../contract/index.ts';
-import { ApiError, invalid } from '../pipeline/errors.ts';
+import { ApiError, invalid } from '../answer/errors.ts';
 import { getMeta, setMeta, type Db } from '../store/db.ts';
 import type { Ledger } from './ledger.ts';
-import { D, interest, ZERO, type Dec } from './money.ts';
-import { iso, isOpen, type PositionRow } from './rows.ts';
+import { D, interest, ZERO, type Dec } from '../money/money.ts';
+import { iso, isOpen, type PositionRow } from '../store/rows.ts';
 import { type KeyList, UserKeys } from './user-keys.ts';
 
 // Reads: one position (scoped to its partner), the interest figures derived from a row,

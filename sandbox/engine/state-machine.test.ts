@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { defaultProfile, parseProfile, type Profile } from '../../contract/index.ts';
 import { createSandbox } from '../app.ts';
 import { TestClock } from './clock.ts';
-import { ApiError } from '../pipeline/errors.ts';
+import { ApiError } from '../answer/errors.ts';
 import { ASSETS, cmd, PARTNERS, run, USERS, type Cmd } from '../testing/engine-ops.ts';
-import type { PositionRow } from './rows.ts';
+import type { PositionRow } from '../store/rows.ts';
 import { Lifecycle, transitionTable } from './state-machine.ts';
 
 // The lifecycle state machine is the only way a status changes. The database itself

@@ -1,6 +1,6 @@
 import type { Profile } from '../../contract/index.ts';
-import { ApiError } from '../pipeline/errors.ts';
-import type { PositionRow } from './rows.ts';
+import { ApiError } from '../answer/errors.ts';
+import type { PositionRow } from '../store/rows.ts';
 
 // The position lifecycle as a state machine: the profile's transition table is the only
 // way a status changes. `PositionRow.status` is readonly, so an assignment elsewhere does

@@ -2,7 +2,7 @@ import type { RunResult, Statement } from 'better-sqlite3';
 import type { Clock } from './clock.ts';
 import { setMeta, type Db } from '../store/db.ts';
 import { appendOutboxEvent, type OutboxEvent } from '../store/outbox.ts';
-import type { PositionRow } from './rows.ts';
+import type { PositionRow } from '../store/rows.ts';
 
 // Store and transactions: the engine's prepared statements over positions, fills and
 // withdrawals, one SQLite transaction per change (with group commit), and the outbox

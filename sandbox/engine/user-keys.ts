@@ -1,5 +1,5 @@
 import type { Db } from '../store/db.ts';
-import type { PositionRow } from './rows.ts';
+import type { PositionRow } from '../store/rows.ts';
 
 // Each user's positions in list order (created_at_ms, then id), with the two columns a list
 // filters on: the index of GET /users/{userId}/positions, held in memory. SQLite kept it as

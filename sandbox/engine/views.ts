@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { marketId } from '../../contract/index.ts';
 import type { Engine, ListRow } from './engine.ts';
-import { D, str } from './money.ts';
-import type { PositionRow } from './rows.ts';
-import { iso } from './rows.ts';
+import { D, str } from '../money/money.ts';
+import type { PositionRow } from '../store/rows.ts';
+import { iso } from '../store/rows.ts';
 
 // Rows → response bodies (contract schemas and lendcheck-v1 shapes).
 

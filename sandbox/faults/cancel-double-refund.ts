@@ -1,14 +1,12 @@
-import { D } from '../engine/money.ts';
-import { registerFault } from '../../faults/index.ts';
-import type { EngineFault } from './fault.ts';
+import { D } from '../money/money.ts';
+import { engineFault } from './fault.ts';
 import { counter, everyConfig } from './money-config.ts';
 
 // A sequential money bug, no overlap needed: a cancel releases the order's funds (or a
 // borrow's collateral) and then releases them again, in its own later write. One cancel, two
 // refunds: the user's available funds grow by what the order held.
 
-export const cancelDoubleRefund = registerFault<EngineFault<typeof everyConfig>>({
-  seam: 'engine',
+export const cancelDoubleRefund = engineFault({
   name: 'cancel-double-refund',
   description: 'POST /positions/{id}/cancel releases the order\'s funds (or collateral) twice',
   breaks: 'conservation: a cancel gives back exactly what the order held, once',

@@ -1,7 +1,6 @@
 import type { Input } from '../endpoints/resolvers.ts';
 import { gapConfig } from './config.ts';
-import { registerFault } from '../../faults/index.ts';
-import { gap, type EngineFault } from './fault.ts';
+import { engineFault, gap, type EngineFault } from './fault.ts';
 import { checkFunds, withStaleRow, withoutFundsCheck } from './kit.ts';
 
 // The two check-then-act races, each shared by the faults of one kind (one file per fault
@@ -21,8 +20,7 @@ export interface Spend {
  * 1000000 leave −200000: an overdraft, not a lost write.
  */
 export function balanceRace(name: string, endpoint: string, what: string, spend: (i: Input) => Spend): EngineFault<typeof gapConfig> {
-  return registerFault<EngineFault<typeof gapConfig>>({
-    seam: 'engine',
+  return engineFault({
     name,
     description: `${what}: the funds are checked, the handler awaits ${'`gapMs`'}, then debits without checking again`,
     breaks: 'over-commitment and conservation under overlapping requests',
@@ -46,8 +44,7 @@ export function balanceRace(name: string, endpoint: string, what: string, spend:
  * that copy, so a transition another request made in the gap is not seen.
  */
 export function staleRowRace(name: string, endpoint: string, description: string, breaks: string): EngineFault<typeof gapConfig> {
-  return registerFault<EngineFault<typeof gapConfig>>({
-    seam: 'engine',
+  return engineFault({
     name,
     description,
     breaks,

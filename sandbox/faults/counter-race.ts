@@ -1,8 +1,7 @@
-import type { PositionRow } from '../engine/rows.ts';
+import type { PositionRow } from '../store/rows.ts';
 import { positionValues } from '../engine/store.ts';
 import { gapConfig } from './config.ts';
-import { registerFault } from '../../faults/index.ts';
-import { gap, type EngineFault } from './fault.ts';
+import { engineFault, gap } from './fault.ts';
 import { swapped } from './kit.ts';
 
 // A shared, unlocked counter: order ids are taken from a counter that is read, then (after an
@@ -10,8 +9,7 @@ import { swapped } from './kit.ts';
 // store upserts by id: both are acknowledged with one positionId, the second overwrites the
 // first, and the first's funds stay locked in a position nobody can see.
 
-export const counterRace = registerFault<EngineFault<typeof gapConfig>>({
-  seam: 'engine',
+export const counterRace = engineFault({
   name: 'counter-race',
   description: 'POST /lend and /borrow take their positionId from a counter read before an await and written after it; a taken id is overwritten',
   breaks: 'distinct acknowledged orders (each accepted order is its own position) and conservation',

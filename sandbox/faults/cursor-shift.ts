@@ -2,16 +2,13 @@ import { z } from 'zod';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../contract/index.ts';
 import type { ListQuery, ListRow } from '../engine/engine.ts';
 import { listItemView } from '../engine/views.ts';
-import { invalid } from '../pipeline/errors.ts';
-import { registerFault } from '../../faults/index.ts';
-import type { EngineFault } from './fault.ts';
+import { invalid } from '../answer/errors.ts';
+import { engineFault } from './fault.ts';
 
 // A list cursor that is a row offset instead of a position in the order: a position placed
 // while a partner walks the list (newest first) pushes every later row one page slot down,
 // so the next page repeats the last item of the one before. (With the profile's order
 // created-asc new rows land at the end, where an offset cursor happens to be right.)
-
-const config = z.object({}).strict();
 
 const encode = (offset: number) => Buffer.from(`off:${offset}`).toString('base64url');
 function decode(cursor: string): number {
@@ -20,12 +17,11 @@ function decode(cursor: string): number {
   return Number(m[1]);
 }
 
-export const cursorShift = registerFault<EngineFault<typeof config>>({
-  seam: 'engine',
+export const cursorShift = engineFault({
   name: 'cursor-shift',
   description: 'GET /users/{userId}/positions pages by row offset: inserts during a walk shift rows across pages',
   breaks: 'pagination under writes (every item that existed before the walk appears exactly once)',
-  config,
+  config: z.object({}).strict(),
   install() {
     return {
       'positions.list': (engine, input) => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Fault } from '../../faults/index.ts';
+import { registerFault, type Fault } from '../../faults/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Input, Resolver } from '../endpoints/resolvers.ts';
 
@@ -23,6 +23,9 @@ export interface EngineFault<S extends z.ZodType = z.ZodType> extends Fault<S, [
   readonly seam: 'engine';
   readonly breaks: string;
 }
+
+/** Registers an engine fault: a module gives the rest, and its config's type is read from the schema. */
+export const engineFault = <S extends z.ZodType>(fault: Omit<EngineFault<S>, 'seam'>): EngineFault<S> => registerFault({ ...fault, seam: 'engine' });
 
 /** The real wait of a race: the other requests of a storm run during it. */
 export const gap = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -25,8 +25,6 @@ import '../webhooks/faults/index.ts';
 import '../limiter/faults/index.ts';
 import { atSeam, faultNames as namesAt, faultsAt, validateFaults as validateAt, type FaultSetting, type Installed, type Seam } from '../../faults/index.ts';
 import type { Resolver } from '../endpoints/resolvers.ts';
-import type { HookFaultSetting } from '../webhooks/faults/index.ts';
-import type { LimitFaultSetting } from '../limiter/faults/index.ts';
 import type { EngineFault, FaultResolver } from './fault.ts';
 
 export type { FaultSetting } from '../../faults/index.ts';
@@ -51,9 +49,3 @@ export function installFaults(settings: readonly FaultSetting[], base: Readonly<
   for (const { fault, config } of atSeam<EngineFault>(validateFaults(settings), 'engine')) Object.assign(out, fault.install(config, out));
   return out;
 }
-
-/** The webhook sender's faults among the settings, validated; the dispatcher applies them. */
-export const hookFaults = (settings: readonly FaultSetting[]): HookFaultSetting[] => atSeam(validateFaults(settings), 'webhook-sender');
-
-/** The rate limiter's faults among the settings, validated; the limiter applies them. */
-export const limitFaults = (settings: readonly FaultSetting[]): LimitFaultSetting[] => atSeam(validateFaults(settings), 'limiter');

@@ -1,6 +1,6 @@
-import { D, type Dec } from '../engine/money.ts';
+import { D, type Dec } from '../money/money.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { PositionRow } from '../engine/rows.ts';
+import type { PositionRow } from '../store/rows.ts';
 
 // Pieces the race faults share. Each swaps one engine method on the instance for the length
 // of one synchronous call (so no other request can see the swap: nothing else runs until the

@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import type { Resolver } from '../endpoints/resolvers.ts';
 import { RawJson } from '../endpoints/raw-json.ts';
-import { registerFault } from '../../faults/index.ts';
-import type { EngineFault, FaultResolver } from './fault.ts';
+import { engineFault, type FaultResolver } from './fault.ts';
 import { actingAs } from './owner-unchecked.ts';
 
 // A user's position list filtered by userId alone: every partner that has a user of that id
 // contributes its positions, so partner B listing its user u1 sees partner A's u1's positions.
-
-const config = z.object({}).strict();
 
 /** The partners that have a user of this id, oldest first. */
 export function partnersOfUser(db: { prepare(sql: string): { all(...a: unknown[]): unknown[] } }, userId: string): string[] {
@@ -17,12 +14,11 @@ export function partnersOfUser(db: { prepare(sql: string): { all(...a: unknown[]
 
 const items = (body: unknown): unknown[] => ((body instanceof RawJson ? JSON.parse(body.text) : body) as { positions?: unknown[] }).positions ?? [];
 
-export const listIgnoresPartner = registerFault<EngineFault<typeof config>>({
-  seam: 'engine',
+export const listIgnoresPartner = engineFault({
   name: 'list-ignores-partner',
   description: "GET /users/{userId}/positions selects by userId alone: the list holds every partner's positions of that user id",
   breaks: "object-level authorization: a partner's list holds only its own users' positions",
-  config,
+  config: z.object({}).strict(),
   install(_config, resolvers) {
     const real = resolvers['positions.list'] as Resolver | FaultResolver;
     return {

@@ -1,15 +1,13 @@
 import type { Resting } from '../engine/book.ts';
 import { resolveMarket } from '../engine/orders.ts';
 import { gapConfig } from './config.ts';
-import { registerFault } from '../../faults/index.ts';
-import { gap, type EngineFault } from './fault.ts';
+import { engineFault, gap } from './fault.ts';
 
 // Matching against a book read before an await: a taker notes the resting orders it can
 // cross, awaits, then fills against what it noted. Two takers in the gap both fill the same
 // resting order in full: the market fills more than was offered.
 
-export const matchOverfill = registerFault<EngineFault<typeof gapConfig>>({
-  seam: 'engine',
+export const matchOverfill = engineFault({
   name: 'match-overfill',
   description: 'POST /lend and /borrow match against the opposite book as it was read before an await: concurrent takers overfill one resting order',
   breaks: 'matching never fills more than was offered',

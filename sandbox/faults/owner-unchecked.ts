@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Engine } from '../engine/engine.ts';
 import type { Input } from '../endpoints/resolvers.ts';
-import { registerFault } from '../../faults/index.ts';
-import type { EngineFault } from './fault.ts';
+import { engineFault, type EngineFault } from './fault.ts';
 
 // Broken object-level authorization, one verb at a time (OWASP API1): the endpoint finds the
 // position by its id alone and acts as the position's owner, whichever partner asked. Each verb
@@ -30,8 +29,7 @@ const ROUTES: Record<keyof typeof VERBS, string> = {
 
 function ownerUnchecked(verb: keyof typeof VERBS): EngineFault<typeof config> {
   const endpoint = VERBS[verb];
-  return registerFault<EngineFault<typeof config>>({
-    seam: 'engine',
+  return engineFault({
     name: `owner-unchecked-${verb}`,
     description: `${ROUTES[verb]} looks the position up by id alone: another partner's key reads or acts on it as its owner`,
     breaks: "object-level authorization: a partner never reaches another partner's position",

@@ -1,7 +1,6 @@
 import type { KeyInfo } from '../pipeline/plugin.ts';
 import { gapConfig } from './config.ts';
-import { registerFault } from '../../faults/index.ts';
-import { gap, type EngineFault, type FaultResolver } from './fault.ts';
+import { engineFault, gap, type FaultResolver } from './fault.ts';
 
 // Request state in a shared variable instead of the request's own context: each request
 // stores its partner in one slot, awaits, and reads the slot back. Alone, a partner gets its
@@ -10,8 +9,7 @@ import { gap, type EngineFault, type FaultResolver } from './fault.ts';
 
 const ENDPOINTS = ['lend.create', 'borrow.create', 'user.withdraw', 'position.cancel', 'position.repay', 'position.patch', 'position.get', 'positions.list'];
 
-export const partnerLeak = registerFault<EngineFault<typeof gapConfig>>({
-  seam: 'engine',
+export const partnerLeak = engineFault({
   name: 'partner-leak',
   description: 'the calling partner is kept in one shared slot across an await: under load a request acts as another partner',
   breaks: 'isolation between partners on the same userId',

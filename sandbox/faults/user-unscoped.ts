@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { registerFault } from '../../faults/index.ts';
-import type { EngineFault, FaultResolver } from './fault.ts';
+import { engineFault, type FaultResolver } from './fault.ts';
 import { partnersOfUser } from './list-ignores-partner.ts';
 import { actingAs } from './owner-unchecked.ts';
 
@@ -8,15 +7,13 @@ import { actingAs } from './owner-unchecked.ts';
 // partner's u1 that exists, whichever partner asks. Partner B's withdrawal for its u1 debits
 // partner A's u1, and B's lend for u1 lands in A's u1's list and funds.
 
-const config = z.object({}).strict();
 const ENDPOINTS = ['user.withdraw', 'lend.create', 'borrow.create'] as const;
 
-export const userUnscoped = registerFault<EngineFault<typeof config>>({
-  seam: 'engine',
+export const userUnscoped = engineFault({
   name: 'user-unscoped',
   description: 'orders and withdrawals look the user up by userId alone: the first partner to create u1 owns every partner\'s u1',
   breaks: "partner scoping of userId: the same userId under two partners is two users",
-  config,
+  config: z.object({}).strict(),
   install(_config, resolvers) {
     const out: Record<string, FaultResolver> = {};
     for (const id of ENDPOINTS) {

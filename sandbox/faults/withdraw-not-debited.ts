@@ -1,6 +1,5 @@
-import type { Dec } from '../engine/money.ts';
-import { registerFault } from '../../faults/index.ts';
-import type { EngineFault } from './fault.ts';
+import type { Dec } from '../money/money.ts';
+import { engineFault } from './fault.ts';
 import { swapped } from './kit.ts';
 import { counter, everyConfig } from './money-config.ts';
 
@@ -8,8 +7,7 @@ import { counter, everyConfig } from './money-config.ts';
 // accepted and recorded (202 and a withdrawal record), but the debit is never written.
 // The user can spend the same money again.
 
-export const withdrawNotDebited = registerFault<EngineFault<typeof everyConfig>>({
-  seam: 'engine',
+export const withdrawNotDebited = engineFault({
   name: 'withdraw-not-debited',
   description: 'POST /users/{userId}/withdraw checks the funds and records the withdrawal, but never debits the balance',
   breaks: 'conservation: a withdrawal takes exactly its amount off the available funds',

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { writeAnswer } from '../pipeline/answer.ts';
-import { internalErrorAnswer } from '../pipeline/errors.ts';
+import { writeAnswer } from '../answer/answer.ts';
+import { internalErrorAnswer } from '../answer/errors.ts';
 import type { RequestEnv } from '../pipeline/request.ts';
 
 // A node:http door for a fetch handler (Request in, Response out), for callers that wrap the

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { writeAnswer, type Answer } from '../pipeline/answer.ts';
+import { writeAnswer, type Answer } from '../answer/answer.ts';
 import type { Dispatch } from '../pipeline/dispatch.ts';
-import { internalErrorAnswer } from '../pipeline/errors.ts';
+import { internalErrorAnswer } from '../answer/errors.ts';
 import { NodeRequest } from '../pipeline/request.ts';
 import { isPromise } from '../pipeline/stage.ts';
 
 // The node:http door onto the sandbox's one dispatch: the socket's request goes in as it is
-// (pipeline/request.ts NodeRequest) and the answer is written as it is (pipeline/answer.ts).
+// (pipeline/request.ts NodeRequest) and the answer is written as it is (answer/answer.ts).
 // No logic of its own: the caller, limits, the read cache and errors are all stages of
 // dispatch. Written by hand rather than a fetch adapter (@hono/node-server) because a
 // WHATWG URL, a Headers object and a Response per request were a fifth of a GET's CPU.

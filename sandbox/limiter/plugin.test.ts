@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, errorBody, parseProfile, type Profile } from '../../contract/index.ts';
-import { json, toResponse } from '../pipeline/answer.ts';
+import { json, toResponse } from '../answer/answer.ts';
 import { createDispatch, type Route } from '../pipeline/dispatch.ts';
-import { ApiError } from '../pipeline/errors.ts';
+import { ApiError } from '../answer/errors.ts';
 import { FetchRequest, type SandboxRequest } from '../pipeline/request.ts';
 import { compileRouter } from '../pipeline/router.ts';
 import type { Stage } from '../pipeline/stage.ts';

@@ -1,13 +1,13 @@
 import { PUBLIC_RATE_LIMIT_MESSAGE } from '../../contract/index.ts';
-import type { Answer } from '../pipeline/answer.ts';
-import { errorAnswerOf } from '../pipeline/errors.ts';
+import type { Answer } from '../answer/answer.ts';
+import { errorAnswerOf } from '../answer/errors.ts';
 import type { SandboxRequest } from '../pipeline/request.ts';
 import { andThen } from '../pipeline/stage.ts';
 import { isInternalRequest, type KeyInfo, type SandboxContext, type SandboxPlugin } from '../pipeline/plugin.ts';
 import { GcraLimiter, type LimitDecision, type LimitRule, type RateLimiter } from './gcra.ts';
 import { rateLimitHeaders } from './headers.ts';
 import { publicRule, tierRule } from './rules.ts';
-import { enforcedRule } from './faults/index.ts';
+import { enforcedRule, limiterFaults, type LimitFaultSetting } from './faults/index.ts';
 
 // Rate limits as a stage that runs before the auth check, so 401s carry the headers too. The
 // caller (key, partner, tier) is the one the caller stage found (auth/bearer.ts identify).
@@ -48,12 +48,12 @@ export interface BucketChoice {
 }
 
 /** The public bucket of a client address: no key, or one auth refuses. */
-function addressBucket(ctx: SandboxContext, address: string): BucketChoice {
+function addressBucket(ctx: SandboxContext, faults: readonly LimitFaultSetting[], address: string): BucketChoice {
   const rule = publicRule(ctx.profile);
-  return { bucket: `addr:${address}`, rule, enforced: enforce(ctx, rule), keyed: false };
+  return { bucket: `addr:${address}`, rule, enforced: enforce(faults, rule), keyed: false };
 }
 
-const enforce = (ctx: SandboxContext, rule: LimitRule): LimitRule => (ctx.limitFaults?.length ? enforcedRule(ctx.limitFaults, rule) : rule);
+const enforce = (faults: readonly LimitFaultSetting[], rule: LimitRule): LimitRule => (faults.length ? enforcedRule(faults, rule) : rule);
 
 /** The 429 without an Error: a refusal is the limiter's commonest answer in a tier run, and an
  *  Error's stack capture was its largest cost. */
@@ -73,13 +73,14 @@ export function rateLimitPlugin(opts: RateLimitOptions = {}): SandboxPlugin {
       // A key's bucket and rule are fixed for the sandbox's life: built once per key (the key
       // store hands back the same KeyInfo for a key), not per request.
       const keyed = new WeakMap<KeyInfo, BucketChoice>();
+      const faults = limiterFaults(ctx.faults);
       const choose = (info: KeyInfo | undefined, req: SandboxRequest): BucketChoice => {
         // The caller as auth found it, so a header auth refuses never draws from a key's bucket.
-        if (!info) return addressBucket(ctx, address(req));
+        if (!info) return addressBucket(ctx, faults, address(req));
         let choice = keyed.get(info);
         if (!choice) {
           const rule = tierRule(ctx.profile, info.tier);
-          keyed.set(info, (choice = { bucket: `key:${info.keyId}`, rule, enforced: enforce(ctx, rule), keyed: true }));
+          keyed.set(info, (choice = { bucket: `key:${info.keyId}`, rule, enforced: enforce(faults, rule), keyed: true }));
         }
         return choice;
       };

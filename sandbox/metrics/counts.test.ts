@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Counter, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import { API_VERSION_PREFIX, defaultProfile } from '../../contract/index.ts';
-import type { Answer } from '../pipeline/answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import type { SandboxRequest } from '../pipeline/request.ts';
 import type { Stage } from '../pipeline/stage.ts';
 import type { SandboxContext } from '../pipeline/plugin.ts';

@@ -1,5 +1,5 @@
 import { isAckStatus } from '../../contract/index.ts';
-import { json } from '../pipeline/answer.ts';
+import { json } from '../answer/answer.ts';
 import type { SandboxContext, SandboxPlugin } from '../pipeline/plugin.ts';
 import type { Sender } from '../webhooks/sender.ts';
 import { selectChecks } from './checks/index.ts';

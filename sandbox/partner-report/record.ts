@@ -1,6 +1,6 @@
 import { KEY_PREFIX, RATE_LIMIT_HEADERS, type Profile } from '../../contract/index.ts';
 import { bearerKey } from '../auth/bearer.ts';
-import type { Answer } from '../pipeline/answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import { isInternalRequest, type SandboxContext } from '../pipeline/plugin.ts';
 import { NodeRequest, type SandboxRequest } from '../pipeline/request.ts';
 import { andThen, type Stage } from '../pipeline/stage.ts';

@@ -1,5 +1,5 @@
 import type { Profile } from '../../contract/index.ts';
-import { payloadTooLarge } from './errors.ts';
+import { payloadTooLarge } from '../answer/errors.ts';
 
 // The body-size cap (the profile's maxBodyBytes), in one place: a declared Content-Length is
 // refused before auth or any read (dispatch.ts), and a body of unknown length (chunked) is

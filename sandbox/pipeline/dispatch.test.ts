@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../app.ts';
 import { caller, KEY_A, testSandbox } from '../testing/helpers.ts';
-import { json } from './answer.ts';
+import { json } from '../answer/answer.ts';
 import type { SandboxPlugin } from './plugin.ts';
 
 // The one pipeline's own rules, each in one place (dispatch.ts, table.ts): 404 and 405 from
@@ -65,6 +65,16 @@ describe('the pipeline', () => {
     expect(outside).toEqual({ outside: true });
     expect(seen).toEqual(['GET /v1/rates rates.get', 'GET /v1/things/t 1 -', 'GET /v1/nothing -']);
     expect((await call('GET', '/things/t%201')).body).toEqual({ thingId: 't 1' });
+  });
+
+  it('tells /v1 by the decoded path whether or not the raw target spells the prefix plainly', async () => {
+    const { sb, seen } = withProbe();
+    const get = (target: string) => sb.fetch(new Request(`http://sandbox.test${target}`));
+    await get('/v1?x=1');
+    await get('/%761/rates');
+    await get('/v1x/rates');
+    await get('/v1%2Frates');
+    expect(seen).toEqual(['GET /v1 -', 'GET /v1/rates rates.get']);
   });
 
   it('refuses a declared body over the cap after the stages and before auth, on any /v1 path', async () => {

@@ -1,7 +1,7 @@
 import { API_VERSION_PREFIX, type Profile } from '../../contract/index.ts';
-import type { Answer } from './answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import { refuseDeclaredBody } from './body-cap.ts';
-import { ApiError, errorAnswer, internalErrorAnswer } from './errors.ts';
+import { ApiError, errorAnswer, internalErrorAnswer } from '../answer/errors.ts';
 import type { SandboxRequest } from './request.ts';
 import type { RouteHit, Router } from './router.ts';
 import { isPromise, type Stage } from './stage.ts';
@@ -42,6 +42,21 @@ export type Dispatch = (req: SandboxRequest) => Answer | Promise<Answer>;
 
 /** The API (stages, body cap) is /v1 and below; the console's pages and /metrics are not. */
 const underApi = (path: string) => path.startsWith(API_VERSION_PREFIX) && (path.length === API_VERSION_PREFIX.length || path.charCodeAt(API_VERSION_PREFIX.length) === 47);
+
+/**
+ * underApi, read off the raw target when the prefix stands there plainly (then `/`, `?`, `#` or
+ * the end: decoding cannot change it), else off the decoded path. A cached read thus never
+ * decodes its path: the decoding was an eighth of a cached GET's CPU once the read cache became
+ * a stage of dispatch (measured in-process, session 13 of BENCHMARKS.md).
+ */
+function apiRequest(req: SandboxRequest): boolean {
+  const t = req.target;
+  if (t.startsWith(API_VERSION_PREFIX)) {
+    const c = t.charCodeAt(API_VERSION_PREFIX.length);
+    if (c !== c || c === 47 || c === 63 || c === 35) return true; // NaN (the end), '/', '?', '#'
+  }
+  return underApi(req.path);
+}
 
 export function createDispatch(o: DispatchOptions): Dispatch {
   const { router, stages, profile } = o;
@@ -101,7 +116,7 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     const head = req.method === 'HEAD';
     let a: Answer | Promise<Answer>;
     try {
-      a = underApi(req.path) ? front(req) : core(req, match(req), false);
+      a = apiRequest(req) ? front(req) : core(req, match(req), false);
       if (isPromise(a)) a = a.catch(failed);
     } catch (e) {
       a = failed(e);

@@ -2,9 +2,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Profile } from '../../contract/index.ts';
 import type { Clock } from '../engine/clock.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { HookFaultSetting } from '../webhooks/faults/index.ts';
-import type { LimitFaultSetting } from '../limiter/faults/index.ts';
-import type { Answer } from './answer.ts';
+import type { Installed } from '../../faults/index.ts';
+import type { Answer } from '../answer/answer.ts';
 import type { KeyInfo, RequestEnv, SandboxRequest } from './request.ts';
 import type { Stage } from './stage.ts';
 
@@ -35,10 +34,12 @@ export interface SandboxContext {
   fetch(req: Request, env?: RequestEnv): Promise<Response>;
   /** Whether the /v1/sandbox/* controls are served (false plays a partner sandbox without them). */
   controls: boolean;
-  /** Deliberate webhook-sender bugs (webhooks/faults/), only when a test or `--fault` names them. */
-  hookFaults?: readonly HookFaultSetting[];
-  /** Deliberate rate-limiter bugs (limiter/faults/), only when a test or `--fault` names them. */
-  limitFaults?: readonly LimitFaultSetting[];
+  /**
+   * Deliberate bugs at the plugins' seams (the webhook sender's, the limiter's), validated at
+   * start; only when a test or `--fault` names them. Each plugin takes those at its own seam
+   * (faults/ atSeam), so the pipeline names no plugin's fault types.
+   */
+  faults?: readonly Installed[];
 }
 
 /** What a plugin route's handler gets: the request, its path parameters by name and, on a

@@ -1,4 +1,4 @@
-import { JSON_TYPE } from './answer.ts';
+import { JSON_TYPE } from '../answer/answer.ts';
 import type { Stage } from './stage.ts';
 
 // Answers to GET /positions/{id} and GET /users/{id}/positions kept as the bytes the core

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Profile } from '../../contract/index.ts';
 import { BodyCap } from './body-cap.ts';
-import type { ApiError } from './errors.ts';
+import type { ApiError } from '../answer/errors.ts';
 import { pathOf, queryOf, targetOf } from './url.ts';
 
 // The request as the pipeline, its stages and its routes read it: method, the decoded path,

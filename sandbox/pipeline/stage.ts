@@ -1,4 +1,4 @@
-import type { Answer } from './answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import type { SandboxRequest } from './request.ts';
 
 // A plugin's part of every /v1 request (rate limits, metrics, test delays), written against

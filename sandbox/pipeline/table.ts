@@ -1,7 +1,7 @@
 import { API_VERSION_PREFIX, type Endpoint, type Profile } from '../../contract/index.ts';
-import type { Answer } from './answer.ts';
+import type { Answer } from '../answer/answer.ts';
 import type { Route } from './dispatch.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../answer/errors.ts';
 import type { KeyInfo, PluginRoute, RouteHandler } from './plugin.ts';
 import type { SandboxRequest } from './request.ts';
 import { profileEndpoints } from './profile-cache.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../app.ts';
 import { TestClock } from '../engine/clock.ts';
-import { ApiError } from '../pipeline/errors.ts';
+import { ApiError } from '../answer/errors.ts';
 import { START_MS } from '../testing/helpers.ts';
 import { checkDbFile, type Rule } from './check.ts';
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { defaultProfile, type Profile } from '../../contract/index.ts';
-import { D, str, type Dec } from '../engine/money.ts';
-import type { PositionRow, WithdrawalRow } from '../engine/rows.ts';
+import { D, str, type Dec } from '../money/money.ts';
+import type { PositionRow, WithdrawalRow } from './rows.ts';
 
 // The ledger invariants of a sandbox database, checked from the file alone (after a crash
 // drill, or on any file a partner hands over). Every rule below was derived from what the

@@ -1,4 +1,4 @@
-import { migrateWebhooks } from '../webhooks/schema.ts';
+import { migrateWebhooks } from './webhook-schema.ts';
 import { openDb, openImage, type Db } from './db.ts';
 
 // A sandbox's ':memory:' database, copied from one prepared image instead of built afresh:

@@ -1,4 +1,4 @@
-import { iso } from '../engine/rows.ts';
+import { iso } from './rows.ts';
 import type Database from 'better-sqlite3';
 import { newId } from './ids.ts';
 

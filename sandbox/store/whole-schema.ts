@@ -1,6 +1,6 @@
 // Which open databases already hold the whole schema (copies of the prepared in-memory image,
 // store/memory-image.ts), so the migrations skip them. A module of its own, importing nothing:
-// webhooks/schema.ts reads it without pulling the store (and the engine behind it) into the
+// webhook-schema.ts reads it without pulling the store (and the engine behind it) into the
 // package's declared types.
 
 const whole = new WeakSet<object>();

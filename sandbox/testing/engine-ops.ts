@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { TestClock } from '../engine/clock.ts';
 import type { Engine } from '../engine/engine.ts';
-import { D, type Dec } from '../engine/money.ts';
+import { D, type Dec } from '../money/money.ts';
 
 // Random operation sequences over the engine, shared by its property tests (value
 // conservation, the lifecycle state machine): orders, matches, cancels, repays,

@@ -1,4 +1,4 @@
-import { D, str } from '../engine/money.ts';
+import { D, str } from '../money/money.ts';
 import { PARTNERS, USERS, type Call } from './kill-client.ts';
 import type { Recorded } from './kill-record.ts';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { D } from '../engine/money.ts';
+import { D } from '../money/money.ts';
 import { checkDbFile, type Violation } from '../store/check.ts';
 import { PARTNERS, USERS, type Call } from './kill-client.ts';
 import type { Recorded } from './kill-record.ts';

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { z } from 'zod';
 import type { controls } from '../../contract/index.ts';
-import { iso } from '../engine/rows.ts';
+import { iso } from '../store/rows.ts';
 
 // The control views of deliveries: one event's attempts (GET /v1/sandbox/events/{eventId}/attempts)
 // and the delivery log of the console (GET /v1/sandbox/deliveries): every recorded attempt,

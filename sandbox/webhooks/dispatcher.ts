@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { isAckStatus, SIGNATURE_HEADER, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, type Profile } from '../../contract/index.ts';
 import { signWebhookHeaders } from '../../signing/signature.ts';
 import type { Clock } from '../engine/clock.ts';
-import { migrateWebhooks } from './schema.ts';
+import { migrateWebhooks } from '../store/webhook-schema.ts';
 import { httpSender, type AttemptResult, type Sender } from './sender.ts';
 import { dispatcherQueries } from './dispatcher-queries.ts';
 import { subscribed, type FanOutSub, type HookFaultEffects } from './faults/types.ts';

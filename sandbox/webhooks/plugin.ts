@@ -1,7 +1,7 @@
 import type { SandboxContext, SandboxPlugin } from '../pipeline/plugin.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { webhookRoutes } from './routes.ts';
-import { hookFaultEffects } from './faults/index.ts';
+import { hookFaultEffects, senderFaults } from './faults/index.ts';
 
 // Webhooks as a sandbox plugin: subscription routes and the trigger/attempts controls,
 // plus the dispatcher that drains the outbox while the sandbox runs.
@@ -40,7 +40,8 @@ export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin
     routes: (ctx) => webhookRoutes(ctx, () => dispatcher),
     start(ctx: SandboxContext) {
       if (!dispatch || dispatcher) return;
-      const faults = ctx.hookFaults?.length ? hookFaultEffects(ctx.hookFaults, { db: ctx.db }) : undefined;
+      const given = senderFaults(ctx.faults);
+      const faults = given.length ? hookFaultEffects(given, { db: ctx.db }) : undefined;
       dispatcher = new Dispatcher({ db: ctx.db, clock: ctx.clock, profile: ctx.profile, ...dispatcherOpts, ...(faults ? { faults } : {}) });
       // Committed engine events wake the dispatcher at once instead of at its next poll.
       unsubscribe = ctx.engine.onEvents(() => dispatcher?.kick());

@@ -1,13 +1,13 @@
 import { controls, renameFields, successStatus, webhookDeletable, webhookSubscription, type EventType, type FieldNames, type Profile } from '../../contract/index.ts';
-import { ApiError } from '../pipeline/errors.ts';
-import { parseWith, readJsonBody, refuseUnknownFields } from '../endpoints/validate.ts';
-import { json } from '../pipeline/answer.ts';
+import { ApiError } from '../answer/errors.ts';
+import { parseWith, readJsonBody, refuseUnknownFields } from '../pipeline/validate.ts';
+import { json } from '../answer/answer.ts';
 import type { PluginRoute, SandboxContext } from '../pipeline/plugin.ts';
 import { resendEvent, setPaused } from './actions.ts';
 import { deliveryLog, eventAttempts } from './attempts.ts';
 import { parseSubscription, SubscriptionStore } from './subscriptions.ts';
 import { positionData, syntheticData } from './trigger.ts';
-import { hookFaultEffects } from './faults/index.ts';
+import { hookFaultEffects, senderFaults } from './faults/index.ts';
 
 // Handlers of webhooks.create/list/delete and of the sandbox.trigger / sandbox.attempts
 // controls, declared by endpoint id (the contract's table gives their paths and auth).
@@ -29,7 +29,8 @@ export function webhookRoutes(ctx: SandboxContext, dispatch: () => DispatchHooks
   const { profile, clock, engine } = ctx;
   const subs = new SubscriptionStore(ctx.db);
   // The authorization faults' seams (sandbox/webhooks/faults/webhook-owner.ts); none without --fault.
-  const faults = ctx.hookFaults?.length ? hookFaultEffects(ctx.hookFaults, { db: ctx.db }) : {};
+  const given = senderFaults(ctx.faults);
+  const faults = given.length ? hookFaultEffects(given, { db: ctx.db }) : {};
   const routes: PluginRoute[] = [];
   // The profile's names for these bodies the spec does not show (contract/profile-bodies.ts).
   const named = (key: keyof FieldNames, body: unknown) => renameFields(body, (profile.bodies.fieldNames as FieldNames)[key]);

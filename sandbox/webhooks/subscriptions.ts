@@ -3,8 +3,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { z } from 'zod';
 import { EVENT_TYPES, internalKind, webhookSubscription, webhookSubscriptionFor, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, secretFitsScheme } from '../../signing/signature.ts';
-import { invalid } from '../pipeline/errors.ts';
-import { migrateWebhooks } from './schema.ts';
+import { invalid } from '../answer/errors.ts';
+import { migrateWebhooks } from '../store/webhook-schema.ts';
 
 // Subscriptions of one partner: validation of POST /webhooks, the stored rows, and the
 // public view (the secret is shown once, only when the server generated it).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventType, Profile } from '../../contract/index.ts';
-import { invalid } from '../pipeline/errors.ts';
-import { iso } from '../engine/rows.ts';
+import { invalid } from '../answer/errors.ts';
+import { iso } from '../store/rows.ts';
 
 // Event data for POST /v1/sandbox/trigger, in the manner of `stripe trigger`: a real
 // position's data when positionId names one, otherwise a synthetic record marked as such.

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Fault, Installed } from '../../../faults/index.ts';
+import { registerFault, type Fault, type Installed } from '../../../faults/index.ts';
 import type { LimitRule } from '../gcra.ts';
 
 // The limiter's seam of the one fault interface (faults/): a deliberate bug of the rate limiter
@@ -14,3 +14,6 @@ export interface LimitFault<S extends z.ZodType = z.ZodType> extends Fault<S, [s
 
 /** A validated setting: the fault and the config it accepted. */
 export type LimitFaultSetting = Installed<LimitFault>;
+
+/** Registers a limiter fault: a module gives the rest, and its config's type is read from the schema. */
+export const limitFault = <S extends z.ZodType>(fault: Omit<LimitFault<S>, 'seam'>): LimitFault<S> => registerFault({ ...fault, seam: 'limiter' });

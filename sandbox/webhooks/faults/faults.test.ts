@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { faultNames, hookFaults, installFaults, parseFaultFlag, validateFaults } from '../../faults/index.ts';
+import { faultNames, installFaults, parseFaultFlag, validateFaults } from '../../faults/index.ts';
 import { RESOLVERS } from '../../endpoints/resolvers.ts';
-import { HOOK_FAULTS } from './index.ts';
+import { HOOK_FAULTS, senderFaults } from './index.ts';
 
 // The webhook-sender faults share the endpoint faults' flag and rules: known by name, a valid
 // default config, a bad config refused naming the field, never installed as a resolver.
@@ -20,7 +20,7 @@ describe('webhook-sender fault registry', () => {
   it('refuses a bad config naming it, and goes to the dispatcher, not the resolvers', () => {
     expect(() => validateFaults([{ name: 'hook-sender-timeout', config: { timeoutMs: 9_000 } }])).toThrow(/hook-sender-timeout: bad config: timeoutMs/);
     const settings = parseFaultFlag('hook-sender-timeout:timeoutMs=800,withdraw-race');
-    expect(hookFaults(settings).map((s) => s.fault.name)).toEqual(['hook-sender-timeout']);
+    expect(senderFaults(validateFaults(settings)).map((s) => s.fault.name)).toEqual(['hook-sender-timeout']);
     const r = installFaults(settings, RESOLVERS);
     expect(r['user.withdraw']).not.toBe(RESOLVERS['user.withdraw']);
     expect(r['lend.create']).toBe(RESOLVERS['lend.create']);

@@ -7,7 +7,7 @@ import './early-retry.ts';
 import './no-retries.ts';
 import './resigned-body.ts';
 import './webhook-owner.ts';
-import { faultsAt, type Installed } from '../../../faults/index.ts';
+import { atSeam, faultsAt, type Installed } from '../../../faults/index.ts';
 import type { HookFault, HookFaultEffects, HookFaultEnv } from './types.ts';
 
 // The webhook sender's faults: importing this module registers them (faults/) at the
@@ -20,6 +20,9 @@ export const HOOK_FAULTS: ReadonlyMap<string, HookFault> = new Map(faultsAt<Hook
 
 /** Validated settings of sender faults: each a fault and the config it accepted. */
 export type HookFaultSetting = Installed<HookFault>;
+
+/** The sender's faults among a sandbox's validated settings (SandboxContext.faults). */
+export const senderFaults = (all: readonly Installed[] = []): HookFaultSetting[] => atSeam<HookFault>(all, 'webhook-sender');
 
 /**
  * The effects of every fault given, merged; a later fault's seam wins where two use the same

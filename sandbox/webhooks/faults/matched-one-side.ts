@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { registerFault } from '../../../faults/index.ts';
-import { subscribed, type HookFault } from './types.ts';
+import { hookFault, subscribed } from './types.ts';
 
 // A match notifies the lender only: position.matched about a borrow position is never queued,
 // so a partner whose user borrowed never hears that the order was filled.
 
-export const matchedOneSide = registerFault<HookFault>({
-  seam: 'webhook-sender',
+export const matchedOneSide = hookFault({
   name: 'hook-matched-one-side',
   description: 'position.matched is delivered for the lend side of a match only; the borrow side gets none',
   breaks: "part 6: position.matched for each matched position of the partner",

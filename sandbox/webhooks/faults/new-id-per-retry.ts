@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { registerFault } from '../../../faults/index.ts';
-import type { HookFault } from './types.ts';
+import { hookFault } from './types.ts';
 
 // Each retry is built as a new event: the same data under a fresh `id`, so a receiver that
 // deduplicates by id (part 6 rule 2) processes the event again.
 
-export const newIdPerRetry = registerFault<HookFault>({
-  seam: 'webhook-sender',
+export const newIdPerRetry = hookFault({
   name: 'hook-new-id-per-retry',
   description: 'every retry of a delivery carries a new event id',
   breaks: 'part 6 rule 2: a redelivery carries the same event id, which receivers deduplicate by',

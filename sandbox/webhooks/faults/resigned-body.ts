@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { registerFault } from '../../../faults/index.ts';
-import type { HookFault } from './types.ts';
+import { hookFault } from './types.ts';
 
 // The signature is computed over a re-serialization of the event (here with two-space
 // indentation) while the compact bytes are sent: a receiver verifying the raw body, as part 6
 // says, rejects every delivery.
 
-export const resignedBody = registerFault<HookFault>({
-  seam: 'webhook-sender',
+export const resignedBody = hookFault({
   name: 'hook-resigned-body',
   description: 'the signature is computed over a re-serialized body, not over the bytes sent',
   breaks: 'part 6: the signature verifies over the raw request body',

@@ -1,17 +1,13 @@
 import { z } from 'zod';
-import { registerFault } from '../../../faults/index.ts';
-import type { HookFault } from './types.ts';
+import { hookFault } from './types.ts';
 
 // The sender gives up on a receiver long before the 5 s part 6 gives it: a receiver that
 // answers 200 in 3 s is counted as failed and sent the event again.
 
-const config = z.object({ timeoutMs: z.number().int().min(50).max(4_900).default(1_000) }).strict();
-
-export const senderTimeout = registerFault<HookFault<typeof config>>({
-  seam: 'webhook-sender',
+export const senderTimeout = hookFault({
   name: 'hook-sender-timeout',
   description: 'the sender waits 1 s for the answer instead of 5 s, and counts a slower 200 as a failure',
   breaks: 'part 6 rule 1: the receiver has 5 seconds to answer 200',
-  config,
+  config: z.object({ timeoutMs: z.number().int().min(50).max(4_900).default(1_000) }).strict(),
   install: (c) => ({ timeoutMs: c.timeoutMs }),
 });

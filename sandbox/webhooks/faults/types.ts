@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { z } from 'zod';
-import type { Fault } from '../../../faults/index.ts';
+import { registerFault, type Fault } from '../../../faults/index.ts';
 import type { Registration } from '../subscriptions.ts';
 
 // The webhook sender's seam of the one fault interface (faults/): a deliberate bug of the
@@ -58,6 +58,9 @@ export interface HookFault<S extends z.ZodType = z.ZodType> extends Fault<S, [Ho
   readonly seam: 'webhook-sender';
   readonly breaks: string;
 }
+
+/** Registers a sender fault: a module gives the rest, and its config's type is read from the schema. */
+export const hookFault = <S extends z.ZodType>(fault: Omit<HookFault<S>, 'seam'>): HookFault<S> => registerFault({ ...fault, seam: 'webhook-sender' });
 
 /** The right fan-out, which the routing faults start from. */
 export const subscribed = (e: FanOutEvent, subs: FanOutSub[]): FanOutSub[] => subs.filter((s) => e.seq > s.after_seq && s.events.includes(e.type));

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { registerFault } from '../../../faults/index.ts';
-import type { HookFault } from './types.ts';
+import { hookFault } from './types.ts';
 
 // The fan-out ignores the subscription's `events` list: every event of the partner goes to
 // every one of its subscriptions, whatever types it asked for.
 
-export const unsubscribedTypes = registerFault<HookFault>({
-  seam: 'webhook-sender',
+export const unsubscribedTypes = hookFault({
   name: 'hook-unsubscribed-types',
   description: "an event goes to every subscription of its partner, whatever event types the subscription listed",
   breaks: 'part 6: a subscription names the list of events wanted',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { registerFault } from '../../../faults/index.ts';
-import type { HookFault } from './types.ts';
+import { hookFault } from './types.ts';
 
 // Broken object-level authorization on subscriptions: the list selects every partner's live
 // subscriptions (their URLs in another partner's hands), and the delete finds a subscription by
@@ -11,8 +10,7 @@ const config = z.object({}).strict();
 const partners = (db: import('better-sqlite3').Database): string[] =>
   (db.prepare('SELECT DISTINCT partner_id FROM webhook_subscriptions ORDER BY partner_id').all() as Array<{ partner_id: string }>).map((r) => r.partner_id);
 
-export const webhookListIgnoresPartner = registerFault<HookFault<typeof config>>({
-  seam: 'webhook-sender',
+export const webhookListIgnoresPartner = hookFault({
   name: 'webhook-list-ignores-partner',
   description: "GET /webhooks lists every partner's subscriptions, not only the caller's",
   breaks: "object-level authorization: a partner's subscription list holds only its own (URLs are the partner's data)",
@@ -20,8 +18,7 @@ export const webhookListIgnoresPartner = registerFault<HookFault<typeof config>>
   install: (_c, env) => ({ listed: (_caller, list) => partners(env.db).flatMap((p) => list(p)) }),
 });
 
-export const webhookDeleteUnchecked = registerFault<HookFault<typeof config>>({
-  seam: 'webhook-sender',
+export const webhookDeleteUnchecked = hookFault({
   name: 'webhook-delete-unchecked',
   description: 'DELETE /webhooks/{webhookId} finds the subscription by id alone: another partner\'s key deletes it',
   breaks: "object-level authorization: a partner never reaches another partner's subscription",

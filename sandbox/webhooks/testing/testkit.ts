@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import type { EventType } from '../../../contract/index.ts';
 import { OUTBOX_DDL } from '../../store/outbox.ts';
-import { migrateWebhooks } from '../schema.ts';
+import { migrateWebhooks } from '../../store/webhook-schema.ts';
 import { generateSecret } from '../subscriptions.ts';
 
 // Shared by the webhook tests and benchmarks: a loopback receiver that records what

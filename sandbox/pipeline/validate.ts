@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { unknownField, type Profile } from '../../contract/index.ts';
-import { ApiError, invalid } from '../pipeline/errors.ts';
+import { ApiError, invalid } from '../answer/errors.ts';
 
 // Request parsing that turns every problem into a 4xx whose message names the field.
 

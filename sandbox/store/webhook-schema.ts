@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { schemaIsWhole } from '../store/whole-schema.ts';
+import { schemaIsWhole } from './whole-schema.ts';
 
 // The webhook tables. The outbox (outbox_events, store/outbox.ts) belongs to the core, which writes it in the
 // same transaction as each change; everything below is the dispatcher's own state, so a
