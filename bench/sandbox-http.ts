@@ -39,7 +39,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
@@ -113,6 +113,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lc-bench-sandbox-'));
   const worktree = values['against-ref'] ? checkoutRef(ROOT, values['against-ref'], dir) : undefined;
   if (worktree) values.against = worktree.path;
+  // A checkout named relative to where the bench is run, as a user types it (the child imports from it).
+  if (values.against) values.against = resolve(values.against);
+  if (values.root) values.root = resolve(values.root);
   const load = (base: string, s: Scenario, secs: number) => (client === 'wrk' ? withWrk(base, s, secs, connections, dir, rotation) : withUndici(base, s, secs, connections, rotation));
   const runFor = async (server: { child: ChildProcess; url: string }, s: Scenario, secs: number): Promise<Figures> => {
     const c0 = cpuSeconds(server.child.pid);

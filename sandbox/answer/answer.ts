@@ -27,7 +27,8 @@ export function toResponse(a: Answer): Response {
 
 export function writeAnswer(a: Answer, out: ServerResponse): void {
   const h = a.headers;
-  if (a.body !== null) h['content-length'] = String(typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.byteLength);
+  // A cached answer counted its length once (pipeline/read-cache.ts cachedAnswer).
+  if (a.body !== null && h['content-length'] === undefined) h['content-length'] = String(typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.byteLength);
   out.writeHead(a.status, h);
   out.end(a.body ?? undefined);
 }

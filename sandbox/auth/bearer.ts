@@ -1,6 +1,6 @@
 import { ApiError } from '../answer/errors.ts';
 import type { SandboxRequest } from '../pipeline/request.ts';
-import type { Stage } from '../pipeline/stage.ts';
+import type { FrontStage } from '../pipeline/stage.ts';
 import type { KeyStore } from './keys.ts';
 
 // Bearer auth, as the caller stage: the first stage of every /v1 request reads the
@@ -25,10 +25,10 @@ export function identify(keys: KeyStore, req: SandboxRequest): void {
 
 /** The caller stage: `identify` before every other stage. */
 export const callerStage =
-  (keys: KeyStore): Stage =>
-  (req, next) => {
+  (keys: KeyStore): FrontStage =>
+  (req) => {
     identify(keys, req);
-    return next();
+    return undefined;
   };
 
 const BEARER = /^Bearer +(\S+)\s*$/i;

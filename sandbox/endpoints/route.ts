@@ -8,7 +8,7 @@ import type { EndpointRun } from '../pipeline/table.ts';
 import type { KeyInfo } from '../pipeline/plugin.ts';
 import type { Resolver } from './resolvers.ts';
 import { RawJson } from './raw-json.ts';
-import type { ReadCache } from '../pipeline/read-cache.ts';
+import { cachedAnswer, type ReadCache } from '../pipeline/read-cache.ts';
 import { parseWith, readJsonBody, refuseUnknownFields } from '../pipeline/validate.ts';
 import { profileSuccessSchema } from '../pipeline/profile-cache.ts';
 
@@ -59,7 +59,7 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
       text = JSON.stringify(envelope ? { data: body, timestamp } : body);
       at = viewTime(out);
     }
-    if (cacheable && partner) cacheable.put(partner.partnerId, req.target, { status, body: Buffer.from(text), ...(at !== undefined ? { at } : {}) });
+    if (cacheable && partner) cacheable.put(partner.partnerId, req.target, cachedAnswer(status, Buffer.from(text), at));
     return { status, headers: { 'content-type': JSON_TYPE }, body: NO_BODY.has(status) ? null : text };
   };
   const check = (payload: unknown) => {

@@ -4,7 +4,7 @@ import { refuseDeclaredBody } from './body-cap.ts';
 import { ApiError, errorAnswer, internalErrorAnswer } from '../answer/errors.ts';
 import type { SandboxRequest } from './request.ts';
 import type { RouteHit, Router } from './router.ts';
-import { isPromise, type Stage } from './stage.ts';
+import { isPromise, type FrontStage, type Stage } from './stage.ts';
 
 // The sandbox's one request pipeline (Hono's app.fetch model, without Hono): every door (the
 // node:http listener, the fetch door under Sandbox.fetch, msw) calls this and nothing else.
@@ -27,8 +27,8 @@ export interface Route {
 
 export interface DispatchOptions {
   router: Router<Route>;
-  /** Stages before the route is matched (under /v1): the caller stage, the read cache. */
-  front?: Stage[];
+  /** Stages before the route is matched (under /v1), in order: the caller stage, the read cache. */
+  front?: FrontStage[];
   /** The plugins' stages, around the matched route (under /v1); they may read req.endpoint. */
   stages: Stage[];
   profile: Profile;
@@ -106,8 +106,14 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     if (hit) req.endpoint = hit.value.endpoint(req.header('authorization') !== undefined);
     return hit;
   };
-  type Front = (req: SandboxRequest) => Answer | Promise<Answer>;
-  const front = (o.front ?? []).reduceRight<Front>((inner, stage) => (req) => stage(req, () => inner(req)), (req) => chain(req, match(req)));
+  const fronts = o.front ?? [];
+  const front = (req: SandboxRequest): Answer | Promise<Answer> => {
+    for (let i = 0; i < fronts.length; i++) {
+      const a = fronts[i]!(req);
+      if (a !== undefined) return a;
+    }
+    return chain(req, match(req));
+  };
 
   // HEAD is answered as GET without the body (the status and headers GET would have).
   const headless = (a: Answer): Answer => ({ ...a, body: null });

@@ -1,5 +1,6 @@
 import { JSON_TYPE } from '../answer/answer.ts';
-import type { Stage } from './stage.ts';
+import type { Answer } from '../answer/answer.ts';
+import type { FrontStage } from './stage.ts';
 
 // Answers to GET /positions/{id} and GET /users/{id}/positions kept as the bytes the core
 // sent, so a repeat of the same request by the same partner is answered by a front stage of
@@ -28,6 +29,8 @@ export interface CachedAnswer {
   body: Uint8Array;
   /** Business time the view was computed for, when it changes with time. */
   at?: number;
+  /** The answer served for it, built once (cachedAnswer): never changed by whoever sends it. */
+  answer: Answer;
 }
 
 /** What the cache reads of the store and the clock (the sandbox gives them: no engine import). */
@@ -79,11 +82,16 @@ export class ReadCache {
 }
 
 /** The cache as a front stage (after the caller's): a keyed GET it holds is answered here, anything else goes on. */
-export function readCacheStage(cache: ReadCache): Stage {
-  return (req, next) => {
-    if (req.method !== 'GET' || req.partner === undefined || !cache.size || cache.bypass) return next();
-    const a = cache.get(req.partner.partnerId, req.target);
-    // The headers the core's answer gets (endpoints/route.ts: JSON_TYPE).
-    return a ? { status: a.status, headers: { 'content-type': JSON_TYPE }, body: a.body } : next();
+export function readCacheStage(cache: ReadCache): FrontStage {
+  return (req) => {
+    if (req.method !== 'GET' || req.partner === undefined || !cache.size || cache.bypass) return undefined;
+    return cache.get(req.partner.partnerId, req.target)?.answer;
   };
+}
+
+/** The entry for an answer of the core: its status and bytes, the headers its answer gets
+ *  (endpoints/route.ts: JSON_TYPE) with the length counted once, as one Answer served as is. */
+export function cachedAnswer(status: number, body: Uint8Array, at?: number): CachedAnswer {
+  const answer: Answer = { status, headers: { 'content-type': JSON_TYPE, 'content-length': String(body.byteLength) }, body };
+  return { status, body, answer, ...(at !== undefined ? { at } : {}) };
 }

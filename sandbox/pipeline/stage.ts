@@ -10,6 +10,13 @@ export type Next = () => Answer | Promise<Answer>;
 
 export type Stage = (req: SandboxRequest, next: Next) => Answer | Promise<Answer>;
 
+/**
+ * A stage before the route is matched (the caller, the read cache): it answers now or lets
+ * the request go on (undefined), and never waits. Not onion-shaped, so the front costs no
+ * closure per request: a cached read is the hottest path of the sandbox.
+ */
+export type FrontStage = (req: SandboxRequest) => Answer | undefined;
+
 export const isPromise = <T>(v: T | Promise<T>): v is Promise<T> => typeof (v as { then?: unknown } | null)?.then === 'function';
 
 /** Runs `f` on the answer, now or when it comes. */
