@@ -47,7 +47,7 @@ function table(profile: Profile): Endpoint[] {
       ? []
       : ([{ id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'], owns: false }] satisfies Endpoint[])),
     { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQueryUpTo(profile.bounds.orderbookMaxDepth), response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'], owns: false },
-    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'create' } },
+    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength, profile.signature.scheme), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'create' } },
     ...(profile.webhooks.listAndDelete
       ? ([{ id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'list' } }] satisfies Endpoint[])
       : []),
