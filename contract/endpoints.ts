@@ -16,6 +16,15 @@ const analyticsQuery = z.object({ period: z.string().optional() });
 /** Whether the target serves DELETE /webhooks/{webhookId}: with its list, or alone (profile webhooks.*). */
 export const webhookDeletable = (p: Profile) => p.webhooks.listAndDelete || p.webhooks.deleteWithoutList;
 
+/**
+ * An authenticated read with no side effect for the limiter's checks: the rates path, or, where
+ * the profile does not know it (ratesPath null), the authenticated order book of an asset (a
+ * path the spec shows). Every request with a key draws from that key's bucket (part 8).
+ */
+export function limitProbePath(profile: Profile): string {
+  return profile.ratesPath ?? `/markets/${encodeURIComponent(profile.assets.borrow[0] ?? 'USDC')}/orderbook`;
+}
+
 /** The endpoint table of spec part 4 plus the sandbox controls, resolved against a profile. */
 export function endpoints(profile: Profile): Endpoint[] {
   // The profile's rate bound on every request and answer (contract/rate-bound.ts).
@@ -33,9 +42,12 @@ function table(profile: Profile): Endpoint[] {
     { id: 'position.cancel', method: 'POST', path: '/positions/{positionId}/cancel', access: 'key', summary: 'Cancel an unmatched order', params: positionId, response: shapes.cancelResult, responseSource: 'profile', requirements: ['EP-cancel'], owns: { object: 'position', param: 'positionId', verb: 'change' } },
     { id: 'position.patch', method: 'PATCH', path: '/positions/{positionId}', access: 'key', summary: 'Change auto-features', params: positionId, body: s.patchPositionRequest, response: shapes.patchResult, responseSource: 'profile', requirements: ['EP-patch'], owns: { object: 'position', param: 'positionId', verb: 'change' } },
     { id: 'user.withdraw', method: 'POST', path: '/users/{userId}/withdraw', access: 'key', summary: 'Withdraw available funds', params: userIdParam, body: s.withdrawRequest, response: shapes.withdrawalRecord, responseSource: 'profile', requirements: ['EP-withdraw'], owns: { object: 'user', param: 'userId', verb: 'change' } },
-    { id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'], owns: false },
+    // Served somewhere the spec does not show: an unknown path (null) is no endpoint to assert.
+    ...(profile.ratesPath === null
+      ? []
+      : ([{ id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'], owns: false }] satisfies Endpoint[])),
     { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQueryUpTo(profile.bounds.orderbookMaxDepth), response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'], owns: false },
-    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'create' } },
+    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength, profile.signature.scheme), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'create' } },
     ...(profile.webhooks.listAndDelete
       ? ([{ id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'list' } }] satisfies Endpoint[])
       : []),

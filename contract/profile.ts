@@ -56,9 +56,9 @@ export const profileSchema = z.object({
     spec: 'Part 4: "Success status codes: not shown."',
     reason: '201 for creations, 202 for a withdrawal that completes later, 200 otherwise: the usual REST reading.',
   }),
-  ratesPath: doc(z.string().regex(/^\/\S+$/).default('/rates'), {
+  ratesPath: doc(z.string().regex(/^\/\S+$/).nullable().default('/rates'), {
     spec: 'Part 4: "Get-rates path: not shown."',
-    reason: 'A top-level /rates beside /markets; the public /markets/rates stays separate.',
+    reason: 'A top-level /rates beside /markets; the public /markets/rates stays separate. null: the path is unknown (detection found it neither among its candidates nor in the target\'s own OpenAPI document), so nothing is asserted of it and the rates checks skip, saying so.',
   }),
   publicEnvelope: doc(z.record(z.string(), z.enum(['bare', 'data'])).default(PUBLIC_ENVELOPE_DEFAULTS), {
     spec: 'Part 4: "which form applies to each endpoint: not shown" (bare object or {data, timestamp}).',

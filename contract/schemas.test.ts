@@ -250,3 +250,17 @@ describe('errors', () => {
     rejects(s.patchPositionRequest, { autoRefinance: 'yes' });
   });
 });
+
+describe('the subscription under a signature scheme', () => {
+  it('under standard-webhooks the document states the secret as whsec_ + base64 (the target refuses the rest; neutrality seeds 3, 4)', () => {
+    const sub = { url: 'https://hooks.example.com/x', events: ['position.created'] };
+    const b64 = `whsec_${Buffer.from('0123456789abcdefghijklmn').toString('base64')}`;
+    const std = s.webhookSubscriptionFor(22, 'standard-webhooks');
+    expect(std.safeParse({ ...sub, secret: b64 }).success).toBe(true);
+    rejects(std, { ...sub, secret: 'whsec_not-base64-at-all!!' });
+    rejects(std, { ...sub, secret: 'whsec_abc=' });
+    expect(s.webhookSubscriptionFor(22, 't-v1-hmac-sha256').safeParse({ ...sub, secret: 'whsec_not-base64-at-all!!' }).success).toBe(true);
+    const doc = buildOpenApi(parseProfile({ signature: { scheme: 'standard-webhooks' } })) as { paths: Record<string, { post?: { requestBody: { content: { 'application/json': { schema: { properties: { secret: { pattern?: string } } } } } } } }> };
+    expect(doc.paths['/webhooks']!.post!.requestBody.content['application/json'].schema.properties.secret.pattern).toMatch(/^\^whsec_\(\?:\[A-Za-z0-9\+\/\]\{4\}\)\*/);
+  });
+});

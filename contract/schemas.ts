@@ -168,8 +168,19 @@ export const webhookSubscription = z.object({
 export type WebhookSubscription = z.infer<typeof webhookSubscription>;
 
 /** A subscription under the profile's minimum secret length (webhooks.secretMinLength). */
-export const webhookSubscriptionFor = (minLength: number | null) =>
-  minLength === null ? webhookSubscription : webhookSubscription.extend({ secret: webhookSecretFor(minLength).optional() });
+/**
+ * Under standard-webhooks the secret is its key: whsec_ then base64 (whole groups of 4, the
+ * decoded bytes non-empty), as signing/signature.ts standardWebhooksKey reads it. A document
+ * exported under a profile with that scheme says so (a target of that scheme refuses the rest).
+ */
+const STANDARD_WEBHOOKS_SECRET = new RegExp(`^${WEBHOOK_SECRET_PREFIX}(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$`);
+
+/** A subscription under a profile: the secret's length bound, and its form where the signature scheme fixes it. */
+export const webhookSubscriptionFor = (minLength: number | null, scheme?: string) => {
+  if (scheme !== 'standard-webhooks') return minLength === null ? webhookSubscription : webhookSubscription.extend({ secret: webhookSecretFor(minLength).optional() });
+  const keyed = z.string().regex(STANDARD_WEBHOOKS_SECRET, `must be ${WEBHOOK_SECRET_PREFIX} followed by base64 (the signature scheme is standard-webhooks, whose key is the decoded base64)`);
+  return webhookSubscription.extend({ secret: (minLength === null ? keyed : keyed.min(minLength, `must carry at least ${Math.max(0, minLength - WEBHOOK_SECRET_PREFIX.length)} characters after the prefix`)).optional() });
+};
 
 export const eventEnvelope = z.looseObject({
   id: z.string().min(1),

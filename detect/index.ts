@@ -130,6 +130,8 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
   for (const [opt, f] of probe.found) if (!sameValue(f.value, getOption(defaultProfile, opt))) setOption(diff, opt, f.value);
   // A bound the spec does not give is stated only when detection saw it enforced (profile `bounds`).
   for (const opt of UNSTATED_BOUNDS) if (!probe.found.has(opt)) setOption(diff, opt, null);
+  // The spec shows no rates path: one detection did not find is unknown (null), never the default asserted.
+  if (!probe.found.has('ratesPath')) diff.ratesPath = null;
   // A record given in a profile replaces the default one whole, so a changed record is written whole.
   for (const rec of RECORDS) {
     if (diff[rec]) diff[rec] = { ...(defaultProfile as unknown as Record<string, object>)[rec], ...(diff[rec] as object) };
@@ -152,6 +154,7 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
     } else {
       const why = probe.missed.get(opt) ?? UNDETECTABLE[opt] ?? 'no detector reads it';
       if (UNSTATED_BOUNDS.includes(opt)) options[opt] = { detected: false, value: null, default: def, reason: `${why}; no bound is stated (null), as the spec gives none` };
+      else if (opt === 'ratesPath') options[opt] = { detected: false, value: null, default: def, reason: `${why}; the path is unknown (null): nothing is asserted of it, and the rates checks skip saying so` };
       else options[opt] = { detected: false, value: def, default: def, reason: why };
     }
   }

@@ -76,6 +76,7 @@ export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth', 
 
 /** Why an option has no meaning under a profile (an endpoint it sets is not served), or undefined. */
 export function inapplicable(p: Profile, option: string): string | undefined {
+  if (p.ratesPath === null && option === 'successStatus.GET /rates') return 'not known (ratesPath is unknown)';
   if (!p.webhooks.listAndDelete && option === 'successStatus.GET /webhooks') return 'not served (webhooks.listAndDelete is false)';
   if (!webhookDeletable(p) && option === 'successStatus.DELETE /webhooks/{webhookId}') return 'not served (webhooks.listAndDelete and webhooks.deleteWithoutList are false)';
   if (p.webhooks.listAndDelete && option === 'webhooks.deleteWithoutList') return 'the list is served, and the delete with it (webhooks.listAndDelete)';

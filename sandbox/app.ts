@@ -78,6 +78,8 @@ export interface Sandbox {
 
 export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const profile = opts.profile ?? defaultProfile;
+  // null is a target's path detection could not find; the sandbox serves its rates somewhere.
+  if (profile.ratesPath === null) throw new Error('profile ratesPath: the sandbox serves GET rates at a path; null (unknown) describes a target, not the sandbox');
   const onFile = opts.dbPath !== undefined && opts.dbPath !== ':memory:';
   const db = onFile ? openDb(opts.dbPath!) : openMemoryDb();
   const checkpointer = onFile && opts.backgroundCheckpoints !== false ? startCheckpointer(db, opts.dbPath!) : undefined;

@@ -5,8 +5,17 @@ import { human, result, s, type Expect } from './judge.ts';
 // 200 after SLOW_ANSWER_MS, inside the receiver's 5 s. The sender must hold the connection for
 // the answer (one that hangs up first is seen at once) and count it delivered: no retry by when
 // retry 1 would have been due (1 min), which the watch's 6 minutes cover.
+//
+// Why 3 s and not nearer 5: the receiver's 5 s start when the delivery arrives, but a correct
+// sender may well count its own 5 s from before it connects (one overall timeout, the common
+// way). What lies between the two (its connect, the way there and back, a loaded machine's
+// stalls on either side) comes out of the 5 s, and soak seeds 5 and 6 saw 2.0 and 3.3 s of it
+// on a shared two-core machine: a 4 s answer then reached a correct sender after its deadline.
+// 3 s leaves 2 s and still catches the senders that do not wait (a 1 or 2 s timeout, or none).
 
-export const SLOW_ANSWER_MS = 4_000;
+export const SLOW_ANSWER_MS = 3_000;
+/** Our own answer later than planned by more than this (our timers on a loaded machine) is not judged. */
+export const LATE_ANSWER_MS = 500;
 
 export interface SlowSeen {
   at: number;
@@ -35,7 +44,11 @@ export function judgeSlow(arrivals: readonly SlowSeen[], e: Expect, now: number,
   if (first.gaveUpAt !== undefined && first.gaveUpAt - first.at >= SLOW_ANSWER_MS) return notSeen(`the sender hung up after ${s(first.gaveUpAt - first.at)}, when this receiver's own answer, due at ${s(SLOW_ANSWER_MS)}, was late`);
   if (first.gaveUpAt !== undefined) return { done: true, check: result('retries.answer-window', title, req, `expected the connection held until the 200 at ${s(SLOW_ANSWER_MS)} / received: the sender hung up on event ${id} after ${s(first.gaveUpAt - first.at)}, so a receiver answering within 5 s is counted as failed`) };
   const again = arrivals[1];
-  if (again) return { done: true, check: result('retries.answer-window', title, req, `expected no retry of event ${id}, answered 200 after ${s(SLOW_ANSWER_MS)} / received it again ${s(again.at - (first.answeredAt ?? first.at))} after the 200${again.eventId && again.eventId !== first.eventId ? ` under a new id ${again.eventId}` : ''}`) };
+  const tookMs = first.answeredAt === undefined ? undefined : first.answeredAt - first.at;
+  // Our 200 went out well after its planned moment (this process's timers, a loaded machine):
+  // the time it left the sender is ours, not the sender's, so a retry after it is not judged.
+  if (again && tookMs !== undefined && tookMs > SLOW_ANSWER_MS + LATE_ANSWER_MS) return notSeen(`this receiver's own 200 to event ${id}, due ${s(SLOW_ANSWER_MS)} after its arrival, went out after ${s(tookMs)} (a loaded machine), so the retry that followed ${s(again.at - first.answeredAt!)} later says nothing of the sender's wait`);
+  if (again) return { done: true, check: result('retries.answer-window', title, req, `expected no retry of event ${id}, answered 200 after ${s(tookMs ?? SLOW_ANSWER_MS)} / received it again ${s(again.at - (first.answeredAt ?? first.at))} after the 200${again.eventId && again.eventId !== first.eventId ? ` under a new id ${again.eventId}` : ''}`) };
   if (first.answeredAt === undefined) return final ? notSeen('the watch ended while the answer was held') : { done: false };
   const want = e.delaysMs[0]!;
   const bound = want + Math.max((want * e.tolerance.pct) / 100, e.tolerance.minMs);

@@ -36,9 +36,9 @@ describe('retry watch at real time, no controls', () => {
     expect(by('retries.retry-1').notes.join()).toMatch(/expected 3\.0 s, observed \d\.\d s/);
     expect(by('retries.retry-2').notes.join()).toMatch(/expected 6\.0 s, observed \d\.\d s/);
     expect(by('retries.ends-on-2xx').status).toBe('passed');
-    // The second event, answered 200 after 4 s: held, and no retry by when retry 1 would have come.
+    // The second event, answered 200 after 3 s: held, and no retry by when retry 1 would have come.
     expect(by('retries.answer-window').status, by('retries.answer-window').message).toBe('passed');
-    expect(by('retries.answer-window').notes.join()).toMatch(/answered 200 after 4\.\d s; no redelivery in \d+\.\d s/);
+    expect(by('retries.answer-window').notes.join()).toMatch(/answered 200 after 3\.\d s; no redelivery in \d+\.\d s/);
     for (const i of [3, 4, 5]) {
       expect(by(`retries.retry-${i}`).status).toBe('skipped');
       expect(by(`retries.retry-${i}`).message).toMatch(/not observed in this run .*chaos receive.*chaos validate/);
@@ -76,7 +76,7 @@ describe('retry watch at real time, no controls', () => {
     expect(by('retries.retry-1').message).not.toMatch(/received none/);
   }, 40_000);
 
-  it.concurrent('hook-sender-timeout: the sender hanging up on a 4 s answer ends the watch at once, named', async () => {
+  it.concurrent('hook-sender-timeout: the sender hanging up on a 3 s answer ends the watch at once, named', async () => {
     const { r, by, ms } = await watch([{ name: 'hook-sender-timeout' }]);
     expect(r.status).toBe('failed');
     expect(by('retries.answer-window').message).toMatch(/the sender hung up on event evt_\w+ \(position\.created for pos_\w+, user retrywatchslow_\w+ of the --api-key partner\) after [01]\.\d s/);

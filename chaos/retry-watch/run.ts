@@ -83,7 +83,7 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
   let lendAnswered = false;
   // Ours: the lend's position.created, found by body (its position, or this run's user), not by event id.
   const ours = (raw: string) => raw.includes('position.created') && (positionId ? raw.includes(positionId) : unique ? raw.includes(userId) : !lendAnswered);
-  // The second event, answered 200 after 4 s (judge-slow.ts): a user of its own, so it is told apart before its order is answered.
+  // The second event, answered 200 after 3 s (judge-slow.ts): a user of its own, so it is told apart before its order is answered.
   const slowUser = unique ? `retrywatchslow_${randomBytes(4).toString('hex')}` : undefined;
   let slowId: string | undefined;
   const slow = (raw: string) => !!slowUser && raw.includes('position.created') && (slowId ? raw.includes(slowId) : raw.includes(slowUser));

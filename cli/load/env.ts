@@ -2,7 +2,7 @@
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
 import { Decimal } from '../../contract/decimal.ts';
-import { ADDRESS_FORMS, addressFor, LEND_ASSETS, type Profile } from '../../contract/index.ts';
+import { ADDRESS_FORMS, addressFor, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -42,7 +42,8 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     LIMIT_HEADER: profile.limits.limitHeader,
     RESET_UNIT: profile.limits.resetUnit,
     PUBLIC_BURST: String(profile.limits.publicBurst),
-    RATES_PATH: profile.ratesPath,
+    // The limiter's scenario needs a keyed read; where the rates path is unknown, another (contract limitProbePath).
+    RATES_PATH: limitProbePath(profile),
     PUBLIC_PATH: '/markets',
     ASSETS: lendable.join(','),
     ORDER_AMOUNT,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TIERS, type Profile, type TierName } from '../../contract/index.ts';
+import { limitProbePath, TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { readLimits, shapeFromLimit, tierShape, type BucketShape } from '../budget/bucket.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
@@ -87,7 +87,7 @@ export function refillCheck(profile: Profile, tiers: { key?: string; burstKey?: 
       // The burst key exists to be spent; else the main key lends a window's worth of its room.
       const key = ctx.burstKey ?? ctx.key;
       const tier = ctx.burstKey ? tiers.burstKey : tiers.key;
-      const get = () => ctx.api('GET', profile.ratesPath, { key, retry429: false, paced: false });
+      const get = () => ctx.api('GET', limitProbePath(profile), { key, retry429: false, paced: false });
       const first = await get();
       const limit = readLimits(profile, first.headers, first.status).limit;
       const shape = statedShape(profile, limit, tier);

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
+import { limitProbePath, PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { refillCheck } from './limits-refill.ts';
@@ -80,8 +80,8 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         const quick = async () => {
           const seq: Reply[] = [];
           const t0 = performance.now();
-          for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', profile.ratesPath, { key, retry429: false }));
-          return { seq, elapsed: (performance.now() - t0) / 1000, hs: seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${profile.ratesPath}`)) };
+          for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', limitProbePath(profile), { key, retry429: false }));
+          return { seq, elapsed: (performance.now() - t0) / 1000, hs: seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${limitProbePath(profile)}`)) };
         };
         const tierOf = (limit: number) => (tierName && tierName in TIERS ? tierName : tierOfLimit(limit)) as TierName | undefined;
         let q = await quick();
@@ -153,7 +153,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         const keys: Array<[keyof KeyTiers, string | undefined]> = [['key', ctx.key], ['key2', ctx.key2], ['burstKey', ctx.burstKey]];
         for (const [name, key] of keys) {
           if (!key) continue;
-          const r = await ctx.api('GET', profile.ratesPath, { key });
+          const r = await ctx.api('GET', limitProbePath(profile), { key });
           const { limit } = limitHeaders(r, `the ${name} answer`);
           const known = tiers[name];
           if (known && known in TIERS) {
@@ -182,7 +182,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       needs: ['burst-key', 'burst'],
       phase: 'late',
       async run(ctx) {
-        const send = () => ctx.api('GET', profile.ratesPath, { key: ctx.burstKey, retry429: false, paced: false });
+        const send = () => ctx.api('GET', limitProbePath(profile), { key: ctx.burstKey, retry429: false, paced: false });
         const first = await send();
         const h = limitHeaders(first, 'the first answer to the burst key');
         const t0 = performance.now();

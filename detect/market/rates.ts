@@ -35,13 +35,17 @@ export const ratesDetector: Detector = {
   },
 };
 
+/** GET paths without parameters the spec's table gives (part 4): none of them is the rates path. */
+const SPEC_GET_PATHS = ['/markets', '/markets/rates', '/vaults', '/webhooks'];
+
 /** Where a target may serve its own OpenAPI document, under the base URL (the gate's contract step looks there too). */
 export const OPENAPI_DOC_PATHS = ['/openapi.json', '/openapi', '/swagger.json', '/docs/openapi.json'];
 
 /**
- * A rates path outside the candidates, read from the target's own OpenAPI document: each authenticated GET
- * there without path parameters, not a path of the spec's table, whose name holds "rate", is asked, and the
- * first to answer a rates body is it (an answer, not the document's word alone).
+ * A rates path outside the candidates, read from the target's own OpenAPI document: each GET there without
+ * path parameters, not a path of the spec's table, is asked (those whose name holds "rate" first: the spec
+ * gives no name, so a name is only an order), and the first to answer a rates body is it (an answer, not the
+ * document's word alone).
  */
 async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Reply[]): Promise<{ path: string; doc: Reply; reply: Reply } | undefined> {
   const prefix = p.http.baseUrl.pathname.replace(/\/$/, '');
@@ -49,9 +53,12 @@ async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Re
     const doc = await p.call('GET', at);
     const paths = ok(doc) ? (doc.json as { paths?: Record<string, { get?: unknown }> } | undefined)?.paths : undefined;
     if (!paths || typeof paths !== 'object') continue;
-    for (const [raw, item] of Object.entries(paths)) {
-      const path = prefix && raw.startsWith(`${prefix}/`) ? raw.slice(prefix.length) : raw;
-      if (!item?.get || path.includes('{') || !/rate/i.test(path) || path === '/markets/rates' || path.startsWith('/analytics') || RATES_PATH_CANDIDATES.includes(path)) continue;
+    const named = (p: string) => (/rate/i.test(p) ? 0 : 1);
+    const gets = Object.entries(paths)
+      .map(([raw, item]) => ({ path: prefix && raw.startsWith(`${prefix}/`) ? raw.slice(prefix.length) : raw, item }))
+      .filter(({ path, item }) => item?.get && !path.includes('{') && !SPEC_GET_PATHS.includes(path) && !path.startsWith('/sandbox') && !path.startsWith('/analytics') && !RATES_PATH_CANDIDATES.includes(path) && !OPENAPI_DOC_PATHS.includes(path))
+      .sort((a, b) => named(a.path) - named(b.path));
+    for (const { path } of gets) {
       const r = await p.call('GET', path);
       tried.push(r);
       if (ok(r) && ratesResponse.safeParse(r.json).success) return { path, doc, reply: r };

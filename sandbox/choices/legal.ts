@@ -32,7 +32,7 @@ const successIs2xx: Rule = (p) =>
 
 const ratesPathFree: Rule = (p) => {
   const taken = endpoints({ ...p, ratesPath: '/rates-placeholder' }).filter((e) => e.id !== 'rates.get').map((e) => e.path);
-  return taken.includes(p.ratesPath) ? [`ratesPath: expected a path no other endpoint has / received ${p.ratesPath}`] : [];
+  return p.ratesPath === null || taken.includes(p.ratesPath) ? [`ratesPath: expected a path no other endpoint has / received ${p.ratesPath}`] : [];
 };
 
 const lifecycleHolds: Rule = (p) => {

@@ -82,8 +82,9 @@ export function randomChoices(seed: number): ProfileInput {
   return {
     name: `random-${seed}`,
     successStatus: successStatuses(d),
-    // Paths `profile detect` can find (detect/market/rates.ts): one outside them is found by no client (neutrality.md).
-    ratesPath: d.pick(['/rates', '/market-rates', '/interest-rates', '/rates/current', '/lending-rates']),
+    // The spec gives no path: detection's candidates, and paths outside them (found through the
+    // target's own OpenAPI document, which the sandbox serves; detect/market/rates.ts).
+    ratesPath: d.pick(['/rates', '/market-rates', '/interest-rates', '/rates/current', '/lending-rates', '/lending/rates', '/quotes', '/fixed-rates']),
     publicEnvelope: Object.fromEntries(Object.keys(PUBLIC_ENVELOPE_DEFAULTS).map((p) => [p, d.pick(['bare', 'data'] as const)])),
     signature: { scheme: d.pick(['t-v1-hmac-sha256', 'hmac-sha256-hex', 'standard-webhooks'] as const) },
     webhooks: {

@@ -21,7 +21,7 @@ export function consoleConfig(profile: Profile, controls: boolean): ConsoleConfi
   // The spec's lend assets are the borrowable ones (profile assets.borrow says so).
   const assets = profile.assets.borrow;
   return {
-    ratesPath: profile.ratesPath,
+    ratesPath: profile.ratesPath ?? '/rates', // never null here: createSandbox refuses it
     assets,
     collateralAssets: profile.assets.collateral,
     maturities: profile.markets.maturities,

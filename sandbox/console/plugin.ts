@@ -37,7 +37,7 @@ export function consolePlugin(): SandboxPlugin {
           path: '/console/snapshot',
           handle: async ({ req }): Promise<Answer> => {
             try {
-              const body = await consoleSnapshot(ctx.fetch, req.header('authorization'), ctx.controls, ctx.profile.ratesPath);
+              const body = await consoleSnapshot(ctx.fetch, req.header('authorization'), ctx.controls, ctx.profile.ratesPath ?? '/rates');
               return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(body) };
             } catch (e) {
               if (e instanceof SnapshotError) return { status: e.status, headers: { 'content-type': 'application/json' }, body: e.body };

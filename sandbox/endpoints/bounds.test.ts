@@ -127,7 +127,7 @@ async function observe(call: Caller, sb: ReturnType<typeof testSandbox>, b: Boun
     }
   }
   b.markets('markets', (await call('GET', '/markets', { key: null })).body);
-  b.rates('rates', (await ok(call, 'GET', profile.ratesPath)).body);
+  b.rates('rates', (await ok(call, 'GET', profile.ratesPath!)).body);
   const rows = sb.db.prepare('SELECT id, payload FROM outbox_events').all() as Array<{ id: string; payload: string }>;
   for (const row of rows) {
     if (seenEvents.has(row.id)) continue;

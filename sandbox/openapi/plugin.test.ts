@@ -36,7 +36,7 @@ describe('the sandbox serves its OpenAPI document', () => {
     servers.push(s);
     const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as Doc;
     expect(doc.info.description).toContain(`profile "${profile.name}"`);
-    expect(doc.paths[profile.ratesPath]?.get, `the profile's rates path ${profile.ratesPath}`).toBeDefined();
+    expect(doc.paths[profile.ratesPath!]?.get, `the profile's rates path ${profile.ratesPath}`).toBeDefined();
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sandbox'))).toEqual([]);
     // The gate's check reads it and finds every operation of this profile's table.
     const same = await checkOpenApi(target(s.url), profile);

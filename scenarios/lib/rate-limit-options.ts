@@ -30,8 +30,10 @@ export function rateLimitPlan(cfg: LoadConfig): RateLimitPlan {
   const rate = perSecond(cfg);
   const burstRequests = Math.ceil(cfg.burst * 1.2);
   // Time the burst may take before the sustained phase starts: Scale's 2400 requests take
-  // seconds on a busy two-core machine (about 200/s at worst measured here).
-  const burstAllowance = Number(__ENV.BURST_ALLOWANCE_SECONDS || Math.max(cfg.smoke ? 4 : 10, Math.ceil(burstRequests / (cfg.smoke ? 200 : 100))));
+  // seconds on a busy two-core machine (about 200/s measured alone, 90/s with the three tiers'
+  // runs, the matching smoke and other work at once: a gate at load 16 took 6.8 s for Growth's
+  // 600), so 100/s is planned for; the spec sets no pace, and a slower target is no fault.
+  const burstAllowance = Number(__ENV.BURST_ALLOWANCE_SECONDS || Math.max(cfg.smoke ? 4 : 10, Math.ceil(burstRequests / 100)));
   const measureSeconds = Number(__ENV.SUSTAIN_SECONDS || (cfg.smoke ? 6 : 60));
   // At twice the rate the bucket loses one token net per token refilled, so what refilled
   // over the gap after the burst (at most the allowance) is gone after as long again.
