@@ -46,9 +46,11 @@ pids+=($!)
 wait_http "http://127.0.0.1:$port/v1/markets" 60
 curl -fsS "http://127.0.0.1:$port/v1/markets" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);if(!Array.isArray(j.markets)||!j.markets.length){console.error('markets: expected a non-empty markets list, received '+s.slice(0,200));process.exit(1)}})"
 
-step "npx lendcheck conformance against it"
+# The shipped suite runs under Vitest from dist/ (what this step proves); the endpoint, auth and
+# error checks are enough for that. The whole suite runs from the sources in npm test (2.5 min here).
+step "npx lendcheck conformance against it (endpoint, auth and error checks)"
 npx --no-install lendcheck conformance --base-url "http://127.0.0.1:$port/v1" --api-key ck_test_partner_a_growth \
-  --api-key-2 ck_test_partner_b_growth --burst-key ck_test_partner_a_starter --reporter dot --report-dir "$work/reports"
+  --api-key-2 ck_test_partner_b_growth --burst-key ck_test_partner_a_starter --only 'endpoint.*,auth.*,errors.*' --reporter dot --report-dir "$work/reports"
 
 step "npx lendcheck chaos certify of the sample receiver"
 rport="$(free_port)"

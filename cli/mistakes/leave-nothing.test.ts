@@ -47,7 +47,7 @@ describe('lendcheck leaves no subscription on a target', () => {
   // The gate's contract and conformance steps here; its chaos step below, on a sandbox of its own
   // whose clock runs 3,600 times fast (at 600× the schedule's 26.6 h take minutes). At real time the
   // chaos step is the retry watch, whose clean run asserts the same (chaos/retry-watch/run.test.ts).
-  it("the gate's contract and conformance steps delete theirs", { timeout: 180_000 }, async () => {
+  it("the gate's contract and conformance steps delete theirs", { timeout: 300_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lendcheck-leave-'));
     try {
       const baseUrl = sb.url.replace(/\/$/, '').replace(/(\/v1)?$/, '/v1');

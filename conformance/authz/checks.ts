@@ -52,8 +52,19 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   const funds = await ownerFunds(ctx, userId);
   if (!funds) notes.push(`${A}'s funds are not compared (no insufficient_funds details in the profile, or a pre-funded user other checks share); its position and list are`);
   if (cells.some((c) => c.owns.object === 'webhook')) o.webhook = await registerOwn(ctx, notes);
-  const bSub = { url: `https://authz-b-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`, secret: webhookSecret(ctx, 'partnerB') }; // B's own secret: under registrationSecret 'always' B's answer echoes it, and A's must not be found there
+  const deletable = profile.webhooks.listAndDelete || profile.webhooks.deleteWithoutList;
   const made: Made = { positions: [], webhooks: [] };
+  let ownDeleted = false;
+  try {
+    return await drive();
+  } finally {
+    // Whatever a failed cell cut short: neither partner's subscription is left on the target (issue 39).
+    if (deletable && o.webhook && !ownDeleted) await ctx.api('DELETE', `/webhooks/${enc(o.webhook.id)}`).catch(() => undefined);
+    if (deletable) for (const id of made.webhooks) await ctx.api('DELETE', `/webhooks/${enc(id)}`, { key: key2 }).catch(() => undefined);
+  }
+
+  async function drive(): Promise<ReturnType<typeof pass>> {
+  const bSub = { url: `https://authz-b-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`, secret: webhookSecret(ctx, 'partnerB') }; // B's own secret: under registrationSecret 'always' B's answer echoes it, and A's must not be found there
 
   const fundsUnmoved = async (c: Cell, r: Reply) => {
     if (!funds) return;
@@ -104,18 +115,18 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
     if (!list.text.includes(o.positionId)) fail(`${A}'s list of ${userId} still holds its position after ${B}'s requests`, o.positionId, show(list.json).slice(0, 300), list.exchange);
   }
   // A's subscription survives B's requests; B's own is removed (both where the target deletes).
-  const deletable = profile.webhooks.listAndDelete || profile.webhooks.deleteWithoutList;
   if (o.webhook && profile.webhooks.listAndDelete) {
     const subs = await ctx.api('GET', '/webhooks');
     if (ok(subs) && !subs.text.includes(o.webhook.id)) fail(`${B}'s DELETE /webhooks/{webhookId} on ${A}'s subscription has no effect`, `${A}'s list still holds ${o.webhook.id}`, show(subs.json).slice(0, 300), subs.exchange);
   }
   if (o.webhook && deletable) {
     const d = await ctx.api('DELETE', `/webhooks/${enc(o.webhook.id)}`);
+    ownDeleted = ok(d);
     if (!ok(d)) fail(`${A}'s subscription survives ${B}'s requests: ${A} can still delete it`, 'a 2xx', `${d.status} ${show(d.json ?? d.text).slice(0, 200)}`, d.exchange);
   }
-  if (deletable) for (const id of made.webhooks) await ctx.api('DELETE', `/webhooks/${enc(id)}`, { key: key2 });
   if (!driven) throw new CheckSkip(`no cell of the matrix could be driven: ${notes.join('; ')}`);
   return pass({ notes: [`matrix: ${driven} of ${cells.length} cells driven (${cells.map((c) => c.endpoint.id).join(', ')})`, ...notes], exchange: base.exchange });
+  }
 }
 
 export function authzChecks(profile: Profile): Check[] {

@@ -43,8 +43,12 @@ describe('profile × controls matrix', () => {
       expect(checks.filter((c) => c.status === 'failed').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
       const skipped = checks.filter((c) => c.status === 'skipped');
       expect(skipped.filter((c) => !c.message?.trim()).map((c) => c.id)).toEqual([]);
-      expect(skipped.map((c) => c.id).sort()).toEqual(controls ? [] : CLOCK_ONLY);
-      for (const c of skipped) expect(c.message).toMatch(/chaos validate/);
+      // Without controls the fixtures share the profile's pre-funded users (funding.userIds); at
+      // 120× time their funds may run dry under the other checks' resting orders, and a check
+      // then skips saying so (target-lacks: no way to fund a user). Any other skip fails the cell.
+      const unfunded = (c: (typeof skipped)[number]) => !controls && timeScale !== 1 && /insufficient_funds|funded|USDC available/.test(c.message ?? '');
+      expect(skipped.filter((c) => !unfunded(c)).map((c) => c.id).sort(), skipped.map((c) => `${c.id}: ${c.message}`).join('\n')).toEqual(controls ? [] : CLOCK_ONLY);
+      for (const c of skipped.filter((x) => !unfunded(x))) expect(c.message).toMatch(/chaos validate/);
       // The bound on a full non-strict run against a target without controls (under 30 s) is
       // a speed target, so bench/conformance.ts measures it; asserted here it failed a loaded
       // machine (65 s once, beside nine other cells) and passed a quiet one (2.2 s).
