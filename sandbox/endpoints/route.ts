@@ -59,7 +59,7 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
       text = JSON.stringify(envelope ? { data: body, timestamp } : body);
       at = viewTime(out);
     }
-    if (cacheable && partner) cacheable.put(partner.partnerId, req.target, cachedAnswer(status, Buffer.from(text), at));
+    if (cacheable && partner) cacheable.put(partner.partnerId, req.target, cachedAnswer(status, text, at));
     return { status, headers: { 'content-type': JSON_TYPE }, body: NO_BODY.has(status) ? null : text };
   };
   const check = (payload: unknown) => {

@@ -86,7 +86,7 @@ async function read(s: Sandbox, target: string, auth: string, seen: { hits: numb
   seen.reads++;
   if (cached) {
     seen.hits++;
-    expect({ status: cached.status, body: Buffer.from(cached.body).toString('utf8') }, `cached answer to GET ${target}`).toEqual({ status: core.status, body: core.text });
+    expect({ status: cached.answer.status, body: cached.answer.body }, `cached answer to GET ${target}`).toEqual({ status: core.status, body: core.text });
   }
   return core.text;
 }
