@@ -14,3 +14,4 @@ export * from './webhook-url.ts';
 export { unknownField } from './unknown-fields.ts';
 export { UNKNOWN_FIELD_POLICIES } from './profile-requests.ts';
 export * from './assertable.ts';
+export { collateralFor, COLLATERAL_MARGIN } from './collateral.ts';

@@ -1,8 +1,7 @@
 // The profile's choices, resolved here and handed to the scenarios as env: k6 cannot
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
-import { Decimal } from '../../contract/decimal.ts';
-import { ADDRESS_FORMS, addressFor, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
+import { ADDRESS_FORMS, addressFor, collateralFor, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -18,21 +17,11 @@ export interface ScenarioEnvInput {
 
 /** Size of every order the scenarios place. */
 export const ORDER_AMOUNT = '100';
-/** Collateral above the profile's minimum ratio, so a price tick cannot refuse a borrow. */
-const COLLATERAL_MARGIN = '1.2';
-
-/** Collateral for one order: amount × ratio × margin / price, rounded up to the asset's decimals. */
-export function collateralFor(profile: Profile, asset: string, amount: string): string {
-  const info = profile.assets.info[asset];
-  if (!info) throw new Error(`profile.assets.info: no price for collateral ${asset}`);
-  const need = new Decimal(amount).mul(profile.amounts.minCollateralRatio).mul(COLLATERAL_MARGIN).div(info.oraclePriceUsd);
-  return need.toDecimalPlaces(Math.min(info.decimals, 8), Decimal.ROUND_UP).toFixed();
-}
 
 export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<string, string> {
   const lendable = profile.assets.borrow.filter((a) => (LEND_ASSETS as readonly string[]).includes(a));
-  // Prefer a volatile collateral (the spec's example ETH) over a stablecoin.
-  const collateral = profile.assets.collateral.find((a) => !lendable.includes(a)) ?? profile.assets.collateral[0];
+  // The collateral every suite pledges (contract/collateral.ts), for an order on the first market.
+  const collateral = collateralFor(profile, lendable[0] ?? 'USDC', ORDER_AMOUNT);
   return {
     BASE_URL: i.baseUrl,
     TIER: i.tier,
@@ -47,8 +36,8 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     PUBLIC_PATH: '/markets',
     ASSETS: lendable.join(','),
     ORDER_AMOUNT,
-    COLLATERAL: collateral,
-    COLLATERAL_AMOUNT: collateralFor(profile, collateral, ORDER_AMOUNT),
+    COLLATERAL: collateral.asset,
+    COLLATERAL_AMOUNT: collateral.amount,
     MATURITIES: profile.markets.maturities.join(','),
     MARKET_SEPARATOR: profile.markets.idSeparator,
     RUN_ID: i.runId,

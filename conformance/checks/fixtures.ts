@@ -1,5 +1,4 @@
-import { Decimal } from '../../contract/decimal.ts';
-import { addressFor, ADDRESS_FORMS, controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
+import { addressFor, ADDRESS_FORMS, collateralFor, controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { positionIdIn } from '../body-id.ts';
@@ -33,21 +32,6 @@ export function pairAsset(profile: Profile): string {
   return profile.assets.borrow.find((a) => (LEND_ASSETS as readonly string[]).includes(a)) ?? 'USDC';
 }
 
-/**
- * Collateral worth twice the profile's minimum ratio of the debt, in the collateral asset's
- * own precision: a volatile asset first (the spec's example ETH), else any other one. Rounded
- * up to two significant digits first: as few decimal places as the amount allows, so a
- * target whose asset has fewer decimals than the profile says (assets.info not detected)
- * still takes it.
- */
-export function collateralFor(profile: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
-  const others = profile.assets.collateral.filter((a) => a !== borrowAsset);
-  const asset = others.find((a) => !['USDC', 'USDT', 'DAI'].includes(a)) ?? others[0] ?? profile.assets.collateral[0] ?? 'ETH';
-  const price = (a: string) => new Decimal(profile.assets.info[a]?.oraclePriceUsd ?? '1');
-  const decimals = profile.assets.info[asset]?.decimals ?? 6;
-  const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(profile.amounts.minCollateralRatio).mul(2).div(price(asset));
-  return { asset, amount: need.toSignificantDigits(2, Decimal.ROUND_UP).toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
-}
 
 /**
  * The target answered as if a profile option were set otherwise (a path, a list, a bound the

@@ -1,6 +1,6 @@
 import { Decimal } from '../../contract/decimal.ts';
 import type { Profile } from '../../contract/index.ts';
-import { collateralFor } from '../checks/fixtures.ts';
+import { collateralFor } from '../../contract/index.ts';
 
 // The amounts the walk sends. The spec gives no decimals per asset; a profile's assets.info
 // says them, but a detected file whose budget ran out keeps the defaults, which the target

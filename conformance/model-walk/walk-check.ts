@@ -1,8 +1,8 @@
 import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
-import type { Profile } from '../../contract/index.ts';
+import { collateralFor, type Profile } from '../../contract/index.ts';
 import { CheckSkip, unaffordable, fail, pass, type Check, type CheckContext } from '../check.ts';
-import { collateralFor, enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
+import { enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
 import { balanceControl, eventualReads, probeBody } from '../concurrency/funds.ts';
 import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import type { WalkModel } from './model.ts';

@@ -1,7 +1,7 @@
 import { Decimal } from '../../../contract/decimal.ts';
-import { LEND_ASSETS, type Profile } from '../../../contract/index.ts';
+import { collateralFor, LEND_ASSETS, type Profile } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { borrowBody, collateralFor, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
+import { borrowBody, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, STORM, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
