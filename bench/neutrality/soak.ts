@@ -59,7 +59,7 @@ export interface SeedResult {
   dir?: string;
 }
 
-function run(args: string[], log: string): { child: ChildProcess; done: Promise<number | null>; out: () => string } {
+export function run(args: string[], log: string): { child: ChildProcess; done: Promise<number | null>; out: () => string } {
   let out = '';
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
@@ -71,10 +71,11 @@ function run(args: string[], log: string): { child: ChildProcess; done: Promise<
   return { child, done, out: () => out };
 }
 
-async function startSandbox(seed: number, dir: string, store: object[], extra: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+/** The sandbox of a seed, through the CLI; without controls (a partner's sandbox) unless told. */
+export async function startSandbox(seed: number, dir: string, store: object[], extra: string[], controls = false): Promise<{ url: string; stop: () => Promise<void> }> {
   const keys = join(dir, 'keys.json');
   writeFileSync(keys, JSON.stringify(store), { mode: 0o600 });
-  const sb = run(['sandbox', '--port', '0', '--db', ':memory:', '--keys', keys, '--no-controls', '--no-console', '--choices', 'random', '--seed', String(seed), '--choices-out', join(dir, 'choices.json'), ...extra], join(dir, 'sandbox.log'));
+  const sb = run(['sandbox', '--port', '0', '--db', ':memory:', '--keys', keys, ...(controls ? [] : ['--no-controls']), '--no-console', '--choices', 'random', '--seed', String(seed), '--choices-out', join(dir, 'choices.json'), ...extra], join(dir, 'sandbox.log'));
   const stop = async () => {
     if (sb.child.exitCode === null) sb.child.kill('SIGTERM');
     await sb.done;
