@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { REQUIREMENTS, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
+import { partStatus } from '../kernel/part-status.ts';
 import { CheckFailure, CheckSkip, type Check, type CheckContext, type ProfileObservation } from './check.ts';
 import { CheckRegistry, failed, failure, runCheck } from '../kernel/check-kernel.ts';
 import { skipKindFor, skipReasonFor, type Capabilities } from '../kernel/needs.ts';
@@ -283,21 +284,6 @@ export interface ConformanceResult extends PartResult {
   profileChoices: ProfileChoiceRow[];
 }
 
-/**
- * The part's status weighs its evidence: any failure fails it; a check skipped because lendcheck
- * could not afford it (results.ts INCOMPLETE_SKIP_KINDS) makes it incomplete, never a pass; skips
- * for what the target or the run lacks are listed and may pass with the rest.
- */
-export function partStatus(checks: readonly CheckResult[]): Pick<PartResult, 'status' | 'skipReason'> {
-  if (checks.some((c) => c.status === 'failed')) return { status: 'failed' };
-  const starved = checks.filter((c) => c.status === 'skipped' && results.INCOMPLETE_SKIP_KINDS.includes(c.skipKind ?? 'not-observed'));
-  if (starved.length) {
-    const ids = starved.map((c) => c.id);
-    return { status: 'incomplete', skipReason: `${starved.length} check${starved.length === 1 ? '' : 's'} could not be afforded (rate-limit room or time): ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''}; give more keys, a key of a higher tier, or a longer --max-wait` };
-  }
-  if (checks.some((c) => c.status === 'passed')) return { status: 'passed' };
-  return { status: 'skipped', skipReason: 'no check applied to this target' };
-}
 
 export function finishRun(run: Run): ConformanceResult {
   const checks = run.results;

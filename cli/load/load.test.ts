@@ -142,11 +142,19 @@ describe.skipIf(noK6)(`k6 against the embedded sandbox${noK6 ? ` — skipped: ${
       runLoad({ scenario: 'mixed', smoke: true, reportDir: tmp(), env: noSpeed }),
     ]);
     businessRuns.catch(() => {}); // judged in the next test
-    const [high, low, segmented] = await Promise.all([
+    const [high, low, segmented, late] = await Promise.all([
       runLoad({ scenario: 'rate-limit', tier: 'starter', smoke: true, reportDir: tmp(), sandbox: starterScaledBy(2) }),
       runLoad({ scenario: 'rate-limit', tier: 'starter', smoke: true, reportDir: tmp(), sandbox: starterScaledBy(0.5) }),
       runLoad({ scenario: 'rate-limit', tier: 'growth', smoke: true, segments: 2, reportDir: tmp() }),
+      // The plan allows the burst 50 ms: as a slow target's burst, it runs into the sustained phase.
+      runLoad({ scenario: 'rate-limit', tier: 'starter', smoke: true, reportDir: tmp(), env: { BURST_ALLOWANCE_SECONDS: '0.05' } }),
     ]);
+    // A burst answered after the plan's allowance: the sustained phase is not judged (INCOMPLETE), nothing fails.
+    expect(late.checks.filter((c) => c.status === 'failed').map((c) => `${c.title}: ${c.message}`)).toEqual([]);
+    expect(late.status).toBe('incomplete');
+    const notJudged = late.checks.filter((c) => c.status === 'skipped');
+    expect(notJudged.map((c) => c.id.replace(/^load\.rate-limit\.threshold:(\S+) .*$/, '$1')).sort()).toEqual(['accepted{phase:sustain,window:measure}', 'accepted{phase:sustain,window:measure}', 'burst_seconds', 'rejected{phase:sustain,window:measure}']);
+    expect(notJudged.every((c) => c.skipKind === 'unaffordable' && /^not judged: the target answered the burst in [\d.]+ s \(the plan allows 0\.05 s/.test(c.message ?? ''))).toBe(true);
     for (const [r, metric] of [[high, 'burst_excess'], [low, 'burst_shortfall']] as const) {
       expect(r.status).toBe('failed');
       expect(r.figures.k6ExitCode).toBe(99);

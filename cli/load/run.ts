@@ -14,6 +14,8 @@ import { writePartFiles } from '../../reports/writers.ts';
 import { latencyDistributions } from './distributions.ts';
 import { aggregate, emptySet, perSecond, readK6Json, type SampleSet } from './samples.ts';
 import { evaluate, parseSelector, type ThresholdVerdict } from './thresholds.ts';
+import { applyPreconditions, type Judged } from './preconditions.ts';
+import { partStatus } from '../../kernel/part-status.ts';
 import { externalTarget, startEmbeddedSandbox, type Target } from './target.ts';
 import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
 import { watchMatches, type MatchBy, type MatchWatch } from './match-watch.ts';
@@ -150,10 +152,14 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     const set = emptySet();
     for (const r of runs) await readK6Json(r.files.samples, set);
     const verdicts = judge(inspected.thresholds ?? {}, set);
+    const judged = applyPreconditions(verdicts);
     const k6Failed = runs.filter((r) => r.exitCode !== 0 && r.exitCode !== EXIT_THRESHOLDS);
     const thresholdsOk = verdicts.every((v) => v.ok);
-    // One process: k6's own exit code is the verdict. Segments: the merged judgement.
-    const k6Verdict = segments === 1 ? runs[0].exitCode === 0 : thresholdsOk;
+    // A crossed precondition (preconditions.ts) is no failure: lendcheck's judgement without it.
+    const judgedOk = judged.every((j) => j.notJudged !== undefined || j.verdict.ok);
+    const preconditionCrossed = judged.some((j) => j.notJudged !== undefined && !j.verdict.ok);
+    // One process: k6's own exit code is the verdict, unless only not-judged thresholds crossed. Segments: the merged judgement.
+    const k6Verdict = segments === 1 && !preconditionCrossed ? runs[0].exitCode === 0 : judgedOk;
     // The scenarios that write end with the ledger audit of every user they touched.
     let audit: AuditResult | undefined;
     if (opts.scenario !== 'rate-limit' && !opts.publicMode) {
@@ -162,7 +168,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     }
     const passed = k6Failed.length === 0 && k6Verdict && audit?.check.status !== 'failed';
 
-    const checks = [...thresholdChecks(opts, tier, verdicts), ...k6Checks(opts.scenario, set), ...(audit ? [audit.check] : [])];
+    const checks = [...thresholdChecks(opts, tier, judged), ...k6Checks(opts.scenario, set), ...(audit ? [audit.check] : [])];
     if (k6Failed.length) {
       checks.push({
         id: `load.${opts.scenario}.k6:process`,
@@ -191,7 +197,8 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
     const result: PartResult = {
       part: 'load',
       name: `${opts.scenario}${opts.publicMode ? ' (public)' : pool ? ` (pool of ${pool.length} keys)` : ` (${tier})`}${opts.smoke ? ' smoke' : ''}`,
-      status: passed ? 'passed' : 'failed',
+      // A threshold not judged (preconditions.ts) leaves a passing run INCOMPLETE.
+      ...(passed ? partStatus(checks, 'the measurement could not be taken as planned (see the skipped thresholds)') : { status: 'failed' as const }),
       target: target.embedded ? 'embedded sandbox' : target.baseUrl,
       profile: profile.name,
       startedAt: startedAt.toISOString(),
@@ -239,14 +246,14 @@ function requirementsOf(opts: LoadOptions, tier: string, metric: string): string
   return [base];
 }
 
-function thresholdChecks(opts: LoadOptions, tier: string, verdicts: ThresholdVerdict[]): CheckResult[] {
-  return verdicts.map((v) => ({
+function thresholdChecks(opts: LoadOptions, tier: string, judged: Judged[]): CheckResult[] {
+  return judged.map(({ verdict: v, notJudged }) => ({
     id: `load.${opts.scenario}.threshold:${v.metric} ${v.expression}`,
     title: `threshold ${v.metric}: ${v.expression}`,
     requirements: requirementsOf(opts, tier, v.metric),
-    status: v.ok ? 'passed' : 'failed',
     durationMs: 0,
-    message: v.message,
+    // Not judged: lendcheck could not take the measurement as planned (the part is INCOMPLETE).
+    ...(notJudged !== undefined ? { status: 'skipped' as const, message: notJudged, skipKind: 'unaffordable' as const } : { status: v.ok ? ('passed' as const) : ('failed' as const), message: v.message }),
     notes: v.observed !== undefined ? [`observed ${Math.round(v.observed * 1000) / 1000}`] : [],
   }));
 }

@@ -4,7 +4,7 @@ import { CheckSkip, runCheck, unaffordable } from '../../kernel/check-kernel.ts'
 import type { CheckResult } from '../../kernel/results.ts';
 import { skipKindFor } from '../../kernel/needs.ts';
 import { exitCodeOf } from '../../cli/commands/conformance.ts';
-import { partStatus } from '../runner.ts';
+import { partStatus } from '../../kernel/part-status.ts';
 import { RequestBudget } from './budget.ts';
 
 // A verdict weighs its evidence: a skip lendcheck could not afford keeps the part from passing,

@@ -250,6 +250,16 @@ export function hookChecks(profile: Profile): Check[] {
             const want = profile.webhooks.afterFinalRetry;
             ctx.profileChoice({ option: 'webhooks.afterFinalRetry', expected: want, followed: want !== 'mark-failed' || end.a.state === 'failed', received: `state ${end.a.state}` }, end.r.exchange);
             if (rx.got.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs received', `${rx.got.length}`);
+            // Part 6, rule 2: receivers deduplicate by the event id, so every attempt carries the event's own id.
+            const idAt = (d: Delivery): string => {
+              try {
+                return String((JSON.parse(d.raw.toString('utf8')) as { id?: unknown }).id);
+              } catch {
+                return '(not JSON)';
+              }
+            };
+            const k = rx.got.findIndex((d) => idAt(d) !== eventId);
+            if (k >= 0) fail('every attempt of an event carries its id (receivers deduplicate by it: part 6, rule 2)', `id ${eventId} in each of the ${rx.got.length} attempts`, `attempt ${k + 1}: id ${idAt(rx.got[k]!)}`, asExchange(rx.got[k]!, rx.url));
             return pass();
           });
         } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOOK_FAULTS } from '../../../sandbox/webhooks/faults/index.ts';
-import { AUTHZ_FAULTS, CAUGHT_BY, DELIVERY_CHECKS, RETRY_FAULTS, runDeliveryChecks } from './proof.ts';
+import { AUTHZ_FAULTS, CAUGHT_BY, DELIVERY_CHECKS, RETRY_FAULTS, runDeliveryChecks, runRetrySchedule } from './proof.ts';
 
 // Proof that the no-controls delivery checks catch each webhook-sender bug of the sandbox
 // (sandbox/webhooks/faults/) at real time with its controls off, naming the event, the user
@@ -32,6 +32,23 @@ describe('the delivery checks against a sandbox without controls, at real time',
       // One bug, one failing promise: the fault is named by its own check alone.
       const others = r.checks.filter((x) => x.id !== check && x.status === 'failed');
       expect(others.map((x) => `${x.id}: ${x.message ?? ''}`)).toEqual([]);
+    }, 60_000);
+  }
+});
+
+describe('hooks.retry-schedule against a sandbox with a test clock', () => {
+  it.concurrent('clean: passes', async () => {
+    const c = (await runRetrySchedule()).checks.find((x) => x.id === 'hooks.retry-schedule')!;
+    expect(c.status, c.message ?? '').toBe('passed');
+  }, 60_000);
+
+  // Each retry fault: an early retry, none at all, and a retry under a new event id (receivers deduplicate by id).
+  const names: Record<string, RegExp> = { 'hook-early-retry': /retry 1 waits 1 min/, 'hook-no-retries': /followed by retry 1/, 'hook-new-id-per-retry': /every attempt of an event carries its id.*attempt 2: id /s };
+  for (const fault of RETRY_FAULTS) {
+    it.concurrent(`${fault}: fails, naming the broken promise`, async () => {
+      const c = (await runRetrySchedule([{ name: fault }])).checks.find((x) => x.id === 'hooks.retry-schedule')!;
+      expect(c.status, c.message ?? '').toBe('failed');
+      expect(c.message).toMatch(names[fault]!);
     }, 60_000);
   }
 });

@@ -18,7 +18,8 @@ export const CAUGHT_BY: Record<string, { check: string; names: RegExp }> = {
   'hook-resigned-body': { check: 'hooks.every-delivery', names: /event \S+ \(position\.\w+\).*verification failed/s },
 };
 
-/** The retry faults: a delivery check does not wait a minute for a retry; the retry watch catches them (chaos/retry-watch/run.test.ts). */
+/** The retry faults: a delivery check does not wait a minute for a retry; at real time the retry
+ *  watch catches them (chaos/retry-watch/run.test.ts), with a test clock hooks.retry-schedule does. */
 export const RETRY_FAULTS = ['hook-new-id-per-retry', 'hook-early-retry', 'hook-no-retries'];
 
 /** The subscription-route faults: no delivery shows them; the authorization matrix catches them (conformance/authz/testing/proof.test.ts). */
@@ -28,6 +29,16 @@ export async function runDeliveryChecks(faults: FaultSetting[] = [], only = DELI
   const t = await serveWrapped((req, next) => next(req), { profile: defaultProfile, controls: false, faults });
   try {
     return await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: defaultProfile, only });
+  } finally {
+    await t.close();
+  }
+}
+
+/** hooks.retry-schedule against the sandbox with its controls on (a test clock), with the given faults. */
+export async function runRetrySchedule(faults: FaultSetting[] = []): Promise<ConformanceResult> {
+  const t = await serveWrapped((req, next) => next(req), { profile: defaultProfile, controls: true, faults });
+  try {
+    return await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: defaultProfile, only: ['hooks.retry-schedule'], say: () => {} });
   } finally {
     await t.close();
   }
