@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CAUGHT_BY as STORM_CAUGHT, CAUGHT_ELSEWHERE } from '../../conformance/concurrency/testing/proof.ts';
 import { AUTHZ_FAULTS, CAUGHT_BY as HOOK_CAUGHT, RETRY_FAULTS } from '../../conformance/hooks/testing/proof.ts';
-import { faultNames } from '../../sandbox/faults/index.ts';
+import { FAULTS, faultNames } from '../../sandbox/faults/index.ts';
+import { randomProfile } from '../../sandbox/choices/random.ts';
 import { run, soakKeys, startSandbox } from './soak.ts';
 
 // Every sandbox fault mode under seeded choices (issue 38): for each --fault, the sandbox plays
@@ -75,8 +76,18 @@ async function main(): Promise<void> {
   const { values: v } = parseArgs({ options: { seeds: { type: 'string', default: '8' }, parallel: { type: 'string', default: '2' }, out: { type: 'string' }, only: { type: 'string' } } });
   const faults = v.only ? v.only.split(',') : faultNames();
   const nSeeds = Math.max(1, Number(v.seeds));
-  // Fault i runs on seed (i mod n) + 1; each seed also runs clean with the checks its faults name.
-  const jobs: { seed: number; fault: string | null; checks: string[] }[] = faults.map((f, i) => ({ seed: (i % nSeeds) + 1, fault: f, checks: [catchingCheck(f)] }));
+  // Fault i runs on seed (i mod n) + 1, or the next seed whose choices make it a bug at all
+  // (EngineFault.bugUnder: an offset cursor is right where the list is oldest first); each seed
+  // also runs clean with the checks its faults name.
+  const seedFor = (f: string, i: number): number => {
+    const bugUnder = FAULTS.get(f)?.bugUnder;
+    for (let k = 0; k < nSeeds; k++) {
+      const seed = ((i + k) % nSeeds) + 1;
+      if (!bugUnder || bugUnder(randomProfile(seed))) return seed;
+    }
+    throw new Error(`fault ${f} is no bug under the choices of seeds 1-${nSeeds}; give more --seeds`);
+  };
+  const jobs: { seed: number; fault: string | null; checks: string[] }[] = faults.map((f, i) => ({ seed: seedFor(f, i), fault: f, checks: [catchingCheck(f)] }));
   for (let seed = 1; seed <= nSeeds; seed++) {
     const checks = [...new Set(jobs.filter((j) => j.seed === seed).flatMap((j) => j.checks))];
     if (checks.length) jobs.push({ seed, fault: null, checks });

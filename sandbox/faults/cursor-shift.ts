@@ -22,6 +22,8 @@ export const cursorShift = engineFault({
   description: 'GET /users/{userId}/positions pages by row offset: inserts during a walk shift rows across pages',
   breaks: 'pagination under writes (every item that existed before the walk appears exactly once)',
   config: z.object({}).strict(),
+  // Oldest first, new rows land after the walk's page: an offset cursor is then as good as any.
+  bugUnder: (profile) => profile.pagination.order !== 'created-asc',
   install() {
     return {
       'positions.list': (engine, input) => {

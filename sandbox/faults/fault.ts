@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { registerFault, type Fault } from '../../faults/index.ts';
+import type { Profile } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Input, Resolver } from '../endpoints/resolvers.ts';
 
@@ -22,6 +23,13 @@ export type Resolvers = Readonly<Record<string, Resolver | FaultResolver>>;
 export interface EngineFault<S extends z.ZodType = z.ZodType> extends Fault<S, [Resolvers], Record<string, FaultResolver>> {
   readonly seam: 'engine';
   readonly breaks: string;
+  /**
+   * Whether the fault is a bug at all under a profile's choices (absent: under every profile).
+   * A fault that behaves like a correct implementation under some choices cannot be caught
+   * there, and a proof that runs it under seeded choices (bench/neutrality/faults.ts) picks a
+   * profile where it is one.
+   */
+  readonly bugUnder?: (profile: Profile) => boolean;
 }
 
 /** Registers an engine fault: a module gives the rest, and its config's type is read from the schema. */
