@@ -7,7 +7,8 @@ import * as results from '../../kernel/results.ts';
 import { verifyWebhook } from '../../signing/signature.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../validate/validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';
-import { judgeSlow, SLOW_ANSWER_MS, type SlowJudgement } from './judge-slow.ts';
+import { judgeSlow, type SlowJudgement } from './judge-slow.ts';
+import { SLOW_ANSWER_MS } from '../../contract/index.ts';
 import { startRecordingReceiver, type Arrival } from '../../receiver/recording.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
 

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../../contract/index.ts';
+import { EVENT_TYPES, SLOW_ANSWER_MS } from '../../contract/index.ts';
 import { fail, show, type CheckContext } from '../check.ts';
 import { enc, fundedUser, lendBody, validAddress } from '../checks/fixtures.ts';
 import { matchedPair, webhookSecret } from '../checks/endpoints.ts';
@@ -18,8 +18,6 @@ export const SCENARIO_BOUND_MS = 25_000;
 export const FIRST_DELIVERY_MS = 10_000;
 /** After everything expected has arrived: how long stray deliveries (to B, of other types) are still watched for. */
 export const SETTLE_MS = 1_500;
-/** The slow receiver's answer time: inside part 6's 5 s, so the delivery counts as done. */
-export const SLOW_ANSWER_MS = 4_000;
 
 export interface Side {
   side: 'lend' | 'borrow';
@@ -80,7 +78,7 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
   const secret = webhookSecret(ctx);
   const notes: string[] = [];
   const all = await startHookReceiver("partner A's subscription to every event type");
-  const matchedOnly = await startHookReceiver("partner A's subscription to position.matched only (answering 200 after 4 s)", SLOW_ANSWER_MS);
+  const matchedOnly = await startHookReceiver(`partner A's subscription to position.matched only (answering 200 after ${SLOW_ANSWER_MS / 1000} s)`, SLOW_ANSWER_MS);
   const other = ctx.key2 ? await startHookReceiver("partner B's subscription to every event type") : undefined;
   const subs: Array<{ id?: string; key?: string }> = [];
   try {
