@@ -30,7 +30,7 @@ export function catchingCheck(fault: string): string {
   throw new Error(`no catching check known for fault ${fault}`);
 }
 
-interface Outcome { seed: number; fault: string | null; checks: string[]; exitCode: number | null; wallMs: number; statuses: Record<string, string>; ok: boolean; why: string; dir?: string }
+interface Outcome { seed: number; fault: string | null; checks: string[]; exitCode: number | null; wallMs: number; statuses: Record<string, string>; ok: boolean; why: string; dir?: string; tries?: number }
 
 type Check = { id: string; status: string; message?: string };
 
@@ -101,7 +101,15 @@ async function main(): Promise<void> {
   const queue = [...jobs];
   const worker = async () => {
     for (let j = queue.shift(); j; j = queue.shift()) {
-      const r = await one(j.seed, j.fault, j.checks);
+      let r = await one(j.seed, j.fault, j.checks);
+      // A race is caught only when the storm's requests overlap inside the fault's window (5 ms):
+      // on a loaded machine a storm can spread wider and miss it. A missed race runs once more,
+      // and the JSON says on which try it was caught (a clean run is never rerun).
+      if (!r.ok && j.fault && STORM_CAUGHT[j.fault] && r.exitCode === 0) {
+        const first = r;
+        r = { ...(await one(j.seed, j.fault, j.checks)), tries: 2 };
+        r.why = `${r.why} (try 2; try 1: ${first.why})`;
+      }
       results.push(r);
       write();
       console.log(`seed ${r.seed} ${r.fault ?? 'clean'}: ${r.ok ? 'ok' : 'NOT OK'} in ${(r.wallMs / 1000).toFixed(0)} s — ${r.why}${r.dir ? ` (${r.dir})` : ''}`);
