@@ -1,67 +1,30 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, type Profile } from '../../contract/index.ts';
 import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
-import * as results from '../../kernel/results.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
 import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
 import { findId } from '../body-id.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
+import { arrivalExchange, payloadOf, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
 
 // Part 6 from the sender's side: a local receiver is subscribed, an event is triggered
 // through the sandbox controls (or, without them, caused by crossing orders), and the delivery is checked (POST, envelope, data,
 // signature over the raw body with the subscription secret). Retries are read from the
 // attempts control while the test clock is advanced through the schedule.
 
-interface Delivery {
-  /** Date.now() when it arrived. */
-  at: number;
-  method: string;
-  headers: Record<string, string | string[] | undefined>;
-  raw: Buffer;
-}
+type Delivery = Arrival;
 
-interface Receiver {
-  url: string;
-  status: number;
-  got: Delivery[];
-  close(): Promise<void>;
-}
-
-async function receiver(status: number): Promise<Receiver> {
-  const got: Delivery[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ at: Date.now(), method: req.method ?? '', headers: req.headers, raw: Buffer.concat(chunks) });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'failing on purpose');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/lendcheck-hook`,
-    status,
-    got,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
-
-/** A received delivery as an exchange record, so a failure shows what the sender sent. */
-function asExchange(d: Delivery, url: string): results.Exchange {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(d.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-  return { method: d.method, url, status: 200, requestHeaders: headers, requestBody: d.raw.toString('utf8').slice(0, 4096), responseHeaders: {}, durationMs: 0 };
+/** lendcheck's one recording receiver (receiver/recording.ts), answering every delivery with `status` at once. */
+async function receiver(status: number): Promise<RecordingReceiver> {
+  return startRecordingReceiver({ path: '/lendcheck-hook', decide: () => status });
 }
 
 /**
  * A failed webhook check's reproduction: the check's own requests (its subscription names the
  * receiver, which a reader replaces with theirs) and what the receiver got, headers and body.
  */
-function hookDetail(ctx: CheckContext, from: number, rx: Receiver, timeline?: () => string | undefined): () => FailureDetail {
+function hookDetail(ctx: CheckContext, from: number, rx: RecordingReceiver, timeline?: () => string | undefined): () => FailureDetail {
   return () => {
     const t0 = rx.got[0]?.at ?? 0;
     const tl = timeline?.();
@@ -69,8 +32,8 @@ function hookDetail(ctx: CheckContext, from: number, rx: Receiver, timeline?: ()
       exchanges: ctx.http.log.slice(from),
       vars: { [RECEIVER_VAR]: rx.url },
       deliveries: rx.got.slice(0, 10).map((d) => {
-        const x = asExchange(d, rx.url);
-        return { atMs: d.at - t0, method: d.method, headers: x.requestHeaders, body: x.requestBody, status: rx.status };
+        const x = arrivalExchange(d, rx.url);
+        return { atMs: d.at - t0, method: d.method, headers: x.requestHeaders, body: x.requestBody, status: d.status };
       }),
       ...(tl ? { timeline: tl } : {}),
     };
@@ -151,7 +114,7 @@ export function hookChecks(profile: Profile): Check[] {
             const arrived = await waitFor(() => rx.got.some((d) => find(d.raw.toString('utf8'))), DELIVERY_WAIT_MS);
             if (!arrived) fail('the event is delivered in near real time', `a POST carrying ${what} within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none matching`);
             const d = rx.got.find((x) => find(x.raw.toString('utf8')))!;
-            const dx = asExchange(d, rx.url);
+            const dx = arrivalExchange(d, rx.url);
             if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
             const sig = d.headers[SIGNATURE_HEADER];
             if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
@@ -211,13 +174,7 @@ export function hookChecks(profile: Profile): Check[] {
             // The receiver may also get other events of the partner (a withdrawal an earlier run
             // left pending completes now): this event's attempts carry its id, or a retry under
             // another id still names this check's own user.
-            const idAt = (d: Delivery): string => {
-              try {
-                return String((JSON.parse(d.raw.toString('utf8')) as { id?: unknown }).id);
-              } catch {
-                return '(not JSON)';
-              }
-            };
+            const idAt = (d: Delivery): string => String((payloadOf(d) as { id?: unknown } | undefined)?.id ?? '(none)');
             const attemptsSeen = () => rx.got.filter((d) => idAt(d) === eventId || d.raw.includes(userId));
             const attemptsOf = async () => {
               const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);
@@ -265,7 +222,7 @@ export function hookChecks(profile: Profile): Check[] {
             if (mine.length < 6) fail('every attempt the control reports reached the receiver', '6 POSTs of the event received', `${mine.length} (of ${rx.got.length} deliveries in all)`);
             // Part 6, rule 2: receivers deduplicate by the event id, so every attempt carries the event's own id.
             const k = mine.findIndex((d) => idAt(d) !== eventId);
-            if (k >= 0) fail('every attempt of an event carries its id (receivers deduplicate by it: part 6, rule 2)', `id ${eventId} in each of the ${mine.length} attempts`, `attempt ${k + 1}: id ${idAt(mine[k]!)}`, asExchange(mine[k]!, rx.url));
+            if (k >= 0) fail('every attempt of an event carries its id (receivers deduplicate by it: part 6, rule 2)', `id ${eventId} in each of the ${mine.length} attempts`, `attempt ${k + 1}: id ${idAt(mine[k]!)}`, arrivalExchange(mine[k]!, rx.url));
             return pass();
           });
         } finally {
