@@ -19,7 +19,7 @@ export const PRECONDITIONS: Record<string, Precondition> = {
   burst_seconds: {
     guards: ['accepted{phase:sustain,window:measure}', 'rejected{phase:sustain,window:measure}'],
     reason: (observed, expression) =>
-      `not judged: the target answered the burst in ${observed === undefined ? 'an unknown time' : `${Math.round(observed * 10) / 10} s`} (the plan allows ${expression.replace(/^max\s*</, '').trim()} s before the sustained phase starts), so the sustained phase's counts mix with the burst's; rerun on a quieter target, or with BURST_ALLOWANCE_SECONDS raised (lendcheck load -e)`,
+      `not judged: the target answered the burst in ${observed === undefined ? 'an unknown time' : `${Math.round(observed * 10) / 10} s`} (the plan allows ${expression.replace(/^max\s*</, '').trim()} s before the sustained phase starts), so the sustained phase's counts mix with the burst's; rerun when the target is quieter, or give the burst more time with the environment variable BURST_ALLOWANCE_SECONDS=N (seconds)`,
   },
 };
 
