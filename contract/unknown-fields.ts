@@ -24,7 +24,8 @@ export function unknownField(schema: z.ZodType, value: unknown, at: string[] = [
   if (!(s instanceof z.ZodObject) || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const shape = s.shape as Record<string, z.ZodType>;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(k in shape)) return [...at, k].join('.');
+    // Own keys only: "__proto__", "constructor" or "toString" in a body are unknown fields, not Object.prototype's.
+    if (!Object.hasOwn(shape, k)) return [...at, k].join('.');
     const inner = unknownField(shape[k]!, v, [...at, k]);
     if (inner) return inner;
   }
