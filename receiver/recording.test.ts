@@ -12,7 +12,7 @@ describe('recording receiver', () => {
     process.env.LENDCHECK_RECEIVER_HOST = '127.0.0.2';
     const rx = await startRecordingReceiver({ path: '/lendcheck-hook' });
     try {
-      expect(rx.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/lendcheck-hook$/);
+      expect(rx.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/lendcheck-hook\/[0-9a-f]{12}$/);
       const before = Date.now();
       const r = await fetch(rx.url, { method: 'POST', body: '{"id": "evt_1"}', headers: { 'x-one': 'a' } });
       expect(r.status).toBe(200);
@@ -62,12 +62,28 @@ describe('recording receiver', () => {
     }
   });
 
+  it('keeps deliveries to any other path out of what it judges: another subscription that once named this port', async () => {
+    const rx = await startRecordingReceiver({ path: '/lendcheck-hook', host: '127.0.0.1' });
+    try {
+      const port = new URL(rx.url).port;
+      // An earlier run's receiver path on the same port (ports are reused once a receiver closes).
+      expect((await fetch(`http://127.0.0.1:${port}/lendcheck-hook/0123456789ab`, { method: 'POST', body: '{"id": "evt_other"}' })).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${port}/lendcheck-hook`, { method: 'POST', body: '{}' })).status).toBe(404);
+      expect(rx.got).toEqual([]);
+      expect(rx.strays).toBe(2);
+      expect((await fetch(`${rx.url}?x=1`, { method: 'POST', body: '{"id": "evt_1"}' })).status).toBe(200);
+      expect(rx.got.map((a) => payloadOf(a))).toEqual([{ id: 'evt_1' }]);
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('names an advertised host in its URL while listening on another', async () => {
     const rx = await startRecordingReceiver({ path: '/lendcheck-detect', host: '127.0.0.1', advertise: 'host.example' });
     try {
-      expect(rx.url).toMatch(/^http:\/\/host\.example:\d+\/lendcheck-detect$/);
-      const port = new URL(rx.url).port;
-      expect((await fetch(`http://127.0.0.1:${port}/lendcheck-detect`, { method: 'POST', body: '' })).status).toBe(200);
+      expect(rx.url).toMatch(/^http:\/\/host\.example:\d+\/lendcheck-detect\/[0-9a-f]{12}$/);
+      const u = new URL(rx.url);
+      expect((await fetch(`http://127.0.0.1:${u.port}${u.pathname}`, { method: 'POST', body: '' })).status).toBe(200);
     } finally {
       await rx.close();
     }

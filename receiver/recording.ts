@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Exchange } from '../kernel/results.ts';
@@ -31,9 +32,11 @@ export type Answer = number | { status: number; afterMs?: number };
 export type Decide = (a: Arrival) => Answer;
 
 export interface RecordingReceiver {
-  /** The URL the target is given (the advertised host, the listening port, the path). */
+  /** The URL the target is given (the advertised host, the listening port, the path and this receiver's own segment). */
   url: string;
   got: Arrival[];
+  /** Requests to any other path (answered 404, not in `got`): deliveries of another subscription that once named this port. */
+  strays: number;
   /** How arrivals are answered from now on; a caller may replace it while the receiver runs. */
   decide: Decide;
   /** Arrivals still waiting for their answer. */
@@ -44,7 +47,7 @@ export interface RecordingReceiver {
 }
 
 export interface RecordingOptions {
-  /** The URL's path, naming the part in the target's logs (e.g. /lendcheck-hook). */
+  /** The URL's path, naming the part in the target's logs (e.g. /lendcheck-hook); a random segment of this receiver's own follows it. */
   path: string;
   /** The address it listens on: receiverHost() unless given. */
   host?: string;
@@ -62,8 +65,19 @@ export async function startRecordingReceiver(o: RecordingOptions): Promise<Recor
   const got: Arrival[] = [];
   let waiting = 0;
   const timers = new Set<NodeJS.Timeout>();
-  const rx = { decide: o.decide ?? (() => 200) } as RecordingReceiver;
+  const rx = { decide: o.decide ?? (() => 200), strays: 0 } as RecordingReceiver;
+  // A path of its own: a port is reused once a receiver closes, and a target may still retry the
+  // deliveries of an earlier subscription (another run's, on this machine) to the same port. Those
+  // arrive at another path and are never judged as this receiver's (a neutrality fault run saw a
+  // foreign subscription's delivery fail this one's signature check).
+  const path = `${o.path}/${randomBytes(6).toString('hex')}`;
   const server: Server = createServer((req, res) => {
+    if ((req.url ?? '').split('?')[0] !== path) {
+      rx.strays++;
+      req.resume();
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not this receiver (lendcheck)');
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -102,7 +116,7 @@ export async function startRecordingReceiver(o: RecordingOptions): Promise<Recor
   const { port } = server.address() as AddressInfo;
   const shown = o.advertise ?? host;
   return Object.assign(rx, {
-    url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}${o.path}`,
+    url: `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}${path}`,
     got,
     pending: () => waiting,
     async waitFor(pred: (got: Arrival[]) => boolean, ms: number) {
