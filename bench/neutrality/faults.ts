@@ -34,7 +34,8 @@ interface Outcome { seed: number; fault: string | null; checks: string[]; exitCo
 
 type Check = { id: string; status: string; message?: string };
 
-async function one(seed: number, fault: string | null, checks: string[]): Promise<Outcome> {
+/** One run: the seed's sandbox with the fault (or clean), detection, the checks. */
+export async function one(seed: number, fault: string | null, checks: string[]): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), `lendcheck-faults-${seed}-${fault ?? 'clean'}-`));
   const { keys, store } = soakKeys('scale');
   const t0 = Date.now();
