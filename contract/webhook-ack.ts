@@ -36,3 +36,12 @@ export function ackExpectation(profile: AckProfile, deadlineMs = WEBHOOK_RESPONS
 export const SLOW_ANSWER_MS = 3_000;
 /** Our own answer later than planned by more than this (our timers on a loaded machine) is not judged. */
 export const LATE_ANSWER_MS = 500;
+
+/**
+ * Whether a slow receiver's own 200 went out late (after SLOW_ANSWER_MS plus LATE_ANSWER_MS):
+ * then the 200 may have reached a correct sender after its 5 s, and a retry that followed says
+ * nothing of the sender's wait. One rule for the retry watch and hooks.answer-window.
+ */
+export function ownAnswerLate(a: { at: number; answeredAt?: number }): boolean {
+  return a.answeredAt !== undefined && a.answeredAt - a.at > SLOW_ANSWER_MS + LATE_ANSWER_MS;
+}

@@ -1,6 +1,6 @@
 import type * as results from '../../kernel/results.ts';
 import { human, result, s, type Expect } from './judge.ts';
-import { LATE_ANSWER_MS, SLOW_ANSWER_MS } from '../../contract/index.ts';
+import { ownAnswerLate, SLOW_ANSWER_MS } from '../../contract/index.ts';
 
 // Part 6 rule 1 from the sender's side, at real time: a second event of the watch is answered
 // 200 after SLOW_ANSWER_MS, inside the receiver's 5 s. The sender must hold the connection for
@@ -38,7 +38,7 @@ export function judgeSlow(arrivals: readonly SlowSeen[], e: Expect, now: number,
   const tookMs = first.answeredAt === undefined ? undefined : first.answeredAt - first.at;
   // Our 200 went out well after its planned moment (this process's timers, a loaded machine):
   // the time it left the sender is ours, not the sender's, so a retry after it is not judged.
-  if (again && tookMs !== undefined && tookMs > SLOW_ANSWER_MS + LATE_ANSWER_MS) return notSeen(`this receiver's own 200 to event ${id}, due ${s(SLOW_ANSWER_MS)} after its arrival, went out after ${s(tookMs)} (a loaded machine), so the retry that followed ${s(again.at - first.answeredAt!)} later says nothing of the sender's wait`);
+  if (again && ownAnswerLate(first)) return notSeen(`this receiver's own 200 to event ${id}, due ${s(SLOW_ANSWER_MS)} after its arrival, went out after ${s(tookMs!)} (a loaded machine), so the retry that followed ${s(again.at - first.answeredAt!)} later says nothing of the sender's wait`);
   if (again) return { done: true, check: result('retries.answer-window', title, req, `expected no retry of event ${id}, answered 200 after ${s(tookMs ?? SLOW_ANSWER_MS)} / received it again ${s(again.at - (first.answeredAt ?? first.at))} after the 200${again.eventId && again.eventId !== first.eventId ? ` under a new id ${again.eventId}` : ''}`) };
   if (first.answeredAt === undefined) return final ? notSeen('the watch ended while the answer was held') : { done: false };
   const want = e.delaysMs[0]!;

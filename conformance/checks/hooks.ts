@@ -6,14 +6,13 @@ import { findId } from '../body-id.ts';
 import { enc, sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
-import { arrivalExchange, payloadOf, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
+import { arrivalExchange, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
+import { eventOf } from '../hooks/deliveries.ts';
 
 // Part 6 from the sender's side: a local receiver is subscribed, an event is triggered
 // through the sandbox controls (or, without them, caused by crossing orders), and the delivery is checked (POST, envelope, data,
 // signature over the raw body with the subscription secret). Retries are read from the
 // attempts control while the test clock is advanced through the schedule.
-
-type Delivery = Arrival;
 
 /** lendcheck's one recording receiver (receiver/recording.ts), answering every delivery with `status` at once. */
 async function receiver(status: number): Promise<RecordingReceiver> {
@@ -174,7 +173,7 @@ export function hookChecks(profile: Profile): Check[] {
             // The receiver may also get other events of the partner (a withdrawal an earlier run
             // left pending completes now): this event's attempts carry its id, or a retry under
             // another id still names this check's own user.
-            const idAt = (d: Delivery): string => String((payloadOf(d) as { id?: unknown } | undefined)?.id ?? '(none)');
+            const idAt = (d: Arrival): string => eventOf(d)?.id ?? '(none)';
             const attemptsSeen = () => rx.got.filter((d) => idAt(d) === eventId || d.raw.includes(userId));
             const attemptsOf = async () => {
               const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);

@@ -1,4 +1,4 @@
-import { eventEnvelope, EVENT_TYPES, LATE_ANSWER_MS, positionMatchedData, SIGNATURE_HEADER, SLOW_ANSWER_MS, type Profile } from '../../contract/index.ts';
+import { eventEnvelope, EVENT_TYPES, ownAnswerLate, positionMatchedData, SIGNATURE_HEADER, SLOW_ANSWER_MS, type Profile } from '../../contract/index.ts';
 import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import { CheckSkip, fail, issues, pass, show, type Check, type CheckContext } from '../check.ts';
 import { asExchange, deliveriesDetail, eventOf, named, type HookReceiver } from './deliveries.ts';
@@ -132,8 +132,7 @@ const answerWindow = (): Check => ({
         continue;
       }
       const again = `${named(e)} again ${((d.at - first.at) / 1000).toFixed(1)} s after the first`;
-      const answeredMs = first.answeredAt === undefined ? undefined : first.answeredAt - first.at;
-      if (answeredMs !== undefined && answeredMs > SLOW_ANSWER_MS + LATE_ANSWER_MS) ctx.note(`${again}, whose 200 this receiver sent ${(answeredMs / 1000).toFixed(1)} s after it arrived (late: a loaded machine): not judged`);
+      if (ownAnswerLate(first)) ctx.note(`${again}, whose 200 this receiver sent ${((first.answeredAt! - first.at) / 1000).toFixed(1)} s after it arrived (late: a loaded machine): not judged`);
       else fail(`an event answered 200 in ${SLOW_ANSWER_MS / 1000} s is not sent again`, 'one delivery', again, asExchange(d, rx), deliveriesDetail(rx));
     }
     const answered = rx.got.filter((d) => d.answeredAt !== undefined);
