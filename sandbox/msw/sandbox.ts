@@ -1,4 +1,5 @@
-import { API_VERSION_PREFIX, defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
+import { API_VERSION_PREFIX, defaultProfile, parseProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
+import { createClient } from '../../contract/client.ts';
 import type { Sandbox } from '../app.ts';
 import { DEFAULT_KEYS, KeyStore, type KeyEntry } from '../auth/keys.ts';
 import { TestClock } from '../engine/clock.ts';
@@ -26,7 +27,9 @@ export interface LocalMswSandbox extends MswSandbox {
 export const DEFAULT_MSW_BASE_URL = `https://sandbox.lendcheck.test${API_VERSION_PREFIX}`;
 
 export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox {
-  const profile = opts.profile ?? defaultProfile;
+  // A partial profile is merged over the defaults as the CLI reads `--profile FILE`
+  // (parseProfile); an invalid field throws naming it.
+  const profile: Profile = opts.profile === undefined ? defaultProfile : parseProfile(opts.profile);
   const keys = opts.keys ?? DEFAULT_KEYS;
   const startMs = opts.startAt === undefined ? Date.now() : +opts.startAt;
   // Real time never moves it: only advance() does.
@@ -52,15 +55,21 @@ export function createMswSandbox(opts: MswSandboxOptions = {}): LocalMswSandbox 
   const baseUrl = (opts.baseUrl ?? DEFAULT_MSW_BASE_URL).replace(/\/+$/, '');
   const fetch = (req: Request) => sandbox.fetch(req);
   const settle = () => settleWebhooks(sandbox);
+  const tierOf = (e: KeyEntry) => e.tier ?? profile.limits.defaultTier;
+  // With no tier asked, a Growth key (the middle bucket) where there is one: a partner's first
+  // tests should not meet the smallest limit by accident.
+  const key = (partnerId?: string, tier?: string): string => {
+    const mine = keys.filter((e) => partnerId === undefined || e.partnerId === partnerId);
+    const k = tier === undefined ? (mine.find((e) => tierOf(e) === 'growth') ?? mine[0]) : mine.find((e) => tierOf(e) === tier);
+    if (!k) throw new Error(`no key of partner ${partnerId ?? '(any)'} and tier ${tier ?? '(any)'} among ${keys.length} keys`);
+    return k.key;
+  };
   return {
     handlers: lendcheckHandlers({ fetch, baseUrl }),
     baseUrl,
     keys,
-    key(partnerId, tier) {
-      const k = keys.find((e) => (partnerId === undefined || e.partnerId === partnerId) && (tier === undefined || (e.tier ?? profile.limits.defaultTier) === tier));
-      if (!k) throw new Error(`no key of partner ${partnerId ?? '(any)'} and tier ${tier ?? '(any)'} among ${keys.length} keys`);
-      return k.key;
-    },
+    key,
+    client: (k) => createClient({ baseUrl, key: k ?? key(), ...(profile.ratesPath ? { ratesPath: profile.ratesPath } : {}) }),
     clock: {
       now: () => new Date(clock.now()),
       async advance(by) {

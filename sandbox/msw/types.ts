@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'msw';
-import type { Profile } from '../../contract/profile.ts';
+import type { ProfileInput } from '../../contract/profile.ts';
+import type { PartnerClient } from '../../contract/client.ts';
 import type { SandboxHandle, SandboxKey } from '../public-types.ts';
 import type { PartnerReport } from '../partner-report/types.ts';
 
@@ -11,7 +12,9 @@ export type { SandboxHandle, SandboxKey } from '../public-types.ts';
 export type WebhookHandler = (req: Request) => Response | Promise<Response>;
 
 export interface MswSandboxOptions {
-  profile?: Profile;
+  /** The profile the sandbox plays: whole, or partial (merged over the defaults field by field,
+   *  as `--profile FILE` is; defineProfile from 'lendcheck/profile' builds one). */
+  profile?: ProfileInput;
   /** The key store; default the public test keys (ck_test_partner_a_starter/_growth/_scale, ck_test_partner_b_growth). */
   keys?: SandboxKey[];
   /** The base URL msw intercepts, ending in /v1; default https://sandbox.lendcheck.test/v1. */
@@ -56,8 +59,14 @@ export interface MswSandbox {
   /** Ends in /v1. */
   baseUrl: string;
   keys: SandboxKey[];
-  /** A key of a partner (default any) and tier (default any). */
+  /** A key of a partner (default any) and tier (default: growth where there is one, else any). */
   key(partnerId?: string, tier?: string): string;
+  /**
+   * A typed client of the interface (lendcheck/client) on this sandbox's base URL with `key`
+   * (default `key()`). It calls the global fetch, so it reaches the sandbox only while your msw
+   * server listens, like your own code.
+   */
+  client(key?: string): PartnerClient;
   clock: MswClock;
   /**
    * Call once with your msw server (setupServer or setupWorker): lets your client cancel a

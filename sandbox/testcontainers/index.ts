@@ -9,9 +9,9 @@ import type { PartnerReport } from '../partner-report/types.ts';
 // through its environment, its command and HTTP, so the same image serves Python's and Go's
 // testcontainers the same way (docs/partners.md).
 
-export { assertCleanPartnerReport, installPartnerMatchers, partnerMatchers, type ReportSource } from '../partner-report/vitest.ts';
-export { formatPartnerReport } from '../partner-report/report.ts';
-export type { Finding, PartnerReport } from '../partner-report/types.ts';
+// The partner-report matchers live in lendcheck/matchers (every way uses them); re-exported here
+// for the tests written when they lived only here.
+export { assertCleanPartnerReport, formatPartnerReport, installPartnerMatchers, partnerMatchers, type Finding, type PartnerReport, type ReportSource } from '../partner-report/matchers.ts';
 export type { KeyEntry } from '../auth/keys.ts';
 
 /** The image the Dockerfile builds (`docker build -t lendcheck-sandbox:local .`), unless LENDCHECK_IMAGE names another. */
