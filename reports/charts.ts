@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type * as Echarts from 'echarts';
 import type { z } from 'zod';
 import type { loadSeries, timelineEvent } from '../kernel/results.ts';
+import { MissingPeerError, requirePeer } from '../kernel/optional-peer.ts';
 
 // Charts are rendered on the server by echarts into SVG strings, so the report page
 // needs no script and no network to show them.
@@ -16,10 +17,18 @@ const COLORS = { accepted: '#2e7d32', rejected: '#c62828', limit: '#1565c0', exp
 // or not it drew a chart. Its own single-file CommonJS bundle (the package's `require` export,
 // the same library) is loaded on the first chart instead.
 let loaded: typeof Echarts | undefined;
-const lib = (): typeof Echarts => (loaded ??= createRequire(import.meta.url)('echarts') as typeof Echarts);
+// echarts is an optional peer of the package (kernel/optional-peer.ts): without it a chart is a
+// line saying so, and the report is written all the same.
+const lib = (): typeof Echarts => (loaded ??= requirePeer('echarts', "the report's charts", () => createRequire(import.meta.url)('echarts') as typeof Echarts));
 
 function render(option: Echarts.EChartsOption, width: number, height: number): string {
-  const echarts = lib();
+  let echarts: typeof Echarts;
+  try {
+    echarts = lib();
+  } catch (e) {
+    if (!(e instanceof MissingPeerError)) throw e;
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="24"><text x="0" y="16" font-family="system-ui, sans-serif" font-size="13">chart not drawn: npm i -D echarts</text></svg>`;
+  }
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({ animation: false, textStyle: { fontFamily: 'system-ui, sans-serif' }, ...option });

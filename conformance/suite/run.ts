@@ -8,6 +8,7 @@ import { replayMeta, writeReports } from '../report.ts';
 import { colorEnabled, colorEnv } from '../../reports/output/color.ts';
 import { runChecks, type ConformanceResult } from '../runner.ts';
 import { assertReachable, assertSafe, resolveTarget, targetEnv, type TargetOptions } from '../target.ts';
+import { importPeer } from '../../kernel/optional-peer.ts';
 
 // runConformance: the suite through Vitest's Node API (what `lendcheck conformance` and
 // the gate call). Target options travel to the test worker as LENDCHECK_* variables; the
@@ -49,7 +50,8 @@ export async function runConformance(opts: ConformanceOptions = {}): Promise<Con
     else process.env[k] = v;
   }
   try {
-    const { startVitest } = await import('vitest/node');
+    // Vitest is an optional peer of the package (kernel/optional-peer.ts): missing, one line names it.
+    const { startVitest } = await importPeer('vitest', 'the conformance suite', () => import('vitest/node'));
     const reporter = opts.reporter ?? 'default';
     const vitest = await startVitest('test', [], {
       config: SUITE_CONFIG,
