@@ -192,6 +192,12 @@ describe('the Vitest matcher and the afterAll helper', async () => {
   const { assertCleanPartnerReport, installPartnerMatchers } = await import('./vitest.ts');
   installPartnerMatchers(expect);
 
+  it('fail a report over no request: nothing was judged', async () => {
+    start();
+    await expect(expect(sb!.partnerReport()).resolves.toHaveNoPartnerFindings()).rejects.toThrow(/no request reached the sandbox/);
+    await expect(assertCleanPartnerReport(sb!)).rejects.toThrow(/no request reached the sandbox/);
+  });
+
   it('pass a clean report and fail one with findings, the message listing expected / received and the requests', async () => {
     start();
     await call('/lend', { method: 'POST', headers: json, body: lendBody('m_1') });
