@@ -22,6 +22,7 @@ import { watchMatches, type MatchBy, type MatchWatch } from './match-watch.ts';
 import { matchingFigures } from './matching-figures.ts';
 import { checkPoolBudget, mintPool, onePerPartner, poolEnv, type PoolKey } from './pool.ts';
 import { auditAfterLoad, type AuditResult } from './audit/audit.ts';
+import { limiterPathNotKeyed, limiterSkipped } from './limiter-path.ts';
 
 export interface LoadOptions {
   scenario: ScenarioName;
@@ -110,6 +111,15 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
   const secrets = [apiKey, ...(pool ?? []).map((k) => k.key)];
   let watch: MatchWatch | undefined;
   try {
+    // The tier's bucket is measured only through a path refused without a key (limiter-path.ts).
+    if (opts.scenario === 'rate-limit' && !opts.publicMode) {
+      const why = await limiterPathNotKeyed(target.baseUrl, profile);
+      if (why) {
+        const skipped = limiterSkipped(`${opts.scenario} (${tier})${opts.smoke ? ' smoke' : ''}`, why, target.embedded ? 'embedded sandbox' : target.baseUrl, profile, startedAt);
+        writePartFiles(skipped, reportDir, { json: 'result.json', junit: 'junit.xml' }, secrets);
+        return skipped;
+      }
+    }
     if (opts.scenario === 'matching') {
       watch = await watchMatches({ baseUrl: target.baseUrl, partnerKeys: pool ? onePerPartner(pool).map((k) => k.key) : [apiKey], profile, matchBy: opts.matchBy ?? 'auto' });
       if (watch.mode === 'webhooks') secrets.push(watch.secret);

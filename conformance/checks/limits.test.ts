@@ -22,3 +22,21 @@ describe('limits.headers-decrease on a key emptied just before it', () => {
     expect(result.checks.map((c) => [c.status, c.message])).toEqual([['passed', undefined]]);
   });
 });
+
+// A limiter path a target serves without a key may draw from the public bucket: the key's limiter
+// checks skip naming ratesPath rather than judge the public bucket against the tier (issue 47, cause 1).
+describe('the limiter checks on a rates path served without a key', () => {
+  it('skip, naming the profile option, instead of measuring the public bucket', { timeout: 30_000 }, async () => {
+    const rates = { rates: [], timestamp: new Date().toISOString() };
+    const result = await runAgainst(
+      async (req, next) => {
+        const path = new URL(req.url).pathname;
+        if (req.method === 'GET' && !req.headers.has('authorization') && path.endsWith('/v1/rates')) return new Response(JSON.stringify(rates), { status: 200, headers: { 'content-type': 'application/json' } });
+        return next(req);
+      },
+      { only: ['limits.headers-decrease', 'limits.tiers', 'limits.refill'] },
+    );
+    expect(result.checks.map((c) => c.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    for (const c of result.checks) expect(c.message).toMatch(/ratesPath GET \/rates answered 200 without a key.*public bucket/);
+  });
+});

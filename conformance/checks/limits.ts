@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { limitProbePath, PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
+import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { refillCheck } from './limits-refill.ts';
+import { keyedLimitPath } from './limit-path.ts';
 
 /** Longest wait for the public bucket to hold three tokens again. */
 const PUBLIC_REFILL_WAIT_MS = 5_000;
@@ -77,11 +78,12 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         // The slowest-refilling key shows the fall best; refill during the requests is allowed for.
         const key = ctx.burstKey ?? ctx.key;
         const tierName = ctx.burstKey ? tiers.burstKey : tiers.key;
+        const path = await keyedLimitPath(ctx);
         const quick = async () => {
           const seq: Reply[] = [];
           const t0 = performance.now();
-          for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', limitProbePath(profile), { key, retry429: false }));
-          return { seq, elapsed: (performance.now() - t0) / 1000, hs: seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${limitProbePath(profile)}`)) };
+          for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', path, { key, retry429: false }));
+          return { seq, elapsed: (performance.now() - t0) / 1000, hs: seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${path}`)) };
         };
         const tierOf = (limit: number) => (tierName && tierName in TIERS ? tierName : tierOfLimit(limit)) as TierName | undefined;
         let q = await quick();
@@ -151,9 +153,10 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       requirements: ['LIMIT-tier-starter', 'LIMIT-tier-growth', 'LIMIT-tier-scale', 'LIMIT-public', 'LIMIT-headers'],
       async run(ctx) {
         const keys: Array<[keyof KeyTiers, string | undefined]> = [['key', ctx.key], ['key2', ctx.key2], ['burstKey', ctx.burstKey]];
+        const path = await keyedLimitPath(ctx);
         for (const [name, key] of keys) {
           if (!key) continue;
-          const r = await ctx.api('GET', limitProbePath(profile), { key });
+          const r = await ctx.api('GET', path, { key });
           const { limit } = limitHeaders(r, `the ${name} answer`);
           const known = tiers[name];
           if (known && known in TIERS) {
@@ -182,7 +185,8 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       needs: ['burst-key', 'burst'],
       phase: 'late',
       async run(ctx) {
-        const send = () => ctx.api('GET', limitProbePath(profile), { key: ctx.burstKey, retry429: false, paced: false });
+        const path = await keyedLimitPath(ctx);
+        const send = () => ctx.api('GET', path, { key: ctx.burstKey, retry429: false, paced: false });
         const first = await send();
         const h = limitHeaders(first, 'the first answer to the burst key');
         const t0 = performance.now();

@@ -5,38 +5,63 @@ import { ok, type Detector, type Probe } from '../probe.ts';
 // The rates path among candidates (the spec leaves it open), and from the same replies the
 // rate-limit header units: whether X-RateLimit-Limit is a tier's burst or its per-minute
 // rate, and X-RateLimit-Reset's unit judged by its magnitude against the clock.
+//
+// The get-rates path is in the spec's AUTHENTICATED table (part 4), and GET /markets/rates is in
+// its public one: a candidate is the path only when it answers a rates body with the key AND is
+// refused without one (it draws from the key's bucket, not the public one). A public rates
+// endpoint taken for it made the auth check expect a 401 from a public endpoint and the load
+// step measure the public bucket against tier figures (issue 47, cause 1).
 
-export const RATES_PATH_CANDIDATES = ['/rates', '/market-rates', '/rates/current', '/interest-rates', '/lending-rates', '/markets/rates'];
+export const RATES_PATH_CANDIDATES = ['/rates', '/market-rates', '/rates/current', '/interest-rates', '/lending-rates'];
+
+/** The public rates endpoint of part 4: never the authenticated get-rates path. */
+export const PUBLIC_RATES_PATH = '/markets/rates';
+
+/** Refused without a key, as an authenticated endpoint is (part 5: 401; a 403 refuses too). */
+export const refusedWithoutKey = (r: Reply) => r.status === 401 || r.status === 403;
+
+/** With the key: a rates body; without: refused. The keyless reply is returned as evidence. */
+async function keyedRates(p: Probe, path: string, r: Reply): Promise<Reply | undefined> {
+  if (!ok(r) || !ratesResponse.safeParse(r.json).success) return undefined;
+  const bare = await p.pub('GET', path);
+  return refusedWithoutKey(bare) ? bare : undefined;
+}
 
 export const ratesDetector: Detector = {
   name: 'rates path and rate-limit headers',
   options: ['ratesPath', 'successStatus.GET /rates', 'limits.limitHeader', 'limits.resetUnit'],
   async run(p) {
     const tried: Reply[] = [];
+    const publicToo: string[] = [];
     for (const path of RATES_PATH_CANDIDATES) {
       const r = await p.call('GET', path);
       tried.push(r);
-      if (ok(r) && ratesResponse.safeParse(r.json).success) {
+      const bare = await keyedRates(p, path, r);
+      if (bare) {
         p.facts.set('ratesPath', path);
-        p.set('ratesPath', path, path === '/markets/rates' ? 'medium' : 'high', [r], `first of ${RATES_PATH_CANDIDATES.join(', ')} answering a rates body`);
+        p.set('ratesPath', path, 'high', [r, bare], `first of ${RATES_PATH_CANDIDATES.join(', ')} answering a rates body with the key and ${bare.status} without one`);
         p.set('successStatus.GET /rates', r.status, 'high', [r]);
         break;
       }
+      if (ok(r) && ratesResponse.safeParse(r.json).success) publicToo.push(path);
     }
     if (!p.facts.has('ratesPath')) {
-      const fromDoc = await ratesPathFromOpenApi(p, tried);
+      const fromDoc = await ratesPathFromOpenApi(p, tried, publicToo);
       if (fromDoc) {
         p.facts.set('ratesPath', fromDoc.path);
-        p.set('ratesPath', fromDoc.path, 'high', [fromDoc.doc, fromDoc.reply], `no candidate of ${RATES_PATH_CANDIDATES.join(', ')} answered a rates body; the target's own OpenAPI document names ${fromDoc.path}, which did`);
+        p.set('ratesPath', fromDoc.path, 'high', [fromDoc.doc, fromDoc.reply], `no candidate of ${RATES_PATH_CANDIDATES.join(', ')} answered a rates body only with a key; the target's own OpenAPI document names ${fromDoc.path}, which did`);
         p.set('successStatus.GET /rates', fromDoc.reply.status, 'high', [fromDoc.reply]);
-      } else p.miss('ratesPath', `no candidate answered a rates body: ${tried.map((r) => r.status).join(', ')} for ${RATES_PATH_CANDIDATES.join(', ')}, and no OpenAPI document of the target (${OPENAPI_DOC_PATHS.join(', ')}) named a GET that did`);
+      } else {
+        const open = publicToo.length ? `; ${publicToo.join(', ')} answered one without a key too (public, not the authenticated get-rates path)` : '';
+        p.miss('ratesPath', `no candidate answered a rates body with the key and a refusal without it: ${tried.map((r) => r.status).join(', ')} for ${RATES_PATH_CANDIDATES.join(', ')}${open}, and no OpenAPI document of the target (${OPENAPI_DOC_PATHS.join(', ')}) named a GET that did (${PUBLIC_RATES_PATH} is the spec's public endpoint, never taken); give it as ratesPath in the profile file`);
+      }
     }
     rateLimitUnits(p, tried[tried.length - 1]!);
   },
 };
 
 /** GET paths without parameters the spec's table gives (part 4): none of them is the rates path. */
-const SPEC_GET_PATHS = ['/markets', '/markets/rates', '/vaults', '/webhooks'];
+const SPEC_GET_PATHS = ['/markets', PUBLIC_RATES_PATH, '/vaults', '/webhooks'];
 
 /** Where a target may serve its own OpenAPI document, under the base URL (the gate's contract step looks there too). */
 export const OPENAPI_DOC_PATHS = ['/openapi.json', '/openapi', '/swagger.json', '/docs/openapi.json'];
@@ -47,7 +72,7 @@ export const OPENAPI_DOC_PATHS = ['/openapi.json', '/openapi', '/swagger.json', 
  * gives no name, so a name is only an order), and the first to answer a rates body is it (an answer, not the
  * document's word alone).
  */
-async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Reply[]): Promise<{ path: string; doc: Reply; reply: Reply } | undefined> {
+async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Reply[], publicToo: string[]): Promise<{ path: string; doc: Reply; reply: Reply } | undefined> {
   const prefix = p.http.baseUrl.pathname.replace(/\/$/, '');
   for (const at of OPENAPI_DOC_PATHS) {
     const doc = await p.call('GET', at);
@@ -61,7 +86,8 @@ async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Re
     for (const { path } of gets) {
       const r = await p.call('GET', path);
       tried.push(r);
-      if (ok(r) && ratesResponse.safeParse(r.json).success) return { path, doc, reply: r };
+      if (await keyedRates(p, path, r)) return { path, doc, reply: r };
+      if (ok(r) && ratesResponse.safeParse(r.json).success) publicToo.push(path);
     }
   }
   return undefined;
