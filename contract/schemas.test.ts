@@ -171,6 +171,9 @@ describe('position shapes', () => {
     const item = { positionId: 'p', status: 'pending', type: 'borrow', asset: 'USDC', amount: '1', rate: 0.05, maturity: '2026-02-14T00:00:00Z' };
     expect(s.positionList.safeParse({ positions: [item], nextCursor: 'c1', hasMore: true }).success).toBe(true);
     expect(s.positionList.safeParse({ positions: [], hasMore: false }).success).toBe(true);
+    // Part 2 types nextCursor only as "string": an empty one on the last page is legal (issue 47, cause 3).
+    expect(s.positionList.safeParse({ positions: [], nextCursor: '', hasMore: false }).success).toBe(true);
+    expect(s.positionList.safeParse({ positions: [], nextCursor: null, hasMore: false }).success).toBe(true);
     rejects(s.positionList, { positions: [item], hasMore: 'no' });
     rejects(s.positionList, { positions: [{ ...item, type: undefined }], hasMore: false });
     rejects(s.positionList, { hasMore: false });

@@ -106,7 +106,8 @@ export const positionListItem = z.looseObject({
 
 export const positionList = z.looseObject({
   positions: z.array(positionListItem),
-  nextCursor: z.string().min(1).nullable().optional(),
+  // Part 2 says only "string": an empty cursor on the last page is a legal choice (pageRules notes it).
+  nextCursor: z.string().nullable().optional(),
   hasMore: z.boolean(),
 });
 export type PositionList = z.infer<typeof positionList>;

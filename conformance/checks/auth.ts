@@ -125,8 +125,13 @@ export function authChecks(profile: Profile): Check[] {
           }
           ctx.profileChoice({ option: 'errors.unknownUser', expected: unknownUser, followed: unknownUser === 'empty-list', received: 'empty-list' }, list.exchange);
         } else {
-          expectError(list, 'position_not_found', 404, "partner 2 listing partner 1's user");
-          ctx.profileChoice({ option: 'errors.unknownUser', expected: unknownUser, followed: unknownUser === 'position_not_found', received: 'position_not_found' }, list.exchange);
+          // Part 7: the code for an unknown user is "not shown": any 4xx error object refuses (a 404
+          // user_not_found, a 403), so long as it discloses none of partner 1's positions. Which
+          // status and code is the profile's (a note). The userId in the body is partner 2's own word.
+          expectClientError(list, "partner 2 listing partner 1's user is answered with an empty list or a 4xx error object");
+          if (list.text.includes(own.positionId)) fail("partner 2's refusal to list partner 1's user tells nothing of partner 1's positions", 'no positionId of partner 1 in the body', show(list.text), list.exchange);
+          const code = (list.json as { error: { code: string } }).error.code;
+          ctx.profileChoice({ option: 'errors.unknownUser', expected: unknownUser, followed: unknownUser === 'position_not_found' && list.status === 404 && code === 'position_not_found', received: `${list.status} ${code}` }, list.exchange);
         }
 
         const still = await ctx.api('GET', `/positions/${enc(own.positionId)}`);

@@ -55,7 +55,8 @@ export function documentedSuccess(p: Profile, e: Endpoint): Json {
     const schema = toSchema(successSchema(p, e), 'output');
     if (e.id === 'positions.list') {
       // The last page's nextCursor (part 2 does not show it): absent, or null, as the profile says.
-      const cursor = { type: 'string', minLength: 1 };
+      // Part 2 types it only "string", so no minLength: an empty last-page cursor is legal.
+      const cursor = { type: 'string' };
       (schema.properties as Record<string, Json>).nextCursor = p.pagination.lastPageCursor === 'null'
         ? { anyOf: [cursor, { type: 'null' }], description: 'null on the last page (profile pagination.lastPageCursor)' }
         : { ...cursor, description: 'absent on the last page (profile pagination.lastPageCursor)' };
