@@ -6,6 +6,11 @@
 //   node scripts/ensure-k6.mjs            ensure, exit non-zero when impossible
 //   node scripts/ensure-k6.mjs --soft     ensure, but never fail (prepare)
 //   node scripts/ensure-k6.mjs --print-path
+//
+// Every outcome is recorded in <cache>/k6.json: the binary chosen, and each version whose Go
+// build was refused (the proxy's 403) with when and why. Only the install-time calls (this
+// script, `lendcheck k6 install`) try a refused version again; `lendcheck load` and `lendcheck k6`
+// read the record and never rebuild on each call.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -63,6 +68,7 @@ function build(version) {
   }
 }
 
+/** The record of the last install-time attempt (k6.json), or undefined when none was made here. */
 export function readK6State() {
   try {
     return JSON.parse(readFileSync(stateFile, 'utf8'));
@@ -71,15 +77,31 @@ export function readK6State() {
   }
 }
 
-export function ensureK6() {
+/**
+ * Finds the pinned k6, or builds it with Go, and records the outcome.
+ *   retryRefused: build again a version whose build was refused before (install time only);
+ *   build: false finds without building (a later call after an install-time attempt failed).
+ */
+export function ensureK6({ retryRefused = false, build: mayBuild = true } = {}) {
   const accepted = [K6_WANTED, ...K6_FALLBACKS];
+  const refused = { ...(readK6State()?.refused ?? {}) };
+  const tryBuild = (v) => {
+    const before = refused[v];
+    if (!mayBuild) return { error: 'not built here (lendcheck k6 install builds it)', skipped: true };
+    if (before && !retryRefused) return { error: `refused when last tried (${before.at}): ${before.error}`, skipped: true };
+    const b = build(v);
+    if (b.path) delete refused[v];
+    else refused[v] = { at: new Date().toISOString(), error: b.error };
+    return b;
+  };
+  const record = (state) => save({ ...state, ...(Object.keys(refused).length ? { refused } : {}), at: new Date().toISOString() });
   const candidates = [process.env.K6_BIN, which('k6'), ...accepted.map((v) => join(binDir, `k6-${v}`))].filter(Boolean);
   // Prefer the wanted version wherever it is; a fallback only when no wanted one exists.
   const found = candidates.map((p) => ({ path: p, version: existsSync(p) ? versionOf(p) : undefined }));
   const wanted = found.find((f) => f.version === K6_WANTED);
   const notes = [];
   if (!wanted && goVersionOk()) {
-    const w = build(K6_WANTED);
+    const w = tryBuild(K6_WANTED);
     if (w.path) return record({ path: w.path, version: K6_WANTED, wanted: K6_WANTED });
     notes.push(`k6 ${K6_WANTED} could not be built: ${w.error}`);
   }
@@ -87,21 +109,22 @@ export function ensureK6() {
   if (chosen) return record({ ...chosen, wanted: K6_WANTED, note: notes.join('; ') || undefined });
   if (goVersionOk()) {
     for (const v of K6_FALLBACKS) {
-      const b = build(v);
+      const b = tryBuild(v);
       if (b.path) return record({ path: b.path, version: v, wanted: K6_WANTED, note: notes.join('; ') });
       notes.push(`k6 ${v} could not be built: ${b.error}`);
     }
   } else {
     notes.push('Go 1.26 or newer is not installed');
   }
-  throw new Error(
+  const message =
     `no k6 ${K6_WANTED} found (K6_BIN, PATH, ${binDir}). ${notes.join('; ')}.\n` +
-      `Install k6 ${K6_WANTED} from https://grafana.com/docs/k6/latest/set-up/install-k6/ and put it on PATH or in K6_BIN, ` +
-      `or install Go 1.26+ and run: lendcheck k6 install (in a checkout: node cli/bin.js k6 install)`,
-  );
+    `Install k6 ${K6_WANTED} from https://grafana.com/docs/k6/latest/set-up/install-k6/ and put it on PATH or in K6_BIN, ` +
+    `or install Go 1.26+ and run: lendcheck k6 install (in a checkout: node cli/bin.js k6 install)`;
+  record({ wanted: K6_WANTED, error: message });
+  throw new Error(message);
 }
 
-function record(state) {
+function save(state) {
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(stateFile, JSON.stringify(state, null, 2));
   return state;
@@ -111,7 +134,8 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   const soft = process.argv.includes('--soft');
   try {
-    const s = ensureK6();
+    // Install time: the one place a refused version is tried again.
+    const s = ensureK6({ retryRefused: true });
     if (process.argv.includes('--print-path')) {
       console.log(s.path);
     } else {

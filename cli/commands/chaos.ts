@@ -1,16 +1,15 @@
 import type { Command } from 'commander';
-import { loadProfile, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
-import { secretFitsScheme } from '../../signing/signature.ts';
-import { loadPlan } from '../../chaos/plan.ts';
-import { startReceiver } from '../../chaos/receiver.ts';
-import { AttemptStore } from '../../chaos/store.ts';
-import { parseTolerance, validateAttempts } from '../../chaos/validate/validate.ts';
-import { exitCodeFor, summarize, writeReports } from '../../chaos/report.ts';
-import { runCertify } from '../../chaos/certify/run.ts';
-import { runChaosSchedule } from '../../chaos/schedule/run.ts';
-import { DEFAULT_WATCHED_RETRIES, runRetryWatch } from '../../chaos/retry-watch/run.ts';
-import { SIGNATURE_SCHEMES, type SignatureScheme } from '../../signing/signature.ts';
-import { givenKey, preflight, preflightReceiver, refuseLive } from '../preflight/preflight.ts';
+import { WEBHOOK_SECRET_PREFIX } from '../../contract/constants.ts';
+import { secretFitsScheme, SIGNATURE_SCHEMES, type SignatureScheme } from '../../signing/signature.ts';
+import { DEFAULT_WATCHED_RETRIES } from './option-values.ts';
+
+// Each action imports its parts when it runs, so --help and input errors load none of them.
+const parts = async () => ({
+  loadProfile: (await import('../../contract/index.ts')).loadProfile,
+  ...(await import('../../chaos/report.ts')),
+  ...(await import('../../chaos/validate/validate.ts')),
+  ...(await import('../preflight/preflight.ts')),
+});
 
 const num = (name: string) => (v: string) => {
   const n = Number(v);
@@ -40,6 +39,9 @@ export function registerChaos(program: Command): void {
     .option('--time-scale <n>', "the sender's time scale, recorded for the validator", num('--time-scale'), 1)
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { port: string; secret?: string; plan?: string; db: string; timeScale: number; profile?: string }) => {
+      const { loadProfile } = await parts();
+      const { loadPlan } = await import('../../chaos/plan.ts');
+      const { startReceiver } = await import('../../chaos/receiver.ts');
       const profile = loadProfile(o.profile);
       const rx = await startReceiver({
         secret: secretFrom(o.secret, profile.signature.scheme),
@@ -73,6 +75,8 @@ export function registerChaos(program: Command): void {
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { db: string; timeScale?: number; tolerance: string; from?: string; reportDir: string; profile?: string }) => {
       if (o.from !== undefined && o.from !== 'end' && o.from !== 'arrival') throw new Error('--from must be end or arrival');
+      const { loadProfile, parseTolerance, validateAttempts, writeReports, summarize, exitCodeFor } = await parts();
+      const { AttemptStore } = await import('../../chaos/store.ts');
       const store = new AttemptStore(o.db);
       const r = await validateAttempts(store.attempts(), store.sessions(), { timeScale: o.timeScale, tolerance: parseTolerance(o.tolerance), from: o.from as 'end' | 'arrival' | undefined, profile: loadProfile(o.profile) });
       store.close();
@@ -95,6 +99,8 @@ export function registerChaos(program: Command): void {
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { url: string; secret?: string; scheme?: string; burst: number; source?: string[]; only?: string[]; reportDir: string; profile?: string }) => {
       if (o.scheme && !SIGNATURE_SCHEMES.includes(o.scheme as SignatureScheme)) throw new Error(`--scheme must be one of ${SIGNATURE_SCHEMES.join(', ')}`);
+      const { loadProfile, preflightReceiver, writeReports, summarize } = await parts();
+      const { runCertify } = await import('../../chaos/certify/run.ts');
       const secret = secretFrom(o.secret, (o.scheme as SignatureScheme | undefined) ?? loadProfile(o.profile).signature.scheme);
       // The receiver must answer at all (any status): a dead address is the user's mistake, not 18 failed checks.
       await preflightReceiver(o.url, '--url');
@@ -126,6 +132,8 @@ export function registerChaos(program: Command): void {
     .option('--report-dir <dir>', 'write chaos-schedule.json and chaos-schedule.junit.xml here', 'lendcheck-reports')
     .option('--profile <file>', 'profile file (JSON)')
     .action(async (o: { baseUrl?: string; apiKey?: string; allowLive: boolean; timeScale?: number; tolerance?: string; db?: string; receiverHost: string; reportDir: string; profile?: string }) => {
+      const { loadProfile, parseTolerance, givenKey, refuseLive, preflight, writeReports, summarize, exitCodeFor } = await parts();
+      const { runChaosSchedule } = await import('../../chaos/schedule/run.ts');
       const profile = loadProfile(o.profile);
       const tolerance = o.tolerance ? parseTolerance(o.tolerance) : undefined;
       const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')];
@@ -163,6 +171,8 @@ export function registerChaos(program: Command): void {
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
       if (!apiKey) throw new Error('--api-key (or LENDCHECK_API_KEY) is required');
       if (o.retries !== undefined && !(Number.isInteger(o.retries) && o.retries <= 5)) throw new Error(`--retries must be 1..5, received ${o.retries}`);
+      const { loadProfile, parseTolerance, givenKey, preflight, writeReports, summarize, exitCodeFor } = await parts();
+      const { runRetryWatch } = await import('../../chaos/retry-watch/run.ts');
       const profile = loadProfile(o.profile);
       const tolerance = parseTolerance(o.tolerance);
       await preflight({ baseUrl: o.baseUrl, keys: [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')], allowLive: o.allowLive });

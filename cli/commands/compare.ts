@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseBounds } from '../../reports/history/bounds.ts';
-import { compareRuns } from '../../reports/history/compare.ts';
-import { defaultHistoryPath, History, type RunRow } from '../../reports/history/store.ts';
+import type { RunRow } from '../../reports/history/store.ts';
 import type { Extracted } from '../../reports/history/extract.ts';
-import { likeBaseline, scopesOf, sharedOnly } from '../history/like.ts';
-import { diffTable } from '../../reports/history/table.ts';
+import { DEFAULT_REPORT_DIR } from './option-values.ts';
 
 interface CompareFlags {
   history?: string;
@@ -21,11 +18,16 @@ export function registerCompare(program: Command): void {
     .description('Compare a run from the history with a baseline (default: the last passing run against the same target): a diff table with direction and significance')
     .argument('<run>', 'run id, or "last"')
     .argument('[baseline]', 'run id (default: the last passing run against the same target before <run>)')
-    .option('--report-dir <dir>', 'the reports folder holding history.db', 'lendcheck-reports')
+    .option('--report-dir <dir>', 'the reports folder holding history.db', DEFAULT_REPORT_DIR)
     .option('--history <file>', 'the history file (default <report-dir>/history.db)')
     .option('--max-regression <bounds>', 'exit 1 when a figure got worse beyond these bounds, e.g. p95=10%,burst=0')
     .option('--all', 'list unchanged figures too')
-    .action((run: string, baselineRef: string | undefined, o: CompareFlags) => {
+    .action(async (run: string, baselineRef: string | undefined, o: CompareFlags) => {
+      const { parseBounds } = await import('../../reports/history/bounds.ts');
+      const { compareRuns } = await import('../../reports/history/compare.ts');
+      const { defaultHistoryPath, History } = await import('../../reports/history/store.ts');
+      const { likeBaseline, scopesOf, sharedOnly } = await import('../history/like.ts');
+      const { diffTable } = await import('../../reports/history/table.ts');
       const file = o.history ?? defaultHistoryPath(o.reportDir);
       const bounds = parseBounds(o.maxRegression);
       const h = new History(file);

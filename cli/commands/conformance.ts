@@ -1,21 +1,10 @@
 import type { Command } from 'commander';
-import { DEFAULT_REPORT_DIR } from '../../reports/writers.ts';
-import { runConformance } from '../../conformance/suite/run.ts';
-import { TargetUnreachable, UnsafeTargetError } from '../../conformance/target.ts';
-import { withSchemathesis } from '../../conformance/schemathesis/target.ts';
 import { join } from 'node:path';
-import { colorEnabled, paint } from '../../reports/output/color.ts';
-import { failedCheckLines } from '../../reports/output/failed-lines.ts';
-import { FAILURES_FILE } from '../../reports/repro/failures-file.ts';
-import { reportToGithub } from '../../reports/ci/github.ts';
-import { createRedactor } from '../../reports/redact.ts';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_MAX_WAIT_MS } from '../../conformance/budget/budget.ts';
-import { loadProfile } from '../../contract/index.ts';
 import { EXIT, InputError } from '../exit-codes.ts';
-import { givenKey, preflight, type GivenKey } from '../preflight/preflight.ts';
+import { givenKey, type GivenKey } from '../preflight/preflight.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
-import { skipLines } from '../output/skips.ts';
+import { DEFAULT_MAX_WAIT_S, DEFAULT_REPORT_DIR } from './option-values.ts';
 
 /** Keys from a file: one per line, blank lines and '#' comments ignored. */
 export function keysFromFile(file: string): string[] {
@@ -48,7 +37,7 @@ export function registerConformance(program: Command): void {
     .option('--base-url <url>', 'target base URL ending in /v1 (env LENDCHECK_BASE_URL)')
     .option('--api-key <key>', 'API key of partner 1 (env LENDCHECK_API_KEY); give it again for more keys of partner 1: the rate-limit budget spreads the run over them', (v: string, prev: string[] = []) => [...prev, v])
     .option('--api-keys-file <file>', "more keys of partner 1, one per line ('#' starts a comment)")
-    .option('--max-wait <seconds>', 'longest wait for rate-limit room before a check skips, saying what it needed', (v: string) => Number.parseFloat(v), DEFAULT_MAX_WAIT_MS / 1000)
+    .option('--max-wait <seconds>', 'longest wait for rate-limit room before a check skips, saying what it needed', (v: string) => Number.parseFloat(v), DEFAULT_MAX_WAIT_S)
     .option('--api-key-2 <key>', "a second partner's key, for tenancy checks (env LENDCHECK_API_KEY_2)")
     .option('--burst-key <key>', 'a key the suite may exhaust to see a 429 (env LENDCHECK_BURST_KEY)')
     .option('--public-base-url <url>', 'base URL of the public endpoints, when different (env LENDCHECK_PUBLIC_BASE_URL)')
@@ -63,6 +52,17 @@ export function registerConformance(program: Command): void {
     .option('--with-schemathesis', 'also run Schemathesis (all checks, all phases) with the OpenAPI document of the profile; its result is a part of its own (schemathesis.json, schemathesis-junit.xml)')
     .option('--schemathesis-examples <n>', 'Schemathesis examples per operation (its budget)', (v: string) => Number.parseInt(v, 10), 10)
     .action(async (o: Record<string, unknown>) => {
+      // The parts load here, when the command runs (never for --help or a mistyped flag).
+      const { TargetUnreachable, UnsafeTargetError } = await import('../../conformance/target.ts');
+      const { loadProfile } = await import('../../contract/index.ts');
+      const { preflight } = await import('../preflight/preflight.ts');
+      const { runConformance } = await import('../../conformance/suite/run.ts');
+      const { colorEnabled, paint } = await import('../../reports/output/color.ts');
+      const { failedCheckLines } = await import('../../reports/output/failed-lines.ts');
+      const { FAILURES_FILE } = await import('../../reports/repro/failures-file.ts');
+      const { reportToGithub } = await import('../../reports/ci/github.ts');
+      const { createRedactor } = await import('../../reports/redact.ts');
+      const { skipLines } = await import('../output/skips.ts');
       try {
         // A bad profile file is the user's mistake: one line here, not a failed Vitest suite.
         loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE);
@@ -98,6 +98,7 @@ export function registerConformance(program: Command): void {
         process.exitCode = exitCodeOf(r);
         reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : r.status === 'incomplete' ? 'incomplete' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([...keys, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
         if (o.withSchemathesis) {
+          const { withSchemathesis } = await import('../../conformance/schemathesis/target.ts');
           const st = await withSchemathesis({
             baseUrl: o.baseUrl as string | undefined,
             apiKey: keys[0],

@@ -1,15 +1,11 @@
 import { type Command, Option } from 'commander';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EVENT_TYPES, loadProfile } from '../../contract/index.ts';
-import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
-import { consolePlugin } from '../../sandbox/console/plugin.ts';
-import { defaultPlugins } from '../../sandbox/plugins.ts';
-import { startSandboxServer, type SandboxServer } from '../../sandbox/server.ts';
-import { startListen } from '../listen/forward.ts';
-import { NoControlsError, triggerEvent } from '../listen/trigger.ts';
+import { EVENT_TYPES } from '../../contract/constants.ts';
+import type { SandboxServer } from '../../sandbox/server.ts';
 import { preflight, refuseLive } from '../preflight/preflight.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
+import { SANDBOX_TEST_KEY } from './option-values.ts';
 
 // `lendcheck listen --forward-to URL` and `lendcheck trigger EVENT` (cli/listen/): Stripe's
 // `stripe listen` / `stripe trigger` for this interface. Without --base-url, listen starts
@@ -17,7 +13,7 @@ import { selfCommand } from '../../kernel/self-command.ts';
 // where trigger sends by default.
 
 const DEFAULT_BASE = 'http://127.0.0.1:4010/v1';
-const TEST_KEY = DEFAULT_KEYS.find((k) => k.tier === 'growth')!.key;
+const TEST_KEY = SANDBOX_TEST_KEY;
 
 function keyFor(given: string | undefined, allowLive: boolean): string {
   const key = given ?? process.env.LENDCHECK_API_KEY ?? TEST_KEY;
@@ -69,6 +65,7 @@ export function registerListen(program: Command): void {
     .option('--host <addr>', 'address the target reaches this machine at', '127.0.0.1')
     .option('--sandbox-port <n>', 'port of the embedded sandbox (only without --base-url)', '4010')
     .action(async (o: ListenFlags) => {
+      const { loadProfile } = await import('../../contract/index.ts');
       const profile = loadProfile(o.profile);
       const events = o.events ? o.events.split(',').map((s) => s.trim()).filter(Boolean) : [...EVENT_TYPES];
       const unknown = events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
@@ -80,7 +77,11 @@ export function registerListen(program: Command): void {
         const given = o.apiKey !== undefined ? '--api-key' : process.env.LENDCHECK_API_KEY ? 'LENDCHECK_API_KEY' : '--api-key (its default, the sandbox test key)';
         await preflight({ baseUrl, urlOption: o.baseUrl ? '--base-url' : 'LENDCHECK_BASE_URL', keys: [{ option: given, key: apiKey }], allowLive: o.allowLive });
       }
+      const { startListen } = await import('../listen/forward.ts');
       if (!baseUrl) {
+        const { startSandboxServer } = await import('../../sandbox/server.ts');
+        const { defaultPlugins } = await import('../../sandbox/plugins.ts');
+        const { consolePlugin } = await import('../../sandbox/console/plugin.ts');
         sandbox = await startSandboxServer({ port: Number(o.sandboxPort), profile, dbPath: ':memory:', plugins: [...defaultPlugins(), consolePlugin()] });
         baseUrl = sandbox.url;
         console.log(`reference sandbox at ${baseUrl} (profile "${profile.name}"; trigger events with: ${selfCommand()} trigger <type>${sandbox.port === 4010 ? '' : ` --base-url ${baseUrl}`}; console at ${new URL('/console', baseUrl).href})`);
@@ -116,6 +117,7 @@ export function registerListen(program: Command): void {
     .option('--user-id <id>', 'the user of a synthetic record')
     .action(async (type: string, o: { baseUrl?: string; apiKey?: string; allowLive: boolean; positionId?: string; userId?: string }) => {
       const baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL ?? DEFAULT_BASE;
+      const { NoControlsError, triggerEvent } = await import('../listen/trigger.ts');
       try {
         const r = await triggerEvent({ baseUrl, apiKey: keyFor(o.apiKey, o.allowLive), type, positionId: o.positionId, userId: o.userId });
         console.log(`triggered ${r.type} ${r.eventId} on ${baseUrl}`);

@@ -1,17 +1,10 @@
 import { Command, Option } from 'commander';
 import { join, resolve } from 'node:path';
-import { defaultProfile, loadProfile, TIER_NAMES } from '../../contract/index.ts';
-import { SCENARIOS, scenarioEnv, type ScenarioName } from '../load/env.ts';
-import { k6Binary } from '../load/k6-process.ts';
-import { loadPool, parsePoolSpec } from '../load/pool.ts';
-import { emitK6Operator } from '../load/operator.ts';
-import { runLoad, scenarioScript } from '../load/run.ts';
-import { loadExitCode } from '../load/exit.ts';
+import { TIER_NAMES } from '../../contract/constants.ts';
+import type { ScenarioName } from '../load/env.ts';
 import { givenKey, preflight, refuseLive } from '../preflight/preflight.ts';
-import { newRunId } from '../gate/run.ts';
-import { recordRun } from '../history/record.ts';
-import { defaultHistoryPath } from '../../reports/history/store.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
+import { DEFAULT_HISTORY_FILE, LOAD_SCENARIOS as SCENARIOS } from './option-values.ts';
 
 interface LoadCliOptions {
   scenario: ScenarioName;
@@ -57,8 +50,17 @@ export function registerLoad(program: Command): void {
     .addOption(new Option('--match-by <how>', 'matching: time-to-match from signed position.matched webhooks or by polling').choices(['auto', 'webhooks', 'polling']).default('auto'))
     .option('--orders-per-second <n>', 'matching: orders per second on each side (checked against the key pool)')
     .option('--verbose', "k6's own output (its progress block, logs) on stderr; off by default: one line per phase")
-    .option('--history <file>', 'the run history this run is added to (lendcheck compare reads it)', defaultHistoryPath())
+    .option('--history <file>', 'the run history this run is added to (lendcheck compare reads it)', DEFAULT_HISTORY_FILE)
     .action(async (o: LoadCliOptions) => {
+      // The parts load when the command runs, never for --help or a mistyped flag.
+      const { defaultProfile, loadProfile } = await import('../../contract/index.ts');
+      const { scenarioEnv } = await import('../load/env.ts');
+      const { k6Binary } = await import('../load/k6-process.ts');
+      const { loadPool, parsePoolSpec } = await import('../load/pool.ts');
+      const { runLoad, scenarioScript } = await import('../load/run.ts');
+      const { loadExitCode } = await import('../load/exit.ts');
+      const { newRunId } = await import('../gate/run.ts');
+      const { recordRun } = await import('../history/record.ts');
       const profile = o.profile ? loadProfile(o.profile) : defaultProfile;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
       refuseLive([givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')], !!o.allowProduction, '--allow-production');
@@ -69,6 +71,7 @@ export function registerLoad(program: Command): void {
         const dir = resolve(o.reportDir ?? join('lendcheck-reports', 'k6-operator'));
         const tier = o.tier ?? profile.limits.defaultTier;
         const env = scenarioEnv(profile, { scenario: o.scenario, tier, publicMode: !!o.public, smoke: !!o.smoke, baseUrl: o.baseUrl, runId: `operator-${Date.now()}` });
+        const { emitK6Operator } = await import('../load/operator.ts');
         const files = emitK6Operator({ k6: k6Binary().path, script: scenarioScript(o.scenario), env, outs: o.out, parallelism: segments, dir, name: `lendcheck-${o.scenario}` });
         console.log(`wrote ${files.configMap}\nwrote ${files.testRun}\nthe TestRun reads API_KEY from Secret lendcheck-${o.scenario}-api-key`);
         return;

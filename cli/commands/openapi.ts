@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { loadProfile } from '../../contract/index.ts';
-import { openApiText } from '../../contract/openapi/document.ts';
 
 export function registerOpenapi(program: Command): void {
   program
     .command('openapi')
     .description('Print the OpenAPI 3.1 document generated from the contract under a profile')
     .option('--profile <file>', 'profile file (JSON)')
-    .action((opts: { profile?: string }) => {
+    .action(async (opts: { profile?: string }) => {
+      const { loadProfile } = await import('../../contract/index.ts');
+      const { openApiText } = await import('../../contract/openapi/document.ts');
       process.stdout.write(openApiText(loadProfile(opts.profile)));
     });
 }

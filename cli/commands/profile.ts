@@ -1,9 +1,6 @@
 import { type Command, Option } from 'commander';
-import { loadProfile, NOT_SHOWN, profileSchema } from '../../contract/index.ts';
-import { detectToFile, retryWaitMs } from '../../detect/cli.ts';
-import { DEFAULT_MAX_REQUESTS, FULL_DETECTION_REQUESTS } from '../../detect/budget.ts';
 import { InputError } from '../exit-codes.ts';
-import { givenKey, preflight } from '../preflight/preflight.ts';
+import { DETECT_DEFAULT_MAX_REQUESTS as DEFAULT_MAX_REQUESTS, DETECT_FULL_REQUESTS as FULL_DETECTION_REQUESTS } from './option-values.ts';
 
 interface DetectFlags {
   baseUrl?: string;
@@ -24,7 +21,8 @@ export function registerProfile(program: Command): void {
     .description('Print the effective profile (defaults merged with --profile FILE), validating the file')
     .option('--profile <file>', 'profile file (JSON) to validate and merge over the defaults')
     .option('--explain', 'list every "not shown" spec point with the options that answer it')
-    .action((opts: { profile?: string; explain?: boolean }) => {
+    .action(async (opts: { profile?: string; explain?: boolean }) => {
+      const { loadProfile, NOT_SHOWN, profileSchema } = await import('../../contract/index.ts');
       const profile = loadProfile(opts.profile);
       if (!opts.explain) {
         console.log(JSON.stringify(profile, null, 2));
@@ -54,6 +52,8 @@ export function registerProfile(program: Command): void {
       const baseUrl = o.baseUrl ?? process.env.LENDCHECK_BASE_URL;
       const apiKey = o.apiKey ?? process.env.LENDCHECK_API_KEY;
       if (!baseUrl || !apiKey) throw new InputError('profile detect needs --base-url and --api-key (or LENDCHECK_BASE_URL and LENDCHECK_API_KEY)');
+      const { detectToFile, retryWaitMs } = await import('../../detect/cli.ts');
+      const { givenKey, preflight } = await import('../preflight/preflight.ts');
       const newKey = o.newKey ?? process.env.LENDCHECK_NEW_KEY;
       const apiKey2 = o.apiKey2 ?? process.env.LENDCHECK_API_KEY_2;
       const retryWait = retryWaitMs(o.retryWait);

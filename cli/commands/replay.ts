@@ -1,16 +1,15 @@
 import type { Command } from 'commander';
-import { readFailuresFile } from '../../reports/repro/failures-file.ts';
-import { createRedactor } from '../../reports/redact.ts';
-import { colorEnabled, paint } from '../../reports/output/color.ts';
-import { replayExitCode, replayFailures, type ReplayOptions } from '../replay/run.ts';
-import { replayLines } from '../replay/print.ts';
-import { UnsafeTargetError } from '../../conformance/target.ts';
+import type { ReplayOptions } from '../replay/run.ts';
 import { InputError } from '../exit-codes.ts';
-import { loadProfile } from '../../contract/index.ts';
 import { givenKey, preflight } from '../preflight/preflight.ts';
 
 /** Replays a failures file and prints one line per check; returns the exit code. */
 export async function replayCommand(file: string, o: ReplayOptions): Promise<number> {
+  const { readFailuresFile } = await import('../../reports/repro/failures-file.ts');
+  const { createRedactor } = await import('../../reports/redact.ts');
+  const { colorEnabled, paint } = await import('../../reports/output/color.ts');
+  const { replayExitCode, replayFailures } = await import('../replay/run.ts');
+  const { replayLines } = await import('../replay/print.ts');
   const failures = readFailuresFile(file);
   const redactor = createRedactor([o.apiKey, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => !!k));
   if (!failures.failures.length) {
@@ -41,8 +40,9 @@ export function registerReplay(program: Command): void {
     .option('--burst-key <key>', 'a key the 429 check may exhaust (env LENDCHECK_BURST_KEY)')
     .option('--profile <file>', 'profile file, instead of the one the run used')
     .action(async (file: string, o: Record<string, string | undefined>) => {
+      const { UnsafeTargetError } = await import('../../conformance/target.ts');
       try {
-        if (o.profile) loadProfile(o.profile);
+        if (o.profile) (await import('../../contract/index.ts')).loadProfile(o.profile);
         process.exitCode = await replayCommand(file, { baseUrl: o.baseUrl ?? process.env.LENDCHECK_BASE_URL, publicBaseUrl: o.publicBaseUrl, apiKey: o.apiKey, apiKey2: o.apiKey2, burstKey: o.burstKey, profileFile: o.profile });
       } catch (e) {
         if (!(e instanceof UnsafeTargetError)) throw e;

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { loadProfile } from '../../contract/index.ts';
-import { checkDbFile } from '../../sandbox/store/check.ts';
 
 // `lendcheck sandbox-check --db <file>`: the ledger invariant checker over a sandbox
 // database (after a crash drill, or a file someone hands over). Exit 0 clean, 1 violations.
@@ -15,8 +13,10 @@ export function registerSandboxCheck(program: Command): void {
     .requiredOption('--db <file>', 'the SQLite file `lendcheck sandbox --db` wrote (opened read-only)')
     .option('--profile <file>', 'profile the sandbox ran with (its status names)')
     .option('--json', 'print the result as JSON', false)
-    .action((o: { db: string; profile?: string; json: boolean }) => {
+    .action(async (o: { db: string; profile?: string; json: boolean }) => {
       if (!existsSync(o.db)) throw new Error(`--db: no file ${o.db}`);
+      const { loadProfile } = await import('../../contract/index.ts');
+      const { checkDbFile } = await import('../../sandbox/store/check.ts');
       const r = checkDbFile(o.db, loadProfile(o.profile));
       if (o.json) console.log(JSON.stringify({ db: o.db, ok: r.violations.length === 0, ...r }, null, 2));
       else {

@@ -1,13 +1,7 @@
 import { type Command, Option } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { mintPool, parsePoolSpec } from '../load/pool.ts';
-import { loadProfile } from '../../contract/index.ts';
-import { DEFAULT_KEYS, KeyStore, loadKeys } from '../../sandbox/auth/keys.ts';
-import { startSandbox } from '../../sandbox/start.ts';
-import { METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
-import { faultNames, parseFaultFlag, validateFaults } from '../../sandbox/faults/index.ts';
-import { randomProfile } from '../../sandbox/choices/random.ts';
+import { METRICS_PATH, SANDBOX_FAULT_NAMES } from './option-values.ts';
 
 interface Opts {
   port: string;
@@ -56,7 +50,7 @@ export function registerSandbox(program: Command): void {
     .option('--test-delay <endpoint=ms,…>', 'test only: answer these endpoints this many ms later (e.g. rates.get=200), to see a regression gate fail')
     .option(
       '--fault <name[,name]>',
-      `test only, never on by default: give the sandbox deliberate bugs (races, lost updates, webhook-sender bugs) to see a suite catch them; name[:key=value;…] from ${faultNames().join(', ')}`,
+      `test only, never on by default: give the sandbox deliberate bugs (races, lost updates, webhook-sender bugs) to see a suite catch them; name[:key=value;…] from ${SANDBOX_FAULT_NAMES.join(', ')}`,
     )
     .option('--no-console', 'serve no web console at / and /console')
     .addOption(new Option('--partner-report', 'record what partner code does and serve its partner report at GET /v1/sandbox/partner-report (probes each new webhook subscription with one mis-signed delivery)').env('LENDCHECK_PARTNER_REPORT'))
@@ -66,7 +60,11 @@ export function registerSandbox(program: Command): void {
       const timeScale = Number(o.timeScale);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: must be 0..65535, got ${o.port}`);
       if (!(timeScale > 0)) throw new Error(`--time-scale: must be > 0, got ${o.timeScale}`);
-      const profile = chosenProfile(o);
+      const { mintPool, parsePoolSpec } = await import('../load/pool.ts');
+      const { DEFAULT_KEYS, KeyStore, loadKeys } = await import('../../sandbox/auth/keys.ts');
+      const { startSandbox } = await import('../../sandbox/start.ts');
+      const { parseFaultFlag, validateFaults } = await import('../../sandbox/faults/index.ts');
+      const profile = await chosenProfile(o);
       const faults = o.fault ? parseFaultFlag(o.fault) : [];
       validateFaults(faults);
       const own = loadKeys(o.keys);
@@ -126,11 +124,12 @@ export function registerSandbox(program: Command): void {
 }
 
 /** The profile the sandbox plays: the defaults, a file's, or one drawn by seed (sandbox/choices/random.ts). */
-function chosenProfile(o: Opts) {
+async function chosenProfile(o: Opts) {
   if (o.choices !== 'random') {
     if (o.seed !== undefined || o.choicesOut) throw new Error('--seed and --choices-out go with --choices random');
-    return loadProfile(o.profile);
+    return (await import('../../contract/index.ts')).loadProfile(o.profile);
   }
+  const { randomProfile } = await import('../../sandbox/choices/random.ts');
   if (o.profile) throw new Error('--choices random draws the whole profile: give --profile or --choices random, not both');
   const seed = Number(o.seed);
   if (o.seed === undefined || !Number.isSafeInteger(seed)) throw new Error(`--seed: --choices random needs an integer seed, got ${o.seed ?? 'none'}`);

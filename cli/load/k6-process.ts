@@ -11,7 +11,13 @@ import { selfCommand } from '../../kernel/self-command.ts';
 export function k6Binary(): { path: string; version: string } {
   const s = readK6State() as { path?: string; version?: string } | undefined;
   if (s?.path && existsSync(s.path)) return { path: s.path, version: s.version ?? 'unknown' };
-  // First use: there is no postinstall, so k6 is found or built now (minutes, once).
+  if (s) {
+    // An install-time attempt was made and recorded (npm ci's prepare, \`k6 install\`): look
+    // again (k6 may be on PATH since) but build nothing; a refused build is retried only there.
+    const e = ensureK6({ build: false }) as { path: string; version: string };
+    return { path: e.path, version: e.version };
+  }
+  // First use with no record (the installed package has no postinstall): found or built now, once.
   console.error(`lendcheck: k6 is not set up yet; finding or building the pinned k6 once (\`${selfCommand()} k6 install\` does this ahead of time)...`);
   const e = ensureK6() as { path: string; version: string };
   return { path: e.path, version: e.version };

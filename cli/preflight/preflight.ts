@@ -1,5 +1,4 @@
-import { request } from 'undici';
-import { KEY_PREFIX } from '../../contract/index.ts';
+import { KEY_PREFIX } from '../../contract/constants.ts';
 import { InputError } from '../exit-codes.ts';
 
 // Preflight: before any check runs or any rate-limit bucket is spent, a handful of requests
@@ -61,6 +60,8 @@ export interface ProbeAnswer {
 /** One GET with a bound on time; a transport error becomes "does not answer". */
 export async function probe(url: string, key: string | undefined, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ProbeAnswer> {
   try {
+    // undici loads on the first probe, not with the CLI (--help never needs it).
+    const { request } = await import('undici');
     const r = await request(url, {
       method: 'GET',
       headers: { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },

@@ -1,0 +1,26 @@
+// The values --help prints (defaults, choice lists), as plain literals. The command files
+// register their options from these, not from the modules that own the values, so that
+// `lendcheck --help` and a one-line input error load no part of lendcheck: the parts are
+// imported inside each command's action. option-values.test.ts fails when one drifts from
+// its owner (reports/writers.ts, cli/gate/steps.ts, …).
+
+export const DEFAULT_REPORT_DIR = 'lendcheck-reports';
+export const DEFAULT_HISTORY_FILE = 'lendcheck-reports/history.db';
+export const REPORTER_NAMES = ['html', 'junit', 'json'];
+export const GATE_STEP_NAMES = ['contract', 'conformance', 'load', 'chaos', 'certify'];
+export const LOAD_SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
+export const DEFAULT_MAX_WAIT_S = 120;
+export const DETECT_DEFAULT_MAX_REQUESTS = 100;
+export const DETECT_FULL_REQUESTS = 220;
+export const DEFAULT_WATCHED_RETRIES = 2;
+export const METRICS_PATH = '/metrics';
+/** The embedded sandbox's Growth test key (sandbox/auth/keys.ts DEFAULT_KEYS): a public test key, not a secret. */
+export const SANDBOX_TEST_KEY = 'ck_test_partner_a_growth';
+export const SANDBOX_FAULT_NAMES = [
+  'withdraw-race', 'lend-race', 'borrow-race', 'cancel-race', 'repay-race', 'patch-lost-update', 'cursor-shift', 'counter-race',
+  'partner-leak', 'match-overfill', 'stale-read', 'withdraw-not-debited', 'cancel-double-refund', 'owner-unchecked-get',
+  'owner-unchecked-cancel', 'owner-unchecked-patch', 'owner-unchecked-repay', 'list-ignores-partner', 'user-unscoped',
+  'lend-asset-from-collateral', 'depth-ignored-below-default', 'hasmore-on-full-last-page', 'hook-cross-partner',
+  'hook-unsubscribed-types', 'hook-matched-one-side', 'hook-sender-timeout', 'hook-new-id-per-retry', 'hook-early-retry',
+  'hook-no-retries', 'hook-resigned-body', 'webhook-list-ignores-partner', 'webhook-delete-unchecked', 'slow-refill',
+];
