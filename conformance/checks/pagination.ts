@@ -49,7 +49,8 @@ function pageRules(ctx: CheckContext, r: Reply, body: PositionList, title: strin
   if (body.hasMore && !hasCursor) fail(`${title}: hasMore true comes with a nextCursor`, 'a nextCursor string', show(body.nextCursor), r.exchange);
   if (!body.hasMore && hasCursor) fail(`${title}: the last page (hasMore false) has no nextCursor to follow`, 'no nextCursor', show(body.nextCursor), r.exchange);
   if (!body.hasMore) {
-    const form = 'nextCursor' in body ? (body.nextCursor === null ? 'null' : 'value') : 'omit';
+    // An empty string is legal (part 2 types nextCursor only "string"): advice, never a failure.
+    const form = 'nextCursor' in body ? (body.nextCursor === null ? 'null' : body.nextCursor === '' ? 'empty string' : 'value') : 'omit';
     const want = ctx.profile.pagination.lastPageCursor;
     ctx.profileChoice({ option: 'pagination.lastPageCursor', expected: want, followed: form === want, received: form }, r.exchange);
   }
