@@ -40,6 +40,8 @@ export interface CheckContext {
   keys: string[];
   key2?: string;
   burstKey?: string;
+  /** Overlapping requests per storm, when the run's plan sets it (conformance/plans.ts); else the suite's STORM. */
+  storm?: number;
   /** Unique per run, so checks never collide with data of earlier runs. */
   runId: string;
   seed: number;
@@ -58,6 +60,12 @@ export interface CheckContext {
   note(text: string): void;
   /** A point where the spec is silent and the profile decides: a failure under --strict, else a note. */
   profileChoice(o: ProfileObservation, exchange?: Exchange): void;
+  /**
+   * Advice (issue 47): what lendcheck believes but the spec does not state of this answer (a
+   * same-named field of another type in a not-shown body). Recorded with the exchange as its
+   * evidence, shown on the console and in the report; a failure only under --strict.
+   */
+  advise(a: AdviceSeen, exchange?: Exchange): void;
   /** Shared state between checks of one run (created positions, funded users). */
   shared: Map<string, unknown>;
   /**
@@ -66,6 +74,21 @@ export interface CheckContext {
    * it states: pacing on the stated rate would only hide it for minutes). Absent: no stopping.
    */
   stopRun?(reason: string): void;
+}
+
+/** Advice as a check gives it (contract/assertable.ts Finding): the runner adds the evidence. */
+export type AdviceSeen = Omit<results.Advisory, 'evidence'>;
+
+/** An exchange as evidence on one line: method, path and status. */
+export function evidenceOf(x: Pick<Exchange, 'method' | 'url' | 'status'>): string {
+  let where = x.url;
+  try {
+    const u = new URL(x.url);
+    where = `${u.pathname}${u.search}`;
+  } catch {
+    // A relative URL (a test's) reads as it is.
+  }
+  return `${x.method} ${where} → ${x.status ?? 'no answer'}`;
 }
 
 export const fail = (title: string, expected: string, received: string, exchange?: Exchange, detail?: FailureDetail): never => {

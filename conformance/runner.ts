@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { REQUIREMENTS, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { partStatus } from '../kernel/part-status.ts';
-import { CheckFailure, CheckSkip, type Check, type CheckContext, type ProfileObservation } from './check.ts';
+import { CheckFailure, CheckSkip, evidenceOf, type Check, type CheckContext, type ProfileObservation } from './check.ts';
 import { CheckRegistry, failed, failure, runCheck } from '../kernel/check-kernel.ts';
 import { skipKindFor, skipReasonFor, type Capabilities } from '../kernel/needs.ts';
 import { HttpClient, TransportError } from './http.ts';
@@ -10,6 +10,7 @@ import { allChecks } from './registry.ts';
 import { ENV } from './target.ts';
 import type { KeyTiers } from './checks/limits.ts';
 import { RequestBudget } from './budget/budget.ts';
+import { capSkip, planChecks, planNamed, type PlanName } from './plans.ts';
 import { expectedRequests } from './budget/costs.ts';
 import type { TierName } from '../contract/index.ts';
 
@@ -45,6 +46,8 @@ export interface RunOptions {
   keyTiers?: KeyTiers;
   /** What the report calls the target; defaults to the base URL. */
   targetLabel?: string;
+  /** The run plan (conformance/plans.ts): `full` (every check) unless named. */
+  plan?: PlanName;
 }
 
 export interface ProfileChoiceRow extends ProfileObservation {
@@ -60,9 +63,11 @@ export interface Run {
   startedAt: string;
   t0: number;
   /** The check being run: where notes and profile observations go. */
-  current: { id: string; notes: string[] };
+  current: { id: string; notes: string[]; advisories: results.Advisory[] };
   /** Set by ctx.stopRun: why every check still to come is skipped. */
   stopped?: string;
+  /** Checks the plan left out, by id (none for the full plan). */
+  leftOut: string[];
   close(): Promise<void>;
 }
 
@@ -94,12 +99,13 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
   const run: Run = {
     opts,
     plan: [],
+    leftOut: [],
     results: [],
     choices: [],
     startedAt: new Date().toISOString(),
     t0: performance.now(),
     close: () => http.close(),
-    current: { id: '', notes: [] },
+    current: { id: '', notes: [], advisories: [] },
     ctx: undefined as unknown as CheckContext,
   };
   const ctx: CheckContext = {
@@ -112,6 +118,7 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
     keys,
     key2: opts.apiKey2,
     burstKey: opts.burstKey,
+    storm: planNamed(opts.plan).storm,
     runId,
     seed,
     user: (tag) => `${runId}-${tag}`,
@@ -152,6 +159,11 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
       if (opts.strict) throw new CheckFailure(`deviation from profile option ${o.option} (--strict)`, o.expected, o.received ?? 'something else', exchange);
       run.current.notes.push(`${msg} (a note: the spec leaves this open; --strict makes it a failure)`);
     },
+    // Advice takes profileChoice's road: recorded beside the notes, a failure only under --strict.
+    advise: (a, exchange) => {
+      if (opts.strict) throw new CheckFailure(`advice taken as a rule (--strict)${a.requirement ? `: ${a.requirement}` : a.profile ? `: profile ${a.profile}` : ''}`, a.expected, a.received, exchange);
+      run.current.advisories.push({ ...a, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) });
+    },
     shared: new Map(),
     stopRun: (reason) => {
       run.stopped ??= reason;
@@ -160,7 +172,9 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
   run.ctx = ctx;
 
   ctx.hasControls = await probeControls(ctx);
-  const selected = selectChecks(opts.checks ?? allChecks(opts.profile, opts.keyTiers), opts.only);
+  const planned = planChecks(planNamed(opts.plan), opts.checks ?? allChecks(opts.profile, opts.keyTiers));
+  run.leftOut = planned.leftOut.map((c) => c.id);
+  const selected = selectChecks(planned.run, opts.only);
   const first = (opts.priority ?? []).map((id) => selected.find((c) => c.id === id)).filter((c): c is Check => !!c);
   const rest = selected.filter((c) => !first.includes(c));
   const ordered = [...first, ...PHASES.flatMap((p) => rest.filter((c) => (c.phase ?? 'main') === p))];
@@ -224,17 +238,18 @@ function withDeadline(check: Check, ms: number, paused: () => number = () => 0):
 export async function executeCheck(run: Run, item: { check: Check; skip?: string; skipKind?: results.SkipKind }, deadlineMs = CHECK_DEADLINE_MS): Promise<CheckResult> {
   const budget = run.ctx.http.budget;
   const check = withDeadline(item.check, deadlineMs, budget ? () => budget.pausedNow() : undefined);
-  const current = { notes: [] as string[], id: check.id };
+  const current = { notes: [] as string[], advisories: [] as results.Advisory[], id: check.id };
   run.current = current;
   const logStart = run.ctx.http.log.length;
   const overspentStart = budget?.overspent.length ?? 0;
   // A failure that names no exchange shows the last one the check made: the one that broke the rule.
   const lastExchange = () => (run.ctx.http.log.length > logStart ? run.ctx.http.log[run.ctx.http.log.length - 1] : undefined);
-  const stopped = run.stopped ? `not run: ${run.stopped}` : undefined;
+  const stopped = run.stopped ? `not run: ${run.stopped}` : capSkip(planNamed(run.opts.plan), check.id, run.ctx.http.log.length);
   const r = await runCheck(check, run.ctx, {
     skip: stopped ?? item.skip,
-    skipKind: stopped ? 'not-observed' : item.skipKind,
+    skipKind: run.stopped ? 'not-observed' : stopped ? 'unaffordable' : item.skipKind,
     notes: current.notes,
+    advisories: current.advisories,
     lastExchange,
     exchanges: () => run.ctx.http.log.slice(logStart),
     classify: (e) => (e instanceof TransportError ? failed(failure('transport', 'an HTTP answer', e.message, e.exchange)) : undefined),
@@ -307,7 +322,11 @@ export function finishRun(run: Run): ConformanceResult {
       failed,
       skipped,
       skippedUnaffordable: unaffordable,
+      // Advice never fails a check: counted, shown, and left out of the verdict.
+      advisories: checks.reduce((n, c) => n + (c.advisories?.length ?? 0), 0),
       requests: run.ctx.http.log.length,
+      plan: planNamed(run.opts.plan).name,
+      ...(run.leftOut.length ? { leftOut: run.leftOut.length } : {}),
       ...(run.ctx.http.budget
         ? {
             rateLimitWaitS: Math.round(run.ctx.http.budget.figures.waitedMs / 100) / 10,

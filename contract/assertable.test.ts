@@ -23,23 +23,37 @@ describe('what may be asserted of a success answer (issue 38)', () => {
     }
   });
 
-  it('holds the fields part 2 names to their types wherever they appear at the top of a not-shown body', () => {
-    expect(judge(defaultProfile, 'position.repay', 200, { amount: 5 }).failures[0]?.received).toMatch(/^amount: /);
-    expect(judge(defaultProfile, 'user.withdraw', 202, { createdAt: 1767225600 }).failures[0]?.received).toMatch(/^createdAt: /);
-    expect(judge(defaultProfile, 'webhooks.create', 201, { secret: 'plain' }).failures[0]?.received).toMatch(/^secret: must start with whsec_/);
-    expect(judge(defaultProfile, 'position.cancel', 200, { rate: 'high' }).failures[0]?.received).toMatch(/^rate: /);
+  it('advises, never fails, on a field part 2 types for another resource in a not-shown body (issue 47)', () => {
+    const cases: Array<[string, number, Record<string, unknown>, RegExp, string]> = [
+      ['position.repay', 200, { amount: 5 }, /^amount: /, 'CONV-amount-decimal'],
+      ['user.withdraw', 202, { createdAt: 1767225600 }, /^createdAt: /, 'CONV-timestamp-utc'],
+      ['webhooks.create', 201, { secret: 'plain' }, /^secret: must start with whsec_/, 'HOOK-secret-prefix'],
+      ['position.cancel', 200, { rate: 'high' }, /^rate: /, 'CONV-rate-fraction'],
+      // The two false failures of issue 47: an authenticated book's null maturity, a borrow's null matchedAt.
+      ['orderbook.get', 200, { asset: 'USDC', maturity: null, lends: [], borrows: [] }, /^maturity: /, 'SHAPE-position'],
+      ['borrow.create', 201, { positionId: 'b1', matchedAt: null }, /^matchedAt: /, 'SHAPE-position-matchedAt'],
+    ];
+    for (const [id, status, body, received, requirement] of cases) {
+      const j = judge(defaultProfile, id, status, body);
+      expect(j.failures, id).toEqual([]);
+      expect(j.advisories[0], id).toMatchObject({ received: expect.stringMatching(received), requirement, expected: expect.stringMatching(/advice, not a failure/) });
+    }
     // Nested fields are left alone: nothing says what they are.
-    expect(judge(defaultProfile, 'position.cancel', 200, { position: { amount: 5 } }).failures).toEqual([]);
+    expect(judge(defaultProfile, 'position.cancel', 200, { position: { amount: 5 } }).advisories).toEqual([]);
+    // A body the spec shows still fails on its own fields, citing the sentence that binds them.
+    expect(judge(defaultProfile, 'public.orderbook', 200, { data: { lends: [{ rate: 0.05, amount: 5 }], borrows: [] }, timestamp: ts }).failures[0]).toMatchObject({ requirement: 'SHAPE-orderbook', received: expect.stringMatching(/^lends\.0\.amount/) });
   });
 
-  it('holds a body to what the profile records: the types seen (or null), none required, and a named id required', () => {
+  it('holds a body to the id the profile names; the types it recorded are advice (seen once, or null)', () => {
     const p = parseProfile({ ids: { withdrawal: 'ref' }, responses: { 'POST /positions/{positionId}/repay': { fields: { left: 'string', closed: 'boolean' } } } });
-    expect(judge(p, 'position.repay', 200, { left: '0', closed: true }).failures).toEqual([]);
-    expect(judge(p, 'position.repay', 200, { left: null }).failures).toEqual([]);
-    expect(judge(p, 'position.repay', 200, {}).failures).toEqual([]);
-    expect(judge(p, 'position.repay', 200, { closed: 'yes' }).failures[0]).toMatchObject({ expected: "a body with the spec's field types and what the profile records", received: expect.stringMatching(/^closed: /) });
+    expect(judge(p, 'position.repay', 200, { left: '0', closed: true })).toMatchObject({ failures: [], advisories: [] });
+    expect(judge(p, 'position.repay', 200, { left: null })).toMatchObject({ failures: [], advisories: [] });
+    expect(judge(p, 'position.repay', 200, {})).toMatchObject({ failures: [], advisories: [] });
+    const j = judge(p, 'position.repay', 200, { closed: 'yes' });
+    expect(j.failures).toEqual([]);
+    expect(j.advisories[0]).toMatchObject({ profile: 'responses["POST /positions/{positionId}/repay"].fields.closed', received: expect.stringMatching(/^closed: /) });
     expect(judge(p, 'user.withdraw', 202, { ref: 'w1' }).failures).toEqual([]);
-    expect(judge(p, 'user.withdraw', 202, { id: 'w1' }).failures[0]?.received).toMatch(/^ref: /);
+    expect(judge(p, 'user.withdraw', 202, { id: 'w1' }).failures[0]).toMatchObject({ profile: 'ids (ref)', received: expect.stringMatching(/^ref: /) });
   });
 
   it('unwraps {data, timestamp} and leaves which endpoints wrap, and which 2xx, to the profile (choices, not failures)', () => {

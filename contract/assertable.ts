@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { WEBHOOK_SECRET_PREFIX } from './constants.ts';
 import { endpointKey, endpointSuccess, publicEnvelopeOf, successSchema } from './endpoints.ts';
 import type { Endpoint } from './endpoint-type.ts';
 import type { Profile } from './profile.ts';
-import { decimalString, fractionRate, isoUtcTimestamp } from './refinements.ts';
+import { isoUtcTimestamp } from './refinements.ts';
+import { SPEC_NAMED } from './spec-named.ts';
 import { rateBounded } from './rate-bound.ts';
 
 // The one answer to "what may lendcheck require of this success answer, under this profile?"
@@ -12,44 +12,15 @@ import { rateBounded } from './rate-bound.ts';
 //
 // - A body the spec shows: the spec's schema (contract/schemas.ts), envelope as the profile says.
 // - A body the spec leaves "not shown": only what the spec does say of any body (JSON; the
-//   {data, timestamp} wrapper where the profile puts one; the types part 2 gives the fields it
-//   names, should such a field appear at the top of the payload), plus what the profile records
-//   of it (`responses`: fields `profile detect` saw, each typed, none required; `ids.*`: the
-//   field holding the id, required). Never the reference sandbox's own shapes
-//   (contract/shapes.ts): those bind only the sandbox, and a target only under --strict.
+//   {data, timestamp} wrapper where the profile puts one) and the id field the profile names
+//   (`ids.*`, required: links and fixtures read it). Everything else lendcheck believes of it is
+//   ADVICE (issue 47): a field part 2 types for another resource (`maturity: null` in an order
+//   book is no position's maturity), the types `profile detect` saw once (`responses`), the
+//   profile's rate bound. Advice is a note with its evidence, a failure only under --strict.
+//   Never the reference sandbox's own shapes (contract/shapes.ts): those bind only the sandbox,
+//   and a target only under --strict.
 
-/**
- * Fields part 2 names with a type, by name: if one appears at the top of a body the spec does
- * not show, it holds what part 2 says (amounts are decimal strings, rates numbers, timestamps
- * ISO 8601 UTC; ids, assets and statuses strings; the auto-flags booleans; a subscription's
- * secret carries the whsec_ prefix). Nested fields are left alone: nothing says what they are.
- */
-export const SPEC_NAMED_FIELDS: Record<string, z.ZodType> = {
-  amount: decimalString,
-  totalLent: decimalString,
-  totalBorrowed: decimalString,
-  projectedReturn: decimalString,
-  accruedInterest: decimalString,
-  borrowAmount: decimalString,
-  rate: fractionRate,
-  lendRate: fractionRate,
-  borrowRate: fractionRate,
-  spread: z.number().finite(),
-  createdAt: isoUtcTimestamp,
-  matchedAt: isoUtcTimestamp,
-  timestamp: isoUtcTimestamp,
-  positionId: z.string(),
-  userId: z.string(),
-  asset: z.string(),
-  borrowAsset: z.string(),
-  status: z.string(),
-  type: z.string(),
-  maturity: z.string(),
-  autoRollover: z.boolean(),
-  autoRefinance: z.boolean(),
-  events: z.array(z.string()),
-  secret: z.string().regex(new RegExp(`^${WEBHOOK_SECRET_PREFIX}`), `must start with ${WEBHOOK_SECRET_PREFIX}`),
-};
+export { SPEC_NAMED, SPEC_NAMED_FIELDS, type SpecNamed } from './spec-named.ts';
 
 /**
  * A JSON type `profile detect` recorded for a field (contract/profile.ts JSON_FIELD_TYPES), as a
@@ -97,40 +68,49 @@ export type AssertableSource = 'spec' | 'profile' | 'conventions';
 
 export interface Assertable {
   source: AssertableSource;
-  /** The payload (inside any public wrapper) as far as it may be judged. */
+  /** The payload (inside any public wrapper) as far as it may be judged: what may FAIL a target. */
   payload: z.ZodType;
-  /** Not shown by the spec: the rules of the payload's fields where it is an object (for a document). */
+  /**
+   * Not shown by the spec: what lendcheck believes of the payload beyond what binds (part 2's
+   * types of same-named fields, the recorded types, the rate bound). Advice: a note, a failure
+   * only under --strict. `fields` holds its rules field by field (for a document's description).
+   */
+  advice?: z.ZodType;
   fields?: z.ZodObject;
   /** Fields required of the payload (a named id): what a link or a fixture may read from it. */
   required: string[];
 }
 
+/** Judges `v` with `object` where `v` is an object; any other JSON form passes. */
+const whereObject = (object: z.ZodType) =>
+  z.unknown().superRefine((v, ctx) => {
+    if (!isObject(v)) return;
+    const r = object.safeParse(v);
+    if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
+  });
+
 /**
- * What may be required of a body the spec does not show: JSON (any value; an object is
- * judged field by field), the spec-named fields' types, the recorded fields' types, the named id.
+ * What may be required of a body the spec does not show: JSON (any value) and the named id, a
+ * non-empty string, present. What is believed besides (the advice): the spec-named fields'
+ * types, the recorded fields' types, the profile's rate bound, each where present.
  */
 function notShownPayload(p: Profile, e: Endpoint): Assertable {
   const recorded = recordedFields(p, e) ?? {};
   const id = idFieldOf(p, e);
-  const names = new Set([...Object.keys(SPEC_NAMED_FIELDS), ...Object.keys(recorded), ...(id ? [id] : [])]);
+  const payload = id ? z.looseObject({ [id]: z.string().min(1) }) : z.unknown();
   const shape: Record<string, z.ZodType> = {};
-  for (const k of names) {
-    const rules = [SPEC_NAMED_FIELDS[k], recorded[k] ? RECORDED[recorded[k]] : undefined].filter((r): r is z.ZodType => !!r);
-    const rule = rules.length === 2 ? z.intersection(rules[0]!, rules[1]!) : (rules[0] ?? z.string());
-    // The named id: a non-empty string, present (which any recorded or spec-named string rule allows).
-    shape[k] = k === id ? z.string().min(1) : rule.optional();
+  for (const k of new Set([...Object.keys(SPEC_NAMED), ...Object.keys(recorded)])) {
+    const rules = [SPEC_NAMED[k]?.type, recorded[k] ? RECORDED[recorded[k]] : undefined].filter((r): r is z.ZodType => !!r);
+    shape[k] = (rules.length === 2 ? z.intersection(rules[0]!, rules[1]!) : (rules[0] ?? z.unknown())).optional();
   }
-  const object = z.looseObject(shape);
-  // Only an object has fields; a body of another JSON form is judged on being JSON, unless an id is named.
-  const payload = id
-    ? object
-    : z.unknown().superRefine((v, ctx) => {
-        if (!isObject(v)) return;
-        const r = object.safeParse(v);
-        if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
-      });
-  // The profile's rate bound holds in every answer (contract/rate-bound.ts), shown or not.
-  return { source: Object.keys(recorded).length || id ? 'profile' : 'conventions', payload: rateBounded(payload, p.bounds.rateBelow), fields: object, required: id ? [id] : [] };
+  const fields = z.looseObject(shape);
+  return {
+    source: Object.keys(recorded).length || id ? 'profile' : 'conventions',
+    payload,
+    advice: rateBounded(whereObject(fields), p.bounds.rateBelow),
+    fields,
+    required: id ? [id] : [],
+  };
 }
 
 /** What may be required of an endpoint's success payload under the profile. */
@@ -154,9 +134,29 @@ export interface ChoiceSeen {
   received?: string;
 }
 
+/**
+ * One finding about an answer: "expected … / received …", and what it rests on: the
+ * requirement whose sentence binds it (contract/requirements.ts), or the profile option.
+ */
+export interface Finding {
+  expected: string;
+  received: string;
+  requirement?: string;
+  profile?: string;
+}
+
+/** What a finding rests on, said after what was received: " (SHAPE-position)", " (profile ids (ref))". */
+export const citing = (f: Finding) => (f.requirement ? ` (${f.requirement})` : f.profile ? ` (profile ${f.profile})` : '');
+
 export interface Judgement {
-  /** Broken rules, each "expected … / received …"; empty when the answer may pass. */
-  failures: Array<{ expected: string; received: string }>;
+  /** Broken rules, each citing the requirement (or profile record) that binds it; empty when the answer may pass. */
+  failures: Finding[];
+  /**
+   * What lendcheck believes of the answer but the spec does not state of it (a same-named field
+   * of another type in a not-shown body, a recorded type): a note with its evidence, never a
+   * failure but under --strict.
+   */
+  advisories: Finding[];
   /** Profile choices the answer followed or not. */
   choices: ChoiceSeen[];
   notes: string[];
@@ -181,22 +181,22 @@ export function issuesLine(error: z.ZodError, max = 3): string {
  * the body did not parse.
  */
 export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; json: unknown; text: string; contentType?: string }): Judgement {
-  const out: Judgement = { failures: [], choices: [], notes: [], payload: answer.json };
+  const out: Judgement = { failures: [], advisories: [], choices: [], notes: [], payload: answer.json };
   const want = endpointSuccess(p, e);
   const show = (v: unknown) => (JSON.stringify(v) ?? String(v)).slice(0, 200);
   if (answer.status < 200 || answer.status > 299) {
-    out.failures.push({ expected: `a 2xx success (profile: ${want})`, received: `${answer.status} ${show(answer.json ?? answer.text)}` });
+    out.failures.push({ expected: `a 2xx success (profile: ${want})`, received: `${answer.status} ${show(answer.json ?? answer.text)}`, requirement: e.requirements[0] });
     return out;
   }
   out.choices.push({ option: `successStatus["${e.id === 'rates.get' ? 'GET /rates' : endpointKey(e)}"]`, expected: String(want), followed: answer.status === want, received: String(answer.status) });
   if (answer.status === 204 && answer.text.trim() === '') return out;
   // "A REST interface over JSON" (part 1): the answer says so, when the caller saw its headers.
   if (answer.contentType !== undefined && !/^application\/json\b/i.test(answer.contentType)) {
-    out.failures.push({ expected: 'Content-Type application/json', received: `Content-Type ${show(answer.contentType || '(none)')}` });
+    out.failures.push({ expected: 'Content-Type application/json', received: `Content-Type ${show(answer.contentType || '(none)')}`, requirement: 'EP-json' });
     return out;
   }
   if (answer.json === undefined) {
-    out.failures.push({ expected: 'a JSON body', received: show(answer.text.slice(0, 80)) });
+    out.failures.push({ expected: 'a JSON body', received: show(answer.text.slice(0, 80)), requirement: 'EP-json' });
     return out;
   }
   let body: unknown = answer.json;
@@ -208,7 +208,7 @@ export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; 
     if (seen === 'data') {
       const env = z.looseObject({ data: z.unknown(), timestamp: isoUtcTimestamp }).safeParse(body);
       if (!env.success) {
-        out.failures.push({ expected: 'the public wrapper {data, timestamp} with an ISO 8601 UTC timestamp', received: `${issuesLine(env.error)} in ${show(body)}` });
+        out.failures.push({ expected: 'the public wrapper {data, timestamp} with an ISO 8601 UTC timestamp', received: `${issuesLine(env.error)} in ${show(body)}`, requirement: 'PUB-envelope' });
         return out;
       }
       body = (body as { data: unknown }).data;
@@ -220,8 +220,35 @@ export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; 
   const a = assertable(p, e);
   const parsed = a.payload.safeParse(body);
   if (!parsed.success) {
-    const what = a.source === 'spec' ? 'a body matching the spec schema' : a.source === 'profile' ? "a body with the spec's field types and what the profile records" : "a body with the spec's field types (the spec shows no more of it)";
-    out.failures.push({ expected: what, received: `${issuesLine(parsed.error)} in ${show(body)}` });
+    const id = a.required[0];
+    out.failures.push(
+      a.source === 'spec'
+        ? { expected: 'a body matching the spec schema', received: `${issuesLine(parsed.error)} in ${show(body)}`, requirement: shapeRequirementOf(e) }
+        : { expected: `the id field the profile names (ids: ${id}), a non-empty string`, received: `${issuesLine(parsed.error)} in ${show(body)}`, profile: `ids (${id})` },
+    );
   }
+  if (a.advice) out.advisories.push(...adviceOf(a.advice, body, show, e));
   return out;
+}
+
+/** The requirement whose sentence gives an endpoint's shown body: its SHAPE-*, else its EP-*. */
+export const shapeRequirementOf = (e: Pick<Endpoint, 'requirements'>) => e.requirements.find((r) => r.startsWith('SHAPE-')) ?? e.requirements[0];
+
+/** Each field the advice finds, one finding: what part 2 (or the profile) says of the name, and where it binds. */
+function adviceOf(advice: z.ZodType, body: unknown, show: (v: unknown) => string, e: Endpoint): Finding[] {
+  const r = advice.safeParse(body);
+  if (r.success) return [];
+  const byField = new Map<string, z.core.$ZodIssue[]>();
+  for (const i of r.error.issues) {
+    const k = String(i.path[0] ?? '(root)');
+    byField.set(k, [...(byField.get(k) ?? []), i]);
+  }
+  return [...byField.entries()].map(([k, issues]) => {
+    const named = SPEC_NAMED[k];
+    const value = isObject(body) ? show(body[k]) : show(body);
+    const msg = issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return named
+      ? { expected: `\`${k}\` as part 2 types it in ${named.where}; the spec does not show the ${e.method} ${e.path} body, so this is advice, not a failure`, received: `${msg} (value ${value})`, requirement: named.requirement }
+      : { expected: `\`${k}\` of the type \`profile detect\` recorded (responses["${endpointKey(e)}"]): seen once, so advice, not a failure`, received: `${msg} (value ${value})`, profile: `responses["${endpointKey(e)}"].fields.${k}` };
+  });
 }

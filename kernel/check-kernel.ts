@@ -1,4 +1,4 @@
-import type { CheckResult, DeliveryRecord, Exchange, Reproduction, SkipKind } from './results.ts';
+import type { Advisory, CheckResult, DeliveryRecord, Exchange, Reproduction, SkipKind } from './results.ts';
 import type { Need } from './needs.ts';
 
 // The one check kernel, in the Schemathesis style: a check is a small named function with
@@ -203,6 +203,8 @@ export interface RunCheckOptions {
   skipKind?: SkipKind;
   /** Notes the context collected while the check ran (ctx.note). */
   notes?: string[];
+  /** Advice the context collected while the check ran (ctx.advise): read when the check ends. */
+  advisories?: Advisory[];
   /** The exchange a failure shows when it names none (the check's last). */
   lastExchange?: () => Exchange | undefined;
   /** Every exchange the check made so far, in order: a failure's reproduction. */
@@ -249,7 +251,8 @@ export async function runCheck<Ctx>(check: Check<Ctx>, ctx: Ctx, opts: RunCheckO
   if (!isOutcome(out)) throw new KernelError(`check ${check.id} returned ${describeOutcomeValue(out)} instead of an outcome (pass, fail or skip): a lendcheck bug, not a verdict on the target`);
   const durationMs = Math.round((performance.now() - t0) * 10) / 10;
   const internal = (out as { [INTERNAL]?: string })[INTERNAL];
-  const r = toResult(base, out, { durationMs, notes: [...(opts.notes ?? []), ...out.notes], lastExchange: opts.lastExchange, exchanges: opts.exchanges });
+  const r0 = toResult(base, out, { durationMs, notes: [...(opts.notes ?? []), ...out.notes], lastExchange: opts.lastExchange, exchanges: opts.exchanges });
+  const r = opts.advisories?.length ? { ...r0, advisories: [...opts.advisories] } : r0;
   return internal ? { ...r, internalError: internal } : r;
 }
 

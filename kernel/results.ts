@@ -71,6 +71,25 @@ export const skipKind = z.enum(['unaffordable', 'target-lacks', 'run-lacks', 'no
 export type SkipKind = z.infer<typeof skipKind>;
 /** Skips of these kinds keep a part from passing. */
 export const INCOMPLETE_SKIP_KINDS: readonly SkipKind[] = ['unaffordable'];
+/**
+ * Advice (issue 47): what lendcheck believes of an answer but the spec does not state of it (a
+ * same-named field of another type where the spec shows no body, a type seen once). Shown on
+ * the console and in the report; never fails a check nor changes an exit code (--strict makes
+ * it a failure instead, and then it is a failure, not advice).
+ */
+export const advisory = z.object({
+  /** What lendcheck believes, and why it is only advice. */
+  expected: z.string(),
+  received: z.string(),
+  /** The requirement whose sentence it leans on (contract/requirements.ts), where one does. */
+  requirement: z.string().optional(),
+  /** The profile record it leans on, where it is one. */
+  profile: z.string().optional(),
+  /** The answer that shows it: method, URL and status. */
+  evidence: z.string().optional(),
+});
+export type Advisory = z.infer<typeof advisory>;
+
 export const checkResult = z.object({
   id: z.string(),
   title: z.string(),
@@ -90,6 +109,8 @@ export const checkResult = z.object({
   internalError: z.string().optional(),
   /** Non-failing observations, e.g. undocumented extra fields, or profile deviations outside --strict. */
   notes: z.array(z.string()).default([]),
+  /** Advice with its evidence (see advisory): never a failure. Absent when there is none. */
+  advisories: z.array(advisory).optional(),
 });
 export type CheckResult = z.infer<typeof checkResult>;
 

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { endpoints, endpointSuccess, type Endpoint } from '../../contract/endpoints.ts';
-import { judgeSuccess } from '../../contract/assertable.ts';
+import { citing, judgeSuccess } from '../../contract/assertable.ts';
 import type { Profile } from '../../contract/index.ts';
 import { buildOpenApi } from '../../contract/openapi/document.ts';
 import { diffOpenApi, findingText } from './openapi-diff.ts';
@@ -93,9 +93,11 @@ export async function checkAnswerShape(target: GateTarget, profile: Profile, e: 
   // step: the spec's schema where it shows the body, else its conventions and what the profile records.
   const j = judgeSuccess(profile, e, { status: a.status, json, text: a.body, contentType: a.contentType });
   const broken = j.failures[0];
-  if (broken) return check(id, title, e.requirements, 'failed', a.durationMs, `expected ${broken.expected} / received ${broken.received}`, exchangeOf(url, a));
+  if (broken) return check(id, title, e.requirements, 'failed', a.durationMs, `expected ${broken.expected} / received ${broken.received}${citing(broken)}`, exchangeOf(url, a));
   const notes = [...j.notes, ...j.choices.filter((c) => !c.followed).map((c) => `profile option ${c.option}: expected ${c.expected}, received ${c.received ?? 'something else'} (the spec leaves it open)`)];
-  return { ...check(id, title, e.requirements, 'passed', a.durationMs), notes };
+  // Advice (a same-named field of another type where the spec shows no body): shown, never failed.
+  const advisories = j.advisories.map((f) => ({ ...f, evidence: `GET ${e.path} → ${a.status}` }));
+  return { ...check(id, title, e.requirements, 'passed', a.durationMs), notes, ...(advisories.length ? { advisories } : {}) };
 }
 
 /** The first OpenAPI document the target serves, under its base URL or its origin. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, endpoints } from '../../contract/index.ts';
-import type { CheckContext } from '../check.ts';
+import type { AdviceSeen, CheckContext } from '../check.ts';
 import type { Exchange } from '../../kernel/results.ts';
 import { endpointOf, everyAnswerCheck } from './every-answer.ts';
 
@@ -16,8 +16,9 @@ const x = (method: string, path: string, status: number, body: unknown, keyed = 
 });
 const run = async (log: Exchange[]) => {
   const notes: string[] = [];
-  const ctx = { profile: defaultProfile, http: { log }, note: (n: string) => notes.push(n) } as unknown as CheckContext;
-  return { outcome: await everyAnswerCheck(defaultProfile).run(ctx).catch((e: Error) => e), notes };
+  const advice: Array<{ a: AdviceSeen; x?: Exchange }> = [];
+  const ctx = { profile: defaultProfile, http: { log }, note: (n: string) => notes.push(n), advise: (a: AdviceSeen, ex?: Exchange) => advice.push({ a, x: ex }) } as unknown as CheckContext;
+  return { outcome: await everyAnswerCheck(defaultProfile).run(ctx).catch((e: Error) => e), notes, advice };
 };
 
 describe('each success answer judged once, where it arrived', () => {
@@ -45,5 +46,14 @@ describe('each success answer judged once, where it arrived', () => {
     expect(ok.notes).toEqual(['3 success answers judged']);
     const bad = await run([x('GET', '/markets', 200, { markets: [{ id: 1 }] }, false)]);
     expect(String((bad.outcome as Error).message)).toMatch(/GET \/v1\/markets → 200, public\.markets/);
+  });
+
+  it("advises once per endpoint and belief on a same-named field of another type where the spec shows no body (issue 47's order book)", async () => {
+    const book = { asset: 'USDC', maturity: null, lends: [], borrows: [] };
+    const r = await run([x('GET', '/markets/USDC/orderbook', 200, book), x('GET', '/markets/DAI/orderbook', 200, book), x('POST', '/borrow', 201, { positionId: 'b1', matchedAt: null })]);
+    expect(r.outcome).toMatchObject({ kind: 'pass' });
+    expect(r.advice.map(({ a }) => a.requirement)).toEqual(['SHAPE-position', 'SHAPE-position-matchedAt']);
+    expect(r.advice[0]!.a.received).toMatch(/and in 1 more answers/);
+    expect(r.advice[0]!.x?.url).toMatch(/USDC/);
   });
 });

@@ -1,4 +1,4 @@
-import { endpoints, judgeSuccess, type Endpoint, type Profile } from '../../contract/index.ts';
+import { citing, endpoints, judgeSuccess, type Endpoint, type Finding, type Profile } from '../../contract/index.ts';
 import { fail, pass, type Check } from '../check.ts';
 import type { Exchange } from '../../kernel/results.ts';
 
@@ -42,6 +42,7 @@ export function everyAnswerCheck(profile: Profile): Check {
     async run(ctx) {
       let judged = 0;
       let clipped = 0;
+      const advised = new Map<string, { a: Finding; x: Exchange; more: number }>();
       for (const x of ctx.http.log) {
         if (x.status === null || x.status < 200 || x.status > 299) continue;
         const e = endpointOf(all, x);
@@ -60,9 +61,17 @@ export function everyAnswerCheck(profile: Profile): Check {
         }
         const j = judgeSuccess(ctx.profile, e, { status: x.status, json, text, contentType: x.responseHeaders['content-type'] ?? '' });
         const broken = j.failures[0];
-        if (broken) fail(`every success answer carries what the spec and the profile say of its body (${x.method} ${new URL(x.url).pathname} → ${x.status}, ${e.id})`, broken.expected, broken.received, x);
+        if (broken) fail(`every success answer carries what the spec and the profile say of its body (${x.method} ${new URL(x.url).pathname} → ${x.status}, ${e.id})`, broken.expected, `${broken.received}${citing(broken)}`, x);
+        for (const a of j.advisories) {
+          // One advice per endpoint and belief, however many answers show it: the first is its evidence.
+          const k = `${e.id}\u0000${a.expected}`;
+          const seen = advised.get(k);
+          if (seen) seen.more++;
+          else advised.set(k, { a, x, more: 0 });
+        }
         judged++;
       }
+      for (const { a, x, more } of advised.values()) ctx.advise({ ...a, received: `${a.received}${more ? ` (and in ${more} more answers)` : ''}` }, x);
       ctx.note(`${judged} success answers judged${clipped ? `; ${clipped} longer than the log keeps (4 KiB) left unjudged` : ''}`);
       return pass();
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, endpoints, type Profile } from '../../contract/index.ts';
-import { CheckFailure, type CheckContext, type ProfileObservation } from '../check.ts';
+import { CheckFailure, type AdviceSeen, type CheckContext, type ProfileObservation } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { expectSuccess } from './success.ts';
 
@@ -11,21 +11,28 @@ import { expectSuccess } from './success.ts';
 const ts = '2026-01-01T00:00:00Z';
 const reply = (status: number, json: unknown): Reply => ({ status, headers: { 'content-type': 'application/json' }, text: JSON.stringify(json), json, exchange: { method: 'GET', url: 'u', status, requestHeaders: {}, responseHeaders: {}, durationMs: 1 } });
 
-function ctx(strict = false, profile: Profile = defaultProfile): CheckContext & { seen: ProfileObservation[]; notes: string[] } {
+function ctx(strict = false, profile: Profile = defaultProfile): CheckContext & { seen: ProfileObservation[]; notes: string[]; advice: AdviceSeen[] } {
   const seen: ProfileObservation[] = [];
   const notes: string[] = [];
+  const advice: AdviceSeen[] = [];
   const c = {
     profile,
     strict,
     seen,
     notes,
+    advice,
     note: (t: string) => notes.push(t),
+    // As the runner: recorded, or under --strict a failure.
+    advise: (a: AdviceSeen) => {
+      if (strict) throw new CheckFailure('advice taken as a rule (--strict)', a.expected, a.received, undefined);
+      advice.push(a);
+    },
     profileChoice: (o: ProfileObservation) => {
       seen.push(o);
       if (strict && !o.followed) throw new CheckFailure(`deviation from profile option ${o.option} (--strict)`, o.expected, o.received ?? '', undefined);
     },
   };
-  return c as unknown as CheckContext & { seen: ProfileObservation[]; notes: string[] };
+  return c as unknown as CheckContext & { seen: ProfileObservation[]; notes: string[]; advice: AdviceSeen[] };
 }
 
 /** Another correct service's bodies, other field names at every point the spec does not show. */
@@ -60,11 +67,20 @@ describe("conformance's success rule", () => {
     }
   });
 
-  it('still fails a spec-shown violation, and a spec-named field of the wrong type', () => {
+  it('still fails a spec-shown violation, citing the sentence that binds it', () => {
     const get = endpoints(defaultProfile).find((e) => e.id === 'position.get')!;
-    expect(() => expectSuccess(ctx(), get, reply(200, { positionId: 'p1', status: 'pending' }))).toThrow(CheckFailure);
+    expect(() => expectSuccess(ctx(), get, reply(200, { positionId: 'p1', status: 'pending' }))).toThrow(/\(SHAPE-position\)/);
+  });
+
+  it('advises on a spec-named field of another type in a not-shown body; --strict makes it a failure (issue 47)', () => {
+    const book = notShown.find((e) => e.id === 'orderbook.get')!;
+    const body = { asset: 'USDC', maturity: null, lends: [], borrows: [] };
+    const c = ctx();
+    expect(() => expectSuccess(c, book, reply(200, body))).not.toThrow();
+    expect(c.advice).toEqual([expect.objectContaining({ requirement: 'SHAPE-position', received: expect.stringMatching(/^maturity: /) })]);
+    expect(() => expectSuccess(ctx(true), book, reply(200, body))).toThrow(/maturity/);
     const repay = notShown.find((e) => e.id === 'position.repay')!;
-    expect(() => expectSuccess(ctx(), repay, reply(200, { amount: 5 }))).toThrow(/amount/);
+    expect(() => expectSuccess(ctx(), repay, reply(200, { amount: 5 }))).not.toThrow();
   });
 
   it('holds a not-shown body to the sandbox\'s own shape only under --strict', () => {

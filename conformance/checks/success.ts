@@ -1,12 +1,13 @@
 import type { z } from 'zod';
-import { issuesLine, judgeSuccess, specShowsBody, type Endpoint } from '../../contract/index.ts';
+import { citing, issuesLine, judgeSuccess, specShowsBody, type Endpoint } from '../../contract/index.ts';
 import { fail, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 
 // The common rule of every success answer, as contract/assertable.ts says it (the gate's
 // contract step asks the same): a 2xx (the exact one is a profile choice, the spec shows none),
 // JSON, and a body the spec and the profile allow. Documented fields are held strictly;
-// undocumented extras are notes. Where the spec shows no body, the reference sandbox's own
+// undocumented extras are notes; what lendcheck only believes (a same-named field of another
+// type in a body the spec does not show) is advice (ctx.advise), a failure only under --strict. Where the spec shows no body, the reference sandbox's own
 // shape (contract/shapes.ts, lendcheck-v1) is only a profile observation: a failure under --strict.
 
 function objectKeys(schema: z.ZodType): string[] | undefined {
@@ -24,7 +25,8 @@ export function expectSuccess(ctx: CheckContext, e: Endpoint, r: Reply, title = 
   const j = judgeSuccess(ctx.profile, e, { status: r.status, json: r.json, text: r.text, contentType: r.headers['content-type'] ?? '' });
   for (const c of j.choices) ctx.profileChoice(c, r.exchange);
   const broken = j.failures[0];
-  if (broken) fail(title, broken.expected, broken.received, r.exchange);
+  if (broken) fail(title, broken.expected, `${broken.received}${citing(broken)}`, r.exchange);
+  for (const a of j.advisories) ctx.advise(a, r.exchange);
   for (const n of j.notes) ctx.note(n);
   const body = j.payload;
   if (specShowsBody(e)) {

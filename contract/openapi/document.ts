@@ -5,7 +5,7 @@ import { defaultProfile, type Profile } from '../profile.ts';
 import { RATE_FIELDS } from '../rate-bound.ts';
 import { errorBody } from '../schemas.ts';
 import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './exact.ts';
-import { documentedSuccess, hasBody, specNamedFieldsSchema, specShowsBody, toSchema, webhooksSection } from './known.ts';
+import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './known.ts';
 import { requestBody } from './requests.ts';
 
 // OpenAPI 3.1 generated from the endpoint table with zod's own JSON Schema export
@@ -129,7 +129,7 @@ export function buildOpenApi(profile: Profile = defaultProfile): Json {
     const at = twin ? twin.path : e.path;
     (paths[at] ??= {})[e.method.toLowerCase()] = twin ? sharedOperation(profile, e, twin, ids) : operation(profile, e, ids);
   }
-  const schemas: Json = { Error: toSchema(errorBody, 'output'), SpecNamedFields: specNamedFieldsSchema() };
+  const schemas: Json = { Error: toSchema(errorBody, 'output') };
   if (profile.bounds.rateBelow !== null) boundRates([paths, schemas], profile.bounds.rateBelow);
   return {
     openapi: '3.1.0',

@@ -3,12 +3,11 @@ import { EVENT_TYPES, SIGNATURE_HEADER } from '../constants.ts';
 import { endpointSuccess, publicEnvelopeOf, successSchema, type Endpoint } from '../endpoints.ts';
 import type { Profile } from '../profile.ts';
 import { eventEnvelope, positionMatchedData } from '../schemas.ts';
-import { assertable, recordedFields, SPEC_NAMED_FIELDS, specShowsBody } from '../assertable.ts';
+import { assertable, recordedFields, specShowsBody } from '../assertable.ts';
 
-// What the document says about a success body: what the spec states, plus what the profile
-// records, and nothing of the reference sandbox's own choices (contract/shapes.ts). A body
-// the spec leaves "not shown" is an open object unless the profile records something of it:
-// the id field it names (`ids.*`) or the fields `profile detect` saw (`responses`). Schemathesis
+// What the document says about a success body: what the spec states, plus the id field the
+// profile names (`ids.*`), and nothing of the reference sandbox's own choices
+// (contract/shapes.ts). A body the spec leaves "not shown" is open JSON but for that id. Schemathesis
 // and Prism trust a document, so a field it requires that a correct service need not send is
 // a false failure (issue 28).
 
@@ -21,29 +20,21 @@ export const toSchema = (t: z.ZodType, io: 'input' | 'output'): Json => {
 
 export { idFieldOf, recordedFields, specShowsBody } from '../assertable.ts';
 
-/** The fields part 2 names, typed where present: one component every body the spec does not show refers to. */
-export const SPEC_NAMED_REF = '#/components/schemas/SpecNamedFields';
-export function specNamedFieldsSchema(): Json {
-  const { type: _any, required: _none, ...open } = toSchema(z.looseObject(Object.fromEntries(Object.entries(SPEC_NAMED_FIELDS).map(([k, v]) => [k, v.optional()]))), 'output');
-  return { description: 'Fields part 2 names, wherever they appear at the top of a body the spec does not show: any JSON; where an object, these hold their part 2 types', ...open, additionalProperties: true };
-}
-
 /**
- * The payload of a body the spec does not show, as contract/assertable.ts judges it: no type
- * (any JSON; fields apply when it is an object), the fields part 2 names (SPEC_NAMED_REF) and
- * the fields the profile records typed where present, the named id field required.
+ * The payload of a body the spec does not show, as contract/assertable.ts judges it: any JSON,
+ * and the id field the profile names (required, a non-empty string: links read it). Nothing
+ * else is promised (issue 47): part 2's field types bind only the resources part 2 gives them
+ * to, and the types `profile detect` saw once are advice, so a correct service whose field of
+ * the same name holds null or another type is no failure of the document's either. The fields
+ * the profile recorded are said in the description.
  */
 function notShownPayload(p: Profile, e: Endpoint): Json {
   const a = assertable(p, e);
-  const own = new Set([...Object.keys(recordedFields(p, e) ?? {}), ...a.required]);
-  const props = (toSchema(a.fields!, 'output').properties ?? {}) as Record<string, Json>;
-  const properties = Object.fromEntries(Object.entries(props).filter(([k]) => own.has(k)));
+  const seen = Object.entries(recordedFields(p, e) ?? {}).filter(([k]) => !a.required.includes(k));
   return {
     ...(a.required.length ? { type: 'object' } : {}),
-    description: `Shape not shown by the spec: any JSON; where an object, the fields part 2 names hold its types${own.size ? ', and the fields the profile records (or names) theirs' : ''}`,
-    allOf: [{ $ref: SPEC_NAMED_REF }],
-    ...(own.size ? { properties } : {}),
-    ...(a.required.length ? { required: a.required } : {}),
+    description: `Shape not shown by the spec: any JSON; part 2's field types bind only the resources part 2 gives them to, so none is promised here${a.required.length ? `; the id field the profile names is required` : ''}${seen.length ? `. Seen by profile detect (advice, not promised): ${seen.map(([k, t]) => `${k} (${t})`).join(', ')}` : ''}`,
+    ...(a.required.length ? { properties: Object.fromEntries(a.required.map((k) => [k, { type: 'string', minLength: 1 }])), required: a.required } : {}),
     additionalProperties: true,
   };
 }
