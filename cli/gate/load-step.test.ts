@@ -1,7 +1,9 @@
 import { describe, it, expect } from 'vitest';
 import type { CheckResult, PartResult } from '../../kernel/results.ts';
 type CheckStatus = CheckResult['status'];
-import { mergeLoadParts, runIndependent } from './load-step.ts';
+import { embeddedBurstAllowance, loadStep, mergeLoadParts, runIndependent } from './load-step.ts';
+import type { StepContext } from './step-types.ts';
+import type { GateTarget } from './target.ts';
 
 const run = (name: string, status: CheckStatus, extra: Partial<PartResult> = {}): PartResult => ({
   part: 'load', name, status, startedAt: '2026-11-22T15:00:00.000Z', durationMs: 1000, figures: { requests: 10 },
@@ -46,5 +48,13 @@ describe('the gate load step', () => {
     expect(log.indexOf('start c')).toBeGreaterThan(log.indexOf('end a'));
     expect(log.indexOf('start b')).toBeLessThan(log.indexOf('end a'));
     expect(log.indexOf('start d')).toBeLessThan(log.indexOf('end a'));
+  });
+
+  it('on the embedded sandbox runs alongside conformance, with a burst allowance sized for it; elsewhere after it, at the scenario\'s own', () => {
+    const ctx = (embedded: boolean) => ({ target: { embedded } as GateTarget }) as StepContext;
+    expect(loadStep.alongside!(ctx(true))).toBe(true);
+    expect(loadStep.alongside!(ctx(false))).toBe(false);
+    // Scale's 2,400 requests at 200 a second; Growth's 600 and Starter's 120 at the scenario's floor of 4 s.
+    expect([embeddedBurstAllowance('scale'), embeddedBurstAllowance('growth'), embeddedBurstAllowance('starter')]).toEqual([12, 4, 4]);
   });
 });

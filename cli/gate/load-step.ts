@@ -3,6 +3,7 @@ import type { PartResult, CheckResult } from '../../kernel/results.ts';
 import type { GateStep } from './step-types.ts';
 import { runLoad, type LoadOptions } from '../load/run.ts';
 import type { TierName } from './target.ts';
+import { TIERS } from '../../contract/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 // The gate's load step: one smoke rate-limit run per tier and the matching smoke, each a
@@ -67,11 +68,32 @@ export function mergeLoadParts(runs: PartResult[], startedAt: string, durationMs
   };
 }
 
+/**
+ * The burst allowance (scenarios/lib/rate-limit-options.ts, BURST_ALLOWANCE_SECONDS) on the
+ * embedded sandbox. The scenario plans for 100 answers a second, as a slow target may give; the
+ * embedded sandbox answered Scale's 2,400 in under half a second (about 5,000 a second), and
+ * its sustained phase waits out the allowance twice (the gap, then as long again to drain what
+ * refilled), so Scale's smoke took 58 s of which 48 were that margin. At a planned 200 a second
+ * (still 25 times slower than measured) Scale's smoke takes about 36 s; the burst, sustain and
+ * recovery rules are the same. A burst slower than this is not judged (the part says
+ * INCOMPLETE and names the variable), never failed; the variable set by the user wins.
+ */
+export const EMBEDDED_BURST_PER_SECOND = 200;
+
+export function embeddedBurstAllowance(tier: TierName): number {
+  return Math.max(4, Math.ceil(Math.ceil(TIERS[tier].burst * 1.2) / EMBEDDED_BURST_PER_SECOND));
+}
+
 export const loadStep: GateStep = {
   name: 'load',
   part: 'load',
   title: 'smoke rate limit per tier + matching smoke',
   needs: ['tier-keys'],
+  // On the embedded sandbox the load runs share nothing with conformance but the CPU: keys of
+  // their own (LOAD_KEYS, another partner), reads only (GET of the rates), and the matching smoke
+  // a sandbox of its own. They wait most of their time (the scenario's fixed phases), so the
+  // gate runs them meanwhile. Elsewhere they run after conformance (a user's keys may be shared).
+  alongside: (ctx) => ctx.target.embedded,
   async run(ctx) {
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
@@ -92,7 +114,7 @@ export const loadStep: GateStep = {
     const plan: PlannedRun[] = LOAD_TIERS.map((tier) => ({
       name: `rate-limit (${tier}) smoke`,
       key: t.tierKeys[tier],
-      options: { ...common, scenario: 'rate-limit', tier, apiKey: t.tierKeys[tier], reportDir: join(ctx.runDir, 'load', `rate-limit-${tier}`) },
+      options: { ...common, scenario: 'rate-limit', tier, apiKey: t.tierKeys[tier], reportDir: join(ctx.runDir, 'load', `rate-limit-${tier}`), ...(t.embedded && !process.env.BURST_ALLOWANCE_SECONDS ? { env: { BURST_ALLOWANCE_SECONDS: String(embeddedBurstAllowance(tier)) } } : {}) },
     }));
     // The matching smoke places orders. On the embedded target it gets a sandbox of its own
     // with a minted pool of 8 keys over 4 partners, so it shares no key or bucket with the
