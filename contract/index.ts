@@ -15,3 +15,4 @@ export { unknownField } from './unknown-fields.ts';
 export { UNKNOWN_FIELD_POLICIES } from './profile-requests.ts';
 export * from './assertable.ts';
 export { collateralFor, COLLATERAL_MARGIN } from './collateral.ts';
+export { legalAmount, lendAsset, type AmountWish } from './order-amounts.ts';

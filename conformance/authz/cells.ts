@@ -1,4 +1,5 @@
 import type { Profile } from '../../contract/index.ts';
+import { legalAmount } from '../../contract/index.ts';
 import { CheckSkip, fail, show, type CheckContext } from '../check.ts';
 import { borrowBody, enc, lendBody, RESTING_RATE, validAddress } from '../checks/fixtures.ts';
 import type { Reply } from '../http.ts';
@@ -35,7 +36,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: CheckContext, o: Owned, b: { ur
   'borrow.create': (ctx, o) => borrowBody(ctx, o.userId),
   'position.repay': () => ({}),
   'position.patch': (_ctx, o) => ({ autoRollover: !(o.autoRollover ?? true) }),
-  'user.withdraw': (ctx) => ({ asset: 'USDC', amount: '1', destination: validAddress(ctx.profile) }),
+  'user.withdraw': (ctx) => ({ asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '1', kind: 'withdrawal' }), destination: validAddress(ctx.profile) }),
   'webhooks.create': (_ctx, _o, b) => ({ url: b.url, events: ['position.liquidated'], secret: b.secret }),
 };
 

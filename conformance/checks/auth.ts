@@ -1,4 +1,4 @@
-import { endpoints, KEY_PREFIX, type Profile } from '../../contract/index.ts';
+import { legalAmount, endpoints, KEY_PREFIX, type Profile } from '../../contract/index.ts';
 import { expectClientError, expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, enc, lendBody, sharedLend, validAddress } from './fixtures.ts';
@@ -22,7 +22,7 @@ function unauthenticated(ctx: CheckContext, path: string, method: string): Promi
       : path === '/borrow'
         ? borrowBody(ctx, ctx.user('auth'))
         : path.endsWith('/withdraw')
-          ? { asset: 'USDC', amount: '1', destination: validAddress(ctx.profile) }
+          ? { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '1', kind: 'withdrawal' }), destination: validAddress(ctx.profile) }
           : path === '/webhooks' && method === 'POST'
             ? { url: 'http://127.0.0.1:9/x', events: ['position.created'] }
             : method === 'PATCH'

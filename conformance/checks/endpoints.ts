@@ -1,4 +1,4 @@
-import { endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, webhookDeletable, type Endpoint, type Profile } from '../../contract/index.ts';
+import { legalAmount, endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, webhookDeletable, type Endpoint, type Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
@@ -34,7 +34,7 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
   'position.patch': async (ctx) => ctx.api('PATCH', `/positions/${enc((await sharedLend(ctx)).positionId)}`, { body: { autoRollover: false } }),
   'user.withdraw': async (ctx) => {
     const u = await fundedUser(ctx, 'ep-withdraw');
-    const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '10', destination: validAddress(ctx.profile) } });
+    const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '10', kind: 'withdrawal' }), destination: validAddress(ctx.profile) } });
     if (!ctx.hasControls && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
       throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them', 'target-lacks');
     }
@@ -108,8 +108,9 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   const borrower = await fundedUser(ctx, `${tag}-borrower`);
   // Read last, just before the orders, so the book is as current as it can be.
   const { maturity, rate } = await pairMarket(ctx, asset, tag);
-  const l = await createLend(ctx, lender, { asset, rate, amount: '100', maturity });
-  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate, borrowAmount: '100', maturity }) });
+  const amount = legalAmount(ctx.profile);
+  const l = await createLend(ctx, lender, { asset, rate, amount, maturity });
+  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity }) });
   skipIfUnfunded(ctx, b, `a borrow for ${borrower}`);
   if (b.status < 200 || b.status > 299) fail('a borrow crossing a resting lend is accepted', 'a 2xx', `${b.status} ${show(b.json ?? b.text)}`, b.exchange);
   const borrowId = positionIdIn(b.json, ctx.profile.ids.borrow);

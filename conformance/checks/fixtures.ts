@@ -1,4 +1,4 @@
-import { addressFor, ADDRESS_FORMS, collateralFor, controls, createLendResponse, LEND_ASSETS, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
+import { addressFor, ADDRESS_FORMS, collateralFor, controls, createLendResponse, LEND_ASSETS, legalAmount, successStatus, type CreateLendResponse, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { positionIdIn } from '../body-id.ts';
@@ -17,12 +17,13 @@ export function validAddress(profile: Profile): string {
 }
 
 export function lendBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return { userId, asset: 'USDC', amount: '100', rate: RESTING_RATE, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
+  // The amount from the profile's bounds (a target's minimum order may exceed 100); USDC is a lend asset of part 2.
+  return { userId, asset: 'USDC', amount: legalAmount(ctx.profile), rate: RESTING_RATE, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
 }
 
 export function borrowBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   const borrowAsset = pairAsset(ctx.profile);
-  const borrowAmount = String(over.borrowAmount ?? '100');
+  const borrowAmount = String(over.borrowAmount ?? legalAmount(ctx.profile));
   const collateral = collateralFor(ctx.profile, borrowAsset, borrowAmount);
   return { userId, collateral, borrowAsset, borrowAmount, rate: 0.01, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
 }

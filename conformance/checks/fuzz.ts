@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { endpointBody, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
+import { legalAmount, endpointBody, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { CheckFailure, expectClientError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { TransportError, type Reply } from '../http.ts';
 import { enc, sharedLend } from './fixtures.ts';
@@ -90,13 +90,14 @@ export function fuzzChecks(profile: Profile): Check[] {
         });
         for (const raw of texts) bad(await ctx.api('POST', '/lend', { raw, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `POST /lend with non-JSON ${show(raw)}`);
         const u = ctx.user('fuzz-ct');
-        const valid = JSON.stringify({ userId: u, asset: 'USDC', amount: '10' });
+        const amount = legalAmount(profile, 0, { base: '10' });
+        const valid = JSON.stringify({ userId: u, asset: 'USDC', amount });
         const mt = profile.errors.unsupportedMediaType;
         for (const ct of ['text/plain', 'application/x-www-form-urlencoded']) {
           const r = await ctx.api('POST', '/lend', { raw: valid, headers: { 'content-type': ct }, timeoutMs: TIMEOUT_MS });
           expectProfileError(ctx, r, mt, 'errors.unsupportedMediaType', `POST /lend with Content-Type ${ct} is refused`);
         }
-        const big = JSON.stringify({ userId: u, asset: 'USDC', amount: '10', pad: 'x'.repeat(profile.limits.maxBodyBytes + 1024) });
+        const big = JSON.stringify({ userId: u, asset: 'USDC', amount, pad: 'x'.repeat(profile.limits.maxBodyBytes + 1024) });
         const r = await ctx.api('POST', '/lend', { raw: big, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS });
         const pl = profile.errors.payloadTooLarge;
         if (r.status >= 500) fail('an oversized body never gets a 5xx', `${pl.status} ${pl.code}`, `${r.status}`, r.exchange);

@@ -1,5 +1,5 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
+import { legalAmount, controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
@@ -51,12 +51,14 @@ async function availableOf(ctx: CheckContext, userId: string, asset: string): Pr
 async function withdrawOrganic(ctx: CheckContext) {
   const u = await fundedUser(ctx, 'withdraw');
   const before = await availableOf(ctx, u, 'USDC');
-  if (before.lt('40.25')) throw new CheckSkip(`${u} has ${before.toFixed()} USDC available, less than the 40.25 to withdraw: name a funded user in the profile (funding.userIds)`);
-  const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: validAddress(ctx.profile) } });
+  // A fraction when the profile's minimum allows one (exactness shows), else that minimum.
+  const amount = legalAmount(ctx.profile, 0, { base: '40.25', kind: 'withdrawal' });
+  if (before.lt(amount)) throw new CheckSkip(`${u} has ${before.toFixed()} USDC available, less than the ${amount} to withdraw: name a funded user in the profile (funding.userIds)`);
+  const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
   skipIfUnfunded(ctx, r, `a withdrawal for ${u}`);
   if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const after = await availableOf(ctx, u, 'USDC');
-  if (!before.minus(after).eq('40.25')) fail('the available balance drops by the amount withdrawn (read from insufficient_funds details)', before.minus('40.25').toFixed(), after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
+  if (!before.minus(after).eq(amount)) fail('the available balance drops by the amount withdrawn (read from insufficient_funds details)', before.minus(amount).toFixed(), after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
   return pass();
 }
 
@@ -71,7 +73,8 @@ export function lifecycleChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const u = await fundedUser(ctx, 'life');
-        const c = await createLend(ctx, u, { amount: '123.45' });
+        const amount = legalAmount(ctx.profile, 0, { base: '123.45' });
+        const c = await createLend(ctx, u, { amount });
         if (c.body.status !== 'pending') fail('a new lend is returned pending', 'status pending', show(c.body.status), c.reply.exchange);
         if (c.body.autoRollover !== true) fail('autoRollover defaults to true in easy mode (the default mode)', 'autoRollover true', show(c.body.autoRollover), c.reply.exchange);
         const p = await read(ctx, c.body.positionId, 'GET /positions/{positionId} of a new lend');
@@ -81,13 +84,13 @@ export function lifecycleChecks(profile: Profile): Check[] {
         for (const k of ['positionId', 'userId', 'asset', 'createdAt', 'maturity'] as const) {
           if (p[k] !== c.body[k]) fail(`${k} reads back as created`, show(c.body[k]), show(p[k]), r);
         }
-        if (!new Decimal(p.amount).eq('123.45')) fail('the amount reads back exactly', '123.45', show(p.amount), r);
+        if (!new Decimal(p.amount).eq(amount)) fail('the amount reads back exactly', amount, show(p.amount), r);
         const l = await ctx.api('GET', `/users/${enc(u)}/positions`);
         expectSuccess(ctx, l, 'GET /users/{userId}/positions', 'GET /users/{userId}/positions after a lend');
         const list = expectShape(l, positionList, 'the list matches the spec');
         const item = list.positions.find((x) => x.positionId === c.body.positionId);
         if (!item) fail('the new lend is listed for its user', `${c.body.positionId} in positions`, show(list.positions.map((x) => x.positionId)), l.exchange);
-        if (item!.type !== 'lend' || !new Decimal(item!.amount).eq('123.45')) fail('the listed item carries the terms', 'type lend, amount 123.45', show(item), l.exchange);
+        if (item!.type !== 'lend' || !new Decimal(item!.amount).eq(amount)) fail('the listed item carries the terms', `type lend, amount ${amount}`, show(item), l.exchange);
         return pass();
       },
     },
@@ -217,17 +220,18 @@ export function lifecycleChecks(profile: Profile): Check[] {
       async run(ctx) {
         if (!ctx.hasControls) return withdrawOrganic(ctx);
         const u = ctx.user('withdraw');
-        await ctx.api('POST', '/sandbox/fund', { body: { userId: u, asset: 'USDC', amount: '100.5' } });
+        const amount = legalAmount(ctx.profile, 0, { base: '40.25', kind: 'withdrawal' });
+        await ctx.api('POST', '/sandbox/fund', { body: { userId: u, asset: 'USDC', amount: new Decimal(amount).plus('60.25').toFixed() } });
         const bal = async () => {
           const r = await ctx.api('GET', `/sandbox/users/${enc(u)}/balances`);
           const b = expectShape(r, controls.balancesResponse, 'the balances control');
           return new Decimal(b.balances.find((x) => x.asset === 'USDC')?.available ?? '0');
         };
         const before = await bal();
-        const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: '40.25', destination: validAddress(ctx.profile) } });
+        const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
         if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await bal();
-        if (!before.minus(after).eq('40.25')) fail('the available balance drops by the amount withdrawn', `${before.minus('40.25').toFixed()}`, after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
+        if (!before.minus(after).eq(amount)) fail('the available balance drops by the amount withdrawn', `${before.minus(amount).toFixed()}`, after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
         return pass();
       },
     },

@@ -1,4 +1,4 @@
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
+import { legalAmount, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { createLend, enc, expectSuccess, fundedUser, knownUser } from './fixtures.ts';
@@ -23,7 +23,8 @@ async function pagedUser(ctx: CheckContext): Promise<Book> {
   if (have) return have;
   const userId = await fundedUser(ctx, 'pages', '100000000');
   const ids: string[] = [];
-  for (let i = 0; i < TOTAL; i++) ids.push((await createLend(ctx, userId, { amount: String(10 + i) })).body.positionId);
+  // Distinct amounts within the profile's bounds (contract legalAmount): a minimum order of 100 refused 10 + i.
+  for (let i = 0; i < TOTAL; i++) ids.push((await createLend(ctx, userId, { amount: legalAmount(ctx.profile, i, { base: '10' }) })).body.positionId);
   const cancelled = new Set<string>();
   for (const id of ids.slice(0, CANCELLED)) {
     const r = await ctx.api('POST', `/positions/${enc(id)}/cancel`);
@@ -144,7 +145,7 @@ export function paginationChecks(_profile: Profile): Check[] {
       async run(ctx) {
         const b = await pagedUser(ctx);
         // More positions than the maximum, so a limit over 100 that is honoured shows.
-        while (b.ids.length <= LIST_LIMIT_MAX) b.ids.push((await createLend(ctx, b.userId, { amount: String(10 + b.ids.length) })).body.positionId);
+        while (b.ids.length <= LIST_LIMIT_MAX) b.ids.push((await createLend(ctx, b.userId, { amount: legalAmount(ctx.profile, b.ids.length, { base: '10' }) })).body.positionId);
         const all = await page(ctx, b.userId, { limit: LIST_LIMIT_MAX });
         if (all.body.positions.length !== LIST_LIMIT_MAX) fail('limit=100 returns 100 positions when more exist', `${LIST_LIMIT_MAX}`, `${all.body.positions.length}`, all.r.exchange);
         if (!all.body.hasMore) fail('hasMore is true when positions remain after 100', 'true', show(all.body.hasMore), all.r.exchange);
@@ -228,10 +229,10 @@ export function paginationChecks(_profile: Profile): Check[] {
       async run(ctx) {
         const userId = await fundedUser(ctx, 'stable', '100000000');
         const before: string[] = [];
-        for (let i = 0; i < 12; i++) before.push((await createLend(ctx, userId, { amount: String(20 + i) })).body.positionId);
+        for (let i = 0; i < 12; i++) before.push((await createLend(ctx, userId, { amount: legalAmount(ctx.profile, i, { base: '20' }) })).body.positionId);
         const added: string[] = [];
         const w = await walk(ctx, userId, { limit: 5 }, async (n) => {
-          if (n === 1) for (let i = 0; i < 3; i++) added.push((await createLend(ctx, userId, { amount: String(40 + i) })).body.positionId);
+          if (n === 1) for (let i = 0; i < 3; i++) added.push((await createLend(ctx, userId, { amount: legalAmount(ctx.profile, 12 + i, { base: '20' }) })).body.positionId);
         });
         const seenBefore = w.ids.filter((id) => before.includes(id));
         sameSet('every position that existed at the start is seen exactly once', seenBefore, before);

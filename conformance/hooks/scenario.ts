@@ -1,4 +1,4 @@
-import { EVENT_TYPES, SLOW_ANSWER_MS } from '../../contract/index.ts';
+import { legalAmount, EVENT_TYPES, SLOW_ANSWER_MS } from '../../contract/index.ts';
 import { fail, show, type CheckContext } from '../check.ts';
 import { enc, fundedUser, lendBody, validAddress } from '../checks/fixtures.ts';
 import { matchedPair, webhookSecret } from '../checks/endpoints.ts';
@@ -97,7 +97,7 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
 
     let withdrawal: Scenario['withdrawal'];
     const wu = await fundedUser(ctx, 'hooks-withdraw');
-    const w = await ctx.api('POST', `/users/${enc(wu)}/withdraw`, { body: { asset: 'USDC', amount: '10', destination: validAddress(ctx.profile) } });
+    const w = await ctx.api('POST', `/users/${enc(wu)}/withdraw`, { body: { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '10', kind: 'withdrawal' }), destination: validAddress(ctx.profile) } });
     if (w.status >= 200 && w.status < 300) withdrawal = { userId: wu, id: findId(w.json, 'withdrawalId')?.value ?? findId(w.json)?.value };
     else notes.push(`the withdrawal was refused (${w.status} ${show(w.json ?? w.text).slice(0, 120)}), so no withdrawal.completed is expected`);
 

@@ -1,3 +1,4 @@
+import { legalAmount } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check } from '../../check.ts';
 import { enc, fundedUser, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
 import { expectOnly, isInsufficient, sort, stormFail } from '../kit.ts';
@@ -21,7 +22,8 @@ export const paginationUnderWrites: Check = {
   async run(ctx) {
     const id = this.id;
     const userId = await fundedUser(ctx, 'conc-pages');
-    const create = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: '10', rate: RESTING_RATE }) });
+    // The amount from the profile's bounds (a minimum order of 100 refused the 10 sent before).
+    const create = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: legalAmount(ctx.profile, 0, { base: '10' }), rate: RESTING_RATE }) });
     const { history, replies } = await storm(ctx, id, Array.from({ length: EXISTING }, create));
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, `${EXISTING} overlapping lends`, 'insufficient_funds');
