@@ -65,8 +65,10 @@ export function registerConformance(program: Command): void {
       const { skipLines } = await import('../output/skips.ts');
       try {
         // A bad profile file is the user's mistake: one line here, not a failed Vitest suite.
-        loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE);
+        const profile = loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE);
         const baseUrl = (o.baseUrl as string | undefined) ?? process.env.LENDCHECK_BASE_URL;
+        // No --base-url: the embedded sandbox checks a given key as any target would (cli/preflight/embedded.ts).
+        if (!baseUrl) await (await import('../preflight/embedded.ts')).checkKeysOnEmbedded(givenKeys(o), { profile });
         if (baseUrl) await preflight({ baseUrl, publicBaseUrl: (o.publicBaseUrl as string | undefined) ?? process.env.LENDCHECK_PUBLIC_BASE_URL, keys: givenKeys(o), allowLive: !!o.readOnly, liveOption: '--read-only' });
         const keys = [...((o.apiKey as string[] | undefined) ?? []), ...(o.apiKeysFile ? keysFromFile(o.apiKeysFile as string) : [])];
         const r = await runConformance({

@@ -39,12 +39,21 @@ export function registerGate(program: Command): void {
     .option('--rerun-failed', 'run only the checks that failed in the last run in --report-dir (its failures.json), with the same seed and profile, and say "fixed" or "still failing" for each (as lendcheck replay)')
     .action(async (opts: GateFlags) => {
       // The gate's parts load now, never for --help or a mistyped flag.
-      const { gate } = await import('../gate/command.ts');
       const { createRedactor } = await import('../../reports/redact.ts');
       const { flagsFromEnv, keysOf } = await import('../gate/target.ts');
       // Errors end up on stderr through the CLI's top level: mask the keys in them first.
       const early = createRedactor(keysOf(flagsFromEnv(opts)));
       try {
+        // The embedded sandbox's keys, checked before the steps' modules load: a refused key is exit 2 in seconds.
+        const flags = flagsFromEnv(opts);
+        if (!flags.baseUrl && !opts.targetImage && !opts.rerunFailed) {
+          const { gateKeys } = await import('../preflight/gate-keys.ts');
+          const { checkKeysOnEmbedded } = await import('../preflight/embedded.ts');
+          const { LOAD_KEYS } = await import('../gate/embedded.ts');
+          const { DEFAULT_KEYS } = await import('../../sandbox/auth/keys.ts');
+          await checkKeysOnEmbedded(gateKeys(opts, flags), { sandboxKeys: [...DEFAULT_KEYS, ...LOAD_KEYS] });
+        }
+        const { gate } = await import('../gate/command.ts');
         await gate(opts);
       } catch (e) {
         const err = e instanceof Error ? e : new Error(String(e));

@@ -81,6 +81,9 @@ export function registerLoad(program: Command): void {
       if (o.baseUrl) {
         const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY'), ...(pool ?? []).map((k, i) => ({ option: `${o.keys ? '--keys' : 'LENDCHECK_KEYS'} (key ${i + 1})`, key: k.key }))];
         await preflight({ baseUrl: o.baseUrl, keys: o.public ? [] : keys, allowLive: !!o.allowProduction, liveOption: '--allow-production' });
+      } else if (!o.public) {
+        // The embedded sandbox checks a given key as any target would (cli/preflight/embedded.ts).
+        await (await import('../preflight/embedded.ts')).checkKeysOnEmbedded([givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')], { profile });
       }
       const r = await runLoad({
         scenario: o.scenario,

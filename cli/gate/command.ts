@@ -20,6 +20,7 @@ import { resolve } from 'node:path';
 import { EXIT, InputError } from '../exit-codes.ts';
 import { preflight, refuseLive } from '../preflight/preflight.ts';
 import { gateKeys } from '../preflight/gate-keys.ts';
+import { checkKeysAt } from '../preflight/embedded.ts';
 
 export interface GateFlags extends TargetFlags {
   profile?: string;
@@ -102,6 +103,18 @@ export async function gate(opts: GateFlags): Promise<void> {
     throw new InputError(createRedactor(keysOf(flags)).text(`${e.message}; no step was run`));
   }
 
+  // A target lendcheck started (the embedded sandbox, --target-image) is checked too: each key
+  // given must be taken, whatever steps run (--only contract included), or it is exit 2 now.
+  if (!flags.baseUrl || opts.targetImage) {
+    try {
+      await checkKeysAt(target.baseUrl, gateKeys(opts, flags));
+    } catch (e) {
+      await target.close();
+      throw e;
+    }
+    if (target.embedded) useGivenKeys(target, flags);
+  }
+
   target.chaosTolerance = chaosTolerance;
   target.matchBy = opts.matchBy;
   target.retryWatch = { enabled: opts.retryWatch, retries: opts.retryWatchRetries ?? 2 };
@@ -137,6 +150,16 @@ export async function gate(opts: GateFlags): Promise<void> {
     process.off('SIGTERM', stop);
     await target.close();
   }
+}
+
+/** Keys the user gave for the embedded sandbox, taken by it (checked above), are the ones the steps use. */
+function useGivenKeys(target: GateTarget, f: TargetFlags): void {
+  if (f.apiKey) target.apiKey = f.apiKey;
+  if (f.apiKey2) target.apiKey2 = f.apiKey2;
+  if (f.burstKey) target.burstKey = f.burstKey;
+  if (f.keyStarter) target.tierKeys.starter = f.keyStarter;
+  if (f.keyGrowth) target.tierKeys.growth = f.keyGrowth;
+  if (f.keyScale) target.tierKeys.scale = f.keyScale;
 }
 
 /** --target-env NAME=VALUE pairs as an environment. */
