@@ -123,8 +123,8 @@ export function cancel(): void {
 export function withdraw(): void {
   // Each withdrawal from a user of its own, so what it takes can be audited on its own.
   const user = userId(cfg, 'mix-withdrawer', iteration());
-  const res = send({ endpoint: 'user.withdraw', name: '/users/{userId}/withdraw', path: `/users/${user}/withdraw`, method: 'POST', body: { asset: books[0].asset, amount: '1', destination: cfg.destination } });
-  if (is2xx(res)) ack('withdraw', { user, asset: books[0].asset, amount: '1' });
+  const res = send({ endpoint: 'user.withdraw', name: '/users/{userId}/withdraw', path: `/users/${user}/withdraw`, method: 'POST', body: { asset: books[0].asset, amount: cfg.withdrawAmount, destination: cfg.destination } });
+  if (is2xx(res)) ack('withdraw', { user, asset: books[0].asset, amount: cfg.withdrawAmount });
 }
 
 export function patch(s: Seeds): void {

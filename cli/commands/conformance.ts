@@ -59,6 +59,7 @@ export function registerConformance(program: Command): void {
       const { runConformance } = await import('../../conformance/suite/run.ts');
       const { colorEnabled, paint } = await import('../../reports/output/color.ts');
       const { failedCheckLines } = await import('../../reports/output/failed-lines.ts');
+      const { advisoryLines } = await import('../../reports/output/advisory-lines.ts');
       const { FAILURES_FILE } = await import('../../reports/repro/failures-file.ts');
       const { reportToGithub } = await import('../../reports/ci/github.ts');
       const { createRedactor } = await import('../../reports/redact.ts');
@@ -97,6 +98,8 @@ export function registerConformance(program: Command): void {
           console.log(`failed checks (reproductions in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: ${selfCommand()} replay ${join(o.reportDir as string, FAILURES_FILE)}):`);
           for (const l of failedLines) console.log(l);
         }
+        // Advice is said, never counted: exitCodeOf reads statuses only (issue 47).
+        for (const l of advisoryLines([r], p)) console.log(l);
         process.exitCode = exitCodeOf(r);
         reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : r.status === 'incomplete' ? 'incomplete' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([...keys, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
         if (o.withSchemathesis) {

@@ -1,7 +1,7 @@
 // The profile's choices, resolved here and handed to the scenarios as env: k6 cannot
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
-import { ADDRESS_FORMS, addressFor, collateralFor, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
+import { ADDRESS_FORMS, addressFor, collateralFor, legalAmount, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -15,13 +15,14 @@ export interface ScenarioEnvInput {
   runId: string;
 }
 
-/** Size of every order the scenarios place. */
-export const ORDER_AMOUNT = '100';
+/** Size of every order the scenarios place: 100, raised to the profile's minimum order (never past its maximum). */
+export const orderAmountOf = (profile: Profile): string => legalAmount(profile);
 
 export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<string, string> {
   const lendable = profile.assets.borrow.filter((a) => (LEND_ASSETS as readonly string[]).includes(a));
   // The collateral every suite pledges (contract/collateral.ts), for an order on the first market.
-  const collateral = collateralFor(profile, lendable[0] ?? 'USDC', ORDER_AMOUNT);
+  const orderAmount = orderAmountOf(profile);
+  const collateral = collateralFor(profile, lendable[0] ?? 'USDC', orderAmount);
   return {
     BASE_URL: i.baseUrl,
     TIER: i.tier,
@@ -35,7 +36,9 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     RATES_PATH: limitProbePath(profile),
     PUBLIC_PATH: '/markets',
     ASSETS: lendable.join(','),
-    ORDER_AMOUNT,
+    ORDER_AMOUNT: orderAmount,
+    // The mix's withdrawals: 1, raised to the profile's minimum withdrawal.
+    WITHDRAW_AMOUNT: legalAmount(profile, 0, { base: '1', kind: 'withdrawal' }),
     COLLATERAL: collateral.asset,
     COLLATERAL_AMOUNT: collateral.amount,
     MATURITIES: profile.markets.maturities.join(','),

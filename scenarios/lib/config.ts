@@ -32,6 +32,8 @@ export interface LoadConfig {
   runId: string;
   /** Order size and the collateral that covers it (worked out exactly by the command). */
   orderAmount: string;
+  /** Each withdrawal of the mix (the profile's minimum withdrawal or more). */
+  withdrawAmount: string;
   collateralAsset: string;
   collateralAmount: string;
   /** A withdrawal destination of the form the profile takes. */
@@ -92,6 +94,7 @@ export function loadConfig(): LoadConfig {
     marketSeparator: str('MARKET_SEPARATOR', '-'),
     runId: str('RUN_ID', 'run'),
     orderAmount: str('ORDER_AMOUNT', '100'),
+    withdrawAmount: str('WITHDRAW_AMOUNT', '1'),
     collateralAsset: str('COLLATERAL', 'ETH'),
     collateralAmount: str('COLLATERAL_AMOUNT', '0.06'),
     destination: str('DESTINATION', '0x000000000000000000000000000000000000dEaD'),
