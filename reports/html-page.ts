@@ -7,6 +7,7 @@ import { loadChart, timelineChart } from './charts.ts';
 import { comparedSection } from './compared.ts';
 import { timeToMatchTable } from './time-to-match.ts';
 import { reproductionText } from './repro/curl.ts';
+import { adviceList, adviceSection } from './advisories-html.ts';
 
 // One self-contained page: inline CSS, inline SVG, no script, no external resource.
 
@@ -39,6 +40,7 @@ td.sparkline{padding:0 4px;line-height:0}td.sparkline svg{display:block}
 details>summary{cursor:pointer}
 pre.repro{max-height:480px;user-select:all;-webkit-user-select:all;background:#1e1e1e;color:#eee}
 ul.breaks{margin:0 0 6px}p.breaks{margin:4px 0 0;font-weight:600}
+p.advice{margin:4px 0 0;font-weight:600;color:#8a6d00}ul.advice{margin:0 0 6px}
 `;
 
 const st = (s: string): Html => html`<span class="st ${s}">${s}</span>`;
@@ -136,6 +138,7 @@ ${coverage.map((row) => {
 </tbody></table>
 <h3>Failures (${failed.length})</h3>
 ${failed.length ? failed.map(failure) : html`<p class="passed">No check failed.</p>`}
+${adviceSection(p.checks)}
 ${skipped.length ? html`<h3>Skipped checks (${skipped.length})</h3>${checksTable(skipped, null)}` : ''}
 <details><summary>All checks (${p.checks.length})</summary>${checksTable(p.checks, null)}</details>`;
 }
@@ -206,7 +209,7 @@ function exchangeBlock(x: Exchange): Html {
 function checksTable(checks: CheckResult[], title: string | null): Html {
   if (!checks.length) return title ? html`<h3>${title}</h3><p class="muted">No checks recorded.</p>` : html``;
   return html`${title ? html`<h3>${title}</h3>` : ''}<table class="checks"><thead><tr><th>check</th><th>requirements</th><th>result</th><th>detail</th></tr></thead><tbody>
-${checks.map((c) => html`<tr class="row-${c.status}"><td>${c.title}<br><code class="muted">${c.id}</code></td><td>${c.requirements.join(', ')}</td><td>${st(c.status)}</td><td>${c.message ?? ''}${c.notes.length ? html`<ul>${c.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}${c.status === 'failed' ? reproBlock(c) : ''}${c.status === 'failed' && c.exchange ? exchangeBlock(c.exchange) : ''}</td></tr>`)}
+${checks.map((c) => html`<tr class="row-${c.status}"><td>${c.title}<br><code class="muted">${c.id}</code></td><td>${c.requirements.join(', ')}</td><td>${st(c.status)}</td><td>${c.message ?? ''}${c.notes.length ? html`<ul>${c.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}${adviceList(c)}${c.status === 'failed' ? reproBlock(c) : ''}${c.status === 'failed' && c.exchange ? exchangeBlock(c.exchange) : ''}</td></tr>`)}
 </tbody></table>`;
 }
 

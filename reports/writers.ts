@@ -5,6 +5,7 @@ import { runSummary, partResult, type RunSummary, type PartResult } from '../ker
 import { createRedactor, type Redactor } from './redact.ts';
 import { renderReportPage } from './html-page.ts';
 import { reproductionText } from './repro/curl.ts';
+import { adviceBasis } from './output/advisory-lines.ts';
 
 // Report writers in the style of Vitest reporters: a class per format with lifecycle
 // hooks, called by whoever runs the parts (the gate, or `lendcheck report`). The map
@@ -72,7 +73,10 @@ export function junitXml(s: RunSummary): string {
         if (c.exchange) tc.standardOutput(JSON.stringify(c.exchange, null, 2));
       } else if (c.status === 'skipped') {
         tc.skipped().standardOutput(skipText(c.message));
-      } else if (c.notes.length) tc.standardOutput(c.notes.join('\n'));
+      } else if (c.notes.length || c.advisories?.length) {
+        // Advice beside the notes, never as a failure (issue 47).
+        tc.standardOutput([...c.notes, ...(c.advisories ?? []).map((a) => `advice [${adviceBasis(a)}]: expected ${a.expected} / received ${a.received}${a.evidence ? ` (${a.evidence})` : ''}`)].join('\n'));
+      }
     }
     for (const t of p.timeline ?? []) {
       const tc = suite.testCase().className(`${p.part}.timeline`).name(`${t.type} ${t.eventId}`);

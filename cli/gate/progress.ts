@@ -4,6 +4,7 @@ import type { Redactor } from '../../reports/redact.ts';
 import { formatDuration } from '../../reports/format.ts';
 import { colorEnabled, paint as paintWith, type Paint } from '../../reports/output/color.ts';
 import { failedCheckLines } from '../../reports/output/failed-lines.ts';
+import { advisoryLines } from '../../reports/output/advisory-lines.ts';
 import { reproductionText } from '../../reports/repro/curl.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
 import { skipLines } from '../output/skips.ts';
@@ -106,6 +107,8 @@ export class Progress {
       this.line(`failed checks (${failedLines.length}; each with its reproduction in the report and failures.json; \`${selfCommand()} gate --rerun-failed\` runs them again):`);
       for (const l of failedLines) this.line(l);
     }
+    // Advice after the verdict, apart from it: it never changes one (issue 47).
+    for (const l of advisoryLines(summary.parts, this.paint)) this.line(l);
     if (reportPath) this.line(`report: ${reportPath}`);
   }
 }
