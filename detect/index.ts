@@ -1,7 +1,7 @@
 import { defaultProfile, parseProfile, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { HttpClient, TransportError } from '../conformance/http.ts';
-import { amountsDetector } from './orders/amounts.ts';
+import { amountsDetector, orderBoundsDetector } from './orders/amounts.ts';
 import { assetInfoDetector } from './market/asset-info.ts';
 import { assetsDetector } from './market/assets.ts';
 import { DEFAULT_MAX_REQUESTS, widenedBudget } from './budget.ts';
@@ -33,7 +33,7 @@ import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 // telling probes go first), so a small budget still yields the important options.
 
 export const DETECTORS: Detector[] = [
-  ratesDetector, tierDetector, publicDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
+  ratesDetector, tierDetector, publicDetector, orderBoundsDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
   lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,

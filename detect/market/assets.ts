@@ -1,6 +1,7 @@
 import { defaultProfile } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { errorText, type Detector, type Probe } from '../probe.ts';
+import { probeAmount } from '../orders/probe-amount.ts';
 
 // The borrow and collateral asset lists. Each borrow carries a maturity no market has, so
 // one whose assets pass is refused for its maturity and nothing is created: a refusal
@@ -18,7 +19,7 @@ export const assetsDetector: Detector = {
     const markets = p.fact<string[]>('assets') ?? [];
     const known = [...new Set([...markets, ...Object.keys(defaultProfile.assets.info)])];
     const borrow = async (borrowAsset: string, collateral: string) =>
-      p.call('POST', '/borrow', { body: { userId: p.user('assets'), collateral: { asset: collateral, amount: '1000000' }, borrowAsset, borrowAmount: '100', maturity: NO_MARKET } });
+      p.call('POST', '/borrow', { body: { userId: p.user('assets'), collateral: { asset: collateral, amount: '1000000' }, borrowAsset, borrowAmount: probeAmount(p, '100'), maturity: NO_MARKET } });
     // Borrow assets against a collateral the target takes: the one that worked last first.
     const borrowable: string[] = [];
     const ev: Reply[] = [];

@@ -13,9 +13,14 @@ import { firstTrue, niceLadder, ratioLadder } from '../search.ts';
 /** Refused for `field` (not for the maturity that comes after it)? */
 const refusedFor = (r: Reply, field: RegExp) => !ok(r) && !/maturity/.test(errorText(r)) && field.test(errorText(r));
 
-export const amountsDetector: Detector = {
-  name: 'amount bounds',
-  options: ['amounts.minOrder', 'amounts.maxOrder', 'amounts.minWithdrawal', 'amounts.minCollateralRatio'],
+/**
+ * The order bounds, early (right after the markets are known): the detectors after it lend, and a
+ * target whose minimum order is 100 refused their lends of 10, so what they found was lost
+ * (issue 47, cause 4). The probes carry a maturity no market has, so nothing is created.
+ */
+export const orderBoundsDetector: Detector = {
+  name: 'order amount bounds',
+  options: ['amounts.minOrder', 'amounts.maxOrder'],
   async run(p) {
     const asset = tradeAsset(p);
     const user = p.user('amounts');
@@ -35,8 +40,14 @@ export const amountsDetector: Detector = {
     const iMax = await firstTrue(high, (v) => lendRefused(v));
     if (iMax > 0 && iMax < high.length) p.set('amounts.maxOrder', high[iMax - 1], 'medium', evidence.splice(0), `${high[iMax - 1]} passed the amount rules, ${high[iMax]} was refused naming amount`);
     else p.miss('amounts.maxOrder', `no bound between ${high[0]} and ${high[high.length - 1]}`);
-    evidence.length = 0;
+  },
+};
 
+export const amountsDetector: Detector = {
+  name: 'amount bounds',
+  options: ['amounts.minWithdrawal', 'amounts.minCollateralRatio'],
+  async run(p) {
+    const asset = tradeAsset(p);
     const minOrder = String(p.found.get('amounts.minOrder')?.value ?? '1');
     await collateralRatio(p, minOrder);
 

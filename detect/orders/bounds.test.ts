@@ -54,7 +54,7 @@ describe('bounds detection', () => {
   it('reads named bounds at their edge, and null where the far value is taken, from the sandbox', { timeout: 60_000 }, async () => {
     const sb = await startSandboxServer({ profile: parseProfile({ bounds: { rateBelow: null, orderbookMaxDepth: 250 } }), controls: false, validateResponses: false });
     try {
-      const d = await detectProfile({ baseUrl: sb.url, apiKey: 'ck_test_partner_a_scale', maxRequests: 60 });
+      const d = await detectProfile({ baseUrl: sb.url, apiKey: 'ck_test_partner_a_scale', maxRequests: 80 });
       expect(d.options['bounds.rateBelow']).toMatchObject({ detected: true, value: null });
       expect(d.options['bounds.orderbookMaxDepth']).toMatchObject({ detected: true, value: 250 });
       expect(d.merged.bounds).toEqual({ rateBelow: null, orderbookMaxDepth: 250 });

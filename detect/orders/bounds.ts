@@ -1,6 +1,7 @@
 import { errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { tradeAsset } from '../market/assets.ts';
 import type { Reply } from '../../conformance/http.ts';
+import { probeAmount } from './probe-amount.ts';
 
 // Bounds the spec does not give (profile `bounds`): the highest rate an order may ask, and the
 // order book's maximum `depth`. Each is stated in the exported document only when a refusal
@@ -35,7 +36,7 @@ export const boundsDetector: Detector = {
  * A refusal not naming `rate` (funds, amounts) tells nothing, so detection stops there.
  */
 async function tryRate(p: Probe, rate: number): Promise<{ taken: boolean; reply: Reply }> {
-  const r = await p.call('POST', '/lend', { body: { userId: p.user('orders'), asset: tradeAsset(p), amount: '10', rate } });
+  const r = await p.call('POST', '/lend', { body: { userId: p.user('orders'), asset: tradeAsset(p), amount: probeAmount(p), rate } });
   if (ok(r)) {
     const id = (r.json as { positionId?: unknown } | undefined)?.positionId;
     if (typeof id === 'string') await p.call('POST', `/positions/${encodeURIComponent(id)}/cancel`);

@@ -1,4 +1,5 @@
 import { errorChoiceOf, errorText, ok, type Detector } from '../probe.ts';
+import { probeAmount } from './probe-amount.ts';
 
 // Codes the spec leaves open, each from one request that provokes it: an unknown route, a
 // known path with the wrong method, a body sent as text/plain, an unseen user, an
@@ -18,7 +19,7 @@ export const errorsDetector: Detector = {
     await choice('errors.unknownRoute', 'GET of a path no endpoint has', () => p.call('GET', `/no-such-route-${p.opts.runId}`));
     await choice('errors.methodNotAllowed', 'DELETE on /lend (a POST path)', () => p.call('DELETE', '/lend'));
     await choice('errors.unsupportedMediaType', 'a valid lend body sent as text/plain', () =>
-      p.call('POST', '/lend', { raw: JSON.stringify({ userId: p.user('ct'), asset: 'USDC', amount: '1', maturity: '99999d' }), headers: { 'content-type': 'text/plain' } }),
+      p.call('POST', '/lend', { raw: JSON.stringify({ userId: p.user('ct'), asset: 'USDC', amount: probeAmount(p, '1'), maturity: '99999d' }), headers: { 'content-type': 'text/plain' } }),
       /content|media|json/,
     );
     const u = await p.call('GET', `/users/${encodeURIComponent(p.user('never-seen'))}/positions`);
@@ -31,6 +32,6 @@ export const errorsDetector: Detector = {
     if (ok(book)) p.set('successStatus.GET /markets/{asset}/orderbook', book.status, 'high', [book]);
     else p.miss('successStatus.GET /markets/{asset}/orderbook', `the order book of ${assets[0] ?? 'USDC'} answered ${book.status}`);
     const asset = ['DOGE', 'XYZ', 'NOPE'].find((a) => !assets.includes(a))!;
-    await choice('errors.unsupportedAsset', `a lend of ${asset}`, () => p.call('POST', '/lend', { body: { userId: p.user('asset'), asset, amount: '10', maturity: '99999d' } }), /asset/);
+    await choice('errors.unsupportedAsset', `a lend of ${asset}`, () => p.call('POST', '/lend', { body: { userId: p.user('asset'), asset, amount: probeAmount(p), maturity: '99999d' } }), /asset/);
   },
 };

@@ -2,6 +2,8 @@ import { tradeAsset } from '../market/assets.ts';
 import { cancelTries } from './orders.ts';
 import { errorChoiceOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { findId } from '../../conformance/body-id.ts';
+import { probeAmount } from './probe-amount.ts';
+import { Decimal } from '../../contract/decimal.ts';
 
 // Organic matching, as any partner would do it: a lend and a crossing borrow from two new
 // users (funded by the target, as sandboxes do). Then the borrow is read (its
@@ -22,8 +24,9 @@ export const lifecycleDetector: Detector = {
     const m0 = p.fact<string[]>('maturities')?.[0] ?? '30d';
     const asset = tradeAsset(p);
     const lender = p.user('lender');
-    const lend = await p.call('POST', '/lend', { body: { userId: lender, asset, amount: '100', rate: 0.01, maturity: m0 } });
-    if (!ok(lend)) throw new Error(`a lend of 100 ${asset} answered ${lend.status} ${errorText(lend).slice(0, 200)}`);
+    const size = probeAmount(p, '100');
+    const lend = await p.call('POST', '/lend', { body: { userId: lender, asset, amount: size, rate: 0.01, maturity: m0 } });
+    if (!ok(lend)) throw new Error(`a lend of ${size} ${asset} answered ${lend.status} ${errorText(lend).slice(0, 200)}`);
     const lendId = (lend.json as { positionId: string }).positionId;
     p.facts.set('matchedLend', { id: lendId, createdStatus: (lend.json as { status?: unknown }).status });
     const borrow = await borrowCrossing(p, asset, m0);
@@ -105,13 +108,16 @@ function cancellable(p: Probe): void {
 
 /** A borrow crossing the lend above, with the first collateral the target takes. */
 async function borrowCrossing(p: Probe, asset: string, maturity: string) {
+  // Collateral for a borrow of 100 (the lend's size), scaled with it where the minimum order is larger.
+  const size = probeAmount(p, '100');
+  const scale = new Decimal(size).div(100);
   const amounts: Record<string, string> = { ETH: '1', WBTC: '0.1' };
   const known = p.fact<string[]>('collateralAssets') ?? ['ETH', 'WBTC', 'USDC', 'USDT', 'DAI'];
-  const tries = known.filter((a) => a !== asset).map((a): [string, string] => [a, amounts[a] ?? '1000']);
+  const tries = known.filter((a) => a !== asset).map((a): [string, string] => [a, scale.times(amounts[a] ?? '1000').toFixed()]);
   let last;
   for (const [collateral, amount] of tries) {
     const r = await p.call('POST', '/borrow', {
-      body: { userId: p.user('borrower'), collateral: { asset: collateral, amount }, borrowAsset: asset, borrowAmount: '100', rate: 0.02, maturity },
+      body: { userId: p.user('borrower'), collateral: { asset: collateral, amount }, borrowAsset: asset, borrowAmount: size, rate: 0.02, maturity },
     });
     if (ok(r)) return { reply: r, collateral };
     last = r;
