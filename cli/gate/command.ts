@@ -21,6 +21,7 @@ import { EXIT, InputError } from '../exit-codes.ts';
 import { preflight, refuseLive } from '../preflight/preflight.ts';
 import { gateKeys } from '../preflight/gate-keys.ts';
 import { checkKeysAt } from '../preflight/embedded.ts';
+import { endDescendants, onInterrupt } from './interrupt.ts';
 
 export interface GateFlags extends TargetFlags {
   profile?: string;
@@ -127,18 +128,20 @@ export async function gate(opts: GateFlags): Promise<void> {
   const secrets = [...keysOf(flags), ...keysOf(target)];
   const redactor = createRedactor(secrets);
   const progress = new Progress(process.stdout, redactor, !!process.stdout.isTTY && !opts.plain);
-  // Ctrl-C (or a CI's SIGTERM): close the target (its receivers and subscriptions) and end as
-  // an interrupted run: INCOMPLETE, exit 3, the one table's code for "not everything observed".
-  const stop = () => {
-    const exit = () => process.exit(EXIT.incomplete);
-    target.close().then(exit, exit);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // Ctrl-C (or a CI's SIGTERM): the steps done are kept, the partial report is written, the
+  // target closed (its receivers and subscriptions) and no process of ours is left (interrupt.ts).
+  const interrupt = onInterrupt((l) => console.log(redactor.text(l)));
   try {
     const verdictRules = { named: only, allowSkip: !!opts.allowSkip };
     const replay = { ...(target.embedded ? {} : { baseUrl: target.baseUrl }), ...(profileFile ? { profileFile: resolve(profileFile) } : {}) };
-    const { summary, timedOut, files } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000, verdictRules, replay });
+    const { summary, timedOut, files, interrupted } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000, verdictRules, replay, signal: interrupt.signal });
+    if (interrupt.received) {
+      await windDown(target);
+      const done = summary.parts.filter((p) => p.status !== 'incomplete' || !p.skipReason?.startsWith('interrupted'));
+      console.log(`interrupted (${interrupt.received}): ${done.length ? `done: ${done.map((p) => `${p.part} ${p.status}`).join(', ')}` : 'no step had finished'}; not finished: ${interrupted.join(', ') || 'none'}; partial report: ${files.find((f) => f.endsWith('index.html')) ?? opts.reportDir}`);
+      // INCOMPLETE (3), unless a check had already failed: the one table's FAIL (1) stands.
+      interrupt.exit(summary.verdict === 'failed' ? EXIT.fail : EXIT.incomplete);
+    }
     process.exitCode = EXIT_CODES[summary.verdict];
     reportToGithub(summary, redactor, { reportPath: files.find((f) => f.endsWith('index.html')) });
     recordRun(summary, historyFile, 'gate');
@@ -146,10 +149,18 @@ export async function gate(opts: GateFlags): Promise<void> {
     // are written, so end the process rather than wait on it.
     if (timedOut.length) setTimeout(() => process.exit(process.exitCode), 2000).unref();
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    interrupt.dispose();
     await target.close();
   }
+}
+
+/** After Ctrl-C: the running suite cancelled (its tests clean up), then every process of ours ended, then the target closed; each bounded. */
+async function windDown(target: GateTarget): Promise<void> {
+  const { cancelConformance } = await import('../../conformance/suite/run.ts');
+  await cancelConformance(5000);
+  if (endDescendants('SIGTERM')) await new Promise((r) => setTimeout(r, 500));
+  endDescendants('SIGKILL');
+  await Promise.race([target.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000))]);
 }
 
 /** Keys the user gave for the embedded sandbox, taken by it (checked above), are the ones the steps use. */

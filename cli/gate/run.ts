@@ -29,6 +29,8 @@ export interface GateOptions {
   verdictRules?: VerdictRules;
   /** How the run was made, written into failures.json for `lendcheck replay` / `gate --rerun-failed`. */
   replay?: Partial<ReplayMeta>;
+  /** Aborted on Ctrl-C (cli/gate/interrupt.ts): the steps not finished by then are reported interrupted. */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_STEP_TIMEOUT_MS = 20 * 60_000;
@@ -63,9 +65,16 @@ function failedPart(step: GateStep, message: string, target: GateTarget, profile
   };
 }
 
+/** A step the run was interrupted before it finished: not observed, so incomplete, never passed or failed. */
+function interruptedPart(step: GateStep, target: GateTarget, profile: Profile, startedAt: string, durationMs: number): PartResult {
+  return { part: step.part, name: step.title, status: 'incomplete', skipReason: 'interrupted (Ctrl-C) before this step finished', target: target.label, profile: profile.name, startedAt, durationMs, checks: [], figures: {} };
+}
+
 /** Runs the steps in order (those that share nothing with the others alongside them),
  *  feeding each result to the report writers in step order. */
-export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; files: string[]; dir: string; timedOut: string[] }> {
+export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; files: string[]; dir: string; timedOut: string[]; interrupted: string[] }> {
+  const interrupted: string[] = [];
+  const aborted = o.signal ? new Promise<'aborted'>((done) => (o.signal!.aborted ? done('aborted') : o.signal!.addEventListener('abort', () => done('aborted'), { once: true }))) : undefined;
   const timedOut: string[] = [];
   const steps = o.steps ?? GATE_STEPS;
   const startedAt = new Date().toISOString();
@@ -108,7 +117,16 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
     i++;
     o.progress.stepStart(i, steps.length, step.name, step.title);
     const unmet = unmetNeeds(step, o.target);
-    const result = unmet ? skippedPart(step, unmet, o.target, o.profile) : await (early.get(step) ?? runStep(step, ctxOf(step, (l) => o.progress.log(l))));
+    const s = new Date().toISOString();
+    const t0 = performance.now();
+    let result: PartResult;
+    if (unmet) result = skippedPart(step, unmet, o.target, o.profile);
+    else {
+      const running = o.signal?.aborted ? 'aborted' : (early.get(step) ?? runStep(step, ctxOf(step, (l) => o.progress.log(l))));
+      const r = aborted && running !== 'aborted' ? await Promise.race([running, aborted]) : await running;
+      if (r === 'aborted') interrupted.push(step.name);
+      result = r === 'aborted' ? interruptedPart(step, o.target, o.profile, s, Math.round(performance.now() - t0)) : r;
+    }
     await report.part(result);
     judged.push({ step: step.name, part: result });
     o.progress.stepEnd(i, steps.length, result);
@@ -116,5 +134,5 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
   const { summary, files } = await report.end(Date.now(), judgeRun(judged, o.verdictRules));
   files.push(writeFailuresFile(report.ctx, summary, o.replay));
   o.progress.end(summary, files.find((f) => f.endsWith('index.html')));
-  return { summary, files, dir: report.ctx.dir, timedOut };
+  return { summary, files, dir: report.ctx.dir, timedOut, interrupted };
 }

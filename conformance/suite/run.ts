@@ -32,6 +32,23 @@ function tiersOf(o: ConformanceOptions): TargetOptions['keyTiers'] {
 // From the sources the suite is TypeScript; in the package (dist/) tsc compiled it to JS.
 const SUITE_CONFIG = fileURLToPath(new URL(`./vitest.config.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 
+/** The Vitest of a conformance run in progress (one at a time per process), for cancelConformance. */
+let running: { cancelCurrentRun(reason: 'keyboard-input'): Promise<void>; close(): Promise<void> } | undefined;
+
+/**
+ * Ctrl-C on the gate: stops the running suite as Vitest's own Ctrl-C does (the tests in flight
+ * finish their cleanup, e.g. delete their webhook subscriptions) and closes its workers; at most
+ * \`boundMs\`, after which the caller ends whatever is left.
+ */
+export async function cancelConformance(boundMs = 5000): Promise<void> {
+  const v = running;
+  if (!v) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((done) => (timer = setTimeout(done, boundMs)));
+  await Promise.race([v.cancelCurrentRun('keyboard-input').then(() => v.close()), bound]).catch(() => {});
+  clearTimeout(timer);
+}
+
 export async function runConformance(opts: ConformanceOptions = {}): Promise<ConformanceResult> {
   const target = resolveTarget({ ...opts, keyTiers: tiersOf(opts) });
   assertSafe(target);
@@ -56,9 +73,11 @@ export async function runConformance(opts: ConformanceOptions = {}): Promise<Con
     const vitest = await startVitest('test', [], {
       config: SUITE_CONFIG,
       watch: false,
-      reporters: reporter === 'none' ? [{}] : [reporter],
+      // onInit hands the instance to cancelConformance while the run lasts.
+      reporters: [...(reporter === 'none' ? [] : [reporter]), { onInit: (v) => void (running = v) }],
       passWithNoTests: false,
     });
+    running = undefined;
     await vitest.close();
     let raw: string;
     try {
@@ -68,6 +87,7 @@ export async function runConformance(opts: ConformanceOptions = {}): Promise<Con
     }
     return JSON.parse(raw) as ConformanceResult;
   } finally {
+    running = undefined;
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
