@@ -8,6 +8,7 @@ import { startSandboxServer } from '../sandbox/server.ts';
 import type { KeyTiers } from './checks/limits.ts';
 import type { RunOptions } from './runner.ts';
 import type { TargetOptions } from './target.ts';
+import { planNamed } from './plans.ts';
 
 // The target when no --base-url is given: the reference sandbox on a loopback port. The
 // suite gets three keys of partner A (main, and a Starter key it may exhaust) and one of
@@ -88,6 +89,7 @@ export function runOptionsFor(target: TargetOptions, profile: Profile, embedded?
     readOnly: target.readOnly,
     only: target.only,
     seed: target.seed,
+    plan: planNamed(target.plan).name,
     targetLabel: target.baseUrl ?? `embedded sandbox (${embedded!.url})`,
   };
 }

@@ -10,7 +10,7 @@ import { allChecks } from './registry.ts';
 import { ENV } from './target.ts';
 import type { KeyTiers } from './checks/limits.ts';
 import { RequestBudget } from './budget/budget.ts';
-import { capSkip, planChecks, planNamed, type PlanName } from './plans.ts';
+import { capSkip, planChecks, planCost, planNamed, type PlanName } from './plans.ts';
 import { expectedRequests } from './budget/costs.ts';
 import type { TierName } from '../contract/index.ts';
 
@@ -186,7 +186,7 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
 
 /** What the run will cost, said before it starts: its requests, and the waiting the key's rate limit adds. */
 function costLine(run: Run, budget: RequestBudget, keys: string[]): string {
-  const n = expectedRequests(run.plan.filter((p) => !p.skip).map((p) => p.check.id));
+  const n = planCost(planNamed(run.opts.plan), run.plan.filter((p) => !p.skip).map((p) => p.check.id)) ?? expectedRequests(run.plan.filter((p) => !p.skip).map((p) => p.check.id));
   const s = Math.ceil(budget.secondsFor(keys, n));
   const on = keys.length > 1 ? `over ${keys.length} keys, each ${budget.describe(keys[0]!)}` : `at this key's ${budget.describe(keys[0]!)}`;
   return `about ${n} requests; ${on}: ${s ? `about ${s} s of waiting for the rate limit` : 'no waiting for the rate limit expected'} (--max-wait ${Math.round(budget.maxWaitMs / 1000)} s per wait)`;

@@ -26,6 +26,8 @@ export interface TargetOptions {
   seed?: number;
   /** Known tiers of the keys (e.g. from the gate's key list), so tier limits are checked exactly. */
   keyTiers?: { key?: string; key2?: string; burstKey?: string };
+  /** The run plan (conformance/plans.ts): full unless named. */
+  plan?: string;
 }
 
 export const ENV = {
@@ -43,6 +45,7 @@ export const ENV = {
   reportDir: 'LENDCHECK_REPORT_DIR',
   seed: 'LENDCHECK_SEED',
   keyTiers: 'LENDCHECK_KEY_TIERS',
+  plan: 'LENDCHECK_PLAN',
 } as const;
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes)$/i.test(v);
@@ -82,6 +85,7 @@ export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = pro
     reportDir: pick('reportDir') as string | undefined,
     seed: seed !== undefined && Number.isFinite(seed) ? seed : undefined,
     keyTiers,
+    plan: pick('plan') as string | undefined,
   };
 }
 
@@ -106,6 +110,7 @@ export function targetEnv(t: TargetOptions): Record<string, string> {
   put('reportDir', t.reportDir);
   put('seed', t.seed);
   put('keyTiers', t.keyTiers);
+  put('plan', t.plan);
   return out;
 }
 

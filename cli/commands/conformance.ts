@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { EXIT, InputError } from '../exit-codes.ts';
 import { givenKey, type GivenKey } from '../preflight/preflight.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
-import { DEFAULT_MAX_WAIT_S, DEFAULT_REPORT_DIR } from './option-values.ts';
+import { CONFORMANCE_PLANS, DEFAULT_MAX_WAIT_S, DEFAULT_REPORT_DIR } from './option-values.ts';
 
 /** Keys from a file: one per line, blank lines and '#' comments ignored. */
 export function keysFromFile(file: string): string[] {
@@ -45,6 +45,7 @@ export function registerConformance(program: Command): void {
     .option('--strict', 'treat deviations from the profile as failures, not notes')
     .option('--read-only', 'run only GET and public checks (required for a ck_live_ key)')
     .option('--only <ids>', 'comma-separated check ids (a trailing * matches a prefix)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('--plan <name>', `run plan: ${CONFORMANCE_PLANS.map(([n, about]) => `${n} (${about})`).join('; ')}`, 'full')
     .option('--seed <n>', 'seed of the property-based corpus', (v: string) => Number.parseInt(v, 10))
     .option('--report-dir <dir>', 'where junit.xml and conformance.json go', DEFAULT_REPORT_DIR)
     .option('--reporter <name>', "Vitest console reporter: default, verbose, dot (default: none, lendcheck's own lines; default with --verbose)")
@@ -64,9 +65,15 @@ export function registerConformance(program: Command): void {
       const { reportToGithub } = await import('../../reports/ci/github.ts');
       const { createRedactor } = await import('../../reports/redact.ts');
       const { skipLines } = await import('../output/skips.ts');
+      const { planNamed } = await import('../../conformance/plans.ts');
       try {
         // A bad profile file is the user's mistake: one line here, not a failed Vitest suite.
         const profile = loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE);
+        try {
+          planNamed(o.plan as string);
+        } catch (e) {
+          throw new InputError((e as Error).message);
+        }
         const baseUrl = (o.baseUrl as string | undefined) ?? process.env.LENDCHECK_BASE_URL;
         // No --base-url: the embedded sandbox checks a given key as any target would (cli/preflight/embedded.ts).
         if (!baseUrl) await (await import('../preflight/embedded.ts')).checkKeysOnEmbedded(givenKeys(o), { profile });
@@ -84,6 +91,7 @@ export function registerConformance(program: Command): void {
           strict: o.strict as boolean | undefined,
           readOnly: o.readOnly as boolean | undefined,
           only: o.only as string[] | undefined,
+          plan: o.plan as string,
           seed: o.seed as number | undefined,
           reportDir: o.reportDir as string,
           reporter: ((o.reporter as string | undefined) ?? (o.verbose ? 'default' : 'none')) as 'default',
@@ -93,6 +101,10 @@ export function registerConformance(program: Command): void {
         const status = r.status === 'failed' ? p.red(r.status.toUpperCase()) : r.status === 'passed' ? p.green(r.status.toUpperCase()) : r.status.toUpperCase();
         console.log(`conformance: ${status} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; ${f.requests} requests${f.rateLimitWaitS ? ` (${f.rateLimitWaitS} s waiting for the rate limit)` : ''}; reports in ${o.reportDir}`);
         for (const l of skipLines(r)) console.log(l);
+        const plan = planNamed(o.plan as string);
+        const { budgetLines } = await import('../output/budget-lines.ts');
+        const leftOut = plan.checks ? (await import('../../conformance/registry.ts')).allChecks(loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE)).filter((c) => !plan.checks!.includes(c.id)).map((c) => c.id) : [];
+        for (const l of budgetLines(r, plan, leftOut)) console.log(l);
         const failedLines = failedCheckLines([r], p);
         if (failedLines.length) {
           console.log(`failed checks (reproductions in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: ${selfCommand()} replay ${join(o.reportDir as string, FAILURES_FILE)}):`);

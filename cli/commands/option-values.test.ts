@@ -10,6 +10,7 @@ import { METRICS_PATH } from '../../sandbox/metrics/plugin.ts';
 import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
 import { faultNames } from '../../sandbox/faults/index.ts';
 import { defaultHistoryPath } from '../../reports/history/store.ts';
+import { PLAN_NAMES, PLANS } from '../../conformance/plans.ts';
 
 // --help shows these literals; each must be what its owner really uses.
 describe('option-values: the literals --help shows match their owners', () => {
@@ -26,5 +27,6 @@ describe('option-values: the literals --help shows match their owners', () => {
     expect(v.METRICS_PATH).toBe(METRICS_PATH);
     expect(v.SANDBOX_TEST_KEY).toBe(DEFAULT_KEYS.find((k) => k.tier === 'growth')!.key);
     expect(v.SANDBOX_FAULT_NAMES).toEqual(faultNames());
+    expect(v.CONFORMANCE_PLANS.map(([n, about]) => [n, about])).toEqual(PLAN_NAMES.map((n) => [n, PLANS[n].about]));
   });
 });

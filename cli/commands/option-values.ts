@@ -24,3 +24,8 @@ export const SANDBOX_FAULT_NAMES = [
   'hook-unsubscribed-types', 'hook-matched-one-side', 'hook-sender-timeout', 'hook-new-id-per-retry', 'hook-early-retry',
   'hook-no-retries', 'hook-resigned-body', 'webhook-list-ignores-partner', 'webhook-delete-unchecked', 'slow-refill',
 ];
+/** `conformance --plan`: each plan's name and what it runs (conformance/plans.ts PLANS). */
+export const CONFORMANCE_PLANS: ReadonlyArray<readonly [string, string]> = [
+  ['full', "every check (the default, and the gate's)"],
+  ['quick', 'money under overlap, partner isolation, error objects and rate-limit headers, in at most 150 requests: for a pre-commit hook or a watch mode'],
+];

@@ -11,6 +11,9 @@ import { timeline } from './timeline.ts';
 /** Overlapping requests per storm. Eight keeps a few-ms race window crowded (see docs/concurrency-and-money.md). */
 export const STORM = 8;
 
+/** A run's storm size: the plan's (a quick plan storms with fewer, still more than the funds allow), else STORM. */
+export const stormOf = (ctx: Pick<CheckContext, 'storm'>): number => ctx.storm ?? STORM;
+
 export interface Sorted {
   accepted: number[];
   refused: number[];

@@ -2,7 +2,7 @@ import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, unaffordable, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { enc, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds } from '../funds.ts';
-import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
 import { conserved } from './overcommit.ts';
 
@@ -43,6 +43,7 @@ export const isolation: Check = {
   needs: ['write', 'second-key'],
   async run(ctx) {
     const id = this.id;
+    const n = stormOf(ctx);
     const userId = ctx.user('conc-shared-user');
     const keys = { 1: ctx.key, 2: ctx.key2! } as const;
     if (ctx.hasControls) {
@@ -50,7 +51,7 @@ export const isolation: Check = {
     }
     const before = { 1: await learnFunds(ctx, userId, 'USDC', keys[1]), 2: await learnFunds(ctx, userId, 'USDC', keys[2]) };
     const amount = { 1: '101', 2: '202' } as const;
-    const ops: StormOp[] = Array.from({ length: STORM }, (_, i) => {
+    const ops: StormOp[] = Array.from({ length: n }, (_, i) => {
       const partner = ((i % 2) + 1) as 1 | 2;
       return { kind: 'lend.create', body: lendBody(ctx, userId, { amount: amount[partner], rate: RESTING_RATE }), partner };
     });
@@ -58,7 +59,7 @@ export const isolation: Check = {
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, 'lends of two partners for one userId', 'insufficient_funds');
     noteRateLimited(ctx, s, 'lends');
-    requireAnswered(s, STORM, 2, 'lends');
+    requireAnswered(s, n, 2, 'lends');
     if (s.refused.length) throw new CheckSkip(`${s.refused.length} lends of ${userId} were refused as insufficient_funds: the user needs ${amount[2]} USDC per order with each partner`);
     const mine = { 1: new Set<string>(), 2: new Set<string>() };
     for (const i of s.accepted) mine[ops[i]!.partner ?? 1].add(String((replies[i]!.json as { positionId?: unknown }).positionId));

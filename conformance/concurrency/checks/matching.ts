@@ -2,7 +2,7 @@ import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
 import { cancelResting, cleanMarket } from '../../checks/clean-market.ts';
-import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm, type StormOp } from '../storm.ts';
 import { positionIdIn } from '../../body-id.ts';
 
@@ -24,7 +24,7 @@ const AMOUNT = '100';
 
 export const matchingNoOverfill: Check = {
   id: 'concurrency.matching-no-overfill',
-  title: `${STORM} overlapping lends crossing one resting borrow in a market of their own fill at most its amount`,
+  title: `overlapping lends crossing one resting borrow in a market of their own fill at most its amount`,
   requirements: ['CONC-match-no-overfill', 'STATE-matched-active'],
   needs: ['write'],
   async run(ctx) {
@@ -61,14 +61,15 @@ interface Market {
 /** The storm against the resting borrow, and the count of what it filled. */
 async function overfill(ctx: CheckContext, id: string, o: Market) {
   const { asset, maturity, lender, makerId, left, takerRate } = o;
+  const n = stormOf(ctx);
   const mk = await ctx.api('GET', `/positions/${enc(makerId)}`);
   if ((mk.json as { status?: unknown })?.status !== 'pending') throw new CheckSkip(`the resting borrow ${makerId} was ${show((mk.json as { status?: unknown })?.status)} at once, not pending: the ${maturity} market is not the check's own`);
   const lend = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, lender, { asset, amount: AMOUNT, rate: takerRate, maturity, mode: 'advanced', autoRollover: false }) });
-  const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, lend));
+  const { history, replies } = await storm(ctx, id, Array.from({ length: n }, lend));
   const s = sort(replies, isInsufficient);
-  expectOnly(ctx, history, replies, s, `${STORM} overlapping lends crossing ${makerId}`, 'insufficient_funds');
+  expectOnly(ctx, history, replies, s, `${n} overlapping lends crossing ${makerId}`, 'insufficient_funds');
   noteRateLimited(ctx, s, 'lends');
-  requireAnswered(s, STORM, 2, 'lends');
+  requireAnswered(s, n, 2, 'lends');
   const takers = s.accepted.map((i) => String((replies[i]!.json as { positionId?: unknown }).positionId));
   left.push(...takers);
   const t0 = performance.now();

@@ -3,7 +3,7 @@ import { collateralFor, LEND_ASSETS, type Profile } from '../../../contract/inde
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
-import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, STORM, stormFail, units } from '../kit.ts';
+import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, stormOf, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
 import { positionIdIn } from '../../body-id.ts';
 
@@ -70,27 +70,28 @@ function overcommit(kind: Kind): Check {
   const id = `concurrency.${kind}-overcommit`;
   return {
     id,
-    title: `${STORM} overlapping ${{ withdraw: 'withdrawals', lend: 'lends', borrow: 'borrows pledging the same collateral' }[kind]} that together exceed the funds: the accepted ones fit, the rest get insufficient_funds, and the funds add up`,
+    title: `overlapping ${{ withdraw: 'withdrawals', lend: 'lends', borrow: 'borrows pledging the same collateral' }[kind]} that together exceed the funds: the accepted ones fit, the rest get insufficient_funds, and the funds add up`,
     requirements: ['CONC-no-overcommit', 'CONC-conservation', 'ERR-insufficient_funds'],
     needs: ['write'],
     async run(ctx) {
       const pl = plan(ctx, kind);
+      const n = stormOf(ctx);
       const userId = await fundedUser(ctx, `conc-${kind}`);
       const before = await learnFunds(ctx, userId, pl.asset);
       const decimals = ctx.profile.assets.info[pl.asset]?.decimals ?? 6;
       // Each fits (a ≤ funds) and together they do not (STORM·a > funds): a is 30 % of the funds.
       const a = units(before.lo.mul(3).div(10), decimals);
       const min = new Decimal(kind === 'withdraw' ? ctx.profile.amounts.minWithdrawal : kind === 'lend' ? ctx.profile.amounts.minOrder : '0');
-      if (a.lte(0) || a.lt(min)) throw new CheckSkip(`${userId} has ${showFunds(before)} ${pl.asset} (learned by ${before.way}): too little for a storm of ${STORM} ${pl.noun}`);
+      if (a.lte(0) || a.lt(min)) throw new CheckSkip(`${userId} has ${showFunds(before)} ${pl.asset} (learned by ${before.way}): too little for a storm of ${n} ${pl.noun}`);
       if (kind === 'lend' && a.gt(ctx.profile.amounts.maxOrder)) throw new CheckSkip(`${userId} has ${showFunds(before)} ${pl.asset}: 30 % of it is above the largest order (${ctx.profile.amounts.maxOrder})`);
-      if (a.mul(STORM).lte(before.hi)) throw new CheckSkip(`the funds of ${userId} are known too loosely (${showFunds(before)}) for ${STORM} requests of ${a.toFixed()} to exceed them`);
+      if (a.mul(n).lte(before.hi)) throw new CheckSkip(`the funds of ${userId} are known too loosely (${showFunds(before)}) for ${n} requests of ${a.toFixed()} to exceed them`);
 
-      const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => pl.op(userId, a.toFixed())));
+      const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => pl.op(userId, a.toFixed())));
       const s = sort(replies, isInsufficient);
-      expectOnly(ctx, history, replies, s, `${pl.many(STORM, a.toFixed())} at once`, 'insufficient_funds');
+      expectOnly(ctx, history, replies, s, `${pl.many(n, a.toFixed())} at once`, 'insufficient_funds');
       noteRateLimited(ctx, s, pl.noun);
       // More answered than fit, or the storm never exceeded the funds.
-      requireAnswered(s, STORM, before.lo.div(a).floor().toNumber() + 1, pl.noun);
+      requireAnswered(s, n, before.lo.div(a).floor().toNumber() + 1, pl.noun);
       if (kind !== 'withdraw') distinctPositions(ctx, history, replies, s.accepted, pl.noun);
 
       const k = s.accepted.length;
@@ -103,10 +104,10 @@ function overcommit(kind: Kind): Check {
       // Refused though the funds allowed it: a serial order of these requests accepts floor(funds / a).
       if (s.refused.length && before.lo.minus(spent).gte(a)) {
         const r = replies[s.refused[0]!]!;
-        stormFail(ctx, history, `${pl.noun} that fit are not refused as insufficient_funds (${id})`, `${before.lo.div(a).floor().toFixed()} of ${STORM} accepted (each ${a.toFixed()} of ${showFunds(before)})`, `${story}; ${s.refused.length} refused with ${before.lo.minus(spent).toFixed()} still available: ${show(r.json)}`, r.exchange);
+        stormFail(ctx, history, `${pl.noun} that fit are not refused as insufficient_funds (${id})`, `${before.lo.div(a).floor().toFixed()} of ${n} accepted (each ${a.toFixed()} of ${showFunds(before)})`, `${story}; ${s.refused.length} refused with ${before.lo.minus(spent).toFixed()} still available: ${show(r.json)}`, r.exchange);
       }
       conserved(ctx, history, id, story, before, spent, after);
-      ctx.note(`storm: ${pl.many(STORM, a.toFixed())}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited`);
+      ctx.note(`storm: ${pl.many(n, a.toFixed())}; ${k} accepted, ${s.refused.length} insufficient_funds, ${s.limited.length} rate limited`);
       return pass();
     },
   };

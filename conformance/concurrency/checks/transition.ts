@@ -2,7 +2,7 @@ import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, createLend, enc, fundedUser, pairAsset, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
-import { expectOnly, noteRateLimited, requireAnswered, sort, STORM, stormFail } from '../kit.ts';
+import { expectOnly, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
 import { conserved, searchableCollateral } from './overcommit.ts';
 import { pairMarket } from '../../checks/endpoints.ts';
@@ -36,21 +36,22 @@ function queuedOnly(replies: Awaited<ReturnType<typeof storm>>['replies'], accep
 
 const cancelOnce: Check = {
   id: 'concurrency.cancel-once',
-  title: `${STORM} overlapping cancels of one pending lend: exactly one succeeds and the lend is refunded once`,
+  title: `overlapping cancels of one pending lend: exactly one succeeds and the lend is refunded once`,
   requirements: ['CONC-one-transition', 'CONC-conservation', 'STATE-cancel-unmatched'],
   needs: ['write'],
   async run(ctx) {
     const id = this.id;
+    const n = stormOf(ctx);
     const userId = await fundedUser(ctx, 'conc-cancel');
     const amount = '250';
     const lend = await createLend(ctx, userId, { amount, rate: RESTING_RATE });
     const positionId = lend.body.positionId;
     const before = await learnFunds(ctx, userId, 'USDC');
-    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => ({ kind: 'position.cancel', ids: { positionId } }) satisfies StormOp));
+    const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => ({ kind: 'position.cancel', ids: { positionId } }) satisfies StormOp));
     const s = sort(replies, invalidState());
-    expectOnly(ctx, history, replies, s, `${STORM} overlapping cancels of ${positionId}`, 'the invalid-state error');
+    expectOnly(ctx, history, replies, s, `${n} overlapping cancels of ${positionId}`, 'the invalid-state error');
     noteRateLimited(ctx, s, 'cancels');
-    requireAnswered(s, STORM, 2, 'cancels');
+    requireAnswered(s, n, 2, 'cancels');
     if (!s.accepted.length) {
       const g = await ctx.api('GET', `/positions/${enc(positionId)}`);
       const status = (g.json as { status?: unknown } | undefined)?.status;
@@ -58,9 +59,9 @@ const cancelOnce: Check = {
       stormFail(ctx, history, 'one of the overlapping cancels succeeds', '1 accepted', `0 accepted and ${positionId} is cancelled`);
     }
     const after = await learnFunds(ctx, userId, 'USDC');
-    const story = `${s.accepted.length} of ${STORM} cancels of one pending lend of ${amount} USDC accepted (refund ${new Decimal(amount).mul(s.accepted.length).toFixed()})`;
+    const story = `${s.accepted.length} of ${n} cancels of one pending lend of ${amount} USDC accepted (refund ${new Decimal(amount).mul(s.accepted.length).toFixed()})`;
     if (s.accepted.length > 1 && !queuedOnly(replies, s.accepted, ctx, 'cancels')) {
-      stormFail(ctx, history, 'overlapping cancels of one position: exactly one succeeds (concurrency.cancel-once)', `1 accepted, ${STORM - 1} invalid state; funds ${showFunds(before)} + ${amount}`, `${story}; funds now ${showFunds(after)}`, replies[s.accepted[1]!]!.exchange);
+      stormFail(ctx, history, 'overlapping cancels of one position: exactly one succeeds (concurrency.cancel-once)', `1 accepted, ${n - 1} invalid state; funds ${showFunds(before)} + ${amount}`, `${story}; funds now ${showFunds(after)}`, replies[s.accepted[1]!]!.exchange);
     }
     checkRefusals(ctx, replies, s.refused);
     conserved(ctx, history, id, story, before, new Decimal(amount).neg(), after);
@@ -94,27 +95,28 @@ async function activeBorrow(ctx: CheckContext): Promise<{ borrower: string; posi
 
 const repayOnce: Check = {
   id: 'concurrency.repay-once',
-  title: `${STORM} overlapping full repays of one active borrow: exactly one succeeds, debited once, collateral released once`,
+  title: `overlapping full repays of one active borrow: exactly one succeeds, debited once, collateral released once`,
   requirements: ['CONC-one-transition', 'CONC-conservation', 'EP-repay'],
   needs: ['write'],
   async run(ctx) {
     const id = this.id;
+    const n = stormOf(ctx);
     const loan = await activeBorrow(ctx);
     const asset = pairAsset(ctx.profile);
     const before = await learnFunds(ctx, loan.borrower, asset);
     const collBefore = loan.collateral.asset === asset ? undefined : await learnFunds(ctx, loan.borrower, loan.collateral.asset);
-    const { history, replies } = await storm(ctx, id, Array.from({ length: STORM }, () => ({ kind: 'position.repay', ids: { positionId: loan.positionId }, body: {} }) satisfies StormOp));
+    const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => ({ kind: 'position.repay', ids: { positionId: loan.positionId }, body: {} }) satisfies StormOp));
     const s = sort(replies, invalidState());
-    expectOnly(ctx, history, replies, s, `${STORM} overlapping full repays of ${loan.positionId}`, 'the invalid-state error');
+    expectOnly(ctx, history, replies, s, `${n} overlapping full repays of ${loan.positionId}`, 'the invalid-state error');
     noteRateLimited(ctx, s, 'repays');
-    requireAnswered(s, STORM, 2, 'repays');
-    if (!s.accepted.length) stormFail(ctx, history, 'one of the overlapping full repays succeeds', '1 accepted', `0 of ${STORM} accepted`);
+    requireAnswered(s, n, 2, 'repays');
+    if (!s.accepted.length) stormFail(ctx, history, 'one of the overlapping full repays succeeds', '1 accepted', `0 of ${n} accepted`);
     const after = await learnFunds(ctx, loan.borrower, asset);
     const principal = new Decimal(loan.amount);
     // What a full repay debits: the principal plus the interest accrued since matching, whatever
     // the target's clock speed: bounded by half the principal, still far from a second debit.
     const interest = principal.div(2);
-    const story = `${s.accepted.length} of ${STORM} full repays of one borrow of ${loan.amount} ${asset} accepted`;
+    const story = `${s.accepted.length} of ${n} full repays of one borrow of ${loan.amount} ${asset} accepted`;
     if (s.accepted.length > 1 && !queuedOnly(replies, s.accepted, ctx, 'repays')) {
       stormFail(ctx, history, 'overlapping full repays of one position: exactly one succeeds (concurrency.repay-once)', `1 accepted; funds ${showFunds(before)} − ${loan.amount} (plus interest)`, `${story}; funds now ${showFunds(after)}`, replies[s.accepted[1]!]!.exchange);
     }
