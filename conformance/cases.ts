@@ -1,30 +1,32 @@
 import type { z } from 'zod';
+import { requestRule, type Profile } from '../contract/index.ts';
+import { boundEdges, boundsOf, enumEdges, enumOf, NEAR_MISSES, unwrap, type CaseKind, type EdgeValue } from './field-rules.ts';
 
-// Invalid variants of a valid body, derived from its zod schema: each required field
-// missing, each field given the wrong JSON type, and the field's own bad values. Every
-// variant is confirmed invalid by the same schema before it is used, so a case can never
-// blame a service for refusing (or accepting) something the contract allows.
+// Invalid variants of a valid body, derived from its zod schema (field-rules.ts): each field
+// missing, each field given the wrong JSON type, each enum's neighbours (values valid
+// elsewhere in the spec), case variant, unknown value and empty string, each bound just
+// outside, each format's near misses, and the field's own bad values. Every variant is
+// confirmed invalid by the same schema before it is used, so a case can never blame a service
+// for refusing (or accepting) something the contract allows.
 
 export interface BodyCase {
   /** Dotted path of the field the case breaks, e.g. `collateral.amount`. */
   field: string;
   what: string;
   body: unknown;
+  kind?: CaseKind;
+  /** The requirement ids the broken rule comes from (contract/request-rules.ts), when the endpoint is known. */
+  requirements?: string[];
 }
 
 type Shape = Record<string, z.ZodType>;
 
 const shapeOf = (s: z.ZodType): Shape | undefined => (s as unknown as { shape?: Shape }).shape;
 
-/** Bad values by field name, for rules a type swap alone does not reach. */
+/** Bad values by field name, for rules neither a type swap nor the schema's enums, bounds and formats reach. */
 export const BAD_VALUES: Record<string, Array<[string, unknown]>> = {
-  amount: [['an exponent', '1e3'], ['a negative amount', '-5'], ['letters', 'abc'], ['zero', '0'], ['two points', '1.2.3'], ['an empty string', '']],
-  borrowAmount: [['an exponent', '1e3'], ['a negative amount', '-5'], ['zero', '0']],
-  asset: [['an unknown asset', 'BTCX'], ['lower case', 'usdc']],
-  rate: [['a percent instead of a fraction', 8], ['a negative rate', -0.1], ['a numeric string', '0.05']],
-  maturity: [['a bare number', '30'], ['a spelled-out duration', '30days'], ['an impossible date', '2026-13-45'], ['a word', 'tomorrow'], ['a zero duration', '0d']],
-  mode: [['an unknown mode', 'expert'], ['upper case', 'EASY']],
-  events: [['an unknown event type', ['position.exploded']], ['an empty list', []]],
+  rate: [['a percent instead of a fraction', 8], ['a numeric string', '0.05']],
+  events: [['an empty list', []]],
   url: [['a relative url', '/hook'], ['not a url', 'not a url']],
   secret: [['a secret without the whsec_ prefix', 'sk_0123456789abcdef0123']],
   userId: [['an empty string', '']],
@@ -54,25 +56,51 @@ function setPath(body: Record<string, unknown>, path: string[], value: unknown, 
   return copy;
 }
 
-export function bodyCases(schema: z.ZodType, valid: Record<string, unknown>, prefix: string[] = [], root: Record<string, unknown> = valid, rootSchema: z.ZodType = schema): BodyCase[] {
-  const shape = shapeOf(schema);
-  if (!shape) return [];
+/** The edge values the field's schema derives: enum, bound (outside it) and format. */
+export function schemaEdges(schema: z.ZodType, profile?: Profile): EdgeValue[] {
+  const e = enumOf(schema);
+  const b = boundsOf(schema);
+  const out: EdgeValue[] = [];
+  if (e && profile) out.push(...enumEdges(e.options, profile).map((x) => (e.inArray ? { ...x, value: [x.value] } : x)));
+  if (b) out.push(...boundEdges(b).filter((x) => typeof x.value === 'number' && ((b.min !== undefined && x.value < b.min) || (b.max !== undefined && x.value > b.max))));
+  for (const [what, value] of NEAR_MISSES.get(schema) ?? []) out.push({ kind: 'format', what, value });
+  return out;
+}
+
+export interface BodyCaseOptions {
+  /** The profile: an enum's neighbours include the asset lists it records. Without it, no enum edges. */
+  profile?: Profile;
+  /** The endpoint id: each case cites its field's requirements (contract/request-rules.ts). */
+  endpoint?: string;
+}
+
+export function bodyCases(schema: z.ZodType, valid: Record<string, unknown>, o: BodyCaseOptions = {}): BodyCase[] {
   const out: BodyCase[] = [];
-  const keep = (c: BodyCase) => {
-    if (!rootSchema.safeParse(c.body).success) out.push(c);
-  };
-  for (const [key, fieldSchema] of Object.entries(shape)) {
-    const path = [...prefix, key];
-    const field = path.join('.');
-    const current = (path.reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], root));
-    keep({ field, what: `${field} missing`, body: setPath(root, path, undefined, true) });
-    const seen = typeName(current);
-    for (const [label, v] of WRONG_TYPES) {
-      if (typeName(v) === seen || (current === undefined && label !== 'a number')) continue;
-      keep({ field, what: `${field} as ${label}`, body: setPath(root, path, v) });
+  const walk = (s: z.ZodType, prefix: string[]) => {
+    const shape = shapeOf(s);
+    if (!shape) return;
+    for (const [key, fieldSchema] of Object.entries(shape)) {
+      const path = [...prefix, key];
+      const field = path.join('.');
+      const requirements = o.endpoint ? requestRule(o.endpoint, 'body', field)?.requirements : undefined;
+      const keep = (kind: CaseKind, what: string, body: unknown) => {
+        if (!schema.safeParse(body).success && !out.some((c) => c.field === field && JSON.stringify(c.body) === JSON.stringify(body))) {
+          out.push({ field, what: `${field} as ${what}`, body, kind, ...(requirements ? { requirements } : {}) });
+        }
+      };
+      const current = path.reduce<unknown>((x, k) => (x as Record<string, unknown> | undefined)?.[k], valid);
+      if (!schema.safeParse(setPath(valid, path, undefined, true)).success) out.push({ field, what: `${field} missing`, body: setPath(valid, path, undefined, true), kind: 'missing', ...(requirements ? { requirements } : {}) });
+      const seen = typeName(current);
+      for (const [label, v] of WRONG_TYPES) {
+        if (typeName(v) === seen || (current === undefined && label !== 'a number')) continue;
+        keep('type', label, setPath(valid, path, v));
+      }
+      const { inner } = unwrap(fieldSchema);
+      for (const x of schemaEdges(inner, o.profile)) keep(x.kind, x.what, setPath(valid, path, x.value));
+      for (const [label, v] of BAD_VALUES[key] ?? []) keep('value', label, setPath(valid, path, v));
+      if (shapeOf(inner) && current && typeof current === 'object') walk(inner, path);
     }
-    for (const [label, v] of BAD_VALUES[key] ?? []) keep({ field, what: `${field} as ${label}`, body: setPath(root, path, v) });
-    if (shapeOf(fieldSchema) && current && typeof current === 'object') out.push(...bodyCases(fieldSchema, current as Record<string, unknown>, path, root, rootSchema));
-  }
+  };
+  walk(schema, []);
   return out;
 }

@@ -16,3 +16,4 @@ export { UNKNOWN_FIELD_POLICIES } from './profile-requests.ts';
 export * from './assertable.ts';
 export { collateralFor, COLLATERAL_MARGIN } from './collateral.ts';
 export { legalAmount, lendAsset, type AmountWish } from './order-amounts.ts';
+export * from './request-rules.ts';

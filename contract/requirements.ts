@@ -113,6 +113,12 @@ export const REQUIREMENTS: Requirement[] = [
   r('PAGE-hasMore', '2', 'hasMore is true when further pages exist.'),
   r('PAGE-filters', '4', 'The list honours the status and type filters.'),
   r('BOOK-depth-default', '8', 'Order book depth defaults to 10.'),
+  // Query parameters of part 4, each a rule a request can break and a parameter a service must apply (issue 51).
+  r('QUERY-list-status', '4', 'GET /users/{userId}/positions query `status` (pending, active, matured, cancelled).'),
+  r('QUERY-list-type', '4', 'GET /users/{userId}/positions query `type` (lend, borrow).'),
+  r('PAGE-limit-applied', '4', 'GET /users/{userId}/positions query `limit` (number, default 20, max 100): a page holds at most `limit` positions.'),
+  r('BOOK-depth', '4', 'GET /markets/{asset}/orderbook query `depth` number (default 10): the book holds at most `depth` levels a side.'),
+  r('BOOK-maturity-filter', '4', 'GET /markets/{asset}/orderbook query `maturity` string filter.'),
   // Overlapping requests: what a serial run of the same requests allows (part 7's
   // insufficient_funds, part 3's transitions, part 1's partners), kept when they overlap.
   r('CONC-no-overcommit', '7', 'Overlapping orders and withdrawals that together exceed a user\'s funds are not all accepted; the rest get insufficient_funds.'),

@@ -13,7 +13,7 @@ import { createDispatch, type Dispatch } from './pipeline/dispatch.ts';
 import { ReadCache, readCacheStage } from './pipeline/read-cache.ts';
 import { FetchRequest, type RequestEnv } from './pipeline/request.ts';
 import { compileTable } from './pipeline/table.ts';
-import { installFaults, validateFaults, type FaultSetting } from './faults/index.ts';
+import { faultParsers, installFaults, validateFaults, type FaultSetting } from './faults/index.ts';
 import { defaultPlugins, type SandboxContext, type SandboxPlugin } from './plugins.ts';
 import { partnerReportPlugin, type PartnerReportOptions, type PartnerReportPlugin } from './partner-report/plugin.ts';
 import type { PartnerReport } from './partner-report/types.ts';
@@ -127,7 +127,8 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
 
   // Validated here, so a bad fault name or config fails the start, not a request.
   const resolvers = opts.faults?.length ? installFaults(opts.faults, RESOLVERS) : RESOLVERS;
-  const deps = { engine, profile, resolvers, validate, readCache };
+  const parsers = opts.faults?.length ? faultParsers(opts.faults, profile) : undefined;
+  const deps = { engine, profile, resolvers, validate, readCache, ...(parsers ? { parsers } : {}) };
   const router = compileTable({
     profile,
     controls,

@@ -5,6 +5,7 @@ import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGa
 import { findId, listedIds, positionIdIn } from '../body-id.ts';
 import { cleanMarket, marketOrder } from './clean-market.ts';
 import { expectSuccess } from './success.ts';
+import { depthCheck } from './depth.ts';
 
 // One check per endpoint of spec part 4: status, content type and body schema. The
 // schemas carry the conventions (UTC timestamps, decimal-string amounts, numeric rates).
@@ -175,7 +176,7 @@ function endpointCheck(e: Endpoint): Check {
 }
 
 export function endpointChecks(profile: Profile): Check[] {
-  return [...endpoints(profile).filter((e) => e.access !== 'sandbox').map(endpointCheck), ...(profile.ratesPath === null ? [unknownRatesPath()] : [])];
+  return [...endpoints(profile).filter((e) => e.access !== 'sandbox').map(endpointCheck), ...(profile.ratesPath === null ? [unknownRatesPath()] : []), depthCheck(profile)];
 }
 
 /** GET rates where the profile does not know its path: stated as a skip, never dropped unseen. */

@@ -1,7 +1,8 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { endpointBody, errorBody, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
+import { endpointBody, errorBody, LIST_LIMIT_MAX, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { bodyCases, type BodyCase } from '../cases.ts';
-import { CheckSkip, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
+import { queryCases, type QueryCase } from '../query-cases.ts';
+import { CheckSkip, expectClientError, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { borrowBody, enc, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
 
@@ -27,26 +28,48 @@ async function expectInvalid(
     const r = await send(c.body);
     const p = profileCode?.(c);
     if (p) {
-      expectProfileError(ctx, r, p.choice, p.option, `${where} with ${c.what}`);
+      expectProfileError(ctx, r, p.choice, p.option, `${where} with ${c.what}${cites(c.requirements)}`);
       continue;
     }
-    expectError(r, 'invalid_request', 400, `${where} with ${c.what}`);
+    expectError(r, 'invalid_request', 400, `${where} with ${c.what}${cites(c.requirements)}`);
     messageNames(ctx, r, c.field);
   }
 }
 
-const FIELD_REQ = ['ERR-invalid_request', 'SHAPE-error', 'CONV-maturity-input'];
+// CONV-maturity-input binds the bodies with a maturity (lend, borrow) only: issue 47's binding test.
+const FIELD_REQ = ['ERR-invalid_request', 'SHAPE-error'];
+
+/** The requirement ids a generated case breaks, as a failure names them. */
+const cites = (ids?: string[]) => (ids?.length ? ` (${ids.join(', ')})` : '');
+
+/** What a generated query case may get (query-cases.ts says why each). */
+function judgeQueryCase(ctx: CheckContext, c: QueryCase, r: Reply, title: string): void {
+  const ok = r.status >= 200 && r.status < 300;
+  if (c.expect === 'invalid') return void expectError(r, 'invalid_request', 400, title);
+  // An empty value may fairly be read as the parameter left out.
+  if (c.expect === 'blank') return void (ok || expectError(r, 'invalid_request', 400, `${title}: refused as malformed, or read as absent`));
+  // Past a maximum: the spec's 100 for limit, the profile's for depth; what it gets is the profile's (a note when it differs).
+  const seen = ok ? 'taken' : 'refused';
+  if (ok && c.field === 'limit') {
+    const n = (r.json as { positions?: unknown[] })?.positions?.length ?? 0;
+    if (n > LIST_LIMIT_MAX) fail(`${title}: not honoured (maximum ${LIST_LIMIT_MAX})`, `a 400, or ≤ ${LIST_LIMIT_MAX} positions`, `${n} positions`, r.exchange);
+  }
+  if (!ok) expectClientError(r, title);
+  const option = c.field === 'limit' ? 'pagination.overMax' : 'bounds.orderbookMaxDepth';
+  const want = c.field === 'limit' ? (ctx.profile.pagination.overMax === 'reject' ? 'refused' : 'taken') : 'refused';
+  ctx.profileChoice({ option, expected: want, followed: seen === want, received: `${seen} (${r.status})` }, r.exchange);
+}
 
 export function errorChecks(profile: Profile): Check[] {
   return [
     {
       id: 'errors.invalid.lend',
-      title: 'POST /lend refuses each broken field rule (types, asset enum, decimals, rate, maturity forms, mode) with 400 invalid_request',
-      requirements: [...FIELD_REQ, 'FIELD-lend-userId', 'FIELD-lend-asset', 'FIELD-lend-amount', 'FIELD-lend-rate', 'FIELD-lend-maturity', 'FIELD-lend-mode', 'FIELD-lend-autoRollover'],
+      title: 'POST /lend refuses each broken field rule (types, the asset enum and its neighbours such as a collateral asset, decimals, rate, maturity forms, mode) with 400 invalid_request, or the profile\'s code for an unsupported asset',
+      requirements: [...FIELD_REQ, 'CONV-maturity-input', 'FIELD-lend-userId', 'FIELD-lend-asset', 'FIELD-lend-amount', 'FIELD-lend-rate', 'FIELD-lend-maturity', 'FIELD-lend-mode', 'FIELD-lend-autoRollover'],
       needs: ['write'],
       async run(ctx) {
         const u = await fundedUser(ctx, 'inv-lend');
-        const cases = bodyCases(endpointBody(ctx.profile, 'lend.create'), lendBody(ctx, u));
+        const cases = bodyCases(endpointBody(ctx.profile, 'lend.create'), lendBody(ctx, u), { profile: ctx.profile, endpoint: 'lend.create' });
         // A date in the past cannot be a maturity; and the non-JSON-object bodies.
         cases.push({ field: 'maturity', what: 'maturity as a past ISO date', body: lendBody(ctx, u, { maturity: '2000-01-01' }) });
         // A string asset outside the list is the spec's "unsupported asset", whose code the profile gives.
@@ -58,12 +81,12 @@ export function errorChecks(profile: Profile): Check[] {
     {
       id: 'errors.invalid.borrow',
       title: 'POST /borrow refuses each broken field rule (collateral object, assets, decimals, rate, maturity) with 400 invalid_request',
-      requirements: [...FIELD_REQ, 'FIELD-borrow-userId', 'FIELD-borrow-collateral', 'FIELD-borrow-borrowAsset', 'FIELD-borrow-borrowAmount', 'FIELD-borrow-rate', 'FIELD-borrow-maturity', 'FIELD-borrow-autoRefinance'],
+      requirements: [...FIELD_REQ, 'CONV-maturity-input', 'FIELD-borrow-userId', 'FIELD-borrow-collateral', 'FIELD-borrow-borrowAsset', 'FIELD-borrow-borrowAmount', 'FIELD-borrow-rate', 'FIELD-borrow-maturity', 'FIELD-borrow-autoRefinance'],
       needs: ['write'],
       async run(ctx) {
         const u = await fundedUser(ctx, 'inv-borrow');
         const valid = borrowBody(ctx, u);
-        const cases = bodyCases(endpointBody(ctx.profile, 'borrow.create'), valid);
+        const cases = bodyCases(endpointBody(ctx.profile, 'borrow.create'), valid, { profile: ctx.profile, endpoint: 'borrow.create' });
         await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/borrow', { body }), 'POST /borrow');
         // Assets outside the profile's lists: the code is a profile choice (spec part 7 "unsupported asset").
         const ua = profile.errors.unsupportedAsset;
@@ -85,7 +108,7 @@ export function errorChecks(profile: Profile): Check[] {
       async run(ctx) {
         const u = await fundedUser(ctx, 'inv-withdraw');
         const valid = { asset: 'USDC', amount: '1', destination: validAddress(ctx.profile) };
-        const cases = bodyCases(withdrawRequest, valid);
+        const cases = bodyCases(withdrawRequest, valid, { profile: ctx.profile, endpoint: 'user.withdraw' });
         const pattern = new RegExp(profile.withdrawals.destinationPattern);
         for (const bad of ['0x123', 'not-an-address', `${validAddress(ctx.profile)}00`]) {
           if (!pattern.test(bad)) cases.push({ field: 'destination', what: `destination ${JSON.stringify(bad)} (profile withdrawals.destinationPattern)`, body: { ...valid, destination: bad } });
@@ -101,7 +124,7 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const b = await sharedBorrow(ctx);
-        await expectInvalid(ctx, bodyCases(repayRequest, { amount: '1' }), (body) => ctx.api('POST', `/positions/${enc(b.positionId)}/repay`, { body }), 'POST /positions/{positionId}/repay');
+        await expectInvalid(ctx, bodyCases(repayRequest, { amount: '1' }, { profile: ctx.profile, endpoint: 'position.repay' }), (body) => ctx.api('POST', `/positions/${enc(b.positionId)}/repay`, { body }), 'POST /positions/{positionId}/repay');
         return pass();
       },
     },
@@ -112,7 +135,7 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const own = await sharedLend(ctx);
-        const cases = bodyCases(patchPositionRequest, { autoRollover: true, autoRefinance: false });
+        const cases = bodyCases(patchPositionRequest, { autoRollover: true, autoRefinance: false }, { profile: ctx.profile, endpoint: 'position.patch' });
         cases.push({ field: 'autoRollover', what: 'an empty body', body: {} });
         await expectInvalid(ctx, cases, (body) => ctx.api('PATCH', `/positions/${enc(own.positionId)}`, { body }), 'PATCH /positions/{positionId}');
         return pass();
@@ -125,38 +148,33 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const valid = { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'] };
-        await expectInvalid(ctx, bodyCases(webhookSubscription, valid), (body) => ctx.api('POST', '/webhooks', { body }), 'POST /webhooks');
+        await expectInvalid(ctx, bodyCases(webhookSubscription, valid, { profile: ctx.profile, endpoint: 'webhooks.create' }), (body) => ctx.api('POST', '/webhooks', { body }), 'POST /webhooks');
         return pass();
       },
     },
     {
       id: 'errors.invalid.query',
-      title: 'the position list and order book refuse bad limit, status, type, cursor, depth and maturity values with 400 invalid_request',
-      requirements: ['ERR-invalid_request', 'SHAPE-error', 'PAGE-limit-max', 'STATE-status-values', 'EP-orderbook-auth'],
+      title: 'the position list and order book refuse the generated edge cases of status, type, limit, depth and maturity (enum neighbours, case variants, bounds ±1, near-miss formats) with 400 invalid_request',
+      requirements: ['ERR-invalid_request', 'SHAPE-error', 'QUERY-list-status', 'QUERY-list-type', 'STATE-status-values', 'PAGE-limit-applied', 'PAGE-limit-max', 'BOOK-depth', 'BOOK-maturity-filter', 'EP-orderbook-auth'],
       async run(ctx) {
         // A user the target knows: for an unseen one it may answer position_not_found first (profile errors.unknownUser).
         const { userId: u, fresh } = await knownUser(ctx, 'inv-query');
         const list = `/users/${enc(u)}/positions`;
-        const cases: Array<[string, string, Record<string, string>]> = [
-          ['limit 0', list, { limit: '0' }],
-          ['limit -1', list, { limit: '-1' }],
-          ['limit abc', list, { limit: 'abc' }],
-          ['limit 1.5', list, { limit: '1.5' }],
-          ['status bogus', list, { status: 'bogus' }],
-          ['status liquidated-ish', list, { status: 'ACTIVE' }],
-          ['type bogus', list, { type: 'loan' }],
-          ['a cursor that was never issued', list, { cursor: 'not-a-real-cursor!!' }],
-          ['depth 0', '/markets/USDC/orderbook', { depth: '0' }],
-          ['depth abc', '/markets/USDC/orderbook', { depth: 'abc' }],
-          ['maturity bogus', '/markets/USDC/orderbook', { maturity: 'soon' }],
+        const paths: Record<string, [string, string]> = { 'positions.list': [list, 'GET /users/{userId}/positions'], 'orderbook.get': ['/markets/USDC/orderbook', 'GET /markets/USDC/orderbook'] };
+        const cases: QueryCase[] = [
+          ...queryCases(ctx.profile).filter((c) => c.expect !== 'valid'),
+          { endpoint: 'positions.list', field: 'cursor', kind: 'value', what: 'a cursor that was never issued', value: 'not-a-real-cursor!!', expect: 'invalid', requirements: ['PAGE-cursor'] },
         ];
-        for (const [what, path, query] of cases) {
-          const r = await ctx.api('GET', path, { query });
+        if (!cases.length) fail('generated query cases', 'at least one case', 'none');
+        for (const c of cases) {
+          const [path, label] = paths[c.endpoint]!;
+          const r = await ctx.api('GET', path, { query: { [c.field]: c.value } });
+          const title = `${label} with ${c.what}${cites(c.requirements)}`;
           if (fresh && path === list && r.status === 404 && ctx.profile.errors.unknownUser === 'position_not_found') {
-            ctx.note(`GET /users/{userId}/positions with ${what}: not seen, a read-only run has no user the target knows (errors.unknownUser is position_not_found)`);
+            ctx.note(`${title}: not seen, a read-only run has no user the target knows (errors.unknownUser is position_not_found)`);
             continue;
           }
-          expectError(r, 'invalid_request', 400, `GET ${path.startsWith('/users') ? '/users/{userId}/positions' : path} with ${what}`);
+          judgeQueryCase(ctx, c, r, title);
         }
         return pass();
       },

@@ -78,7 +78,12 @@ export function outOfOrder(ids: string[], created: string[], order: Profile['pag
   return undefined;
 }
 
-async function walk(ctx: CheckContext, userId: string, query: Record<string, string | number | undefined>, between?: (pageNo: number) => Promise<void>): Promise<Walk> {
+/**
+ * `stable`: the walk's set cannot change under it (no filter, a type filter, the terminal status
+ * cancelled), so a page after hasMore true must hold an item: "True when further pages exist"
+ * (part 2). A status that moves with time (a pending order matched meanwhile) may empty it fairly.
+ */
+async function walk(ctx: CheckContext, userId: string, query: Record<string, string | number | undefined>, between?: (pageNo: number) => Promise<void>, stable = false): Promise<Walk> {
   const ids: string[] = [];
   const created: string[] = [];
   let cursor: string | undefined;
@@ -86,6 +91,7 @@ async function walk(ctx: CheckContext, userId: string, query: Record<string, str
   for (let n = 1; n <= 200; n++) {
     const { r, body } = await page(ctx, userId, { ...query, cursor });
     pageRules(ctx, r, body, `page ${n} of a walk with ${show(query)}`);
+    if (stable && n > 1 && body.positions.length === 0) fail(`page ${n - 1} of a walk with ${show(query)} said hasMore true, so further pages exist (PAGE-hasMore)`, 'an item on the next page', `page ${n} empty (${ids.length} items before it, limit ${limit})`, r.exchange);
     if (body.positions.length > limit) fail(`page ${n} holds at most limit=${limit} items`, `≤ ${limit}`, `${body.positions.length}`, r.exchange);
     // A short page before the end is odd but not forbidden by the spec: a note, not a failure
     // (exactly-once below still catches any item a short page loses).
@@ -175,7 +181,7 @@ export function paginationChecks(_profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const b = await pagedUser(ctx);
-        const w = await walk(ctx, b.userId, { limit: pageSize(b.ids.length, 4, 7) });
+        const w = await walk(ctx, b.userId, { limit: pageSize(b.ids.length, 4, 7) }, undefined, true);
         sameSet('a full walk returns every position of the user exactly once', w.ids, b.ids);
         const wrong = outOfOrder(w.ids, w.created, ctx.profile.pagination.order);
         ctx.profileChoice({ option: 'pagination.order', expected: `${ctx.profile.pagination.order} by createdAt (ties in any order)`, followed: !wrong, received: wrong ?? 'in order' });
@@ -191,9 +197,9 @@ export function paginationChecks(_profile: Profile): Check[] {
         const b = await pagedUser(ctx);
         const cancelled = [...b.cancelled];
         const pending = b.ids.filter((id) => !b.cancelled.has(id));
-        sameSet('status=cancelled returns the cancelled positions', (await walk(ctx, b.userId, { status: 'cancelled', limit: 2 })).ids, cancelled);
-        sameSet('type=lend returns every lend', (await walk(ctx, b.userId, { type: 'lend', limit: pageSize(b.ids.length, 3, 9) })).ids, b.ids);
-        sameSet('type=borrow returns no lend', (await walk(ctx, b.userId, { type: 'borrow', limit: 9 })).ids, []);
+        sameSet('status=cancelled returns the cancelled positions', (await walk(ctx, b.userId, { status: 'cancelled', limit: 2 }, undefined, true)).ids, cancelled);
+        sameSet('type=lend returns every lend', (await walk(ctx, b.userId, { type: 'lend', limit: pageSize(b.ids.length, 3, 9) }, undefined, true)).ids, b.ids);
+        sameSet('type=borrow returns no lend', (await walk(ctx, b.userId, { type: 'borrow', limit: 9 }, undefined, true)).ids, []);
         // Pending and active move with time (a counterparty may match an order at any
         // moment), so these walks are held to the filter item by item (see walk) and to
         // the user's own non-cancelled positions, not to a fixed set.
@@ -203,6 +209,33 @@ export function paginationChecks(_profile: Profile): Check[] {
             if (stray.length) fail(`status=${status} returns only positions of this user that are not cancelled`, 'ids among the non-cancelled positions', show(stray));
           }
         }
+        return pass();
+      },
+    },
+    {
+      id: 'pagination.edges',
+      title: 'pages at the edges: one page exactly full, limit=1 over a total that is a multiple of it, an empty list, filters combined; no page behind hasMore true is empty, no item lost or repeated',
+      requirements: [...REQ, 'PAGE-hasMore', 'PAGE-cursor', 'PAGE-limit-applied', 'PAGE-filters', 'QUERY-list-status', 'QUERY-list-type'],
+      needs: ['write'],
+      async run(ctx) {
+        const b = await pagedUser(ctx);
+        // The cancelled positions are a set nothing changes (a terminal status): totals known exactly.
+        const cancelled = [...b.cancelled];
+        if (!cancelled.length) throw new CheckSkip('none of the paged user\'s lends could be cancelled (each was matched first), so no list of a known, fixed size exists to page at its edges');
+        const c = cancelled.length;
+        // A single page exactly `limit` long: it is the last (hasMore false), and nothing follows it.
+        const one = await walk(ctx, b.userId, { status: 'cancelled', limit: c }, undefined, true);
+        sameSet(`status=cancelled with limit=${c} (the total) returns the cancelled positions`, one.ids, cancelled);
+        if (one.pages !== 1) fail(`status=cancelled with limit=${c} is one page: ${c} positions exist`, '1 page, hasMore false', `${one.pages} pages`);
+        // limit=1 with both filters: c pages of one, the last exactly full.
+        sameSet('status=cancelled&type=lend with limit=1 returns each cancelled lend once', (await walk(ctx, b.userId, { status: 'cancelled', type: 'lend', limit: 1 }, undefined, true)).ids, cancelled);
+        // An empty list: both filters, no match.
+        const none = await walk(ctx, b.userId, { status: 'cancelled', type: 'borrow', limit: c }, undefined, true);
+        sameSet('status=cancelled&type=borrow returns nothing for a user with lends only', none.ids, []);
+        // The whole list in pages whose total is an exact multiple, where one divides it in a few pages.
+        const k = [2, 3, 4, 5, 6].find((pages) => b.ids.length % pages === 0 && b.ids.length / pages <= LIST_LIMIT_MAX);
+        if (k) sameSet(`type=lend in ${k} pages of exactly ${b.ids.length / k} returns every position once`, (await walk(ctx, b.userId, { type: 'lend', limit: b.ids.length / k }, undefined, true)).ids, b.ids);
+        else ctx.note(`the paged user's ${b.ids.length} positions divide into no 2 to 6 equal pages; the exact multiple was walked on the ${c} cancelled ones`);
         return pass();
       },
     },

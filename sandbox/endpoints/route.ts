@@ -24,6 +24,8 @@ export interface RouteDeps {
   /** Checks every success body against the contract (tests, LENDCHECK_DEV=1). */
   validate: boolean;
   readCache?: ReadCache;
+  /** Body parses a fault wraps (sandbox/faults/, `--fault`), by endpoint id; none on a clean sandbox. */
+  parsers?: Readonly<Record<string, (json: unknown, parse: (json: unknown) => unknown) => unknown>>;
 }
 
 const NO_BODY = new Set([204, 205, 304]);
@@ -85,8 +87,10 @@ export function endpointHandler(d: RouteDeps, e: Endpoint): EndpointRun {
    *  body is checked once, in the engine. */
   function parseBody(json: unknown): unknown {
     refuseUnknownFields(profile, e.body!, json);
+    const own = (j: unknown) => parseWith(e.body!, j ?? {}, 'body');
+    const fault = d.parsers?.[e.id];
     try {
-      return parseWith(e.body!, json ?? {}, 'body');
+      return fault ? fault(json, own) : own(json);
     } catch (err) {
       const a = (json as { asset?: unknown } | undefined)?.asset;
       if (e.id === 'lend.create' && typeof a === 'string') engine.requireMarketAsset('asset', a);

@@ -30,7 +30,16 @@ export interface EngineFault<S extends z.ZodType = z.ZodType> extends Fault<S, [
    * profile where it is one.
    */
   readonly bugUnder?: (profile: Profile) => boolean;
+  /**
+   * Request parsing the fault changes, by endpoint id (absent: none). A body is parsed before
+   * any resolver runs, so a fault that lets a refused value through (a lend asset from the
+   * collateral list) wraps the parse: `parse` is the sandbox's own.
+   */
+  readonly parsers?: (config: z.infer<S>, profile: Profile) => Record<string, BodyParser>;
 }
+
+/** A fault's wrapper of one endpoint's body parse (sandbox/endpoints/route.ts). */
+export type BodyParser = (json: unknown, parse: (json: unknown) => unknown) => unknown;
 
 /** Registers an engine fault: a module gives the rest, and its config's type is read from the schema. */
 export const engineFault = <S extends z.ZodType>(fault: Omit<EngineFault<S>, 'seam'>): EngineFault<S> => registerFault({ ...fault, seam: 'engine' });

@@ -21,11 +21,16 @@ import './cancel-double-refund.ts';
 import './owner-unchecked.ts';
 import './list-ignores-partner.ts';
 import './user-unscoped.ts';
+// Request rules the conformance suite derives from the contract (issue 51): an enum, a parameter, hasMore.
+import './lend-asset-from-collateral.ts';
+import './depth-ignored-below-default.ts';
+import './hasmore-on-full-last-page.ts';
 import '../webhooks/faults/index.ts';
 import '../limiter/faults/index.ts';
 import { atSeam, faultNames as namesAt, faultsAt, validateFaults as validateAt, type FaultSetting, type Installed, type Seam } from '../../faults/index.ts';
 import type { Resolver } from '../endpoints/resolvers.ts';
-import type { EngineFault, FaultResolver } from './fault.ts';
+import type { Profile } from '../../contract/index.ts';
+import type { BodyParser, EngineFault, FaultResolver } from './fault.ts';
 
 export type { FaultSetting } from '../../faults/index.ts';
 export { parseFaultFlag } from '../../faults/index.ts';
@@ -48,4 +53,16 @@ export function installFaults(settings: readonly FaultSetting[], base: Readonly<
   const out: Record<string, Resolver | FaultResolver> = { ...base };
   for (const { fault, config } of atSeam<EngineFault>(validateFaults(settings), 'engine')) Object.assign(out, fault.install(config, out));
   return out;
+}
+
+/** The body parsers the engine faults wrap, by endpoint id (a later fault wraps an earlier one); undefined when none does. */
+export function faultParsers(settings: readonly FaultSetting[], profile: Profile): Record<string, BodyParser> | undefined {
+  const out: Record<string, BodyParser> = {};
+  for (const { fault, config } of atSeam<EngineFault>(validateFaults(settings), 'engine')) {
+    for (const [id, wrap] of Object.entries(fault.parsers?.(config, profile) ?? {})) {
+      const inner = out[id];
+      out[id] = inner ? (json, parse) => wrap(json, (j) => inner(j, parse)) : wrap;
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
 }

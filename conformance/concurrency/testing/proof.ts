@@ -50,6 +50,10 @@ export const CAUGHT_ELSEWHERE: Record<string, string> = {
   'owner-unchecked-repay': 'authz.matrix',
   'list-ignores-partner': 'authz.matrix',
   'user-unscoped': 'authz.matrix',
+  // Request rules generated from the contract (issue 51): one request or one walk each, no overlap.
+  'lend-asset-from-collateral': 'errors.invalid.lend',
+  'depth-ignored-below-default': 'orderbook.depth',
+  'hasmore-on-full-last-page': 'pagination.edges',
 };
 
 export async function runFamily(o: { faults?: FaultSetting[]; only?: string[]; profile?: Profile; controls?: boolean; wrap?: Parameters<typeof serveWrapped>[0]; drainedTier?: TierName } = {}): Promise<ConformanceResult> {

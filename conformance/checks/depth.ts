@@ -1,0 +1,59 @@
+import { ORDERBOOK_DEPTH_DEFAULT, type Profile } from '../../contract/index.ts';
+import { CheckSkip, expectJson, fail, pass, show, type Check, type CheckContext } from '../check.ts';
+import type { Reply } from '../http.ts';
+import { marketOrder } from './clean-market.ts';
+import { createLend, enc, expectSuccess, fundedUser, RESTING_RATE } from './fixtures.ts';
+
+// Part 4: the authenticated order book takes `depth` (number, default 10). Accepting it is not
+// applying it: a book cut at 10 whatever depth asks passes every check that sends depth=10 or a
+// bad value. So the book gets levels of its own (two resting lends at distinct rates, in the
+// market the suite uses least), and depth is asked from 1 up to past the book's size.
+
+interface Sides {
+  lends: unknown[];
+  borrows: unknown[];
+}
+
+async function book(ctx: CheckContext, asset: string, maturity: string, depth: number): Promise<{ r: Reply; sides: Sides }> {
+  const r = await ctx.api('GET', `/markets/${enc(asset)}/orderbook`, { query: { maturity, depth } });
+  expectSuccess(ctx, r, 'GET /markets/{asset}/orderbook', `GET /markets/${asset}/orderbook?maturity=${maturity}&depth=${depth}`);
+  expectJson(r, 'the order book is JSON');
+  // The body is the profile's (not shown by the spec): the sides are read as the public book's, wrapped in data or not.
+  const body = ((r.json as { data?: Sides } | undefined)?.data ?? r.json) as Partial<Sides> | undefined;
+  if (!Array.isArray(body?.lends) || !Array.isArray(body?.borrows)) throw new CheckSkip(`the order book answered ${show(r.json).slice(0, 160)}, with no lends and borrows arrays to count levels in`);
+  return { r, sides: body as Sides };
+}
+
+export function depthCheck(_profile: Profile): Check {
+  return {
+    id: 'orderbook.depth',
+    title: 'GET /markets/{asset}/orderbook applies depth: 1, 2 and the book\'s own size give at most that many levels a side, and a depth past the book gives all of it',
+    requirements: ['BOOK-depth', 'BOOK-depth-default', 'EP-orderbook-auth'],
+    needs: ['write'],
+    async run(ctx) {
+      const asset = 'USDC';
+      const maturity = marketOrder(ctx)[0]!;
+      const u = await fundedUser(ctx, 'depth');
+      // Two lends at distinct rates that no borrower of the suite crosses: the book has two lend levels at least.
+      for (const rate of [RESTING_RATE - 0.01, RESTING_RATE]) await createLend(ctx, u, { rate, maturity });
+      const most = ctx.profile.bounds.orderbookMaxDepth ?? 100;
+      const full = await book(ctx, asset, maturity, most);
+      const [l, b] = [full.sides.lends.length, full.sides.borrows.length];
+      if (l < 2) fail(`the ${asset} ${maturity} book at depth=${most} shows the two lends just placed at distinct rates`, '2 lend levels or more', `${l}`, full.r.exchange);
+      const levels = l + b;
+      // 1, 2, the larger side's size, and one past the whole book (levels of both sides, so a depth counted over both is past it too).
+      const depths = [...new Set([1, 2, Math.max(l, b), levels + 1])].filter((d) => d < most && d !== ORDERBOOK_DEPTH_DEFAULT);
+      for (const d of depths) {
+        const { r, sides } = await book(ctx, asset, maturity, d);
+        for (const side of ['lends', 'borrows'] as const) {
+          const n = sides[side].length;
+          if (n > d) fail(`depth=${d} gives at most ${d} ${side} (BOOK-depth)`, `≤ ${d} ${side}`, `${n} ${side}`, r.exchange);
+          const all = full.sides[side].length;
+          if (d > levels && n !== all) fail(`depth=${d}, past the book's ${levels} levels, gives every level (BOOK-depth)`, `${all} ${side}`, `${n} ${side}`, r.exchange);
+        }
+      }
+      if (levels + 1 >= most) ctx.note(`the ${maturity} book holds ${levels} levels, at the largest depth asked (${most}): a depth past it was not asked`);
+      return pass();
+    },
+  };
+}
