@@ -12,13 +12,24 @@ import { runLoad } from './run.ts';
 // authenticated order book stands in, whose template the public order book shares. A target
 // serving it without a key would have the tiers measured on the public bucket (issue 47, cause 1).
 
-/** A target whose order books answer anyone (public), and whose /quotes refuses a missing key. */
+/**
+ * A target whose order books answer anyone: from one shared bucket (`/v1/shared/...`: the public
+ * limit and Remaining whoever asks), or with the key's own limit when a key is given. /quotes
+ * refuses a missing key.
+ */
 function target(): Server {
+  let publicLeft = 100;
   return createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (/^\/v1\/markets\/[^/]+\/orderbook$/.test(path)) return send(200, { lends: [], borrows: [] });
-    if (path === '/v1/quotes' && !req.headers.authorization) return send(401, { error: { code: 'authentication_failed', message: 'no key' } });
+    const keyed = !!req.headers.authorization;
+    const send = (status: number, body: unknown, h: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...h }).end(JSON.stringify(body));
+    const own = path.startsWith('/v1/own/');
+    if (/\/markets\/[^/]+\/orderbook$/.test(path)) {
+      if (own && keyed) return send(200, { lends: [], borrows: [] }, { 'x-ratelimit-limit': '500', 'x-ratelimit-remaining': '499' });
+      publicLeft--;
+      return send(200, { lends: [], borrows: [] }, path.startsWith('/v1/bare/') ? {} : { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(publicLeft) });
+    }
+    if (path === '/v1/quotes' && !keyed) return send(401, { error: { code: 'authentication_failed', message: 'no key' } });
     send(404, { error: { code: 'not_found', message: 'no route' } });
   });
 }
@@ -33,15 +44,17 @@ describe('the limiter path of the tier runs', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  it('takes a path refused without a key, and names the option when the stand-in answers anyone', async () => {
-    expect(await limiterPathNotKeyed(base, parseProfile({ ratesPath: '/quotes' }))).toBeUndefined();
+  it('takes a path refused without a key, or one whose keyed answers come from another bucket; else names the option', { timeout: 30_000 }, async () => {
+    expect(await limiterPathNotKeyed(base, parseProfile({ ratesPath: '/quotes' }), 'ck_test_k')).toBeUndefined();
     const unknown = parseProfile({ ratesPath: null });
     expect(limitProbePath(unknown)).toMatch(/orderbook$/);
-    expect(await limiterPathNotKeyed(base, unknown)).toMatch(/ratesPath null.*answered 200 without a key.*public bucket.*ratesPath in the profile file/);
+    expect(await limiterPathNotKeyed(`${base}/own`, unknown, 'ck_test_k')).toBeUndefined();
+    expect(await limiterPathNotKeyed(`${base}/shared`, unknown, 'ck_test_k')).toMatch(/ratesPath null.*answered 200 without a key.*public bucket.*ratesPath in the profile file/);
+    expect(await limiterPathNotKeyed(`${base}/bare`, unknown, 'ck_test_k')).toMatch(/no X-RateLimit-Remaining/);
   });
 
-  it('skips the rate-limit run with that reason before k6 starts, never measuring the public bucket', async () => {
-    const r = await runLoad({ scenario: 'rate-limit', tier: 'growth', baseUrl: base, apiKey: 'ck_test_k', smoke: true, profile: parseProfile({ ratesPath: null }), reportDir: mkdtempSync(join(tmpdir(), 'lc-limiter-')) });
+  it('skips the rate-limit run with that reason before k6 starts, never measuring the public bucket', { timeout: 30_000 }, async () => {
+    const r = await runLoad({ scenario: 'rate-limit', tier: 'growth', baseUrl: `${base}/shared`, apiKey: 'ck_test_k', smoke: true, profile: parseProfile({ ratesPath: null }), reportDir: mkdtempSync(join(tmpdir(), 'lc-limiter-')) });
     expect(r.status).toBe('skipped');
     expect(r.skipReason).toMatch(/public bucket/);
     expect(r.checks).toEqual([expect.objectContaining({ status: 'skipped', skipKind: 'run-lacks' })]);

@@ -113,7 +113,7 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
   try {
     // The tier's bucket is measured only through a path refused without a key (limiter-path.ts).
     if (opts.scenario === 'rate-limit' && !opts.publicMode) {
-      const why = await limiterPathNotKeyed(target.baseUrl, profile);
+      const why = await limiterPathNotKeyed(target.baseUrl, profile, apiKey);
       if (why) {
         const skipped = limiterSkipped(`${opts.scenario} (${tier})${opts.smoke ? ' smoke' : ''}`, why, target.embedded ? 'embedded sandbox' : target.baseUrl, profile, startedAt);
         writePartFiles(skipped, reportDir, { json: 'result.json', junit: 'junit.xml' }, secrets);
