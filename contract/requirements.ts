@@ -1,14 +1,28 @@
+import { BINDINGS, type Binds } from './requirement-binds.ts';
+
 // Every normative statement of the spec, with a stable id and the section it comes from.
 // Checks cite these ids; reports show coverage requirement by requirement. Ids never
-// change meaning: a reworded requirement keeps its id, a new one gets a new id.
+// change meaning: a reworded requirement keeps its id, a new one gets a new id. Each says what
+// it binds and in the spec's own words (contract/requirement-binds.ts, issue 47).
 
 export interface Requirement {
   id: string;
   section: string;
+  /** The spec's own words (requirement-binds.ts `quote`); lendcheck's reading until it has one. */
   text: string;
+  /** lendcheck's reading of it, in a line. */
+  summary: string;
+  /**
+   * What it binds, and whether a check citing it may fail a target or only advise. Absent only
+   * for a requirement not yet bound, which contract/requirement-binds.test.ts refuses.
+   */
+  binds?: Binds;
 }
 
-const r = (id: string, section: string, text: string): Requirement => ({ id, section, text });
+function r(id: string, section: string, summary: string): Requirement {
+  const b = BINDINGS[id];
+  return { id, section, text: b?.quote ?? summary, summary, ...(b ? { binds: b.binds } : {}) };
+}
 
 export const REQUIREMENTS: Requirement[] = [
   // Part 2: conventions and field rules
