@@ -17,6 +17,7 @@ import { defaultProfile } from '../contract/index.ts';
 import { HttpClient } from '../conformance/http.ts';
 import { runConformance } from '../conformance/suite/run.ts';
 import { runCell } from '../detect/testing/matrix.ts';
+import { exampleProfile } from '../examples/profiles/load.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
@@ -62,7 +63,7 @@ console.log(`conformance bench: ${ROUNDS} rounds, ${requests} requests per run, 
 console.log(`  floor (plain requests) ${s(f)}   1.00x`);
 console.log(`  in-process suite       ${s(i)}   ${(i / f).toFixed(2)}x floor`);
 console.log(`  vitest suite           ${s(v)}   ${(v / f).toFixed(2)}x floor, ${(v / i).toFixed(2)}x in-process   (target < 20 s)`);
-const cell = await runCell('default', false);
+const cell = await runCell('default', exampleProfile('default'), false);
 const failed = cell.conformance?.checks.filter((c) => c.status === 'failed').length ?? 0;
 console.log(`  no controls (default)  ${s(cell.conformMs)}   ${cell.conformance?.figures.requests} requests, ${failed} failed   (target < 30 s; detection ${s(cell.detectMs)} before it)`);
 process.exit(0);

@@ -28,6 +28,8 @@ async function once(seed: number, fault: string | null): Promise<Omit<Outcome, '
   let requests = 0;
   let failed: string[] = [];
   let why = '';
+  // The run's files go only once the sandbox has stopped (it writes its log as it exits).
+  let done = () => {};
   try {
     const base = ['--base-url', `${sb.url}/v1`, '--api-key', keys.a, '--api-key-2', keys.b];
     const profile = join(dir, 'detected.json');
@@ -44,12 +46,13 @@ async function once(seed: number, fault: string | null): Promise<Omit<Outcome, '
     const ok = (fault ? exitCode === 1 && failed.some((id) => want.includes(id)) : exitCode === 0) && requests <= 150;
     why = fault ? `expected exit 1 with one of ${want.join(', ')} failed / received exit ${exitCode}, failed: ${failed.join(', ') || 'none'}` : `expected exit 0 / received exit ${exitCode}, failed: ${failed.join(', ') || 'none'}`;
     if (requests > 150) why += `; ${requests} requests, over the plan's 150`;
-    if (ok) rmSync(dir, { recursive: true, force: true });
+    if (ok) done = () => rmSync(dir, { recursive: true, force: true });
     return { seed, fault, exitCode, requests, wallMs, failed, ok, why: ok ? `${requests} requests, exit ${exitCode}` : `${why} (${dir})` };
   } catch (e) {
     return { seed, fault, exitCode, requests, wallMs: Date.now() - t0, failed, ok: false, why: `${(e as Error).message} (${dir})` };
   } finally {
     await sb.stop();
+    done();
   }
 }
 

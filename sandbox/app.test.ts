@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { endpoints, eventEnvelope, parseProfile, positionMatchedData, shapes } from '../contract/index.ts';
 import { TestClock } from './engine/clock.ts';
-import { describeEndpoints } from './endpoints/testing/endpoints.suite.ts';
+import { describeEndpoints } from './testing/endpoints/endpoints.suite.ts';
 import { RESOLVERS } from './endpoints/resolvers.ts';
 import { json } from './answer/answer.ts';
 import { defaultPlugins, type SandboxPlugin } from './plugins.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from './engine/clock.ts';
-import { describeEndpoints } from './endpoints/testing/endpoints.suite.ts';
+import { describeEndpoints } from './testing/endpoints/endpoints.suite.ts';
 import type { SandboxPlugin } from './pipeline/plugin.ts';
 import { startSandboxServer } from './server.ts';
 import { caller, START_MS } from './testing/helpers.ts';

@@ -78,6 +78,24 @@ describe('dependency rules (npm run lint:deps)', () => {
     ]);
   });
 
+  it('holds testing/ folders to their room and floor too (issue 49): a drill of a lower floor reaching up fails; the top testing/ floor and tests may', async () => {
+    const dir = tree({
+      'sandbox/engine/engine.ts': 'export const en = 1;\n',
+      'sandbox/app.ts': "import { en } from './engine/engine.ts';\nexport const a = en;\n",
+      // The planted back-arrow: a helper under a lower floor's testing/ building the whole sandbox.
+      'sandbox/engine/testing/helper.ts': "import { a } from '../../app.ts';\nexport const h = a;\n",
+      'sandbox/testing/helpers.ts': "import { a } from '../app.ts';\nexport const t = a;\n",
+      'sandbox/engine/engine.test.ts': "import { t } from '../testing/helpers.ts';\nexport const x = t;\n",
+      // A room's drill reaching a room above its own.
+      'detect/testing/matrix.ts': "import { e } from '../../examples/profiles/load.ts';\nexport const m = e;\n",
+      'examples/profiles/load.ts': 'export const e = 1;\n',
+    });
+    expect((await violations(dir)).sort()).toEqual([
+      'room-detect: detect/testing/matrix.ts → examples/profiles/load.ts',
+      'sandbox-floor-engine: sandbox/engine/testing/helper.ts → sandbox/app.ts',
+    ]);
+  });
+
   it('refuses Vitest in any shipped file but the conformance suite and its runner; tests, testing/ and the bench may import it', async () => {
     const dir = tree({
       'kernel/checks.ts': "import { expect } from 'vitest';\nexport const e = expect;\n",
@@ -85,7 +103,7 @@ describe('dependency rules (npm run lint:deps)', () => {
       'conformance/suite/run.ts': "export const start = () => import('vitest/node');\n",
       'conformance/suite/conformance.suite.ts': "import { describe } from 'vitest';\nexport const d = describe;\n",
       'conformance/checks.test.ts': "import { it } from 'vitest';\nexport const i = it;\n",
-      'sandbox/endpoints/testing/bodies.ts': "import { expect } from 'vitest';\nexport const b = expect;\n",
+      'sandbox/testing/endpoints/bodies.ts': "import { expect } from 'vitest';\nexport const b = expect;\n",
       'bench/drill.ts': "import { vi } from 'vitest';\nexport const v = vi;\n",
     });
     expect((await violations(dir)).sort()).toEqual(['no-vitest-in-shipped-code: cli/commands/run.ts → vitest', 'no-vitest-in-shipped-code: kernel/checks.ts → vitest']);

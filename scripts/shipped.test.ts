@@ -44,7 +44,7 @@ describe('what ships (scripts/shipped.cjs)', () => {
   }, 120_000);
 
   it('leaves the moved self-tests out and keeps the conformance suite in', () => {
-    for (const f of ['conformance/testing/mutants/kit.ts', 'sandbox/endpoints/testing/bodies.ts', 'cli/testing/run-in-process.ts', 'bench/concurrency-measure.ts', 'kernel/outcome.test.ts']) {
+    for (const f of ['conformance/testing/mutants/kit.ts', 'sandbox/testing/endpoints/bodies.ts', 'cli/testing/run-in-process.ts', 'bench/concurrency-measure.ts', 'kernel/outcome.test.ts']) {
       expect(shipped.notShipped(f), f).toBe(true);
     }
     for (const f of ['conformance/suite/conformance.suite.ts', 'conformance/suite/run.ts', 'reports/fixture.ts', 'index.ts']) {

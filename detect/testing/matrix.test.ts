@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_PROFILES } from '../../examples/profiles/load.ts';
+import { EXAMPLE_PROFILES, exampleProfile } from '../../examples/profiles/load.ts';
 import { cellRow, CONTROLS_BUDGET, NO_CONTROLS_BUDGET, runCell, unseeable } from './matrix.ts';
 
 // Every example profile (and the default) × the sandbox with and without its controls:
@@ -33,7 +33,7 @@ describe('profile × controls matrix', () => {
   ];
   for (const { name, controls, timeScale } of cells) {
     it.concurrent(`${name}, ${controls ? 'with' : 'without'} controls${timeScale !== 1 ? `, ${timeScale}× time` : ''}`, { timeout: 180_000 }, async () => {
-      const cell = await runCell(name, controls, { timeScale });
+      const cell = await runCell(name, exampleProfile(name), controls, { timeScale });
       rows.push(cellRow(cell));
       expect(cell.wrong).toEqual([]);
       expect(cell.unseen.map((u) => u.option).sort()).toEqual(Object.keys(unseeable(controls)).sort());

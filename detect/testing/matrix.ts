@@ -2,7 +2,6 @@ import type { Profile } from '../../contract/index.ts';
 import { DEFAULT_KEYS } from '../../sandbox/auth/keys.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { runChecks, type ConformanceResult } from '../../conformance/runner.ts';
-import { exampleProfile } from '../../examples/profiles/load.ts';
 import { DEFAULT_MAX_REQUESTS, detectProfile, type DetectedProfile } from '../index.ts';
 import { getOption, inapplicable, profileOptions, sameValue, UNDETECTABLE } from '../options.ts';
 
@@ -87,8 +86,8 @@ export interface Cell {
   conformMs: number;
 }
 
-export async function runCell(name: string, controls: boolean, o: { conform?: boolean; timeScale?: number } = {}): Promise<Cell> {
-  const profile = exampleProfile(name);
+/** One cell: `profile` (the caller loads it: detect/ stands below examples/) with or without controls. */
+export async function runCell(name: string, profile: Profile, controls: boolean, o: { conform?: boolean; timeScale?: number } = {}): Promise<Cell> {
   const timeScale = o.timeScale ?? 1;
   const server = await startSandboxServer({ profile, controls, timeScale, validateResponses: false, keys: [...DEFAULT_KEYS, { key: UNTIERED_KEY, partnerId: 'partner_a' }] });
   try {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultProfile, endpoints, insufficientFundsError } from '../../../contract/index.ts';
 import { readAndControlCases } from './reads.suite.ts';
 import { borrow, expectError, lend } from './bodies.ts';
-import { KEY_B, type Caller } from '../../testing/helpers.ts';
+import { KEY_B, type Caller } from '../helpers.ts';
 
 // Every endpoint's success path and each error it can give, written once against a
 // Caller so the same cases run in-process (app.test.ts) and over HTTP (server.test.ts).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { borrow, expectError, lend } from './bodies.ts';
-import type { Caller } from '../../testing/helpers.ts';
+import type { Caller } from '../helpers.ts';
 
 // The second half of describeEndpoints (endpoints.suite.ts): lists, withdrawals, market
 // data, the lifecycle through the controls, and routing. `current` gives the caller of
