@@ -1,4 +1,4 @@
-import { citing, endpoints, judgeSuccess, type Endpoint, type Finding, type Profile } from '../../contract/index.ts';
+import { citing, endpoints, judgeSuccess, shapeRequirementOf, specShowsBody, type Endpoint, type Finding, type Profile } from '../../contract/index.ts';
 import { fail, pass, type Check } from '../check.ts';
 import type { Exchange } from '../../kernel/results.ts';
 
@@ -36,7 +36,9 @@ export function everyAnswerCheck(profile: Profile): Check {
   return {
     id: 'endpoint.every-success-body',
     title: 'every success answer recorded during the run carries what the spec and the profile say of its body',
-    requirements: ['EP-json'],
+    // What judgeSuccess may fail a success answer through (each failure names which): JSON, the
+    // public wrapper, and the shape of each body the spec shows (issue 47: every failing rule cites its sentence).
+    requirements: [...new Set(['EP-json', 'PUB-envelope', ...all.filter((e) => e.access !== 'sandbox' && specShowsBody(e)).map(shapeRequirementOf).filter((q): q is string => !!q)])],
     phase: 'final',
     judgesRun: true,
     async run(ctx) {
