@@ -78,7 +78,10 @@ function publicBurst(p: Probe, r: Reply): void {
   const limit = Number(r.headers[RATE_LIMIT_HEADERS.limit.toLowerCase()]);
   const remaining = Number(r.headers[RATE_LIMIT_HEADERS.remaining.toLowerCase()]);
   if (p.fact('limitHeader') === 'burst' && Number.isFinite(limit)) return p.set('limits.publicBurst', limit, 'high', [r], `${RATE_LIMIT_HEADERS.limit} is the burst (see limits.limitHeader)`);
-  if (Number.isFinite(remaining)) return p.set('limits.publicBurst', remaining + 1, 'low', [r], `${RATE_LIMIT_HEADERS.remaining} + 1 on this run's first public call: right only when this address's bucket was full`);
+  // Keyless calls before it that the limiter counted (their answers carry Remaining; the rates detector asks its candidates without a key) took their tokens too.
+  const at = p.seen.findIndex((s) => s.reply === r);
+  const earlier = p.seen.slice(0, at < 0 ? p.seen.length : at).filter((s) => !s.keyed && s.reply.headers[RATE_LIMIT_HEADERS.remaining.toLowerCase()] !== undefined).length;
+  if (Number.isFinite(remaining)) return p.set('limits.publicBurst', remaining + 1 + earlier, 'low', [r], `${RATE_LIMIT_HEADERS.remaining} + 1 on this run's first public call${earlier ? ` (+ ${earlier} keyless call${earlier === 1 ? '' : 's'} before it)` : ''}: right only when this address's bucket was full`);
   p.miss('limits.publicBurst', 'no rate-limit headers on a public reply');
 }
 
