@@ -90,7 +90,7 @@ export async function checkAnswerShape(target: GateTarget, profile: Profile, e: 
     json = undefined;
   }
   // What may be required of this answer is contract/assertable.ts's to say, as in the conformance
-  // step: the spec's schema where it shows the body, else its conventions and what the profile records.
+  // step: the spec's schema where it shows the body, else JSON and the profile's named id; the rest is advice.
   const j = judgeSuccess(profile, e, { status: a.status, json, text: a.body, contentType: a.contentType });
   const broken = j.failures[0];
   if (broken) return check(id, title, e.requirements, 'failed', a.durationMs, `expected ${broken.expected} / received ${broken.received}${citing(broken)}`, exchangeOf(url, a));

@@ -45,7 +45,7 @@ function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
   const links = linksOf(profile, e, ids);
   const responses: Json = {
     [String(endpointSuccess(profile, e))]: {
-      description: specShowsBody(e) ? 'Success (shape from the spec)' : 'Success (shape not shown by the spec: its conventions and what the profile records, as contract/assertable.ts judges it)',
+      description: specShowsBody(e) ? 'Success (shape from the spec)' : 'Success (shape not shown by the spec: any JSON, and the id field the profile names, as contract/assertable.ts judges it)',
       // Who shows this body: a diff against a target's own document holds the spec's fields to it, and
       // only notes where the target does not promise a field the profile recorded (cli/gate/openapi-diff.ts).
       'x-lendcheck-shown-by': specShowsBody(e) ? 'spec' : 'profile',
