@@ -116,8 +116,27 @@ describe('node door: repeated reads from the read-cache stage', () => {
     expect(Number(accrued(later))).toBeGreaterThan(Number(accrued(first)));
   });
 
-  it('is off when a plugin has a stage (as before)', () => {
-    const sb = sandbox({ plugins: defaultPlugins() });
+  it('is on behind every default plugin, the limiter first: a cached read is counted and carries the limit headers (issue 49)', async () => {
+    const { port, coreCalls } = await serve(sandbox({ plugins: defaultPlugins(), liquidity: { enabled: false, delaySeconds: 5 } }));
+    const lend = await get(port, '/lend', KEY_A, 'POST', JSON.stringify({ userId: 'u9', asset: 'USDC', amount: '10', rate: 0.05, maturity: '90d' }));
+    expect(lend.status).toBe(201);
+    const id = (JSON.parse(lend.body) as { positionId: string }).positionId;
+    const first = await get(port, `/positions/${id}`, KEY_A);
+    const before = coreCalls();
+    const again = await get(port, `/positions/${id}`, KEY_A);
+    expect(coreCalls(), 'the repeat was answered by the cache').toBe(before);
+    expect(again.body).toBe(first.body);
+    // The limiter ran around the cached answer: one more request counted, its headers on it.
+    const remaining = (r: Raw) => Number(r.headers['x-ratelimit-remaining']);
+    expect(Number.isFinite(remaining(first))).toBe(true);
+    expect(remaining(again)).toBeLessThan(remaining(first));
+    // and the entry kept none of them: a third read gets its own count, not the second's.
+    const third = await get(port, `/positions/${id}`, KEY_A);
+    expect(remaining(third)).toBeLessThan(remaining(again));
+  });
+
+  it('is off under --fault: a planted bug may make a read depend on more than the rows', () => {
+    const sb = sandbox({ faults: [{ name: 'stale-read' }] });
     expect(sb.readCache).toBeUndefined();
     return sb.close();
   });

@@ -27,8 +27,14 @@ export interface Route {
 
 export interface DispatchOptions {
   router: Router<Route>;
-  /** Stages before the route is matched (under /v1), in order: the caller stage, the read cache. */
+  /** Stages before the route is matched (under /v1): the caller stage. */
   front?: FrontStage[];
+  /**
+   * Stages after the plugins' stages, just before the route runs (under /v1): the read cache.
+   * There every plugin (the limiter first) sees a cached read as it sees any other: a cached
+   * answer is counted, limited, measured and carries the limit headers (issue 49).
+   */
+  inner?: FrontStage[];
   /** The plugins' stages, around the matched route (under /v1); they may read req.endpoint. */
   stages: Stage[];
   profile: Profile;
@@ -60,6 +66,7 @@ function apiRequest(req: SandboxRequest): boolean {
 
 export function createDispatch(o: DispatchOptions): Dispatch {
   const { router, stages, profile } = o;
+  const inners = o.inner ?? [];
 
   const failed = (e: unknown): Answer => {
     if (e instanceof ApiError) return errorAnswer(e);
@@ -87,7 +94,13 @@ export function createDispatch(o: DispatchOptions): Dispatch {
     let a: Answer | Promise<Answer>;
     try {
       // After the stages, so a 413 still carries their headers; before auth and any read.
-      if (api) refuseDeclaredBody(req, profile);
+      if (api) {
+        refuseDeclaredBody(req, profile);
+        for (let i = 0; i < inners.length; i++) {
+          const c = inners[i]!(req);
+          if (c !== undefined) return c;
+        }
+      }
       a = hit ? hit.value.run(req, hit.params) : unrouted(req);
     } catch (e) {
       return committed(failed(e));

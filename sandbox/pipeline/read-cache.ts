@@ -3,8 +3,9 @@ import type { Answer } from '../answer/answer.ts';
 import type { FrontStage } from './stage.ts';
 
 // Answers to GET /positions/{id} and GET /users/{id}/positions kept as the bytes the core
-// sent, so a repeat of the same request by the same partner is answered by a front stage of
-// the pipeline (readCacheStage, before the route is matched) without the router, the route, zod, SQLite or JSON.stringify.
+// sent, so a repeat of the same request by the same partner is answered by a stage of the
+// pipeline (readCacheStage, after the plugins' stages, just before the route runs) without the
+// route, zod, SQLite or JSON.stringify.
 //
 // Why this is the same answer the core would give:
 //  - an entry is stored only by the core's own handler, after it validated the request and
@@ -20,8 +21,10 @@ import type { FrontStage } from './stage.ts';
 //    position) is kept only for the instant it was computed for;
 //  - the core's answers to these reads depend on nothing else: the partner, the target,
 //    the rows and the clock (the profile is fixed for a sandbox's life);
-//  - it is off whenever a plugin has a stage (rate limits, metrics), as it always was: a
-//    fault or a plugin may make a read depend on more than the rows (kept conservative).
+//  - it sits inside the plugins' stages (rate limits, metrics, delays, the partner report), so
+//    each sees a cached read as any other and adds what it adds (the limit headers) on the way
+//    out; what it holds is the core's answer alone. It is off under --fault: a planted bug may
+//    make a read depend on more than the rows (kept conservative).
 
 export interface CachedAnswer {
   /** The answer served for it, built once (cachedAnswer): never changed by whoever sends it. */
@@ -78,11 +81,14 @@ export class ReadCache {
   }
 }
 
-/** The cache as a front stage (after the caller's): a keyed GET it holds is answered here, anything else goes on. */
+/** The cache as a stage just before the route (inside the plugins'): a keyed GET it holds is answered here, anything else goes on. */
 export function readCacheStage(cache: ReadCache): FrontStage {
   return (req) => {
     if (req.method !== 'GET' || req.partner === undefined || !cache.size || cache.bypass) return undefined;
-    return cache.get(req.partner.partnerId, req.target)?.answer;
+    const a = cache.get(req.partner.partnerId, req.target)?.answer;
+    // A copy of the headers: the stages outside add theirs in place (the limiter's), and the
+    // entry must stay the core's answer alone for the next caller.
+    return a && { status: a.status, headers: { ...a.headers }, body: a.body };
   };
 }
 
