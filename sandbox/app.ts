@@ -117,13 +117,14 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   };
 
   engine.groupCommit = opts.groupCommit ?? true;
-  // The caller is found once, first; the read cache follows it (before any route is matched)
-  // and, as before, only where no plugin has a stage (pipeline/read-cache.ts says why); the
-  // plugins' stages run around the matched route.
+  // The caller is found once, first; the plugins' stages run around the matched route; the read
+  // cache runs inside them, just before the route (so the limiter counts a cached read, and its
+  // headers go on it), in every door. Off only under --fault: a planted bug may make a read
+  // depend on more than the rows (pipeline/read-cache.ts says why the rest holds).
   const pluginStages = plugins.flatMap((p) => (p.stage ? [p.stage(ctx)] : []));
   const changes = db.prepare('SELECT total_changes()').pluck();
-  const readCache = pluginStages.length ? undefined : new ReadCache({ changes: () => changes.get() as number, inTransaction: () => db.inTransaction, now: () => clock.now() });
-  const front = [callerStage(keys), ...(readCache ? [readCacheStage(readCache)] : [])];
+  const readCache = faults.length ? undefined : new ReadCache({ changes: () => changes.get() as number, inTransaction: () => db.inTransaction, now: () => clock.now() });
+  const front = [callerStage(keys)];
 
   // Validated here, so a bad fault name or config fails the start, not a request.
   const resolvers = opts.faults?.length ? installFaults(opts.faults, RESOLVERS) : RESOLVERS;
@@ -139,6 +140,7 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
   const dispatch = createDispatch({
     router,
     front,
+    ...(readCache ? { inner: [readCacheStage(readCache)] } : {}),
     stages: pluginStages,
     profile,
     pendingCommit: () => engine.pendingCommit(),
