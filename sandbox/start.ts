@@ -9,6 +9,7 @@ import { defaultPlugins } from './plugins.ts';
 import type { PartnerReportOptions } from './partner-report/plugin.ts';
 import { startSandboxServer } from './server.ts';
 import { delayPlugin, parseDelays } from './test-delay/plugin.ts';
+import { shapeMutatorPlugin } from './mutate/plugin.ts';
 import type { WebhooksPluginOptions } from './webhooks/plugin.ts';
 import type { StartSandboxOptions as PublicOptions, StartedSandbox as PublicStarted } from './public-types.ts';
 
@@ -33,6 +34,9 @@ export interface StartSandboxOptions extends Omit<PublicOptions, 'rateLimits' | 
   /** The partner report (sandbox/partner-report/): on by default for partners' tests; the CLI
    *  turns it on with --partner-report. An object tunes it (checks to skip, the probe's sender). */
   partnerReport?: boolean | PartnerReportOptions;
+  /** The shape mutator's seed (`--choices mutate --seed N`, sandbox/mutate/plugin.ts): success bodies
+   *  shaped as that seed's implementation would; give it with the same seed's profile (choices/mutate-profile.ts). */
+  mutateShapes?: number;
 }
 
 /** The SandboxOptions (plugins included) the user-level options mean. */
@@ -52,6 +56,8 @@ export function sandboxOptions(o: StartSandboxOptions): SandboxOptions {
       ...defaultPlugins({ rateLimits: o.rateLimits ?? true, webhooks: o.webhooks ?? true }),
       ...(o.console ? [consolePlugin()] : []),
       ...(o.testDelay ? [delayPlugin(parseDelays(o.testDelay))] : []),
+      // Last, so innermost: it reshapes only what the route answered.
+      ...(o.mutateShapes !== undefined ? [shapeMutatorPlugin(o.mutateShapes)] : []),
     ],
     ...(o.liquidity === false ? { liquidity: { enabled: false, delaySeconds: 0 } } : {}),
     controls: o.controls !== false,

@@ -15,6 +15,10 @@ const BIN = join(ROOT, 'cli/bin.js');
 
 export type Tier = 'starter' | 'growth' | 'scale';
 
+/** How a seed's sandbox plays its implementation: `--choices random` (a draw among listed
+ *  alternatives) or `--choices mutate` (that draw plus the shape mutator: sandbox/mutate/). */
+export type Choices = 'random' | 'mutate';
+
 /** Test keys of the run: two partners' main keys of one tier, and a key per tier (the spec's limits on each). */
 export function soakKeys(tier: Tier) {
   const keys = {
@@ -42,12 +46,15 @@ export interface SeedOptions {
   timeoutMs?: number;
   /** Chaos's wait for a real-time retry (gate --retry-wait), for whole-gate runs. */
   retryWaitSeconds?: number;
+  /** The sandbox's --choices; random unless told. */
+  choices?: Choices;
 }
 
 export interface SeedFailure { step: string; check: string; message: string }
 
 export interface SeedResult {
   seed: number;
+  choices: Choices;
   /** The gate's verdict word (PASS, FAIL, INCOMPLETE), or ERROR when it gave none. */
   verdict: string;
   exitCode: number | null;
@@ -72,10 +79,10 @@ export function run(args: string[], log: string): { child: ChildProcess; done: P
 }
 
 /** The sandbox of a seed, through the CLI; without controls (a partner's sandbox) unless told. */
-export async function startSandbox(seed: number, dir: string, store: object[], extra: string[], controls = false): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startSandbox(seed: number, dir: string, store: object[], extra: string[], controls = false, choices: Choices = 'random'): Promise<{ url: string; stop: () => Promise<void> }> {
   const keys = join(dir, 'keys.json');
   writeFileSync(keys, JSON.stringify(store), { mode: 0o600 });
-  const sb = run(['sandbox', '--port', '0', '--db', ':memory:', '--keys', keys, ...(controls ? [] : ['--no-controls']), '--no-console', '--choices', 'random', '--seed', String(seed), '--choices-out', join(dir, 'choices.json'), ...extra], join(dir, 'sandbox.log'));
+  const sb = run(['sandbox', '--port', '0', '--db', ':memory:', '--keys', keys, ...(controls ? [] : ['--no-controls']), '--no-console', '--choices', choices, '--seed', String(seed), '--choices-out', join(dir, 'choices.json'), ...extra], join(dir, 'sandbox.log'));
   const stop = async () => {
     if (sb.child.exitCode === null) sb.child.kill('SIGTERM');
     await sb.done;
@@ -115,7 +122,8 @@ function readSummary(reportDir: string): Pick<SeedResult, 'failures' | 'skipped'
 export async function runSeed(seed: number, o: SeedOptions = {}): Promise<SeedResult> {
   const dir = mkdtempSync(join(tmpdir(), `lendcheck-soak-${seed}-`));
   const { keys, store } = soakKeys(o.tier ?? 'growth');
-  const sb = await startSandbox(seed, dir, store, o.sandboxArgs ?? []);
+  const choices = o.choices ?? 'random';
+  const sb = await startSandbox(seed, dir, store, o.sandboxArgs ?? [], false, choices);
   const reportDir = join(dir, 'r');
   const t0 = Date.now();
   let exitCode: number | null = null;
@@ -147,5 +155,5 @@ export async function runSeed(seed: number, o: SeedOptions = {}): Promise<SeedRe
   if (verdict === 'ERROR' && !found.failures.length) found.failures.push({ step: 'gate', check: '(no verdict)', message: gateOut.trim().split('\n').slice(-5).join(' | ') });
   const keep = o.keep || verdict !== 'PASS';
   if (!keep) rmSync(dir, { recursive: true, force: true });
-  return { seed, verdict, exitCode, wallMs, ...found, ...(keep ? { dir } : {}) };
+  return { seed, choices, verdict, exitCode, wallMs, ...found, ...(keep ? { dir } : {}) };
 }

@@ -19,7 +19,7 @@ interface Opts {
   testDelay?: string;
   fault?: string;
   console: boolean;
-  choices: 'default' | 'random';
+  choices: 'default' | 'random' | 'mutate';
   seed?: string;
   choicesOut?: string;
   partnerReport?: boolean;
@@ -39,9 +39,9 @@ export function registerSandbox(program: Command): void {
     .option('--keys <file>', 'key store: JSON array of {key, partnerId, tier?} (else env LENDCHECK_KEYS, else the test keys)')
     .addOption(new Option('--time-scale <n>', 'business seconds per real second').default('1').env('LENDCHECK_TIME_SCALE'))
     .option('--profile <file>', 'profile file (JSON) merged over the defaults')
-    .addOption(new Option('--choices <how>', 'the choices at every point the spec leaves "not shown": the defaults (or --profile), or random ones drawn by --seed among those a correct service could make, to play another implementation').choices(['default', 'random']).default('default'))
-    .option('--seed <n>', 'with --choices random: the seed that names the drawn choices (same seed, same profile)')
-    .option('--choices-out <file>', 'with --choices random: write the drawn profile there (JSON, loadable with --profile)')
+    .addOption(new Option('--choices <how>', 'the choices at every point the spec leaves "not shown": the defaults (or --profile), or random ones drawn by --seed among those a correct service could make, to play another implementation; mutate: the random draw plus a seeded shape mutator (made-up statuses, codes, bounds and rates path; not-shown bodies with fields nulled, dropped, renamed, nested or added)').choices(['default', 'random', 'mutate']).default('default'))
+    .option('--seed <n>', 'with --choices random or mutate: the seed that names the drawn choices (same seed, same profile)')
+    .option('--choices-out <file>', 'with --choices random or mutate: write the drawn profile there (JSON, loadable with --profile)')
     .option('--no-rate-limits', 'turn the rate limiter off')
     .option('--key-pool <n[,m]>', 'also mint N Scale test keys over M partners (default 4), written to --key-pool-file for `lendcheck load --keys`')
     .option('--key-pool-file <file>', 'where the minted pool goes (mode 600)', '.lendcheck/key-pool.json')
@@ -83,6 +83,7 @@ export function registerSandbox(program: Command): void {
         rateLimits: o.rateLimits, liquidity: o.liquidity, controls: o.controls,
         metrics: o.metrics === true, console: o.console, partnerReport: o.partnerReport === true, ...(o.testDelay ? { testDelay: o.testDelay } : {}),
         ...(faults.length ? { faults } : {}),
+        ...(o.choices === 'mutate' ? { mutateShapes: Number(o.seed) } : {}),
       });
       console.log(`lendcheck sandbox listening on ${server.url}`);
       console.log(`  database: ${dbPath}`);
@@ -90,7 +91,7 @@ export function registerSandbox(program: Command): void {
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
       if (o.partnerReport) console.log(`  partner report: ${server.url}/sandbox/partner-report`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
-      if (o.choices === 'random') console.log(`  choices: random, seed ${o.seed} (profile ${profile.name}${o.choicesOut ? `, written to ${resolve(o.choicesOut)}` : ''})`);
+      if (o.choices !== 'default') console.log(`  choices: ${o.choices}, seed ${o.seed} (profile ${profile.name}${o.choicesOut ? `, written to ${resolve(o.choicesOut)}` : ''})`);
       if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);
       if (!o.controls) console.log(`  no sandbox controls: users are pre-funded, crossing orders match, time runs at ${timeScale === 1 ? 'real time' : `${timeScale}× real time (--time-scale)`}`);
       if (!LOOPBACK.has(o.host)) console.log(`  warning: listening on ${o.host}, reachable beyond this machine`);
@@ -125,15 +126,14 @@ export function registerSandbox(program: Command): void {
 
 /** The profile the sandbox plays: the defaults, a file's, or one drawn by seed (sandbox/choices/random.ts). */
 async function chosenProfile(o: Opts) {
-  if (o.choices !== 'random') {
-    if (o.seed !== undefined || o.choicesOut) throw new Error('--seed and --choices-out go with --choices random');
+  if (o.choices === 'default') {
+    if (o.seed !== undefined || o.choicesOut) throw new Error('--seed and --choices-out go with --choices random or mutate');
     return (await import('../../contract/index.ts')).loadProfile(o.profile);
   }
-  const { randomProfile } = await import('../../sandbox/choices/random.ts');
-  if (o.profile) throw new Error('--choices random draws the whole profile: give --profile or --choices random, not both');
+  if (o.profile) throw new Error(`--choices ${o.choices} draws the whole profile: give --profile or --choices ${o.choices}, not both`);
   const seed = Number(o.seed);
-  if (o.seed === undefined || !Number.isSafeInteger(seed)) throw new Error(`--seed: --choices random needs an integer seed, got ${o.seed ?? 'none'}`);
-  const profile = randomProfile(seed);
+  if (o.seed === undefined || !Number.isSafeInteger(seed)) throw new Error(`--seed: --choices ${o.choices} needs an integer seed, got ${o.seed ?? 'none'}`);
+  const profile = o.choices === 'mutate' ? (await import('../../sandbox/choices/mutate-profile.ts')).mutatedProfile(seed) : (await import('../../sandbox/choices/random.ts')).randomProfile(seed);
   if (o.choicesOut) {
     const file = resolve(o.choicesOut);
     mkdirSync(dirname(file), { recursive: true });
