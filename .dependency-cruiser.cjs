@@ -41,7 +41,7 @@ const SANDBOX_FLOORS = [
   ['store'],
   ['engine'],
   ['pipeline'],
-  ['auth', 'endpoints', 'limiter', 'webhooks', 'console', 'metrics', 'openapi', 'test-delay', 'http'],
+  ['auth', 'endpoints', 'limiter', 'webhooks', 'console', 'metrics', 'openapi', 'test-delay', 'mutate', 'http'],
   ['partner-report', 'faults'],
   ['plugins', 'public-types'],
   ['app'],
