@@ -5,6 +5,7 @@ import { RECEIVER_SIDE, RECEIVER_SIDE_NOTE } from './receiver-side.ts';
 import type { ConformanceResult } from './runner.ts';
 import type { TargetOptions } from './target.ts';
 import { writeFailuresFile, type ReplayMeta } from '../reports/repro/failures-file.ts';
+import { fingerprintCredentials } from '../reports/repro/fingerprint.ts';
 
 // The two files of a conformance run, written straight into the report dir: JUnit XML
 // (through the shared JunitReporter, so CI sees the same layout as a gate run) and
@@ -69,6 +70,7 @@ export function replayMeta(t: TargetOptions, embedded?: unknown): Partial<Replay
     ...(t.seed !== undefined ? { seed: t.seed } : {}),
     strict: !!t.strict,
     readOnly: !!t.readOnly,
+    credentials: fingerprintCredentials(t.baseUrl && !embedded ? t.baseUrl : undefined, { apiKey: t.apiKey, apiKey2: t.apiKey2, burstKey: t.burstKey }),
   };
 }
 

@@ -8,7 +8,7 @@ export async function replayCommand(file: string, o: ReplayOptions): Promise<num
   const { readFailuresFile } = await import('../../reports/repro/failures-file.ts');
   const { createRedactor } = await import('../../reports/redact.ts');
   const { colorEnabled, paint } = await import('../../reports/output/color.ts');
-  const { replayExitCode, replayFailures } = await import('../replay/run.ts');
+  const { changesSinceRun, replayExitCode, replayFailures } = await import('../replay/run.ts');
   const { replayLines } = await import('../replay/print.ts');
   const failures = readFailuresFile(file);
   const redactor = createRedactor([o.apiKey, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => !!k));
@@ -23,6 +23,9 @@ export async function replayCommand(file: string, o: ReplayOptions): Promise<num
     const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY'), givenKey('--api-key-2', o.apiKey2, 'LENDCHECK_API_KEY_2'), givenKey('--burst-key', o.burstKey, 'LENDCHECK_BURST_KEY')];
     await preflight({ baseUrl, urlOption: o.baseUrl ? '--base-url' : `the run's target (${file}; give --base-url to change it)`, publicBaseUrl: o.publicBaseUrl, keys, allowLive: true });
   }
+  // Not the run's target and keys: what changed is said first, and no check is called fixed.
+  const changes = changesSinceRun(failures, o);
+  if (changes.length) console.log(`replay: not the run's target and keys, so a passing check "passes now", never "fixed" (exit 3); changed: ${changes.join('; ')}`);
   const outcomes = await replayFailures(failures, { ...o, log: (l) => console.log(redactor.text(l)) });
   for (const l of replayLines(outcomes, paint(colorEnabled(process.stdout)), redactor)) console.log(l);
   return replayExitCode(outcomes);

@@ -22,6 +22,7 @@ import { preflight, refuseLive } from '../preflight/preflight.ts';
 import { gateKeys } from '../preflight/gate-keys.ts';
 import { checkKeysAt } from '../preflight/embedded.ts';
 import { endDescendants, onInterrupt } from './interrupt.ts';
+import { fingerprintCredentials } from '../../reports/repro/fingerprint.ts';
 
 export interface GateFlags extends TargetFlags {
   profile?: string;
@@ -133,7 +134,9 @@ export async function gate(opts: GateFlags): Promise<void> {
   const interrupt = onInterrupt((l) => console.log(redactor.text(l)));
   try {
     const verdictRules = { named: only, allowSkip: !!opts.allowSkip };
-    const replay = { ...(target.embedded ? {} : { baseUrl: target.baseUrl }), ...(profileFile ? { profileFile: resolve(profileFile) } : {}) };
+    // The keys as given (flags or environment), fingerprinted: replay says "fixed" only with the same.
+    const credentials = fingerprintCredentials(target.embedded ? undefined : target.baseUrl, { apiKey: flags.apiKey, apiKey2: flags.apiKey2, burstKey: flags.burstKey });
+    const replay = { ...(target.embedded ? {} : { baseUrl: target.baseUrl }), ...(profileFile ? { profileFile: resolve(profileFile) } : {}), credentials };
     const { summary, timedOut, files, interrupted } = await runGate({ target, profile, profileFile, reportDir: opts.reportDir, progress, steps, secrets, stepTimeoutMs: opts.stepTimeout * 60_000, verdictRules, replay, signal: interrupt.signal });
     if (interrupt.received) {
       await windDown(target);

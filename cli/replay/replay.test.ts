@@ -10,6 +10,7 @@ import { failuresOf } from '../../reports/repro/failures-file.ts';
 import { runContract } from '../gate/contract-step.ts';
 import { externalTarget } from '../gate/target.ts';
 import { replayFailures } from './run.ts';
+import { fingerprintCredentials } from '../../reports/repro/fingerprint.ts';
 
 // From a red run to a fix, through the CLI as a user runs it, output redirected to files:
 // conformance against a faulty target (two mutants) prints the target's behaviour and the
@@ -96,11 +97,13 @@ describe('a red run, its reproductions and their replay, through the CLI', () =>
     expect(still.out).toMatch(/^still failing {2}conformance\/auth\.missing-header \[AUTH-1, AUTH-4, ERR-authentication_failed, SHAPE-error\]: .*received 403/m);
     expect(still.out).toMatch(/^still failing {2}conformance\/endpoint\.rates\.get/m);
     expect(still.out).toContain('replay: 0 fixed, 2 still failing, 0 not replayed');
+    // The clean sandbox is another target: the checks pass there, which is not called fixed (exit 3).
     const fixed = await cli(['replay', join(dir, 'failures.json'), '--base-url', clean.url]);
-    expect(fixed.code).toBe(0);
-    expect(fixed.out).toMatch(/^fixed {2}conformance\/auth\.missing-header/m);
-    expect(fixed.out).toMatch(/^fixed {2}conformance\/endpoint\.rates\.get/m);
-    expect(fixed.out).toContain('replay: 2 fixed, 0 still failing, 0 not replayed');
+    expect(fixed.code).toBe(3);
+    expect(fixed.out).toMatch(/^replay: not the run's target and keys.*changed: the target: the run was against http:\/\/127\.0\.0\.1:\d+\/v1, this replay against http/m);
+    expect(fixed.out).toMatch(/^passes now {2}conformance\/auth\.missing-header/m);
+    expect(fixed.out).toMatch(/^passes now {2}conformance\/endpoint\.rates\.get/m);
+    expect(fixed.out).not.toMatch(/^fixed/m);
     noKey(still.out + fixed.out, 'replay output');
   }, 120_000);
 
@@ -131,10 +134,10 @@ describe('a red run, its reproductions and their replay, through the CLI', () =>
     expect(still.code).toBe(1);
     expect(still.out).toMatch(/^still failing {2}conformance\/auth\.missing-header/m);
     const fixed = await cli(['gate', '--rerun-failed', '--report-dir', reports, '--base-url', clean.url]);
-    expect(fixed.out).toMatch(/^fixed {2}conformance\/auth\.missing-header/m);
-    expect(fixed.out).toMatch(/^fixed {2}conformance\/endpoint\.rates\.get/m);
-    expect(fixed.out).not.toMatch(/^still failing/m);
-    expect(fixed.code).toBe(0);
+    expect(fixed.out).toMatch(/^passes now {2}conformance\/auth\.missing-header/m);
+    expect(fixed.out).toMatch(/^passes now {2}conformance\/endpoint\.rates\.get/m);
+    expect(fixed.out).not.toMatch(/^still failing|^fixed/m);
+    expect(fixed.code).toBe(3);
   }, 240_000);
 
   it('replays contract checks too: still failing on the faulty target, fixed on the clean one', async () => {
@@ -143,10 +146,12 @@ describe('a red run, its reproductions and their replay, through the CLI', () =>
     await target.close();
     const failed = part.checks.filter((c) => c.status === 'failed').map((c) => c.id);
     expect(failed.length).toBeGreaterThan(0);
-    const file = failuresOf({ runId: 'r', target: faulty.url, profile: defaultProfile.name, startedAt: part.startedAt, parts: [part] }, { baseUrl: faulty.url });
+    const credentials = fingerprintCredentials(faulty.url, { apiKey: faulty.apiKey });
+    const file = failuresOf({ runId: 'r', target: faulty.url, profile: defaultProfile.name, startedAt: part.startedAt, parts: [part] }, { baseUrl: faulty.url, credentials });
     const still = await replayFailures(file, { apiKey: faulty.apiKey });
     expect(still.map((o) => o.verdict)).toEqual(failed.map(() => 'still failing'));
+    // Another target: passing there is no fix of the run's target (cli/replay/same-target.test.ts has "fixed").
     const fixed = await replayFailures(file, { apiKey: clean.apiKey, baseUrl: clean.url });
-    expect(fixed.map((o) => o.verdict)).toEqual(failed.map(() => 'fixed'));
+    expect(fixed.map((o) => o.verdict)).toEqual(failed.map(() => 'passes now'));
   }, 120_000);
 });

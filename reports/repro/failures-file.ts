@@ -18,6 +18,8 @@ export const replayMeta = z.object({
   seed: z.number().optional(),
   strict: z.boolean().default(false),
   readOnly: z.boolean().default(false),
+  /** Salted fingerprints of the keys the run was given (fingerprint.ts), never the keys: replay says "fixed" only with the same. */
+  credentials: z.object({ salt: z.string(), keys: z.record(z.string(), z.string()) }).optional(),
 });
 export type ReplayMeta = z.infer<typeof replayMeta>;
 
