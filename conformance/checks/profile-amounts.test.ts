@@ -16,4 +16,11 @@ describe('checks that lend many times, against a minimum order of 100', () => {
     expect(r.checks.map((c) => [c.id, c.status, c.message])).toEqual(r.checks.map((c) => [c.id, 'passed', undefined]));
     expect(r.checks.length).toBe(6);
   });
+
+  it('and the storms, whose amounts were 100, 101 and 202, against a minimum of 250', { timeout: 180_000 }, async () => {
+    const profile = parseProfile({ amounts: { minOrder: '250' } });
+    const r = await runAgainst(async (req, next) => next(req), { profile, only: ['concurrency.conservation', 'concurrency.partner-isolation', 'concurrency.matching-no-overfill', 'pagination.walk'] });
+    expect(r.checks.map((c) => [c.id, c.status, c.message])).toEqual(r.checks.map((c) => [c.id, 'passed', undefined]));
+    expect(r.checks.length).toBe(4);
+  });
 });

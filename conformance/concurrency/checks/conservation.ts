@@ -5,13 +5,12 @@ import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
 import { conserved } from './overcommit.ts';
+import { legalAmount } from '../../../contract/index.ts';
 
 // Conservation over a mixed storm, as Jepsen's bank workload: cancels (refunds), withdrawals
 // and lends (debits) of one user at once, more than the funds cover. Afterwards the funds are
 // the funds before, less the accepted debits, plus the accepted refunds, to the last unit;
 // and never negative.
-
-const REFUND = '100';
 
 export const conservation: Check = {
   id: 'concurrency.conservation',
@@ -20,6 +19,8 @@ export const conservation: Check = {
   needs: ['write'],
   async run(ctx) {
     const id = this.id;
+    // The lends later cancelled: 100, raised to the profile's minimum order.
+    const REFUND = legalAmount(ctx.profile);
     const userId = await fundedUser(ctx, 'conc-conserve');
     const pending = [await createLend(ctx, userId, { amount: REFUND, rate: RESTING_RATE }), await createLend(ctx, userId, { amount: REFUND, rate: RESTING_RATE })];
     const before = await learnFunds(ctx, userId, 'USDC');

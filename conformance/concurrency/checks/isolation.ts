@@ -5,6 +5,7 @@ import { learnFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
 import { conserved } from './overcommit.ts';
+import { legalAmount } from '../../../contract/index.ts';
 
 // Isolation under load: two partners place lends for the same userId at once. Each partner
 // afterwards lists exactly the positions it placed, cannot read the other's, and its funds
@@ -50,7 +51,8 @@ export const isolation: Check = {
       for (const k of [1, 2] as const) await ctx.api('POST', '/sandbox/fund', { key: keys[k], body: { userId, asset: 'USDC', amount: '100000' } });
     }
     const before = { 1: await learnFunds(ctx, userId, 'USDC', keys[1]), 2: await learnFunds(ctx, userId, 'USDC', keys[2]) };
-    const amount = { 1: '101', 2: '202' } as const;
+    // Two amounts that tell the partners' lends apart, within the profile's bounds (101 and 202 by default).
+    const amount = { 1: legalAmount(ctx.profile, 0, { base: '101' }), 2: legalAmount(ctx.profile, 101, { base: '101' }) } as const;
     const ops: StormOp[] = Array.from({ length: n }, (_, i) => {
       const partner = ((i % 2) + 1) as 1 | 2;
       return { kind: 'lend.create', body: lendBody(ctx, userId, { amount: amount[partner], rate: RESTING_RATE }), partner };

@@ -5,6 +5,7 @@ import { cancelResting, cleanMarket } from '../../checks/clean-market.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm, type StormOp } from '../storm.ts';
 import { positionIdIn } from '../../body-id.ts';
+import { legalAmount } from '../../../contract/index.ts';
 
 // Matching never fills more than was offered: in a market of its own (one whose book holds
 // nothing at the rates the check uses, so the book is known), one resting borrow of A, then STORM lends of
@@ -20,8 +21,6 @@ import { positionIdIn } from '../../body-id.ts';
 // anyone's) cross neither; and what the check leaves resting is cancelled at the end, so the
 // next run finds the market as this one did.
 
-const AMOUNT = '100';
-
 export const matchingNoOverfill: Check = {
   id: 'concurrency.matching-no-overfill',
   title: `overlapping lends crossing one resting borrow in a market of their own fill at most its amount`,
@@ -29,6 +28,8 @@ export const matchingNoOverfill: Check = {
   needs: ['write'],
   async run(ctx) {
     const id = this.id;
+    // Every order of the check: 100, raised to the profile's minimum order.
+    const AMOUNT = legalAmount(ctx.profile);
     const asset = pairAsset(ctx.profile);
     const m = await cleanMarket(ctx, asset, 2);
     if (!m.found) throw new CheckSkip(m.unread ? `no order book of ${asset} could be read as lends and borrows with rates, so a market of the check's own cannot be told` : `no market of ${asset} had a book leaving two rates free (above every resting borrow, below every resting lend), so no resting order is the check's own: ${m.seen.join('; ')}`);
@@ -61,6 +62,7 @@ interface Market {
 /** The storm against the resting borrow, and the count of what it filled. */
 async function overfill(ctx: CheckContext, id: string, o: Market) {
   const { asset, maturity, lender, makerId, left, takerRate } = o;
+  const AMOUNT = legalAmount(ctx.profile);
   const n = stormOf(ctx);
   const mk = await ctx.api('GET', `/positions/${enc(makerId)}`);
   if ((mk.json as { status?: unknown })?.status !== 'pending') throw new CheckSkip(`the resting borrow ${makerId} was ${show((mk.json as { status?: unknown })?.status)} at once, not pending: the ${maturity} market is not the check's own`);
