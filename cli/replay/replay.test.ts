@@ -23,16 +23,25 @@ const tmp = mkdtempSync(join(tmpdir(), 'lendcheck-replay-'));
 const CHECKS = ['auth.missing-header', 'endpoint.rates.get', 'errors.position-not-found'];
 let faulty: EmbeddedTarget;
 let clean: EmbeddedTarget;
+// The tests after the first run side by side (most of their time is spawned CLIs starting and
+// waiting); those that send requests at the same time get targets of their own, so no rate-limit
+// bucket (the public one is per address and sandbox) is shared between them.
+let colourFaulty: EmbeddedTarget;
+let gateFaulty: EmbeddedTarget;
+let gateClean: EmbeddedTarget;
 
-beforeAll(async () => {
+const faultyTarget = () => {
   const a = MUTANTS_BY_ID.get('auth.403-not-401')!.install({});
   const b = MUTANTS_BY_ID.get('shape.rate-as-string')!.install({});
-  faulty = await serveWrapped((req, next) => a(req, (r) => b(r, next)), { profile: defaultProfile, validateResponses: false });
-  clean = await serveWrapped((req, next) => next(req), { profile: defaultProfile, validateResponses: false });
+  return serveWrapped((req, next) => a(req, (r) => b(r, next)), { profile: defaultProfile, validateResponses: false });
+};
+const cleanTarget = () => serveWrapped((req, next) => next(req), { profile: defaultProfile, validateResponses: false });
+
+beforeAll(async () => {
+  [faulty, clean, colourFaulty, gateFaulty, gateClean] = await Promise.all([faultyTarget(), cleanTarget(), faultyTarget(), faultyTarget(), cleanTarget()]);
 });
 afterAll(async () => {
-  await faulty?.close();
-  await clean?.close();
+  for (const t of [faulty, clean, colourFaulty, gateFaulty, gateClean]) await t?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -84,14 +93,31 @@ describe('a red run, its reproductions and their replay, through the CLI', () =>
     expect(junit).toMatch(/<failure[^>]*><!\[CDATA\[POST \/lend without a key is refused[\s\S]*breaks AUTH-1[\s\S]*curl -sS -i/);
   }, 120_000);
 
-  it('colour only when forced (FORCE_COLOR) and never under NO_COLOR', async () => {
-    const forced = await cli(['conformance', '--base-url', faulty.url, '--only', 'auth.missing-header', '--report-dir', join(tmp, 'colour')], { FORCE_COLOR: '1' });
+  it('replays contract checks too: still failing on the faulty target, fixed on the clean one', async () => {
+    const target = await externalTarget({ baseUrl: faulty.url, apiKey: faulty.apiKey });
+    const part = await runContract({ target, profile: defaultProfile });
+    await target.close();
+    const failed = part.checks.filter((c) => c.status === 'failed').map((c) => c.id);
+    expect(failed.length).toBeGreaterThan(0);
+    const credentials = fingerprintCredentials(faulty.url, { apiKey: faulty.apiKey });
+    const file = failuresOf({ runId: 'r', target: faulty.url, profile: defaultProfile.name, startedAt: part.startedAt, parts: [part] }, { baseUrl: faulty.url, credentials });
+    const still = await replayFailures(file, { apiKey: faulty.apiKey });
+    expect(still.map((o) => o.verdict)).toEqual(failed.map(() => 'still failing'));
+    // Another target: passing there is no fix of the run's target (cli/replay/same-target.test.ts has "fixed").
+    const fixed = await replayFailures(file, { apiKey: clean.apiKey, baseUrl: clean.url });
+    expect(fixed.map((o) => o.verdict)).toEqual(failed.map(() => 'passes now'));
+  }, 120_000);
+
+  it.concurrent('colour only when forced (FORCE_COLOR) and never under NO_COLOR', async () => {
+    const [forced, off] = await Promise.all([
+      cli(['conformance', '--base-url', colourFaulty.url, '--only', 'auth.missing-header', '--report-dir', join(tmp, 'colour-forced')], { FORCE_COLOR: '1' }),
+      cli(['conformance', '--base-url', colourFaulty.url, '--only', 'auth.missing-header', '--report-dir', join(tmp, 'colour-off')], { FORCE_COLOR: '1', NO_COLOR: '1' }),
+    ]);
     expect(forced.out).toMatch(/\x1b\[/);
-    const off = await cli(['conformance', '--base-url', faulty.url, '--only', 'auth.missing-header', '--report-dir', join(tmp, 'colour')], { FORCE_COLOR: '1', NO_COLOR: '1' });
     expect(off.out).not.toMatch(/\x1b\[/);
   }, 120_000);
 
-  it('replay: "still failing" against the faulty target, "fixed" against the clean sandbox', async () => {
+  it.concurrent('replay: "still failing" against the faulty target, "fixed" against the clean sandbox', async () => {
     const still = await cli(['replay', join(dir, 'failures.json')]);
     expect(still.code).toBe(1);
     expect(still.out).toMatch(/^still failing {2}conformance\/auth\.missing-header \[AUTH-1, AUTH-4, ERR-authentication_failed, SHAPE-error\]: .*received 403/m);
@@ -107,10 +133,10 @@ describe('a red run, its reproductions and their replay, through the CLI', () =>
     noKey(still.out + fixed.out, 'replay output');
   }, 120_000);
 
-  it('the gate with GITHUB_ACTIONS: a job summary and one ::error per failed check; --rerun-failed replays its last run', async () => {
+  it.concurrent('the gate with GITHUB_ACTIONS: a job summary and one ::error per failed check; --rerun-failed replays its last run', async () => {
     const reports = join(tmp, 'gate');
     const stepSummary = join(tmp, 'step-summary.md');
-    const r = await cli(['gate', '--base-url', faulty.url, '--only', 'conformance', '--report-dir', reports], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary });
+    const r = await cli(['gate', '--base-url', gateFaulty.url, '--only', 'conformance', '--report-dir', reports], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary });
     expect(r.code).toBe(1);
     expect(r.out).not.toMatch(/\x1b\[/);
     const md = readFileSync(stepSummary, 'utf8');
@@ -133,25 +159,11 @@ describe('a red run, its reproductions and their replay, through the CLI', () =>
     const still = await cli(['gate', '--rerun-failed', '--report-dir', reports]);
     expect(still.code).toBe(1);
     expect(still.out).toMatch(/^still failing {2}conformance\/auth\.missing-header/m);
-    const fixed = await cli(['gate', '--rerun-failed', '--report-dir', reports, '--base-url', clean.url]);
+    const fixed = await cli(['gate', '--rerun-failed', '--report-dir', reports, '--base-url', gateClean.url]);
     expect(fixed.out).toMatch(/^passes now {2}conformance\/auth\.missing-header/m);
     expect(fixed.out).toMatch(/^passes now {2}conformance\/endpoint\.rates\.get/m);
     expect(fixed.out).not.toMatch(/^still failing|^fixed/m);
     expect(fixed.code).toBe(3);
   }, 240_000);
 
-  it('replays contract checks too: still failing on the faulty target, fixed on the clean one', async () => {
-    const target = await externalTarget({ baseUrl: faulty.url, apiKey: faulty.apiKey });
-    const part = await runContract({ target, profile: defaultProfile });
-    await target.close();
-    const failed = part.checks.filter((c) => c.status === 'failed').map((c) => c.id);
-    expect(failed.length).toBeGreaterThan(0);
-    const credentials = fingerprintCredentials(faulty.url, { apiKey: faulty.apiKey });
-    const file = failuresOf({ runId: 'r', target: faulty.url, profile: defaultProfile.name, startedAt: part.startedAt, parts: [part] }, { baseUrl: faulty.url, credentials });
-    const still = await replayFailures(file, { apiKey: faulty.apiKey });
-    expect(still.map((o) => o.verdict)).toEqual(failed.map(() => 'still failing'));
-    // Another target: passing there is no fix of the run's target (cli/replay/same-target.test.ts has "fixed").
-    const fixed = await replayFailures(file, { apiKey: clean.apiKey, baseUrl: clean.url });
-    expect(fixed.map((o) => o.verdict)).toEqual(failed.map(() => 'passes now'));
-  }, 120_000);
 });
