@@ -76,8 +76,10 @@ function gateRuns(dir: string): string[] {
   return existsSync(reports) ? readdirSync(reports).filter((n) => /^\d{8}T\d{6}Z-/.test(n)) : [];
 }
 
+// The two workflows run side by side: each has its own directory, port and sandbox, and each is
+// mostly a wait on its spawned CLIs (the sandbox's start, the gate's conformance).
 describe('example CI workflows (examples/ci)', () => {
-  it('GitHub Actions: parses, uploads JUnit and the report, and its commands run here', async () => {
+  it.concurrent('GitHub Actions: parses, uploads JUnit and the report, and its commands run here', async () => {
     const wf = parse('github-actions.yml');
     const job = wf.jobs.gate;
     const steps = job.steps as Array<Record<string, any>>;
@@ -111,7 +113,7 @@ describe('example CI workflows (examples/ci)', () => {
     expect(readFileSync(summary, 'utf8')).toMatch(/^## lendcheck: ✅ PASS/m);
   }, 300_000);
 
-  it('GitLab CI: parses, reports JUnit and keeps the report, and its commands run here', async () => {
+  it.concurrent('GitLab CI: parses, reports JUnit and keeps the report, and its commands run here', async () => {
     const wf = parse('gitlab-ci.yml');
     const job = wf['lendcheck-gate'];
     expect(job.artifacts).toMatchObject({ when: 'always', paths: ['lendcheck-reports/'], reports: { junit: 'lendcheck-reports/*/junit.xml' } });
