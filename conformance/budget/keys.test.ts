@@ -27,8 +27,8 @@ async function pages(keys: string[]) {
 
 describe('the budget over several keys of one partner', () => {
   it('one Starter key waits for the refill and still reaches every verdict; two keys share the work and wait less', { timeout: 240_000 }, async () => {
-    const one = await pages(PA.slice(0, 1));
-    const two = await pages(PA);
+    // Side by side: each has a sandbox (so buckets) of its own, and both are mostly waits for the refill.
+    const [one, two] = await Promise.all([pages(PA.slice(0, 1)), pages(PA)]);
     for (const r of [one, two]) {
       expect(r.results.map((c) => `${c.id} ${c.status} ${c.message ?? ''}`).filter((l) => !/ passed $/.test(l))).toEqual([]);
       expect(r.statuses.filter((s) => s === 429)).toEqual([]);
