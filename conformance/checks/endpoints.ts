@@ -185,6 +185,6 @@ const unknownRatesPath = (): Check => ({
   title: 'GET <rates path> answers with the success status, JSON and the rates body',
   requirements: ['EP-rates', 'SHAPE-rates'],
   async run() {
-    throw new CheckSkip('the spec does not show the get-rates path and the profile does not know it (ratesPath null: detection found it neither among its candidate paths nor in an OpenAPI document of the target); give it in a profile (ratesPath) to check it. The limiter checks use the authenticated order book instead', 'run-lacks');
+    throw new CheckSkip('the spec does not show the get-rates path and the profile does not know it (ratesPath null: detection found it neither among its candidate paths nor in an OpenAPI document of the target); give it in a profile (ratesPath) to check it. The limiter checks use the authenticated order book instead, where its answers show the key\'s own bucket (they skip otherwise)', 'run-lacks');
   },
 });
