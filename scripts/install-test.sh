@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The install test: what a consumer gets from the registry. Packs the package, installs the
 # tarball with --omit=dev into an empty directory outside the repository, and there runs
-# the CLI (version, sandbox, conformance, chaos certify of the sample receiver) and the
-# library from plain Node. Exits non-zero on the first failure; .ci/run calls it.
+# the CLI (version, sandbox, conformance, chaos certify of the sample receiver), the library
+# from plain Node, and a partner's typed msw test (which must fail with its server not
+# listening). Exits non-zero on the first failure; .ci/run calls it.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/lendcheck-install-XXXXXX")"
@@ -33,6 +34,12 @@ step "npm install --omit=dev $tgz (in $work/app)"
 npm install --omit=dev --no-audit --no-fund "$work/$tgz" >/dev/null
 test ! -e node_modules/tsx || { echo "tsx was installed as a runtime dependency" >&2; exit 1; }
 test ! -e node_modules/typescript || { echo "typescript was installed as a runtime dependency" >&2; exit 1; }
+# The lean install: what only some uses need is an optional peer, never pulled by lendcheck itself.
+for peer in vitest echarts testcontainers msw; do
+  test ! -e "node_modules/$peer" || { echo "$peer was installed with lendcheck; it is an optional peer" >&2; exit 1; }
+done
+node -e "const s=require('./node_modules/lendcheck/package.json').scripts||{};const bad=['preinstall','install','postinstall','prepare'].filter(k=>s[k]);if(bad.length){console.error('the published package.json carries install scripts: '+bad.join(', '));process.exit(1)}"
+echo "installed: $(du -sh node_modules | cut -f1), $(ls -d node_modules/*/package.json node_modules/@*/*/package.json 2>/dev/null | wc -l) top-level packages"
 
 step "npx lendcheck --version"
 v="$(npx --no-install lendcheck --version)"
@@ -45,6 +52,20 @@ setsid npx --no-install lendcheck sandbox --port "$port" --db ":memory:" >"$work
 pids+=($!)
 wait_http "http://127.0.0.1:$port/v1/markets" 60
 curl -fsS "http://127.0.0.1:$port/v1/markets" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);if(!Array.isArray(j.markets)||!j.markets.length){console.error('markets: expected a non-empty markets list, received '+s.slice(0,200));process.exit(1)}})"
+
+step "npx lendcheck conformance without vitest (an optional peer) names it, exit 2"
+set +e
+npx --no-install lendcheck conformance --base-url "http://127.0.0.1:$port/v1" --api-key ck_test_partner_a_growth --only 'endpoint.*' >"$work/no-vitest.out" 2>&1
+code=$?
+set -e
+[ "$code" = 2 ] && grep -q 'npm i -D vitest' "$work/no-vitest.out" || { echo "expected exit 2 naming vitest, received $code:" >&2; cat "$work/no-vitest.out" >&2; exit 1; }
+
+# One install for the rest: the optional peers a partner's msw test needs (vitest runs the
+# conformance suite too) and the compiler for the type checks.
+versions() { node -p "const p=require('$repo/package.json');['vitest','msw'].map(n=>n+'@'+p.peerDependencies[n]).concat(['typescript','@types/node'].map(n=>n+'@'+p.devDependencies[n])).join(' ')"; }
+step "npm install $(versions)"
+# shellcheck disable=SC2046
+npm install --no-audit --no-fund $(versions) >/dev/null
 
 # The shipped suite runs under Vitest from dist/ (what this step proves); the endpoint, auth and
 # error checks are enough for that. The whole suite runs from the sources in npm test (2.5 min here).
@@ -84,10 +105,7 @@ if (r.status !== 200) { console.error('startSandbox: expected GET /markets 200, 
 console.log('startSandbox from the installed package:', s.url);
 "
 
-# msw is an optional peer dependency: a partner's project has it (as a devDependency) to use lendcheck/msw.
-msw_version="$(node -p "require('$repo/package.json').peerDependencies.msw")"
-step "npm install msw@$msw_version (the optional peer), then lendcheck/msw from plain node"
-npm install --no-audit --no-fund "msw@$msw_version" >/dev/null
+step "lendcheck/msw from plain node"
 node --input-type=module -e "
 import { setupServer } from 'msw/node';
 import { createMswSandbox } from 'lendcheck/msw';
@@ -103,8 +121,6 @@ console.log('lendcheck/msw from the installed package: POST /lend', r.status);
 "
 
 step "the types of 'lendcheck' and 'lendcheck/msw' resolve (tsc in the consumer project)"
-ts_version="$(node -p "require('$repo/package.json').devDependencies.typescript")"
-npm install --no-audit --no-fund --no-save "typescript@$ts_version" "@types/node@$(node -p "require('$repo/package.json').devDependencies['@types/node']")" >/dev/null
 cat > types-check.mts <<'TS'
 import { startSandbox, type StartedSandbox } from 'lendcheck';
 import { createMswSandbox, type MswSandbox } from 'lendcheck/msw';
@@ -117,10 +133,54 @@ export { advanced, started };
 TS
 npx --no-install tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node types-check.mts
 
-step "plain node imports 'lendcheck/testcontainers', with its types"
+# testcontainers is an optional peer, not installed here: its entry says which package is missing.
+step "'lendcheck/matchers' from plain node; 'lendcheck/testcontainers' names the missing testcontainers"
 node --input-type=module -e "
-import { LendcheckSandboxContainer, assertCleanPartnerReport } from 'lendcheck/testcontainers';
-if (typeof LendcheckSandboxContainer !== 'function' || typeof assertCleanPartnerReport !== 'function') { console.error('lendcheck/testcontainers: expected LendcheckSandboxContainer and assertCleanPartnerReport'); process.exit(1); }
+import { assertCleanPartnerReport, installPartnerMatchers } from 'lendcheck/matchers';
+if (typeof assertCleanPartnerReport !== 'function' || typeof installPartnerMatchers !== 'function') { console.error('lendcheck/matchers: expected assertCleanPartnerReport and installPartnerMatchers'); process.exit(1); }
+try { await import('lendcheck/testcontainers'); console.error('lendcheck/testcontainers loaded without testcontainers'); process.exit(1); }
+catch (e) { if (!String(e.message).includes(\"'testcontainers'\")) { console.error('lendcheck/testcontainers: expected an error naming testcontainers, received', e.message); process.exit(1); } }
 "
 test -f node_modules/lendcheck/dist/sandbox/testcontainers/index.d.ts || { echo "lendcheck/testcontainers: no .d.ts in the tarball" >&2; exit 1; }
+
+# A partner's test as docs/partners.md writes one: typed bodies (lendcheck/types), a profile with one
+# field changed (lendcheck/profile), the typed client, the matchers. Run, it passes; run again with
+# its msw server not listening, it must fail (nothing reached the sandbox).
+step "a partner's typed msw test: passes, type-checks, and fails with the server not listening"
+cat > partner.test.mts <<'TS'
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createMswSandbox } from 'lendcheck/msw';
+import { defineProfile } from 'lendcheck/profile';
+import { installPartnerMatchers } from 'lendcheck/matchers';
+import type { CreateLendResponse, LendRequest, MarketList, Position } from 'lendcheck/types';
+
+installPartnerMatchers(expect);
+declare module 'vitest' { interface Matchers<T = any> { toHaveNoPartnerFindings(): T } }
+
+const profile = defineProfile({ markets: { idSeparator: ':' } });
+const sandbox = createMswSandbox({ profile });
+const server = setupServer(...sandbox.handlers);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(async () => { server.close(); await sandbox.close(); });
+
+it('lends with a typed body and reads it back through the typed client', async () => {
+  const body: LendRequest = { userId: 'u1', asset: 'USDC', amount: '100', maturity: '30d' };
+  const res = await fetch(`${sandbox.baseUrl}/lend`, { method: 'POST', headers: { authorization: `Bearer ${sandbox.key()}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.status).toBe(201);
+  const placed = (await res.json()) as CreateLendResponse;
+  const read: Position = await sandbox.client().position(placed.positionId);
+  expect(read.amount).toBe('100');
+  const markets: MarketList = await sandbox.client().markets();
+  expect(markets.markets.map((m) => m.id)).toContain('USDC:30d');
+  expect(await sandbox.partnerReport()).toHaveNoPartnerFindings();
+});
+TS
+npx --no-install vitest run partner.test.mts
+sed 's/server\.listen(/void (/' partner.test.mts > no-listen.test.mts
+if npx --no-install vitest run no-listen.test.mts >"$work/no-listen.out" 2>&1; then
+  echo "the partner test passed with its msw server not listening:" >&2; cat "$work/no-listen.out" >&2; exit 1
+fi
+rm no-listen.test.mts
+npx --no-install tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node --skipLibCheck partner.test.mts
 step "passed"
