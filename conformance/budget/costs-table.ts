@@ -27,7 +27,7 @@ export const MEASURED: Readonly<Record<string, number>> = {
   'endpoint.public.rateSeries': 1,
   'endpoint.public.vaults': 1,
   'endpoint.public.vault': 2,
-  'orderbook.depth': 6,
+  'orderbook.depth': 8,
   'endpoint.every-success-body': 0,
   'lifecycle.lend-read-list': 3,
   'lifecycle.lend-options': 4,

@@ -1,3 +1,4 @@
+import { Decimal } from '../../contract/decimal.ts';
 import { ORDERBOOK_DEPTH_DEFAULT, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectJson, fail, pass, show, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
@@ -7,7 +8,19 @@ import { createLend, enc, expectSuccess, fundedUser, RESTING_RATE } from './fixt
 // Part 4: the authenticated order book takes `depth` (number, default 10). Accepting it is not
 // applying it: a book cut at 10 whatever depth asks passes every check that sends depth=10 or a
 // bad value. So the book gets levels of its own (two resting lends at distinct rates, in the
-// market the suite uses least), and depth is asked from 1 up to past the book's size.
+// market the suite uses least), and depth is asked from 1 up to past the book's size. The
+// `maturity` filter is applied too: another maturity's book does not gain the lends just placed.
+
+/** The amount resting at `rate` on the lend side, summed over its levels; undefined when an amount is no decimal string. */
+function lentAt(sides: Sides, rate: number): Decimal | undefined {
+  let sum = new Decimal(0);
+  for (const l of sides.lends as Array<{ rate?: unknown; amount?: unknown }>) {
+    if (l?.rate !== rate) continue;
+    if (typeof l.amount !== 'string' || !/^\d+(\.\d+)?$/.test(l.amount)) return undefined;
+    sum = sum.plus(l.amount);
+  }
+  return sum;
+}
 
 interface Sides {
   lends: unknown[];
@@ -27,16 +40,28 @@ async function book(ctx: CheckContext, asset: string, maturity: string, depth: n
 export function depthCheck(_profile: Profile): Check {
   return {
     id: 'orderbook.depth',
-    title: 'GET /markets/{asset}/orderbook applies depth: 1, 2 and the book\'s own size give at most that many levels a side, and a depth past the book gives all of it',
-    requirements: ['BOOK-depth', 'BOOK-depth-default', 'EP-orderbook-auth'],
+    title: 'GET /markets/{asset}/orderbook applies depth (1, 2 and the book\'s own size give at most that many levels a side, a depth past the book all of it) and maturity (another maturity\'s book gains none of the lends placed)',
+    requirements: ['BOOK-depth', 'BOOK-depth-default', 'BOOK-maturity-filter', 'EP-orderbook-auth'],
     needs: ['write'],
     async run(ctx) {
       const asset = 'USDC';
       const maturity = marketOrder(ctx)[0]!;
       const u = await fundedUser(ctx, 'depth');
-      // Two lends at distinct rates that no borrower of the suite crosses: the book has two lend levels at least.
-      for (const rate of [RESTING_RATE - 0.01, RESTING_RATE]) await createLend(ctx, u, { rate, maturity });
       const most = ctx.profile.bounds.orderbookMaxDepth ?? 100;
+      const rates = [RESTING_RATE - 0.01, RESTING_RATE];
+      // Another maturity's book, before and after: the lends placed in `maturity` must not show in it.
+      const other = ctx.profile.markets.maturities.find((m) => m !== maturity);
+      const before = other === undefined ? undefined : await book(ctx, asset, other, most);
+      // Two lends at distinct rates that no borrower of the suite crosses: the book has two lend levels at least.
+      for (const rate of rates) await createLend(ctx, u, { rate, maturity });
+      if (other !== undefined && before) {
+        const after = await book(ctx, asset, other, most);
+        for (const rate of rates) {
+          const [was, now] = [lentAt(before.sides, rate), lentAt(after.sides, rate)];
+          if (was === undefined || now === undefined) ctx.note(`the ${other} book's amounts at ${rate} are not decimal strings: the maturity filter was not judged`);
+          else if (!now.eq(was)) fail(`maturity=${other} gives the ${other} book only: the lends just placed in ${maturity} are not in it (BOOK-maturity-filter)`, `${was.toFixed()} lent at ${rate}, as before`, `${now.toFixed()}`, after.r.exchange);
+        }
+      } else ctx.note('the profile lists one maturity: the maturity filter has no other book to keep apart');
       const full = await book(ctx, asset, maturity, most);
       const [l, b] = [full.sides.lends.length, full.sides.borrows.length];
       if (l < 2) fail(`the ${asset} ${maturity} book at depth=${most} shows the two lends just placed at distinct rates`, '2 lend levels or more', `${l}`, full.r.exchange);

@@ -31,4 +31,20 @@ describe('request rules generated from the contract catch their faults', () => {
       expect(bad.checks.find((x) => x.id === 'pagination.edges')!.message).toMatch(/hasMore true/);
     }, 90_000);
   }
+
+  it('orderbook.depth fails a book that ignores its maturity filter (a proxy drops it), naming BOOK-maturity-filter', async () => {
+    const r = await runFamily({
+      only: ['orderbook.depth'],
+      controls: false,
+      wrap: (req, next) => {
+        const u = new URL(req.url);
+        if (!/\/orderbook$/.test(u.pathname) || !u.searchParams.has('maturity')) return next(req);
+        u.searchParams.delete('maturity');
+        return next(new Request(u, req));
+      },
+    });
+    const c = r.checks[0]!;
+    expect(c.status, c.message ?? '').toBe('failed');
+    expect(c.message).toMatch(/BOOK-maturity-filter/);
+  }, 60_000);
 });
