@@ -27,7 +27,7 @@ export function registerCompare(program: Command): void {
       const { compareRuns } = await import('../../reports/history/compare.ts');
       const { defaultHistoryPath, History } = await import('../../reports/history/store.ts');
       const { likeBaseline, scopesOf, sharedOnly } = await import('../history/like.ts');
-      const { diffTable } = await import('../../reports/history/table.ts');
+      const { compareVerdict, diffTable } = await import('../../reports/history/table.ts');
       const file = o.history ?? defaultHistoryPath(o.reportDir);
       const bounds = parseBounds(o.maxRegression);
       const h = new History(file);
@@ -54,7 +54,7 @@ export function registerCompare(program: Command): void {
         if (base && like && !like.current.figures.length) reason += `; but the two runs share no step, scenario and tier, so no figure is compared`;
         const c = compareRuns({ runId: current.runId, target: current.target, current: like?.current ?? currentData, baseline: base && like ? { row: base.row, data: like.baseline } : undefined, baselineReason: reason, bounds, history: h });
         if (like?.leftOut.length) console.log(`compare: left out, not measured by both runs: ${like.leftOut.slice(0, 8).join('; ')}${like.leftOut.length > 8 ? `; and ${like.leftOut.length - 8} more` : ''}`);
-        const text = diffTable(c, { all: o.all });
+        const text = diffTable(c, { all: o.all, bounded: bounds.length > 0 });
         process.stdout.write(text);
         const out = join(dirname(file), 'compare');
         mkdirSync(out, { recursive: true });
@@ -62,7 +62,8 @@ export function registerCompare(program: Command): void {
         writeFileSync(join(out, `${name}.txt`), text);
         writeFileSync(join(out, `${name}.json`), JSON.stringify(c, null, 2) + '\n');
         console.log(`wrote ${join(out, `${name}.txt`)} and .json`);
-        if (c.rows.some((r) => r.regression) || (bounds.length && c.newFailures.length)) process.exitCode = 1;
+        // The exit code is the verdict line's (compareVerdict), never a second judgement.
+        process.exitCode = compareVerdict(c, bounds.length > 0).exitCode;
       } finally {
         h.close();
       }

@@ -56,7 +56,7 @@ export function regressionStep(o: RegressionOptions): GateStep {
             ? `no earlier passing run against ${key} in ${o.historyFile}${earlier ? ` (${earlier} earlier run${earlier === 1 ? '' : 's'}, none passed: name one with --baseline <run-id>)` : ''}`
             : `run ${o.baseline} is not in ${o.historyFile}`;
         const comparison = compareRuns({ runId, target, current, baseline: row ? { row, data: history.load(row) } : undefined, baselineReason: reason, bounds, history });
-        for (const line of diffTable(comparison).trimEnd().split('\n')) ctx.log(line);
+        for (const line of diffTable(comparison, { verdict: false }).trimEnd().split('\n')) ctx.log(line);
         return comparisonPart(comparison, bounds, { target, profile: ctx.profile.name, startedAt, durationMs: Math.round(performance.now() - t0) });
       } finally {
         history.close();

@@ -11,7 +11,32 @@ import type { History, RunRow } from './store.ts';
 const keyOf = (r: { scope: string; endpoint: string; metric?: string }) => `${r.scope}\u0000${r.endpoint}\u0000${r.metric ?? ''}`;
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
+/**
+ * A rate-limit figure is judged against its tier's own limit, which the run recorded beside it
+ * (tierPerMinute, tierBurst, cli/load/run.ts): admitting more than the limit is no improvement,
+ * and the limit itself is the answer a correct limiter gives (Starter's 60 a minute is exactly
+ * right). So the nearer the limit, the better. Undefined: not such a figure, or no limit recorded.
+ */
+export function tierLimitOf(figures: Map<string, number>, metric: string): number | undefined {
+  const perMinute = figures.get('tierPerMinute');
+  if (metric === 'admittedPerMinute') return perMinute;
+  if (metric === 'sustainAdmitted') return perMinute !== undefined && figures.has('measureSeconds') ? (perMinute / 60) * figures.get('measureSeconds')! : undefined;
+  if (metric === 'burstNet' || metric === 'burstAccepted') return figures.get('tierBurst');
+  return undefined;
+}
+
+function byScope(x: Extracted): Map<string, Map<string, number>> {
+  const m = new Map<string, Map<string, number>>();
+  for (const f of x.figures.filter((r) => !r.endpoint)) {
+    if (!m.has(f.scope)) m.set(f.scope, new Map());
+    m.get(f.scope)!.set(f.metric, f.value);
+  }
+  return m;
+}
+
 export function diffRows(current: Extracted, baseline: Extracted, bounds: Bound[] = []): DiffRow[] {
+  const curScopes = byScope(current);
+  const baseScopes = byScope(baseline);
   const cur = new Map(current.figures.map((f) => [keyOf(f), f]));
   const base = new Map(baseline.figures.map((f) => [keyOf(f), f]));
   const samplesOf = (x: Extracted) => new Map(x.samples.map((s) => [keyOf(s), s.samples]));
@@ -35,9 +60,16 @@ export function diffRows(current: Extracted, baseline: Extracted, bounds: Bound[
       direction: !b ? 'new' : !c ? 'gone' : 'same',
       significance: '',
     };
+    // The tier's limit, when both runs measured against the same one.
+    const limitNow = tierLimitOf(curScopes.get(f.scope) ?? new Map(), f.metric);
+    const limit = limitNow !== undefined && limitNow === tierLimitOf(baseScopes.get(f.scope) ?? new Map(), f.metric) ? limitNow : undefined;
     if (c && b) {
       const better = betterWhen(f.metric);
       if (c.value !== b.value) row.direction = better === 'neither' ? 'changed' : (c.value < b.value) === (better === 'lower') ? 'better' : 'worse';
+      if (limit !== undefined && c.value !== b.value) {
+        const off = (v: number) => Math.abs(v - limit);
+        row.direction = off(c.value) < off(b.value) ? 'better' : off(c.value) > off(b.value) ? 'worse' : 'changed';
+      }
       let slower = false;
       const sk = keyOf({ scope: f.scope, endpoint: f.endpoint });
       const cs = curS.get(sk);
@@ -54,12 +86,15 @@ export function diffRows(current: Extracted, baseline: Extracted, bounds: Bound[
         row.significance = 'no samples kept: judged on the values alone';
       } else if (isDuration(f.metric)) {
         row.significance = 'one value per run: not tested (per-endpoint rows carry the samples)';
+      } else if (limit !== undefined) {
+        const where = c.value === limit ? 'at' : c.value > limit ? `${round(c.value - limit)} above` : `${round(limit - c.value)} below`;
+        row.significance = `exact: ${where} the tier's limit ${round(limit)}`;
       } else {
         row.significance = c.value === b.value ? 'exact: unchanged' : 'exact: a real change';
       }
       for (const bound of bounds) {
         if (!bound.metrics(f.metric)) continue;
-        const by = worsening(bound, f.metric, b.value, c.value);
+        const by = limit !== undefined ? worseningFrom(bound, limit, b.value, c.value) : worsening(bound, f.metric, b.value, c.value);
         // A latency figure crosses its bound only when the whole distribution moved slower
         // too: one noisy percentile on a busy machine is not a regression.
         const real = !isLatency(f.metric) || row.pValue === undefined || (row.pValue < ALPHA && slower);
@@ -69,6 +104,14 @@ export function diffRows(current: Extracted, baseline: Extracted, bounds: Bound[
     rows.push(row);
   }
   return rows;
+}
+
+/** How much further from the tier's limit a figure moved, in the bound's unit (0 when not further). */
+function worseningFrom(bound: Bound, limit: number, baseline: number, current: number): number {
+  const by = Math.abs(current - limit) - Math.abs(baseline - limit);
+  if (by <= 0) return 0;
+  if (!bound.relative) return by;
+  return (by / Math.max(Math.abs(baseline - limit), Math.abs(limit), 1)) * 100;
 }
 
 export function newFailures(current: CheckRow[], baseline: CheckRow[]): Comparison['newFailures'] {
