@@ -25,6 +25,10 @@ export default defineConfig({
       { find: /^lendcheck$/, replacement: fileURLToPath(new URL('./index.ts', import.meta.url)) },
       { find: /^lendcheck\/msw$/, replacement: fileURLToPath(new URL('./sandbox/msw/index.ts', import.meta.url)) },
       { find: /^lendcheck\/testcontainers$/, replacement: fileURLToPath(new URL('./sandbox/testcontainers/index.ts', import.meta.url)) },
+      { find: /^lendcheck\/types$/, replacement: fileURLToPath(new URL('./contract/endpoint-bodies.ts', import.meta.url)) },
+      { find: /^lendcheck\/client$/, replacement: fileURLToPath(new URL('./contract/client.ts', import.meta.url)) },
+      { find: /^lendcheck\/profile$/, replacement: fileURLToPath(new URL('./contract/profile-define.ts', import.meta.url)) },
+      { find: /^lendcheck\/matchers$/, replacement: fileURLToPath(new URL('./sandbox/partner-report/matchers.ts', import.meta.url)) },
     ],
   },
   test: {
