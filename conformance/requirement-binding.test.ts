@@ -3,7 +3,7 @@ import { defaultProfile, endpoints, judgeSuccess, parseProfile, REQUIREMENTS, ty
 import { idFieldOf } from '../contract/assertable.ts';
 import type { Check } from './check.ts';
 import { allChecks } from './registry.ts';
-import { bindingViolations, boundBy, type CitingCheck } from './requirement-binding.ts';
+import { bindingViolations, boundBy, unboundFailureNote, type CitingCheck } from './requirement-binding.ts';
 
 // Issue 47: a check fails a target only through a requirement that binds what it judges. Over
 // the whole registry, and proven able to catch a planted breach.
@@ -41,6 +41,21 @@ describe('every failing rule cites a sentence that binds what the check judges',
   it('catches a requirement bound to no endpoint of the table', () => {
     const q = { ...REQUIREMENTS.find((r) => r.id === 'EP-lend')!, binds: { request: ['lend.make'], enforce: 'fail' as const } };
     expect(bindingViolations([], table, [q])).toEqual(['requirement EP-lend binds lend.make, which is no endpoint of contract/endpoints.ts']);
+  });
+});
+
+describe('at run time, a failure on an endpoint its sentences do not bind', () => {
+  const x = (method: string, path: string) => ({ method, url: `http://t/v1${path}`, requestHeaders: { authorization: 'Bearer ck_test_***' } });
+  const walk = registry().find((c) => c.id === 'pagination.walk')!;
+
+  it("says which endpoint broke and that the check's sentences do not bind it (a setup step's failure)", () => {
+    expect(unboundFailureNote(walk, x('POST', '/lend'), table)).toMatch(/^the failing answer is POST \/lend \(lend\.create\), which none of the requirements this check cites binds/);
+  });
+
+  it('says nothing where a cited sentence binds the endpoint, or the exchange is no endpoint\'s', () => {
+    expect(unboundFailureNote(walk, x('GET', '/users/u1/positions?limit=2'), table)).toBeUndefined();
+    expect(unboundFailureNote(walk, { method: 'POST', url: 'http://127.0.0.1:9/lendcheck-hook', requestHeaders: {} }, table)).toBeUndefined();
+    expect(unboundFailureNote(walk, undefined, table)).toBeUndefined();
   });
 });
 

@@ -1,7 +1,9 @@
 import type { Endpoint } from '../contract/endpoints.ts';
 import { REQUIREMENTS, type Requirement } from '../contract/requirements.ts';
 import { EVERY, EVERY_KEY, EVERY_PUBLIC, type EndpointRef } from '../contract/requirement-binds.ts';
+import type { Exchange } from '../kernel/results.ts';
 import { scopeOf, type CheckScope } from './check-scope.ts';
+import { endpointOf } from './checks/every-answer.ts';
 
 // "A check fails a target only through a requirement that binds what it judges" (issue 47), as
 // a function a test runs over the whole registry: each requirement a check cites and may fail
@@ -70,3 +72,23 @@ export function bindingViolations(checks: readonly CitingCheck[], all: readonly 
 
 /** The checks citing a requirement, for its page in docs/requirements.md. */
 export const checksCiting = (id: string, checks: readonly CitingCheck[]) => checks.filter((c) => c.requirements.includes(id)).map((c) => c.id);
+
+/**
+ * At run time, beside a failure whose exchange is on an endpoint none of the check's failing
+ * requirements binds (a step the check needed broke, e.g. the lend a pagination check places):
+ * which endpoint, and that the cited sentences do not bind it. Undefined when they do, or when
+ * the exchange is no endpoint's (a delivery).
+ */
+export function unboundFailureNote(check: CitingCheck, x: Pick<Exchange, 'method' | 'url' | 'requestHeaders'> | undefined, all: readonly Endpoint[], requirements: readonly Requirement[] = REQUIREMENTS): string | undefined {
+  if (!x) return undefined;
+  let e: Endpoint | undefined;
+  try {
+    e = endpointOf([...all], x);
+  } catch {
+    return undefined;
+  }
+  if (!e) return undefined;
+  const cited = requirements.filter((q) => check.requirements.includes(q.id) && q.binds?.enforce === 'fail');
+  if (cited.some((q) => boundBy(q, all).has(e.id))) return undefined;
+  return `the failing answer is ${e.method} ${e.path} (${e.id}), which none of the requirements this check cites binds: a step the check needed broke there, and the rule it broke is ${e.id}'s own (endpoint.${e.id} judges it; docs/requirements.md)`;
+}

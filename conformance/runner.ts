@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { REQUIREMENTS, type Profile } from '../contract/index.ts';
+import { endpoints, REQUIREMENTS, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { partStatus } from '../kernel/part-status.ts';
 import { CheckFailure, CheckSkip, evidenceOf, type Check, type CheckContext, type ProfileObservation } from './check.ts';
@@ -7,6 +7,7 @@ import { CheckRegistry, failed, failure, runCheck } from '../kernel/check-kernel
 import { skipKindFor, skipReasonFor, type Capabilities } from '../kernel/needs.ts';
 import { HttpClient, TransportError } from './http.ts';
 import { allChecks } from './registry.ts';
+import { unboundFailureNote } from './requirement-binding.ts';
 import { ENV } from './target.ts';
 import type { KeyTiers } from './checks/limits.ts';
 import { RequestBudget } from './budget/budget.ts';
@@ -258,7 +259,10 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
   const over = budget?.overspent.slice(overspentStart) ?? [];
   // lendcheck's own defect, said where it happened: the budget let through more than the bucket held.
   const noted = over.length ? { ...r, notes: [...r.notes, `lendcheck overspent the rate limit: ${over.length} paced request(s) met a 429: ${over.slice(0, 3).join('; ')}`] } : r;
-  const out = { ...withEvidence(item.check, noted, made, run.ctx.http.log), requests: made.length };
+  // A failure on an endpoint none of the check's sentences binds says so (issue 47): the rule broken is that endpoint's.
+  const unbound = noted.status === 'failed' ? unboundFailureNote(item.check, noted.exchange, endpoints(run.opts.profile)) : undefined;
+  const cited = unbound ? { ...noted, notes: [...noted.notes, unbound] } : noted;
+  const out = { ...withEvidence(item.check, cited, made, run.ctx.http.log), requests: made.length };
   run.results.push(out);
   return out;
 }
