@@ -62,6 +62,17 @@ describe('recording receiver', () => {
     }
   });
 
+  it('does not take its own close for the sender hanging up on a delivery it still holds', async () => {
+    const rx = await startRecordingReceiver({ path: '/x', host: '127.0.0.1', decide: () => ({ status: 200, afterMs: 5_000 }) });
+    const sent = fetch(rx.url, { method: 'POST', body: '{}' }).catch(() => undefined);
+    expect(await rx.waitFor((got) => got.length === 1, 2_000)).toBe(true);
+    await rx.close();
+    await sent;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rx.got[0]!.gaveUpAt).toBeUndefined();
+    expect(rx.got[0]!.answeredAt).toBeUndefined();
+  });
+
   it('keeps deliveries to any other path out of what it judges: another subscription that once named this port', async () => {
     const rx = await startRecordingReceiver({ path: '/lendcheck-hook', host: '127.0.0.1' });
     try {

@@ -64,6 +64,8 @@ export async function startRecordingReceiver(o: RecordingOptions): Promise<Recor
   const host = o.host ?? receiverHost();
   const got: Arrival[] = [];
   let waiting = 0;
+  // Set when this receiver closes: connections it cuts then were not the sender hanging up.
+  let closing = false;
   const timers = new Set<NodeJS.Timeout>();
   const rx = { decide: o.decide ?? (() => 200), strays: 0 } as RecordingReceiver;
   // A path of its own: a port is reused once a receiver closes, and a target may still retry the
@@ -93,9 +95,11 @@ export async function startRecordingReceiver(o: RecordingOptions): Promise<Recor
         done = true;
         waiting--;
       };
-      // The response closing before it was ended is the sender hanging up on us.
+      // The response closing before it was ended is the sender hanging up on us, unless we closed
+      // it: a delivery still held when the receiver closes (a correct target's late order fill, at
+      // the end of a check) was recorded as the sender hanging up, and hooks.answer-window failed it.
       res.on('close', () => {
-        if (!res.writableEnded) a.gaveUpAt = Date.now();
+        if (!res.writableEnded && !closing) a.gaveUpAt = Date.now();
         finish();
       });
       const answer = () => {
@@ -129,6 +133,7 @@ export async function startRecordingReceiver(o: RecordingOptions): Promise<Recor
     },
     close: () =>
       new Promise<void>((r) => {
+        closing = true;
         for (const t of timers) clearTimeout(t);
         server.closeAllConnections();
         server.close(() => r());
