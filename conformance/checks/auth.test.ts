@@ -24,4 +24,9 @@ describe('auth.isolation: the list of a user partner 2 never named', () => {
     const r = await runAgainst(userNotFound(403, 'forbidden'), { only: ['auth.isolation'] });
     expect(r.checks.map((c) => c.status)).toEqual(['passed']);
   });
+
+  it('and the authorization matrix judges that list by what it discloses, not by its code', { timeout: 90_000 }, async () => {
+    const r = await runAgainst(userNotFound(404, 'user_not_found'), { only: ['authz.matrix'] });
+    expect(r.checks.map((c) => [c.id, c.status, c.message])).toEqual([['authz.matrix', 'passed', undefined]]);
+  });
 });
