@@ -8,7 +8,7 @@ import { requirementsMarkdown } from './requirements-doc.ts';
 describe('docs/requirements.md', () => {
   const page = requirementsMarkdown();
 
-  it('is current: regenerate with node --import tsx conformance/requirements-doc.ts > docs/requirements.md', () => {
+  it('is current: regenerate with npm run requirements:doc', () => {
     expect(readFileSync(new URL('../docs/requirements.md', import.meta.url), 'utf8')).toBe(page);
   });
 

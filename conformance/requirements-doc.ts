@@ -10,7 +10,7 @@ import { checksCiting } from './requirement-binding.ts';
 // spec's words, what it binds, the checks that enforce it, whether it fails or only advises;
 // then each check with the sentences it enforces. Regenerate with
 //   node --import tsx conformance/requirements-doc.ts > docs/requirements.md
-// (conformance/requirements-doc.test.ts fails when the committed page is stale).
+// (npm run requirements:doc; conformance/requirements-doc.test.ts fails when the committed page is stale).
 
 /** Every endpoint served (the rates path known, the webhook list and delete offered), so every check and binding shows. */
 const FULL = parseProfile({ ratesPath: '/rates', webhooks: { listAndDelete: true } });
@@ -69,7 +69,7 @@ export function requirementsMarkdown(): string {
   const out: string[] = [
     '# Requirements: what each rule binds',
     '',
-    '<!-- Generated from contract/requirements.ts and contract/requirement-binds.ts by `node --import tsx conformance/requirements-doc.ts > docs/requirements.md`; conformance/requirements-doc.test.ts fails when this page is stale. Do not edit by hand. -->',
+    '<!-- Generated from contract/requirements.ts and contract/requirement-binds.ts by `npm run requirements:doc`; conformance/requirements-doc.test.ts fails when this page is stale. Do not edit by hand. -->',
     '',
     'Every rule lendcheck can fail a service on cites a requirement: a sentence of the spec, quoted',
     'here in its own words, with exactly what it binds (which endpoints\' requests or answers, which',
