@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseProfile } from '../../contract/index.ts';
+import { startSandboxServer } from '../../sandbox/server.ts';
+import { runChecks } from '../runner.ts';
 import { runAgainst } from '../testing/mutants/run.ts';
 
 // Part 7 leaves the code for an unknown user open ("not shown"): partner 2 listing a user it
@@ -28,5 +31,18 @@ describe('auth.isolation: the list of a user partner 2 never named', () => {
   it('and the authorization matrix judges that list by what it discloses, not by its code', { timeout: 90_000 }, async () => {
     const r = await runAgainst(userNotFound(404, 'user_not_found'), { only: ['authz.matrix'] });
     expect(r.checks.map((c) => [c.id, c.status, c.message])).toEqual([['authz.matrix', 'passed', undefined]]);
+  });
+});
+
+describe('auth.missing-header with the rates path unknown (ratesPath null)', () => {
+  it('asks every other keyed endpoint, and says the rates path was not asked and which option gives it', { timeout: 60_000 }, async () => {
+    const sb = await startSandboxServer({ validateResponses: false });
+    try {
+      const r = await runChecks({ baseUrl: sb.url, apiKey: 'ck_test_partner_a_scale', profile: parseProfile({ ratesPath: null }), only: ['auth.missing-header'] });
+      expect(r.checks.map((c) => [c.id, c.status])).toEqual([['auth.missing-header', 'passed']]);
+      expect(r.checks[0]!.notes.join(' ')).toMatch(/ratesPath null.*give it as ratesPath in the profile file/);
+    } finally {
+      await sb.close();
+    }
   });
 });

@@ -41,6 +41,8 @@ export function authChecks(profile: Profile): Check[] {
       title: 'every authenticated endpoint answers 401 authentication_failed without an Authorization header',
       requirements: [...AUTH_REQ],
       async run(ctx) {
+        // An unknown rates path (the spec does not show it) is asked nothing, and says so.
+        if (profile.ratesPath === null) ctx.note('the get-rates path is unknown (ratesPath null: the spec does not show it and detection found none), so it is not asked without a key; give it as ratesPath in the profile file to check it');
         for (const e of keyed) {
           if (ctx.readOnly && e.method !== 'GET') continue;
           // One path serves both order books; without a key the public one answers (profile orderbookPath).
