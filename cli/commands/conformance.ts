@@ -59,7 +59,7 @@ export function registerConformance(program: Command): void {
       const { preflight } = await import('../preflight/preflight.ts');
       const { runConformance } = await import('../../conformance/suite/run.ts');
       const { colorEnabled, paint } = await import('../../reports/output/color.ts');
-      const { failedCheckLines } = await import('../../reports/output/failed-lines.ts');
+      const { failedCheckBlocks, failedCheckLines } = await import('../../reports/output/failed-lines.ts');
       const { advisoryLines } = await import('../../reports/output/advisory-lines.ts');
       const { FAILURES_FILE } = await import('../../reports/repro/failures-file.ts');
       const { reportToGithub } = await import('../../reports/ci/github.ts');
@@ -108,7 +108,8 @@ export function registerConformance(program: Command): void {
         const failedLines = failedCheckLines([r], p);
         if (failedLines.length) {
           console.log(`failed checks (reproductions in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: ${selfCommand()} replay ${join(o.reportDir as string, FAILURES_FILE)}):`);
-          for (const l of failedLines) console.log(l);
+          // Under each, its reproduction: the curl lines a CI log's reader pastes (keys as $LENDCHECK_API_KEY).
+          for (const l of failedCheckBlocks([r], p).flat()) console.log(l);
         }
         // Advice is said, never counted: exitCodeOf reads statuses only (issue 47).
         for (const l of advisoryLines([r], p)) console.log(l);

@@ -3,9 +3,8 @@ import type { PartResult, RunSummary } from '../../kernel/results.ts';
 import type { Redactor } from '../../reports/redact.ts';
 import { formatDuration } from '../../reports/format.ts';
 import { colorEnabled, paint as paintWith, type Paint } from '../../reports/output/color.ts';
-import { failedCheckLines } from '../../reports/output/failed-lines.ts';
+import { failedCheckBlocks } from '../../reports/output/failed-lines.ts';
 import { advisoryLines } from '../../reports/output/advisory-lines.ts';
-import { reproductionText } from '../../reports/repro/curl.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
 import { skipLines } from '../output/skips.ts';
 
@@ -79,8 +78,8 @@ export class Progress {
     const counts = p.checks.length ? ` — ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped` : '';
     this.line(`${MARK[p.status]} [${index}/${total}] ${p.part} (${formatDuration(p.durationMs)})${counts}${p.skipReason ? ` — ${p.skipReason}` : ''}`);
     for (const k of p.checks.filter((x) => x.status === 'failed' && x.message !== p.skipReason).slice(0, 5)) {
+      // Its reproduction is printed once, under it in the list of failed checks after the verdict.
       this.line(`       ${this.paint.red('✗')} ${k.title}: ${k.message ?? ''}`);
-      for (const l of reproductionText(k)) this.line(`         ${this.paint.dim(l)}`);
       if (k.internalError) this.line(`         lendcheck internal error (a bug in lendcheck, not a verdict on the target):\n${k.internalError}`);
     }
     const more = c.failed - 5;
@@ -102,10 +101,10 @@ export class Progress {
         (skipped.length ? ` — skipped: ${skipped.join(', ')}` : ''),
     );
     if (summary.verdict === 'incomplete') for (const r of summary.verdictReasons ?? []) this.line(`       ? ${r}`);
-    const failedLines = failedCheckLines(summary.parts, this.paint);
-    if (failedLines.length) {
-      this.line(`failed checks (${failedLines.length}; each with its reproduction in the report and failures.json; \`${selfCommand()} gate --rerun-failed\` runs them again):`);
-      for (const l of failedLines) this.line(l);
+    const blocks = failedCheckBlocks(summary.parts, this.paint);
+    if (blocks.length) {
+      this.line(`failed checks (${blocks.length}; each with its reproduction, whole in the report and failures.json; \`${selfCommand()} gate --rerun-failed\` runs them again):`);
+      for (const l of blocks.flat()) this.line(l);
     }
     // Advice after the verdict, apart from it: it never changes one (issue 47).
     for (const l of advisoryLines(summary.parts, this.paint)) this.line(l);

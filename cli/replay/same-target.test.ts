@@ -33,6 +33,8 @@ describe('replay: "fixed" only with the same target and keys', () => {
   it('still failing, then another key (passes now, exit 3), then fixed', async () => {
     const run = await runBin(['conformance', '--base-url', target.url, '--only', 'auth.missing-header', '--report-dir', tmp], { env: env(target.apiKey), timeoutMs: 90_000 });
     expect(run.status, run.stdout + run.stderr).toBe(1);
+    // The failed check on the console, its curl under it (issue 50 item 6).
+    expect(run.stdout).toMatch(/^ {2}✗ .*conformance\/auth\.missing-header: .*\n {6}# reproduce.*\n {6}curl -sS -i /m);
     const file = join(tmp, 'failures.json');
     const written = readFileSync(file, 'utf8');
     expect(written).toMatch(/"credentials": \{\s*"salt"/);
