@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultProfile } from '../contract/index.ts';
+import { defaultProfile, parseProfile } from '../contract/index.ts';
 import { serveWrapped, type EmbeddedTarget } from './embedded.ts';
 import { runChecks } from './runner.ts';
 
@@ -43,5 +43,11 @@ describe('advice is not failure', () => {
     const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: defaultProfile, only, strict: true });
     expect(r.checks.find((c) => c.id === 'endpoint.orderbook.get')).toMatchObject({ status: 'failed', message: expect.stringMatching(/advice taken as a rule \(--strict\): SHAPE-position/) });
     expect(r.status).toBe('failed');
+  });
+
+  it('gives a deviation from the profile where the spec is silent (an unusual code) as advice too, with its evidence', async () => {
+    const other = parseProfile({ errors: { invalidState: { code: 'invalid_state', status: 409 } } });
+    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile: other, only: ['lifecycle.cancel'] });
+    expect(r.checks[0]).toMatchObject({ status: 'passed', advisories: [expect.objectContaining({ profile: 'errors.invalidState', expected: expect.stringMatching(/^409 invalid_state, as the profile says/), received: '400 invalid_request', evidence: expect.stringMatching(/^POST \/v1\/positions\/.+\/cancel → 400$/) })] });
   });
 });

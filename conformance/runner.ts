@@ -159,6 +159,8 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
       const msg = `profile ${o.option}: expected ${o.expected} / received ${o.received ?? 'something else'}`;
       if (opts.strict) throw new CheckFailure(`deviation from profile option ${o.option} (--strict)`, o.expected, o.received ?? 'something else', exchange);
       run.current.notes.push(`${msg} (a note: the spec leaves this open; --strict makes it a failure)`);
+      // A deviation from the profile where the spec is silent (an unusual code, another 2xx) is advice too: on the console and in the report.
+      run.current.advisories.push({ expected: `${o.expected}, as the profile says (${o.option}; the spec leaves it open)`, received: o.received ?? 'something else', profile: o.option, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) });
     },
     // Advice takes profileChoice's road: recorded beside the notes, a failure only under --strict.
     advise: (a, exchange) => {
