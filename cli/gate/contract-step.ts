@@ -96,7 +96,11 @@ export async function checkAnswerShape(target: GateTarget, profile: Profile, e: 
   if (broken) return check(id, title, e.requirements, 'failed', a.durationMs, `expected ${broken.expected} / received ${broken.received}${citing(broken)}`, exchangeOf(url, a));
   const notes = [...j.notes, ...j.choices.filter((c) => !c.followed).map((c) => `profile option ${c.option}: expected ${c.expected}, received ${c.received ?? 'something else'} (the spec leaves it open)`)];
   // Advice (a same-named field of another type where the spec shows no body): shown, never failed.
-  const advisories = j.advisories.map((f) => ({ ...f, evidence: `GET ${e.path} → ${a.status}` }));
+  const evidence = `GET ${e.path} → ${a.status}`;
+  const advisories = [
+    ...j.advisories.map((f) => ({ ...f, evidence })),
+    ...j.choices.filter((c) => !c.followed).map((c) => ({ expected: `${c.expected}, as the profile says (${c.option}; the spec leaves it open)`, received: c.received ?? 'something else', profile: c.option, evidence })),
+  ];
   return { ...check(id, title, e.requirements, 'passed', a.durationMs), notes, ...(advisories.length ? { advisories } : {}) };
 }
 
