@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Profile } from '../contract/index.ts';
 import type * as results from '../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from './http.ts';
+import type { CheckScope } from './check-scope.ts';
 import { CheckFailure, show, type Check as KernelCheck, type FailureDetail } from '../kernel/check-kernel.ts';
 
 type Exchange = results.Exchange;
@@ -15,6 +16,8 @@ export { CheckFailure, CheckSkip, pass, skip, unaffordable, type Outcome } from 
 export type { Need } from '../kernel/needs.ts';
 
 export interface Check extends KernelCheck<CheckContext> {
+  /** What the check judges (else conformance/check-scope.ts says): a check fails a target only through a requirement binding it. */
+  readonly scope?: CheckScope;
   /** Runs after all others: checks that read what the whole run recorded, or that exhaust a limit. */
   readonly phase?: 'early' | 'main' | 'late' | 'final';
   /** Judges what the whole run recorded (not requests of its own): its evidence is the run's answered requests. */

@@ -9,8 +9,9 @@ import type { Reply } from '../conformance/http.ts';
 // vaults, the webhook list and registration, the borrow, repay, cancel, patch and withdraw
 // answers), the top-level fields of every success body and their JSON types (a field seen with
 // two types: null, nothing said), recorded as the profile option
-// `responses.<METHOD path>` (the OpenAPI export then types those fields, none required:
-// one answer shows what a field can be, not that it is always there). Costs no request.
+// `responses.<METHOD path>` (the OpenAPI export names those fields in the body's description,
+// untyped, and a type seen here is advice, never a failure: one answer shows what a field can
+// be, not what it always is; issue 47). Costs no request.
 
 type FieldType = (typeof JSON_FIELD_TYPES)[number];
 
