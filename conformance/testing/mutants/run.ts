@@ -20,7 +20,9 @@ export async function runAgainst(wrap: Parameters<typeof serveWrapped>[0], opts:
   const profile = opts.profile ?? defaultProfile;
   // The sandbox checks its own answers against the contract when asked to; a mutant breaks
   // answers after that step, so the check is off here to keep the run fast.
-  const t = await serveWrapped(wrap, { profile, validateResponses: false, controls: opts.controls });
+  // Withdrawals complete in 1 s, not the sandbox's default 10 s: the hooks scenario waits for
+  // withdrawal.completed, and no check or mutant reads how long a withdrawal stays pending.
+  const t = await serveWrapped(wrap, { profile, validateResponses: false, controls: opts.controls, withdrawalDelaySeconds: 1 });
   try {
     return await runChecks({
       baseUrl: t.url,
