@@ -23,8 +23,9 @@ import { rateBounded } from './rate-bound.ts';
 export { SPEC_NAMED, SPEC_NAMED_FIELDS, type SpecNamed } from './spec-named.ts';
 
 /**
- * A JSON type `profile detect` recorded for a field (contract/profile.ts JSON_FIELD_TYPES), as a
- * rule. Or null: an answer seen once shows what a field holds, not that it is never empty.
+ * A JSON type `profile detect` recorded for a field (contract/profile.ts JSON_FIELD_TYPES), as
+ * advice (seen once, it binds nothing). Or null: an answer seen once shows what a field holds,
+ * not that it is never empty.
  */
 const RECORDED: Record<string, z.ZodType> = {
   string: z.string().nullable(),
