@@ -77,8 +77,17 @@ function run(cmd, args) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
+/** The path found once in this process: each run asked again (a `--version` spawn, about a second on a loaded machine). */
+let found;
+
 /** Returns the executable's path, or throws with the reason it cannot be had. */
 export function ensureSchemathesis() {
+  if (found && existsSync(found)) return found;
+  found = ensureUncached();
+  return found;
+}
+
+function ensureUncached() {
   const have = existing();
   if (have) return have;
   const py = findPython();
