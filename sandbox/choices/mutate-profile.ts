@@ -5,15 +5,18 @@ import { randomChoices } from './random.ts';
 
 // The shape mutator's profile half (`sandbox --choices mutate --seed N`): the seed's answer at
 // the open points whose answers are values, generated over their whole legal range rather than
-// picked from a list (random.ts): any 2xx where "Success status codes: not shown", a 204 with no
+// picked from a list (random.ts): any 2xx that fits the endpoint where "Success status codes: not shown", a 204 with no
 // body where the body is open too, made-up codes with other 4xx statuses for the conditions part 7
 // leaves open, made-up bounds, durations, periods and a made-up rates path. Everything else is
 // --choices random's draw for the same seed. The profile is what the mutated sandbox is: the
 // sandbox prints it with --choices-out, and legal.ts's rules hold for it (mutate.test.ts).
 
-/** The 2xx statuses HTTP registers; 204 and 205 carry no body. */
-const SUCCESS = [200, 201, 202, 203, 204, 205, 206, 207, 208];
-const NO_BODY = new Set([204, 205]);
+/**
+ * The 2xx statuses HTTP gives a meaning that fits an endpoint (RFC 9110), by what it does: a read
+ * may be 203 (the only other fit: 206 needs a Range request, 207/208 are WebDAV's multi-status
+ * bodies), a creation 201 or 202, any other change 202, and 204 where it may be empty.
+ */
+const FITTING = { read: [200, 203], create: [200, 201, 202], change: [200, 202] };
 /** Endpoints whose answer may be empty: the body is not shown and holds no id a client needs (sandbox/choices/mutate-shapes.ts keptNames). */
 const MAY_BE_EMPTY = new Set(['POST /positions/{positionId}/cancel', 'PATCH /positions/{positionId}', 'DELETE /webhooks/{webhookId}']);
 /** 4xx statuses a refusal may take: every client error but those the spec (401, 429) or HTTP itself (405 Allow, 407, 408, 413, 415, 426 …) gives another meaning. */
@@ -45,9 +48,10 @@ function successStatuses(seed: number): Record<string, number> {
   for (const e of endpoints(defaultProfile)) {
     if (e.access === 'sandbox') continue;
     const key = e.id === 'rates.get' ? 'GET /rates' : endpointKey(e);
-    const legal = SUCCESS.filter((s) => !NO_BODY.has(s) || MAY_BE_EMPTY.has(key));
-    // Half the endpoints keep the usual 200/201, so a seed is not all oddities.
-    out[key] = unit(seed, `status.${key}.odd`) < 0.5 ? (e.method === 'POST' ? pickAt(seed, `status.${key}.usual`, [200, 201]) : 200) : pickAt(seed, `status.${key}`, legal);
+    const does = e.method === 'GET' ? 'read' : e.owns && e.owns.verb === 'create' ? 'create' : 'change';
+    const legal = [...FITTING[does], ...(MAY_BE_EMPTY.has(key) ? [204] : [])];
+    // Half the endpoints keep the usual status, so a seed is not all oddities.
+    out[key] = unit(seed, `status.${key}.odd`) < 0.5 ? legal[does === 'create' ? 1 : 0]! : pickAt(seed, `status.${key}`, legal);
   }
   return out;
 }
