@@ -139,6 +139,8 @@ export function registerChaos(program: Command): void {
       const keys = [givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')];
       refuseLive(keys, o.allowLive);
       if (o.baseUrl) await preflight({ baseUrl: o.baseUrl, keys, allowLive: o.allowLive });
+      // The embedded sandbox checks a given key as any target would (cli/preflight/embedded.ts).
+      else await (await import('../preflight/embedded.ts')).checkKeysOnEmbedded(keys, { profile });
       const r = await runChaosSchedule({
         baseUrl: o.baseUrl,
         apiKey: o.apiKey,

@@ -84,6 +84,14 @@ export function registerListen(program: Command): void {
         const { consolePlugin } = await import('../../sandbox/console/plugin.ts');
         sandbox = await startSandboxServer({ port: Number(o.sandboxPort), profile, dbPath: ':memory:', plugins: [...defaultPlugins(), consolePlugin()] });
         baseUrl = sandbox.url;
+        // A key given for the embedded sandbox must be one of its own (cli/preflight/embedded.ts).
+        if (o.apiKey !== undefined || process.env.LENDCHECK_API_KEY) {
+          const { checkKeysAt } = await import('../preflight/embedded.ts');
+          await checkKeysAt(baseUrl, [{ option: o.apiKey !== undefined ? '--api-key' : 'LENDCHECK_API_KEY', key: apiKey }]).catch(async (e: unknown) => {
+            await sandbox?.close();
+            throw e;
+          });
+        }
         console.log(`reference sandbox at ${baseUrl} (profile "${profile.name}"; trigger events with: ${selfCommand()} trigger <type>${sandbox.port === 4010 ? '' : ` --base-url ${baseUrl}`}; console at ${new URL('/console', baseUrl).href})`);
       }
       const listener = await startListen({ baseUrl, apiKey, profile, forwardTo: o.forwardTo, events, secret: o.secret, port: Number(o.port), host: o.host }).catch(async (e: unknown) => {

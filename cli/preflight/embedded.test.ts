@@ -29,10 +29,12 @@ describe('the embedded sandbox checks a given key', () => {
     ['gate --only contract', ['gate', '--only', 'contract']],
     ['conformance', ['conformance']],
     ['load', ['load', '--scenario', 'rate-limit', '--smoke']],
+    ['chaos schedule', ['chaos', 'schedule']],
+    ['listen', ['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--sandbox-port', '0']],
   ])('%s with a refused --api-key: exit 2, one line, nothing run', async (_name, args) => {
     const reports = join(dir, args[0]);
     const t0 = Date.now();
-    const r = await runBin([...args, '--api-key', WRONG, '--report-dir', reports], { timeoutMs: 60_000 });
+    const r = await runBin([...args, '--api-key', WRONG, ...(args[0] === 'listen' ? [] : ['--report-dir', reports])], { timeoutMs: 60_000 });
     const ms = Date.now() - t0;
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^lendcheck: --api-key: the target refused this key/);
