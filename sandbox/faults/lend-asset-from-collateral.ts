@@ -16,6 +16,8 @@ export const lendAssetFromCollateral = engineFault({
   description: 'POST /lend takes any asset the sandbox holds (the profile\'s collateral list, e.g. ETH) as the lend asset',
   breaks: 'the lend asset enum (part 2: one of USDC, USDT, DAI)',
   config: z.object({}).strict(),
+  // A collateral list of lend assets only holds nothing else to take.
+  bugUnder: (profile) => profile.assets.collateral.some((a) => !(LEND_ASSETS as readonly string[]).includes(a)),
   // The body parse refuses the asset before any resolver runs: it is parsed as a lend asset, then given back.
   parsers: (_config, profile) => ({
     'lend.create': (json, parse) => {
