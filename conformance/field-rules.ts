@@ -70,7 +70,8 @@ const MATURITY_MISSES: Array<[string, string]> = [
 export const NEAR_MISSES: ReadonlyMap<z.ZodType, Array<[string, string]>> = new Map([
   [positiveDecimalString, [['an exponent', '1e3'], ['a negative amount', '-5'], ['letters', 'abc'], ['zero', '0'], ['two points', '1.2.3'], ['an empty string', '']]],
   [maturityInput, MATURITY_MISSES],
-  [durationString, MATURITY_MISSES],
+  // Not a zero duration: as the book's "string filter" (part 4) `0d` is well formed, and a book may simply hold no such market.
+  [durationString, MATURITY_MISSES.filter(([, v]) => v !== '0d')],
 ] as Array<[z.ZodType, Array<[string, string]>]>);
 
 /** A case variant of an enum's first option that no option spells. */

@@ -49,7 +49,7 @@ export const MEASURED: Readonly<Record<string, number>> = {
   'errors.invalid.repay': 12,
   'errors.invalid.patch': 11,
   'errors.invalid.webhooks': 20,
-  'errors.invalid.query': 27,
+  'errors.invalid.query': 26,
   'errors.insufficient-funds': 2,
   'errors.position-not-found': 4,
   'fuzz.bodies': 60,
