@@ -106,7 +106,8 @@ export async function runGate(o: GateOptions): Promise<{ summary: RunSummary; fi
   // Steps that share nothing with the others start now and run meanwhile; their lines say whose they are.
   const early = new Map<GateStep, Promise<PartResult>>();
   for (const step of steps) {
-    const ctx = ctxOf(step, (l) => o.progress.log(`${step.name} (alongside): ${l}`));
+    // After Ctrl-C the run's lines are written; a step still winding down says nothing more.
+    const ctx = ctxOf(step, (l) => (o.signal?.aborted ? undefined : o.progress.log(`${step.name} (alongside): ${l}`)));
     if (!unmetNeeds(step, o.target) && step.alongside?.(ctx)) {
       o.progress.log(`${step.name}: started alongside the other steps (${step.title})`);
       early.set(step, runStep(step, ctx));
