@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixedSeeds } from './run.ts';
-import { runSeed } from './soak.ts';
+import { runSeed, type Choices } from './soak.ts';
 
 // lendcheck's neutrality as a property, in CI: against the sandbox playing three drawn
 // implementations (`sandbox --choices random --seed N`, the seeds that once failed,
@@ -9,7 +9,9 @@ import { runSeed } from './soak.ts';
 // spec leaves open. Main keys of the Scale tier keep the rate-limit pacing short (the soak, bench/neutrality/run.ts,
 // runs Growth keys and the whole gate). Measured: see docs/conformance.md, "Neutrality soak".
 
-const SEEDS = fixedSeeds().slice(0, 3);
+// LENDCHECK_NEUTRALITY_CHOICES=mutate runs the shape mutator's CI-sized set (fixed-mutate-seeds.json) instead.
+const CHOICES: Choices = process.env.LENDCHECK_NEUTRALITY_CHOICES === 'mutate' ? 'mutate' : 'random';
+const SEEDS = fixedSeeds(CHOICES).slice(0, 3);
 // The steps each seed runs. By default profile detection and the contract step: 26 s for the three
 // seeds at once (measured at load average ~15 on 2 cores). LENDCHECK_NEUTRALITY_STEPS=contract,conformance
 // adds the conformance suite: over 5 min for the three under load ~30 here, past CI's budget, so it is
@@ -18,8 +20,8 @@ const STEPS = (process.env.LENDCHECK_NEUTRALITY_STEPS ?? 'contract').split(',');
 
 describe.concurrent('neutrality: gate --detect-profile passes against drawn implementations', () => {
   for (const { seed, why } of SEEDS) {
-    it(`seed ${seed} (kept because: ${why.slice(0, 60)}…)`, { timeout: 330_000 }, async () => {
-      const r = await runSeed(seed, { steps: STEPS, tier: 'scale', timeoutMs: 300_000 });
+    it(`${CHOICES} seed ${seed} (kept because: ${why.slice(0, 60)}…)`, { timeout: 330_000 }, async () => {
+      const r = await runSeed(seed, { steps: STEPS, tier: 'scale', timeoutMs: 300_000, choices: CHOICES });
       const failed = r.failures.map((f) => `${f.step}/${f.check}: ${f.message.slice(0, 300)}`);
       expect(failed, `seed ${seed}: ${r.verdict} (run kept in ${r.dir})`).toEqual([]);
       expect(r.verdict, `seed ${seed}: exit ${r.exitCode}, run kept in ${r.dir}`).toBe('PASS');

@@ -1,4 +1,5 @@
 import { Decimal } from '../../../contract/decimal.ts';
+import { legalAmount } from '../../../contract/order-amounts.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, createLend, enc, fundedUser, pairAsset, RESTING_RATE } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
@@ -43,7 +44,8 @@ const cancelOnce: Check = {
     const id = this.id;
     const n = stormOf(ctx);
     const userId = await fundedUser(ctx, 'conc-cancel');
-    const amount = '250';
+    // 250, raised to the profile's minimum order (contract/order-amounts.ts).
+    const amount = legalAmount(ctx.profile, 0, { base: '250' });
     const lend = await createLend(ctx, userId, { amount, rate: RESTING_RATE });
     const positionId = lend.body.positionId;
     const before = await learnFunds(ctx, userId, 'USDC');
@@ -75,7 +77,7 @@ async function activeBorrow(ctx: CheckContext): Promise<{ borrower: string; posi
   const borrower = await fundedUser(ctx, 'conc-repay-borrower');
   // A market and rate no resting order crosses (earlier runs' leftovers), as matchedPair's.
   const { maturity, rate } = await pairMarket(ctx, pairAsset(ctx.profile), 'conc-repay');
-  const amount = '100';
+  const amount = legalAmount(ctx.profile, 0, { asset: pairAsset(ctx.profile) });
   await createLend(ctx, lender, { asset: pairAsset(ctx.profile), rate, amount, maturity });
   const body = borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity, collateral: searchableCollateral(ctx.profile, pairAsset(ctx.profile), amount) });
   const b = await ctx.api('POST', '/borrow', { body });
