@@ -87,8 +87,8 @@ export function ensureK6({ retryRefused = false, build: mayBuild = true } = {}) 
   const refused = { ...(readK6State()?.refused ?? {}) };
   const tryBuild = (v) => {
     const before = refused[v];
-    if (!mayBuild) return { error: 'not built here (lendcheck k6 install builds it)', skipped: true };
     if (before && !retryRefused) return { error: `refused when last tried (${before.at}): ${before.error}`, skipped: true };
+    if (!mayBuild) return { error: 'not built here (lendcheck k6 install builds it)', skipped: true };
     const b = build(v);
     if (b.path) delete refused[v];
     else refused[v] = { at: new Date().toISOString(), error: b.error };
