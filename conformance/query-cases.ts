@@ -7,9 +7,10 @@ import { boundEdges, boundsOf, constrainedFields, enumEdges, enumOf, NEAR_MISSES
 //   blank     an empty value: refused as malformed, or read as the parameter left out;
 //   over-max  past a maximum (part 8's, or the profile's where the spec gives none): what it
 //             gets is the profile's (the rule's overMax option);
+//   no-match  a value a "string filter" cannot match: refused as malformed, or an empty answer;
 //   valid     an edge the contract takes, for the checks that see it applied (depth, limit).
 
-export type QueryExpect = 'invalid' | 'blank' | 'over-max' | 'valid';
+export type QueryExpect = 'invalid' | 'blank' | 'over-max' | 'no-match' | 'valid';
 
 export interface QueryCase {
   endpoint: string;
@@ -26,7 +27,8 @@ function classify(f: ConstrainedField, value: string): QueryExpect {
   const n = Number(value);
   const max = f.rule?.max ?? boundsOf(f.schema)?.max;
   if (f.rule?.overMax && max !== undefined && Number.isInteger(n) && n > max) return 'over-max';
-  return f.full.safeParse({ [f.field]: value }).success ? 'valid' : 'invalid';
+  if (f.full.safeParse({ [f.field]: value }).success) return 'valid';
+  return f.rule?.filter ? 'no-match' : 'invalid';
 }
 
 /** The cases of one constrained query parameter. */

@@ -64,6 +64,8 @@ export interface RequestRule {
   max?: number;
   /** The profile option that says what a value over the maximum gets (the spec: not shown). */
   overMax?: string;
+  /** A "string filter" (part 4): a value it refuses may also be read as matching nothing. */
+  filter?: boolean;
 }
 
 const body = (endpoint: string, requirements: Record<string, string[]>): RequestRule[] =>
@@ -98,7 +100,8 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   { endpoint: 'positions.list', where: 'query', field: 'type', requirements: ['QUERY-list-type', 'PAGE-filters'] },
   { endpoint: 'positions.list', where: 'query', field: 'limit', requirements: ['PAGE-limit-applied', 'PAGE-limit-default', 'PAGE-limit-max'], default: LIST_LIMIT_DEFAULT, max: LIST_LIMIT_MAX, overMax: 'pagination.overMax' },
   { endpoint: 'orderbook.get', where: 'query', field: 'depth', requirements: ['BOOK-depth', 'BOOK-depth-default'], default: ORDERBOOK_DEPTH_DEFAULT, overMax: 'bounds.orderbookMaxDepth' },
-  { endpoint: 'orderbook.get', where: 'query', field: 'maturity', requirements: ['BOOK-maturity-filter', 'CONV-maturity-input'] },
+  // Part 2's maturity forms bind the order bodies (issue 47's bindings); the book's is a "string filter".
+  { endpoint: 'orderbook.get', where: 'query', field: 'maturity', requirements: ['BOOK-maturity-filter'], filter: true },
 ];
 
 export function requestRule(endpoint: string, where: 'body' | 'query', field: string): RequestRule | undefined {

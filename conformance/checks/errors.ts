@@ -48,6 +48,14 @@ function judgeQueryCase(ctx: CheckContext, c: QueryCase, r: Reply, title: string
   if (c.expect === 'invalid') return void expectError(r, 'invalid_request', 400, title);
   // An empty value may fairly be read as the parameter left out.
   if (c.expect === 'blank') return void (ok || expectError(r, 'invalid_request', 400, `${title}: refused as malformed, or read as absent`));
+  if (c.expect === 'no-match') {
+    if (!ok) return void expectError(r, 'invalid_request', 400, `${title}: refused as malformed, or matching nothing`);
+    // Read as a filter, it matches no market: both sides of the book are empty.
+    const book = ((r.json as { data?: unknown } | undefined)?.data ?? r.json) as { lends?: unknown[]; borrows?: unknown[] } | undefined;
+    const n = (book?.lends?.length ?? 0) + (book?.borrows?.length ?? 0);
+    if (n) fail(`${title}: taken as a filter, it matches no market`, 'a 400 invalid_request, or an empty book', `${n} levels`, r.exchange);
+    return;
+  }
   // Past a maximum: the spec's 100 for limit, the profile's for depth; what it gets is the profile's (a note when it differs).
   const seen = ok ? 'taken' : 'refused';
   if (ok && c.field === 'limit') {
