@@ -5,7 +5,7 @@ import { fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
 import type { TimedExchange } from '../exchanges.ts';
 import { accepted, field, Recorder } from '../storm.ts';
 import { checkLedger } from './ledger/check-ledger.ts';
-import { account } from './ledger/operations.ts';
+import { account } from '../../ledger-model/operations.ts';
 import { balanceControl, eventualReads, fromProbe, probeBody, type Learned } from '../funds.ts';
 
 // A mixed storm on one user, recorded as a history and checked for linearizability: lends

@@ -2,7 +2,7 @@ import { Decimal } from '../../../../contract/decimal.ts';
 import type { Profile } from '../../../../contract/index.ts';
 import type { Exchanges, TimedExchange } from '../../exchanges.ts';
 import { errorCode as codeOf } from '../../storm.ts';
-import { account, type Flags, type LedgerInput, type LedgerOutput, type Outcome } from './operations.ts';
+import { account, type Flags, type LedgerInput, type LedgerOutput, type Outcome } from '../../../ledger-model/operations.ts';
 import type { LedgerHistory } from './model.ts';
 
 // The one place HTTP meets the ledger model: each recorded exchange becomes an operation with

@@ -3,7 +3,7 @@ import type { Exchanges } from '../../exchanges.ts';
 import { check, type CheckOptions } from '../checker/check.ts';
 import { ledgerHistory } from './adapter.ts';
 import { ledgerModel } from './model.ts';
-import type { LedgerOptions } from './state.ts';
+import type { LedgerOptions } from '../../../ledger-model/state.ts';
 
 // A storm's record checked for linearizability against the ledger model: the adapter turns
 // the exchanges into operations, the checker (which knows only the model interface) decides,

@@ -1,11 +1,13 @@
 import type { History, Model } from '../checker/model.ts';
-import type { LedgerInput, LedgerOutput } from './operations.ts';
-import { hull, initialState, positionsKey, showState, stateKey, type LedgerOptions, type State } from './state.ts';
-import { cancelStep, debitStep, patchStep, readStep, what } from './steps.ts';
+import type { LedgerInput, LedgerOutput } from '../../../ledger-model/operations.ts';
+import { hull, initialState, positionsKey, showState, stateKey, type LedgerOptions, type State } from '../../../ledger-model/state.ts';
+import { ledgerStep, what } from '../../../ledger-model/steps.ts';
 
-// The sequential model of a ledger that a history is checked against, as the checker takes
-// any model (checker/model.ts). Accounts never touch each other's funds, and a position's
-// operations touch only its owner's, so a history splits by account: (partner, user).
+// The ledger model (conformance/ledger-model/, the rules the model walk uses too) in the shape
+// the checker takes any model (checker/model.ts): partition, init, step, describe. Here it is
+// stepped over sets of states, funds kept as intervals, through every interleaving the storm's
+// real times allow. Accounts never touch each other's funds, and a position's operations touch
+// only its owner's, so a history splits by account: (partner, user).
 
 export type LedgerHistory = History<LedgerInput, LedgerOutput>;
 
@@ -21,19 +23,7 @@ export function ledgerModel(o: LedgerOptions): Model<State, LedgerInput, LedgerO
       return [...by.values()];
     },
     init: () => initialState(o),
-    step(s, i, out) {
-      switch (i.kind) {
-        case 'withdraw':
-        case 'lend':
-          return debitStep(o, s, i, out, out.outcome);
-        case 'cancel':
-          return cancelStep(o, s, i, out.outcome);
-        case 'patch':
-          return patchStep(o, s, i, out.outcome);
-        case 'read':
-          return readStep(o, s, i, out, out.outcome);
-      }
-    },
+    step: (s, i, out) => ledgerStep(o, s, i, out),
     key: stateKey,
     // States with the same positions merge into their hull (state.ts hull()): answers set aside
     // while shrinking would otherwise double the set at every step.
@@ -64,7 +54,7 @@ function answer(i: LedgerInput, out: LedgerOutput): string {
   const oc = out.outcome;
   switch (oc.kind) {
     case 'ok':
-      if (i.kind === 'lend') return `${st} accepted ${out.positionId}`;
+      if (i.kind === 'lend' || i.kind === 'borrow') return `${st} accepted ${out.positionId}`;
       if (i.kind === 'read') return `${st} ${out.status ?? '(no status)'}${out.autoRollover !== undefined ? ` autoRollover ${out.autoRollover}` : ''}`;
       return `${st} accepted`;
     case 'insufficient':

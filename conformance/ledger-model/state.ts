@@ -1,8 +1,11 @@
-import type { Decimal } from '../../../../contract/decimal.ts';
-import { canHave, credit, D, debit, fits, hullFunds, money, showFunds, UNKNOWN_FUNDS, exactly, type Funds } from './interval.ts';
+import type { Decimal } from '../../contract/decimal.ts';
+import { canHave, credit, D, debit, fits, hullFunds, money, showFunds, UNKNOWN_FUNDS, exactly, type Funds } from './funds.ts';
 
 // The ledger model's state and the moves every operation shares: funds per account and asset
-// (intervals, see interval.ts) and the positions the history created. States are never mutated.
+// (intervals, see funds.ts) and the positions the history created. States are never mutated.
+// One model, two users: the linearizability checker steps sets of these states through every
+// interleaving (concurrency/linearize/ledger/model.ts); the model walk keeps one, whose funds
+// stay exact (a degenerate interval) where they were learned (model-walk/model.ts).
 //
 // The model is nondeterministic where a correct service acts on its own between requests:
 // a pending order may be matched (wholly or in part) at any moment, and, when the run cannot
@@ -13,13 +16,19 @@ import { canHave, credit, D, debit, fits, hullFunds, money, showFunds, UNKNOWN_F
 export type Status = 'pending' | 'partial' | 'active' | 'cancelled' | 'closed';
 
 export interface Pos {
+  type: 'lend' | 'borrow';
   /** `partial`: part-filled and still pending on reads; a cancel may be refused. */
   status: Status;
   account: string;
+  /** What is lent or borrowed. */
   asset: string;
   amount: string;
   autoRollover?: boolean;
   autoRefinance?: boolean;
+  /** A borrow: what it holds while open, given back by a cancel, an expiry or a full repay. */
+  collateral?: { asset: string; amount: string };
+  /** A borrow: principal repaid so far by partial repays. */
+  repaid?: string;
 }
 
 export interface State {
@@ -31,6 +40,14 @@ export interface State {
 export interface LedgerOptions {
   /** Whether maturity or expiry may fall inside the history (then open positions may close on their own). */
   spontaneousClose: boolean;
+  /**
+   * Every match and close is seen by a read before anything relies on it: the model walk, one
+   * request at a time, reads a position before it applies a refused cancel or PATCH of it, and
+   * reads every open position after each clock step. Then no unseen match or close explains an
+   * accepted debit, a refusal's figure or a refused cancel or PATCH, and orders fill whole (a
+   * refused cancel of an order that still reads pending breaks a rule). Off for the checker.
+   */
+  seen?: boolean;
   /** Available funds at the start, per account (operations.ts account()) and asset; what is left out starts unknown. */
   start?: Record<string, Record<string, string>>;
 }
@@ -59,7 +76,7 @@ export function stateKey(s: State): string {
 function computeKey(s: State): string {
   const p = Object.keys(s.pos).sort().map((id) => {
     const x = s.pos[id]!;
-    return `${id}:${x.status}:${x.autoRollover ?? '-'}:${x.autoRefinance ?? '-'}`;
+    return `${id}:${x.status}:${x.autoRollover ?? '-'}:${x.autoRefinance ?? '-'}${x.repaid ? `:${x.repaid}` : ''}`;
   });
   const f = Object.keys(s.funds).sort().map((a) => `${a}:${s.funds[a]!.lo}..${s.funds[a]!.hi ?? '∞'}${s.funds[a]!.hiOpen ? ')' : ']'}`);
   return `${p.join(',')}\u0000${f.join(',')}`;
@@ -88,24 +105,51 @@ export const withPos = (s: State, id: string, p: Pos): State => ({ ...s, pos: { 
 
 export const isOpen = (p: Pos) => p.status === 'pending' || p.status === 'partial' || p.status === 'active';
 
-/** `p` moved to `status`, its account credited between `min` and `max` (null: unbounded). */
-export const release = (s: State, id: string, p: Pos, status: Status, min: Decimal, max: Decimal | null): State =>
-  withFunds(withPos(s, id, { ...p, status }), p.account, p.asset, credit(fundsOf(s, p.account, p.asset), min, max));
+/** What an open order holds of its owner's funds: a lend its amount, a borrow its collateral. */
+export const held = (p: Pos): { asset: string; amount: string } => (p.type === 'borrow' ? p.collateral! : { asset: p.asset, amount: p.amount });
 
-/** The states an open position may reach on its own by closing (expiry or maturity), with what each releases. */
-export function closings(s: State, id: string, p: Pos): Array<{ state: State; as: 'cancelled' | 'closed' }> {
+/** `p` moved to `status`, what it holds credited between `min` and `max` (null: unbounded). */
+export function release(s: State, id: string, p: Pos, status: Status, min: Decimal, max: Decimal | null): State {
+  const h = held(p);
+  return withFunds(withPos(s, id, { ...p, status }), p.account, h.asset, credit(fundsOf(s, p.account, h.asset), min, max));
+}
+
+/**
+ * A pending order matched, wholly (`active`) or in part (`partial`): a borrow's owner receives
+ * what is borrowed (all of it, or an unknown part of it); a lend's funds were taken when placed.
+ */
+export function matched(s: State, id: string, p: Pos, status: 'active' | 'partial'): State {
+  const t = withPos(s, id, { ...p, status });
+  if (p.type !== 'borrow' || p.status === 'active') return t;
+  const x = D(p.amount);
+  const whole = p.status === 'pending' && status === 'active';
+  return withFunds(t, p.account, p.asset, credit(fundsOf(s, p.account, p.asset), whole ? x : D(0), x));
+}
+
+/**
+ * The states an open position may reach on its own by closing (expiry or maturity), with what
+ * each releases. An order expired unfilled gives back what it holds. A lend that matures pays
+ * principal and `interest` (when a read shows it, and nothing if it rolls over); otherwise, or
+ * part-filled, what comes back is not known. A borrow that closes on its own gives nothing back.
+ */
+export function closings(s: State, id: string, p: Pos, interest?: Decimal): Array<{ state: State; as: 'cancelled' | 'closed' }> {
   const out: Array<{ state: State; as: 'cancelled' | 'closed' }> = [];
-  if (p.status === 'pending') out.push({ state: release(s, id, p, 'cancelled', D(p.amount), D(p.amount)), as: 'cancelled' });
-  // A part-filled order's unfilled part comes back and the filled part runs to term (or rolls
-  // over); a matured position pays principal and interest: what comes back is not known.
-  if (p.status === 'active' || p.status === 'partial') out.push({ state: release(s, id, p, 'closed', D(0), null), as: 'closed' });
+  const h = D(held(p).amount);
+  if (p.status === 'pending') out.push({ state: release(s, id, p, 'cancelled', h, h), as: 'cancelled' });
+  if (p.status === 'active' || p.status === 'partial') {
+    if (p.type === 'borrow') out.push({ state: withPos(s, id, { ...p, status: 'closed' }), as: 'closed' });
+    else if (p.status === 'active' && interest !== undefined) {
+      const paid = p.autoRollover ? D(0) : D(p.amount).plus(interest);
+      out.push({ state: release(s, id, p, 'closed', paid, paid), as: 'closed' });
+    } else out.push({ state: release(s, id, p, 'closed', D(0), null), as: 'closed' });
+  }
   return out;
 }
 
-/** Every state `s` may reach with one open position of the account's asset closing on its own (when the run allows it). */
+/** Every state `s` may reach with one open position holding the account's asset closing unseen (when the run allows it). */
 function anyClosing(o: LedgerOptions, s: State, account: string, asset: string): State[] {
-  if (!o.spontaneousClose) return [];
-  return Object.entries(s.pos).filter(([, p]) => p.account === account && p.asset === asset && isOpen(p)).flatMap(([id, p]) => closings(s, id, p).map((c) => c.state));
+  if (!o.spontaneousClose || o.seen) return [];
+  return Object.entries(s.pos).filter(([, p]) => p.account === account && held(p).asset === asset && isOpen(p)).flatMap(([id, p]) => closings(s, id, p).map((c) => c.state));
 }
 
 /** An accepted debit of `x`, allowing open positions to have closed first when nothing else explains it. */

@@ -1,4 +1,4 @@
-import { Decimal } from '../../../../contract/decimal.ts';
+import { Decimal } from '../../contract/decimal.ts';
 
 // Available funds the model cannot read (the spec has no balance endpoint), as an interval the
 // answers narrow: an accepted debit proves at least its amount was there, an insufficient_funds
