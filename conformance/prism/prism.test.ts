@@ -34,7 +34,8 @@ describe('conformance suite through prism proxy', () => {
       const res = await next(req);
       if (!broken || !new URL(req.url).pathname.endsWith('/markets')) return res;
       return new Response(JSON.stringify({ markets: [{ id: 'USDC-30d', lendRate: '0.05' }] }), { status: 200, headers: res.headers });
-    }, { profile: defaultProfile, validateResponses: false });
+    // Withdrawals complete in 1 s (the sandbox's default is 10): the hooks scenario waits for withdrawal.completed.
+    }, { profile: defaultProfile, validateResponses: false, withdrawalDelaySeconds: 1 });
     const doc = join(dir, 'openapi.json');
     writeFileSync(doc, openApiText(defaultProfile));
     try {
