@@ -30,12 +30,13 @@ let colourFaulty: EmbeddedTarget;
 let gateFaulty: EmbeddedTarget;
 let gateClean: EmbeddedTarget;
 
+// Withdrawals complete in 1 s (the sandbox's default is 10): the gate's conformance waits for withdrawal.completed.
 const faultyTarget = () => {
   const a = MUTANTS_BY_ID.get('auth.403-not-401')!.install({});
   const b = MUTANTS_BY_ID.get('shape.rate-as-string')!.install({});
-  return serveWrapped((req, next) => a(req, (r) => b(r, next)), { profile: defaultProfile, validateResponses: false });
+  return serveWrapped((req, next) => a(req, (r) => b(r, next)), { profile: defaultProfile, validateResponses: false, withdrawalDelaySeconds: 1 });
 };
-const cleanTarget = () => serveWrapped((req, next) => next(req), { profile: defaultProfile, validateResponses: false });
+const cleanTarget = () => serveWrapped((req, next) => next(req), { profile: defaultProfile, validateResponses: false, withdrawalDelaySeconds: 1 });
 
 beforeAll(async () => {
   [faulty, clean, colourFaulty, gateFaulty, gateClean] = await Promise.all([faultyTarget(), cleanTarget(), faultyTarget(), faultyTarget(), cleanTarget()]);
