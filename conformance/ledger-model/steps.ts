@@ -62,9 +62,9 @@ export function cancelStep(o: LedgerOptions, s: State, i: Of<'cancel'>, oc: Outc
   const p = s.pos[i.id];
   const succeed = (): Step => {
     if (!p) return notCreated(w, 'was accepted');
-    if (p.status === 'pending') return { states: [release(s, i.id, p, 'cancelled', D(p.amount), D(p.amount))] };
+    if (p.status === 'pending') return { states: [release(s, i.id, p, 'cancelled', D(held(p).amount), D(held(p).amount))] };
     // Some services cancel a part-filled order's unfilled rest.
-    if (p.status === 'partial') return { states: [release(s, i.id, p, 'cancelled', D(0), D(p.amount))] };
+    if (p.status === 'partial') return { states: [release(s, i.id, p, 'cancelled', D(0), D(held(p).amount))] };
     return { states: [], reason: `${w} was accepted, but the position was already ${p.status === 'closed' ? 'closed' : p.status} (released once already)` };
   };
   if (oc.kind === 'ok') return succeed();

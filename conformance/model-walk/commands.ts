@@ -4,11 +4,16 @@ import { show, type CheckContext } from '../check.ts';
 import { enc, profileGap, validAddress } from '../checks/fixtures.ts';
 import type { Reply } from '../http.ts';
 import { amountOf, repayPart, walkCollateral } from './amounts.ts';
-import { amountProblem, credit, debit, open, overPrecise, predict, statusOf, type WalkModel, type WalkPosition } from './model.ts';
+import { showFunds } from '../ledger-model/funds.ts';
+import type { LedgerInput, LedgerOutput } from '../ledger-model/operations.ts';
+import { fundsOf } from '../ledger-model/state.ts';
+import { amountProblem, apply, fundsIn, open, overPrecise, positions, statusOf, type WalkModel } from './model.ts';
 import { positionIdIn } from '../body-id.ts';
 
 // The walk's commands, fast-check style (fc.commands): each checks that it applies to the
-// model, runs against the target, checks every answer against the model and moves the model.
+// model, runs against the target, checks the answer's shape, and steps the ledger model
+// (conformance/ledger-model/, through model.ts apply()) with what the answer means: the model
+// allows it, or says why not.
 // After each, the funds the target lets us learn are compared with the model's to the last
 // unit. A command that finds a broken rule throws a WalkBreak; fast-check then shrinks the
 // sequence to the shortest one that still breaks it.
@@ -99,67 +104,62 @@ function exactAmount(r: Real, rep: Reply, what: string, asset: string, value: un
  */
 const refusesPlaces = (rep: Reply) => rep.status >= 400 && rep.status < 500 && code(rep) !== 'insufficient_funds' && /decimal places|\bdecimals\b|\bprecision\b/i.test(show(body(rep).error));
 
+/** One operation and its answer through the ledger model; its reason, with the answer, when the model allows neither. */
+function step(m: WalkModel, input: LedgerInput, output: LedgerOutput, rep: Reply): void {
+  const why = apply(m, input, output);
+  if (why) throw new WalkBreak(`${why} (received ${got(rep)})`);
+}
+
 /**
- * A request that takes `amount` of `asset` from the user's funds: accepted exactly when the model
- * holds enough, else insufficient_funds whose details (when given) name the model's funds.
+ * A request that takes `amount` of `asset` from the user's funds: accepted or refused as
+ * insufficient_funds, as the ledger model allows (exactly when the funds suffice, where the
+ * model holds them exactly), its details (when given) naming the model's funds and the amount.
  */
-function expectDebit(m: WalkModel, r: Real, what: string, asset: string, amount: Decimal, rep: Reply): boolean {
-  const want = predict(m, asset, amount);
-  const have = m.funds[asset];
-  const funds = have === undefined ? 'unknown' : `${have.toFixed()} ${asset}`;
+function expectDebit(m: WalkModel, r: Real, what: string, i: Extract<LedgerInput, { kind: 'withdraw' | 'lend' | 'borrow' }>, asset: string, amount: Decimal, rep: Reply, positionId?: string): boolean {
   if (refusesPlaces(rep)) profileGap(r.ctx, 'assets.info', rep, `${what}: an amount of at most two decimal places was refused for its places`);
   if (ok(rep)) {
-    if (want === 'refuse') broken(what, `400 insufficient_funds (the model holds ${funds})`, got(rep));
-    debit(m, asset, amount);
+    step(m, i, { outcome: { kind: 'ok' }, ...(positionId !== undefined ? { positionId } : {}), ...(i.kind === 'lend' ? { autoRollover: false } : {}) }, rep);
+    if (positionId !== undefined) m.ids.push(positionId);
     return true;
   }
-  if (code(rep) !== 'insufficient_funds') broken(what, want === 'refuse' ? `400 insufficient_funds (the model holds ${funds})` : `a 2xx (the model holds ${funds})`, got(rep));
-  if (want === 'accept') broken(what, `a 2xx (the model holds ${funds})`, got(rep));
+  if (code(rep) !== 'insufficient_funds') broken(what, `a 2xx, or 400 insufficient_funds (the model holds ${showFunds(fundsOf(m.state, m.account, asset))} ${asset})`, got(rep));
   const d = (body(rep).error as { details?: { available?: unknown; required?: unknown } }).details;
-  if (d?.available !== undefined) {
-    const a = exactAmount(r, rep, `${what}: insufficient_funds details.available`, asset, d.available);
-    if (have !== undefined && !a.eq(have)) broken(`${what}: insufficient_funds details.available`, `${have.toFixed()} (the model's funds)`, String(d.available));
-    if (have === undefined) m.funds[asset] = a;
-  }
+  const available = d?.available === undefined ? undefined : exactAmount(r, rep, `${what}: insufficient_funds details.available`, asset, d.available).toFixed();
   if (d?.required !== undefined && !(typeof d.required === 'string' && new Decimal(d.required).eq(amount))) broken(`${what}: insufficient_funds details.required`, amount.toFixed(), show(d.required));
+  step(m, i, { outcome: { kind: 'insufficient', ...(available !== undefined ? { available } : {}) } }, rep);
   return false;
 }
 
-async function readPosition(r: Real, p: WalkPosition, what: string): Promise<Record<string, unknown>> {
-  const rep = await call(r, 'GET', `/positions/${enc(p.id)}`);
-  if (!ok(rep)) broken(`${what}: GET /positions/${p.id}`, 'a 2xx with the position', got(rep));
+async function readPosition(r: Real, id: string, asset: string, what: string): Promise<Record<string, unknown>> {
+  const rep = await call(r, 'GET', `/positions/${enc(id)}`);
+  if (!ok(rep)) broken(`${what}: GET /positions/${id}`, 'a 2xx with the position', got(rep));
   const b = body(rep);
   for (const k of ['amount', 'accruedInterest', 'projectedReturn'] as const) {
     if (b[k] === undefined) continue;
-    exactAmount(r, rep, `${what}: the position's ${k}`, p.asset, b[k]);
+    exactAmount(r, rep, `${what}: the position's ${k}`, asset, b[k]);
   }
   return b;
 }
 
 /**
- * What a read says the position became, applied to the model with the money that move carries:
- * a borrow matched credits what it borrowed, an order expired gives its funds back, a lend
- * matured pays principal and accrued interest (unless it rolled over).
+ * A read of position `id`, through the ledger model: what it shows (status, amount, flag) must
+ * be a state the position can be in, and a move it shows carries its money (a borrow matched
+ * credits what it borrowed, an order expired gives back what it held, a lend matured pays
+ * principal and the accruedInterest it shows, unless it rolled over).
  */
-export function learn(m: WalkModel, r: Real, p: WalkPosition, b: Record<string, unknown>, what: string): void {
-  const now = statusOf(String(b.status));
-  if (now === p.status) return;
-  const from = p.status;
-  if (from === 'cancelled' || from === 'closed' || now === 'pending' || (from === 'active' && now === 'cancelled')) {
-    broken(`${what}: ${p.type} ${p.id} was ${from}`, `a status it can move to from ${from}`, show(b.status));
+async function learn(m: WalkModel, r: Real, id: string, what: string, b?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const p = m.state.pos[id]!;
+  b ??= await readPosition(r, id, p.asset, what);
+  if (p.type === 'lend' && open(p) && statusOf(String(b.status)) === 'closed' && typeof b.accruedInterest !== 'string') {
+    broken(`${what}: a matured lend's accruedInterest`, 'the interest it earned, a decimal string', show(b.accruedInterest));
   }
-  if (p.type === 'borrow') {
-    if (from === 'pending' && now !== 'cancelled') credit(m, p.asset, p.amount); // matched (maybe then closed on its own)
-    if (now === 'cancelled') credit(m, p.collateral!.asset, p.collateral!.amount); // expired unfilled
-  } else {
-    if (now === 'cancelled') credit(m, p.asset, p.amount); // expired unfilled
-    if (now === 'closed') {
-      const interest = b.accruedInterest;
-      if (typeof interest !== 'string') broken(`${what}: a matured lend's accruedInterest`, 'the interest it earned, a decimal string', show(interest));
-      if (!p.autoRollover) credit(m, p.asset, p.amount.plus(interest as string));
-    }
-  }
-  p.status = now;
+  const out: LedgerOutput = { outcome: { kind: 'ok' }, status: String(b.status) };
+  if (typeof b.autoRollover === 'boolean' && p.type === 'lend') out.autoRollover = b.autoRollover;
+  if (typeof b.amount === 'string') out.amount = b.amount;
+  if (typeof b.accruedInterest === 'string') out.accruedInterest = b.accruedInterest;
+  const why = apply(m, { kind: 'read', account: m.account, id }, out);
+  if (why) throw new WalkBreak(`${what}: ${why} (read ${show(b)})`);
+  return b;
 }
 
 /**
@@ -171,15 +171,18 @@ export function learn(m: WalkModel, r: Real, p: WalkPosition, b: Record<string, 
  * between two agreeing reads of the positions are compared.
  */
 async function settle(m: WalkModel, r: Real, what: string): Promise<void> {
-  const pending = () => m.positions.filter((x) => x.type === 'borrow' && x.status === 'pending');
+  const pending = () => positions(m).filter((x) => x.type === 'borrow' && x.status === 'pending');
   for (let round = 0; ; round++) {
-    for (const p of pending()) learn(m, r, p, await readPosition(r, p, what), what);
+    for (const p of pending()) await learn(m, r, p.id, what);
     const funds: Array<[string, Decimal, Decimal | undefined]> = [];
-    for (const [asset, want] of Object.entries(m.funds)) if (want !== undefined) funds.push([asset, want, await r.funds(asset)]);
+    for (const asset of m.assets) {
+      const want = fundsIn(m, asset);
+      if (want !== undefined) funds.push([asset, want, await r.funds(asset)]);
+    }
     let moved = false;
     if (round < 3) {
       for (const p of pending()) {
-        if (statusOf(String((await readPosition(r, p, what)).status)) !== p.status) {
+        if (statusOf(String((await readPosition(r, p.id, p.asset, what)).status)) !== p.status) {
           moved = true;
           break;
         }
@@ -204,12 +207,12 @@ export class Lend implements Cmd {
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const what = `lend ${amount.toFixed()} ${r.asset}`;
     const rep = await call(r, 'POST', '/lend', { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: 0.5, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false });
-    if (expectDebit(m, r, what, r.asset, amount, rep)) {
-      const b = body(rep);
+    const b = body(rep);
+    if (ok(rep)) {
       if (typeof b.positionId !== 'string') broken(what, 'a positionId', got(rep));
       if (!exactAmount(r, rep, `${what}: the amount answered`, r.asset, b.amount).eq(amount)) broken(`${what}: the amount answered`, amount.toFixed(), String(b.amount));
-      m.positions.push({ id: b.positionId as string, type: 'lend', asset: r.asset, amount, status: 'pending', autoRollover: false, repaid: new Decimal(0) });
     }
+    expectDebit(m, r, what, { kind: 'lend', account: m.account, asset: r.asset, amount: amount.toFixed() }, r.asset, amount, rep, ok(rep) ? (b.positionId as string) : undefined);
     await settle(m, r, what);
   }
   toString = () => `lend(${this.units})`;
@@ -223,7 +226,7 @@ export class Withdraw implements Cmd {
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minWithdrawal, this.units);
     const what = `withdraw ${amount.toFixed()} ${r.asset}`;
     const rep = await call(r, 'POST', `/users/${enc(r.userId)}/withdraw`, { asset: r.asset, amount: amount.toFixed(), destination: validAddress(r.ctx.profile) });
-    expectDebit(m, r, what, r.asset, amount, rep);
+    expectDebit(m, r, what, { kind: 'withdraw', account: m.account, asset: r.asset, amount: amount.toFixed() }, r.asset, amount, rep);
     await settle(m, r, what);
   }
   toString = () => `withdraw(${this.units})`;
@@ -238,57 +241,55 @@ export class Borrow implements Cmd {
     const collateral = walkCollateral(r.ctx.profile, r.asset, amount);
     const what = `borrow ${amount.toFixed()} ${r.asset} against ${collateral.amount} ${collateral.asset}`;
     const rep = await call(r, 'POST', '/borrow', { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false });
-    if (expectDebit(m, r, what, collateral.asset, new Decimal(collateral.amount), rep)) {
-      // The borrow answer is not shown by the spec: its id is found, or named by profile ids.borrow.
-      const id = positionIdIn(body(rep), r.ctx.profile.ids.borrow);
-      if (typeof id !== 'string') broken(what, `the new position's id (${r.ctx.profile.ids.borrow ?? 'positionId, or one field named like an id'})`, got(rep));
-      m.positions.push({ id: id as string, type: 'borrow', asset: r.asset, amount, status: 'pending', collateral: { asset: collateral.asset, amount: new Decimal(collateral.amount) }, repaid: new Decimal(0) });
-    }
+    // The borrow answer is not shown by the spec: its id is found, or named by profile ids.borrow.
+    const id = ok(rep) ? positionIdIn(body(rep), r.ctx.profile.ids.borrow) : undefined;
+    if (ok(rep) && typeof id !== 'string') broken(what, `the new position's id (${r.ctx.profile.ids.borrow ?? 'positionId, or one field named like an id'})`, got(rep));
+    const i = { kind: 'borrow', account: m.account, asset: r.asset, amount: amount.toFixed(), collateral } as const;
+    expectDebit(m, r, what, i, collateral.asset, new Decimal(collateral.amount), rep, id as string | undefined);
     await settle(m, r, what);
   }
   toString = () => `borrow(${this.units})`;
 }
 
 const pick = <T>(xs: T[], k: number): T | undefined => (xs.length ? xs[k % xs.length] : undefined);
-const pendings = (m: WalkModel) => m.positions.filter((p) => p.status === 'pending');
+const pendings = (m: Readonly<WalkModel>) => positions(m).filter((p) => p.status === 'pending');
 
 export class Cancel implements Cmd {
   constructor(readonly k: number) {}
-  check = (m: Readonly<WalkModel>) => pendings(m as WalkModel).length > 0;
+  check = (m: Readonly<WalkModel>) => pendings(m).length > 0;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
     const p = pick(pendings(m), this.k)!;
     const what = `cancel ${p.type} ${p.id}`;
     const rep = await call(r, 'POST', `/positions/${enc(p.id)}/cancel`);
-    if (ok(rep)) {
-      p.status = 'cancelled';
-      if (p.type === 'lend') credit(m, p.asset, p.amount);
-      else credit(m, p.collateral!.asset, p.collateral!.amount);
-    } else {
+    const i = { kind: 'cancel', account: m.account, id: p.id } as const;
+    if (ok(rep)) step(m, i, { outcome: { kind: 'ok' } }, rep);
+    else {
       if (!isInvalidState(r.ctx, rep)) broken(what, 'a 2xx, or the invalid-state error if it was matched meanwhile', got(rep));
-      const b = await readPosition(r, p, what);
-      if (b.status === 'pending') broken(what, 'a 2xx: the position still reads pending', got(rep));
-      learn(m, r, p, b, what);
+      // The read first: a refusal's cause (a match, an expiry) is seen before it is applied.
+      await learn(m, r, p.id, what);
+      step(m, i, { outcome: { kind: 'invalid-state' } }, rep);
     }
     await settle(m, r, what);
   }
   toString = () => `cancel(${this.k})`;
 }
 
+const openLends = (m: Readonly<WalkModel>) => positions(m).filter((x) => x.type === 'lend' && open(x));
 export class Patch implements Cmd {
   constructor(readonly k: number, readonly autoRollover: boolean) {}
-  check = (m: Readonly<WalkModel>) => m.positions.some((p) => p.type === 'lend' && open(p));
+  check = (m: Readonly<WalkModel>) => openLends(m).length > 0;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
-    const p = pick(m.positions.filter((x) => x.type === 'lend' && open(x)), this.k)!;
+    const p = pick(openLends(m), this.k)!;
     const what = `PATCH ${p.id} autoRollover ${this.autoRollover}`;
     const rep = await call(r, 'PATCH', `/positions/${enc(p.id)}`, { autoRollover: this.autoRollover });
-    if (ok(rep)) p.autoRollover = this.autoRollover;
+    const i = { kind: 'patch', account: m.account, id: p.id, flags: { autoRollover: this.autoRollover } } as const;
+    if (ok(rep)) step(m, i, { outcome: { kind: 'ok' } }, rep);
     else {
       if (!isInvalidState(r.ctx, rep)) broken(what, 'a 2xx on an open position', got(rep));
-      const b = await readPosition(r, p, what);
-      if (statusOf(String(b.status)) === 'pending' || b.status === 'active') broken(what, 'a 2xx: the position is still open', got(rep));
-      learn(m, r, p, b, what);
+      await learn(m, r, p.id, what);
+      step(m, i, { outcome: { kind: 'invalid-state' } }, rep);
     }
     await settle(m, r, what);
   }
@@ -297,44 +298,41 @@ export class Patch implements Cmd {
 
 export class Read implements Cmd {
   constructor(readonly k: number) {}
-  check = (m: Readonly<WalkModel>) => m.positions.length > 0;
+  check = (m: Readonly<WalkModel>) => m.ids.length > 0;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
-    const p = pick(m.positions, this.k)!;
+    const p = pick(positions(m), this.k)!;
     const what = `read ${p.type} ${p.id}`;
-    const b = await readPosition(r, p, what);
-    if (open(p) && (typeof b.amount !== 'string' || !new Decimal(b.amount).eq(p.amount))) broken(`${what}: amount`, p.amount.toFixed(), show(b.amount));
-    if (p.type === 'lend' && open(p) && typeof b.autoRollover === 'boolean' && b.autoRollover !== p.autoRollover) broken(`${what}: autoRollover`, String(p.autoRollover), String(b.autoRollover));
-    learn(m, r, p, b, what);
+    await learn(m, r, p.id, what);
     await settle(m, r, what);
   }
   toString = () => `read(${this.k})`;
 }
 
+const activeBorrows = (m: Readonly<WalkModel>) => positions(m).filter((x) => x.type === 'borrow' && x.status === 'active');
 export class Repay implements Cmd {
   constructor(readonly k: number, readonly full: boolean) {}
-  check = (m: Readonly<WalkModel>) => m.positions.some((p) => p.type === 'borrow' && p.status === 'active');
+  check = (m: Readonly<WalkModel>) => activeBorrows(m).length > 0;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
-    const p = pick(m.positions.filter((x) => x.type === 'borrow' && x.status === 'active'), this.k)!;
-    const part = repayPart(r.ctx.profile, p.asset, p.amount.minus(p.repaid));
+    const p = pick(activeBorrows(m), this.k)!;
+    const part = repayPart(r.ctx.profile, p.asset, new Decimal(p.amount).minus(p.repaid ?? 0));
     // Too little left to repay in part (a repay of all of it is the full repay): a step that does nothing.
     if (!this.full && !part) return;
-    const what = this.full || !part ? `repay ${p.id} in full` : `repay ${part.toFixed()} ${p.asset} of ${p.id}`;
-    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/repay`, this.full || !part ? {} : { amount: part.toFixed() });
+    const full = this.full || !part;
+    const what = full ? `repay ${p.id} in full` : `repay ${part.toFixed()} ${p.asset} of ${p.id}`;
+    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/repay`, full ? {} : { amount: part.toFixed() });
     if (refusesPlaces(rep)) profileGap(r.ctx, 'assets.info', rep, `${what}: an amount of at most two decimal places was refused for its places`);
     if (!ok(rep)) broken(what, 'a 2xx: the borrow is active and the user holds what it borrowed', got(rep));
-    if (!this.full && part) {
-      debit(m, p.asset, part);
-      p.repaid = p.repaid.plus(part);
-    } else {
-      // What a full repay takes: principal and interest accrued to the repay, less what partial repays paid.
-      const b = await readPosition(r, p, what);
-      if (statusOf(String(b.status)) !== 'closed') broken(`${what}: the position after it`, `closed (${r.ctx.profile.lifecycle.statusAfterFullRepay})`, show(b.status));
+    const i = { kind: 'repay', account: m.account, id: p.id, ...(full ? {} : { amount: part.toFixed() }) } as const;
+    if (!full) step(m, i, { outcome: { kind: 'ok' } }, rep);
+    else {
+      // What a full repay takes: principal and interest accrued to the repay (the closed
+      // position shows it), less what partial repays paid; then the read must show it closed.
+      const b = await readPosition(r, p.id, p.asset, what);
       if (typeof b.accruedInterest !== 'string') broken(`${what}: accruedInterest`, 'a decimal string', show(b.accruedInterest));
-      debit(m, p.asset, p.amount.plus(b.accruedInterest as string).minus(p.repaid));
-      credit(m, p.collateral!.asset, p.collateral!.amount);
-      p.status = 'closed';
+      step(m, i, { outcome: { kind: 'ok' }, accruedInterest: b.accruedInterest as string }, rep);
+      await learn(m, r, p.id, `${what}: the position after it`, b);
     }
     await settle(m, r, what);
   }
@@ -352,7 +350,7 @@ export class Clock implements Cmd {
     const what = `clock +${this.step === 'fill' ? '10 s' : `${days + 1} d`}`;
     const rep = await call(r, 'POST', '/sandbox/clock/advance', { seconds });
     if (!ok(rep)) broken(what, 'the clock control to answer 2xx', got(rep));
-    for (const p of m.positions.filter(open)) learn(m, r, p, await readPosition(r, p, what), what);
+    for (const p of positions(m).filter(open)) await learn(m, r, p.id, what);
     await settle(m, r, what);
   }
   toString = () => `clock(${this.step})`;

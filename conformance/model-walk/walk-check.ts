@@ -5,16 +5,16 @@ import { CheckSkip, unaffordable, fail, pass, type Check, type CheckContext } fr
 import { enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
 import { balanceControl, eventualReads, probeBody } from '../concurrency/funds.ts';
 import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
-import type { WalkModel } from './model.ts';
+import { walkModel, type WalkModel } from './model.ts';
 
 // Model-based random walks (fast-check's fc.commands and asyncModelRun) over one user's
 // ledger: sequences of lends, borrows, cancels, repays, withdrawals, PATCHes, reads and, where
 // the target has the sandbox clock, clock steps; every answer and every learnable balance is
-// checked against the model. A failure is shrunk by fast-check to the shortest sequence that
+// checked against the ledger model the linearizability checker uses too (model.ts). A failure is shrunk by fast-check to the shortest sequence that
 // still breaks the rule, and shown with the seed that replays it (the run's --seed).
 
 /** The bounds of one walk: a few seconds against the sandbox. */
-export const WALK = { numRuns: 5, maxCommands: 12, timeLimitMs: 20_000, tour: true, budgetMs: 60_000 };
+export const WALK = { numRuns: 2, maxCommands: 12, timeLimitMs: 20_000, tour: true, budgetMs: 60_000 };
 
 /** The funds of `asset` from a lend of the largest order (insufficient_funds details), without controls. */
 async function probeFunds(ctx: CheckContext, userId: string, asset: string): Promise<Decimal | undefined> {
@@ -49,11 +49,11 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
       if (r.status === 429) throw new RateLimited((limited.seen = 'the balances control answered 429 after one wait'));
       return balanceControl(ctx, userId, a);
     };
-    const start: WalkModel['funds'] = {};
+    const start: Record<string, Decimal | undefined> = {};
     for (const a of new Set([asset, collateral])) start[a] = await funds(a);
     learnable = Object.keys(start).filter((a) => start[a] !== undefined);
     taken = [];
-    return { model: { funds: start, positions: [], clock: ctx.hasControls }, real: { ctx, userId, asset, funds, taken, limited, deadline: t0 + bounds.budgetMs } };
+    return { model: walkModel(userId, start, ctx.hasControls), real: { ctx, userId, asset, funds, taken, limited, deadline: t0 + bounds.budgetMs } };
   };
   const t0 = performance.now();
   // The fixed tour first: every kind of step on every run; a failure is cut down by removing
