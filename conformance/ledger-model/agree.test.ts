@@ -115,6 +115,14 @@ describe('the walk and the linearizability checker use one ledger model', () => 
     });
   }
 
+  it("their one difference is the walk's `seen`: a refused cancel of an order that still reads pending", () => {
+    // One request at a time, a refused cancel's cause must show in the read after it; amid a
+    // storm the order may have been part-filled, and a part-filled order still reads pending.
+    const ops: Op[] = [[lend('300'), { outcome: ok, positionId: 'p1' }], [cancel('p1'), { outcome: { kind: 'invalid-state' } }], [read('p1'), shows('pending')]];
+    expect(walkAllows(ops, start)).toBe(false);
+    expect(checkerAllows(ops, { spontaneousClose: false, start: { [A]: start } })).toBe(true);
+  });
+
   it('funds the walk could not learn stay unknown in both: only what an answer proves is held to', () => {
     const ops: Op[] = [[withdraw('600'), { outcome: ok }], [withdraw('500'), poor()]];
     const m = walkModel(A, { USDC: undefined }, false);

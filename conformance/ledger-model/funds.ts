@@ -3,6 +3,8 @@ import { Decimal } from '../../contract/decimal.ts';
 // Available funds the model cannot read (the spec has no balance endpoint), as an interval the
 // answers narrow: an accepted debit proves at least its amount was there, an insufficient_funds
 // proves less was, and its details.available (when given) pins it. Exact decimals throughout.
+// Funds known to the last unit are the degenerate interval [x, x]: the model walk's, learned at
+// its start, stay so, since every answer it steps moves them by a known amount.
 
 /** Available funds of one asset: lo ≤ x ≤ hi (x < hi when hiOpen); hi null is unbounded. */
 export interface Funds {
