@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../contract/index.ts';
+import { defaultProfile, UNKNOWN_SCHEME_REASON, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../contract/index.ts';
 import { verifyWebhook } from '../signing/signature.ts';
 import { EMPTY_PLAN, type Plan } from './plan.ts';
 import { AttemptStore } from './store.ts';
@@ -72,7 +72,10 @@ function parseEnvelope(body: Buffer): { id: string | null; type: string | null; 
 
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const profile = opts.profile ?? defaultProfile;
-  const scheme = profile.signature.scheme;
+  const found = profile.signature.scheme;
+  // Its callers skip (or poll) first: a receiver that verifies under a guessed scheme would judge nothing true.
+  if (found === null) throw new Error(UNKNOWN_SCHEME_REASON);
+  const scheme = found;
   const plan = opts.plan ?? EMPTY_PLAN;
   const store = new AttemptStore(opts.db ?? ':memory:');
   store.openSession({ timeScale: opts.timeScale ?? 1, scheme, plan: plan.name, startedMs: realNowMs() });

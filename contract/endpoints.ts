@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Profile } from './profile.ts';
-import { successStatus } from './profile.ts';
+import { knownSuccessStatus, successStatus } from './profile.ts';
 import * as s from './schemas.ts';
 import * as shapes from './shapes.ts';
 import * as ctl from './sandbox-controls.ts';
@@ -47,7 +47,7 @@ function table(profile: Profile): Endpoint[] {
       ? []
       : ([{ id: 'rates.get', method: 'GET', path: profile.ratesPath, access: 'key', summary: 'Current rates', response: s.ratesResponse, responseSource: 'spec', requirements: ['EP-rates', 'SHAPE-rates'], owns: false }] satisfies Endpoint[])),
     { id: 'orderbook.get', method: 'GET', path: '/markets/{asset}/orderbook', access: 'key', summary: 'Order book of an asset', params: z.object({ asset: z.string().min(1) }), query: s.orderBookQueryUpTo(profile.bounds.orderbookMaxDepth), response: shapes.authOrderBook, responseSource: 'profile', requirements: ['EP-orderbook-auth'], owns: false },
-    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength, profile.signature.scheme), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'create' } },
+    { id: 'webhooks.create', method: 'POST', path: '/webhooks', access: 'key', summary: 'Subscribe to events', body: s.webhookSubscriptionFor(profile.webhooks.secretMinLength, profile.signature.scheme ?? undefined), response: shapes.webhookRegistration, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'create' } },
     ...(profile.webhooks.listAndDelete
       ? ([{ id: 'webhooks.list', method: 'GET', path: '/webhooks', access: 'key', summary: 'List subscriptions', response: shapes.webhookList, responseSource: 'profile', requirements: ['EP-webhooks'], owns: { object: 'webhook', verb: 'list' } }] satisfies Endpoint[])
       : []),
@@ -96,10 +96,17 @@ export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
   return `${e.method} ${e.path}`;
 }
 
+/** The profile's successStatus key of an endpoint (the get-rates path, whatever it is, is `GET /rates`). */
+export const successKey = (e: Pick<Endpoint, 'id' | 'method' | 'path'>): string => (e.id === 'rates.get' ? 'GET /rates' : endpointKey(e));
+
 /** The success status the profile gives this endpoint (public GETs default to 200). */
 export function endpointSuccess(profile: Profile, e: Endpoint): number {
-  const key = e.id === 'rates.get' ? 'GET /rates' : endpointKey(e);
-  return successStatus(profile, key);
+  return successStatus(profile, successKey(e));
+}
+
+/** The success status the profile knows for this endpoint; undefined where it records it as unknown (null). */
+export function endpointSuccessKnown(profile: Profile, e: Endpoint): number | undefined {
+  return knownSuccessStatus(profile, successKey(e));
 }
 
 /** Whether this public endpoint wraps its payload as {data, timestamp} under the profile. */

@@ -13,6 +13,7 @@ export * from './addresses.ts';
 export * from './webhook-url.ts';
 export { unknownField } from './unknown-fields.ts';
 export { UNKNOWN_FIELD_POLICIES } from './profile-requests.ts';
+export { SIGNATURE_SCHEME_NAMES, UNKNOWN_SCHEME_REASON, closestSchemeName, type SignatureSchemeName } from './signature-schemes.ts';
 export * from './assertable.ts';
 export { collateralFor, COLLATERAL_MARGIN } from './collateral.ts';
 export { legalAmount, lendAsset, type AmountWish } from './order-amounts.ts';

@@ -1,15 +1,24 @@
 import { z } from 'zod';
 import { WEBHOOK_SECRET_PREFIX } from './constants.ts';
 import { doc } from './profile-doc.ts';
+import { closestSchemeName, SIGNATURE_SCHEME_NAMES } from './signature-schemes.ts';
 
 // The profile's options about webhooks (part 6): the signature and the subscriptions. Part
 // of the profile (contract/profile.ts); kept here so that file stays within its size.
 
+// A bad name is refused naming it and the closest known one (issue 47: the user names the scheme).
+const schemeName = z.enum(SIGNATURE_SCHEME_NAMES, {
+  error: (iss) =>
+    typeof iss.input === 'string'
+      ? `unknown signature scheme ${JSON.stringify(iss.input)}: did you mean ${closestSchemeName(iss.input)}? (one of ${SIGNATURE_SCHEME_NAMES.join(', ')})`
+      : undefined,
+});
+
 export const signatureOptions = z
   .object({
-    scheme: doc(z.enum(['t-v1-hmac-sha256', 'hmac-sha256-hex', 'standard-webhooks']).default('t-v1-hmac-sha256'), {
+    scheme: doc(schemeName.nullable().default('t-v1-hmac-sha256'), {
       spec: 'Part 6: "The signing algorithm and the encoding of the signature: not shown."',
-      reason: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> (Stripe\'s form) binds a timestamp against replay. Also: hmac-sha256-hex (bare hex HMAC of the body) and standard-webhooks (webhook-id/-timestamp/-signature: v1,<base64>, secret whsec_<base64>; the signature also in x-service-signature).',
+      reason: `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> (Stripe\'s form) binds a timestamp against replay. Also: hmac-sha256-hex (bare hex HMAC of the body), standard-webhooks (webhook-id/-timestamp/-signature: v1,<base64>, secret whsec_<base64>; the signature also in x-service-signature), and the common variants of an HMAC over the raw body: hmac-<sha256|sha512|sha1>-<hex|base64>[-prefixed|-v1|-v1-comma] (prefix <alg>=, v1= or v1,) and t-v1-hmac-<alg>[-base64]. null: unknown (detection matched none): every check that verifies a signature skips, naming this option.`,
     }),
     toleranceSeconds: doc(z.number().int().min(1).default(300), {
       spec: 'Part 6: replay window of the timestamp: not shown.',

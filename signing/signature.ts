@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SIGNATURE_SCHEMES, variantOf, type SignatureScheme, type SignatureVariant } from './variants.ts';
 
 // The webhook signature schemes the profile can select (spec part 6 leaves the
 // algorithm and encoding open). Shared by the sandbox's dispatcher, the chaos receiver,
@@ -19,8 +20,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 // check timestamps against the wall clock, which the sandbox's test clock and the receiver's
 // `now` option must be able to replace. Interop with both is tested (signature-interop.test.ts).
 
-export type SignatureScheme = 't-v1-hmac-sha256' | 'hmac-sha256-hex' | 'standard-webhooks';
-export const SIGNATURE_SCHEMES: SignatureScheme[] = ['t-v1-hmac-sha256', 'hmac-sha256-hex', 'standard-webhooks'];
+// Besides these three, the common variants of an HMAC over the raw body (algorithm, encoding,
+// prefix, timestamp) are rows of one table (variants.ts); every row signs and verifies here.
+export { SIGNATURE_SCHEMES, SIGNATURE_VARIANTS, describeScheme, type SignatureScheme, type SignatureVariant } from './variants.ts';
 
 /** The spec's header (part 6). Every scheme puts its signature there. */
 const SPEC_HEADER = 'x-service-signature';
@@ -35,7 +37,22 @@ export interface SignOptions {
   id?: string;
 }
 
-const hmacHex = (secret: string, data: string | Buffer) => createHmac('sha256', secret).update(data).digest('hex');
+function mac(v: SignatureVariant, key: string | Buffer, ...parts: (string | Buffer)[]): Buffer {
+  const h = createHmac(v.algorithm, key);
+  for (const x of parts) h.update(x);
+  return h.digest();
+}
+const encode = (v: SignatureVariant, digest: Buffer) => digest.toString(v.encoding);
+
+/** The digest bytes an encoded signature stands for, or null when it is not of the variant's encoding. */
+function decode(v: SignatureVariant, text: string): Buffer | null {
+  const t = text.trim();
+  const ok = v.encoding === 'hex' ? /^(?:[0-9a-fA-F]{2})+$/.test(t) : /^[A-Za-z0-9+/]+={0,2}$/.test(t);
+  const bytes = ok ? Buffer.from(t, v.encoding) : null;
+  // A digest of another length is another algorithm's (or no digest): malformed, not a mismatch.
+  return bytes && bytes.length === DIGEST_BYTES[v.algorithm] ? bytes : null;
+}
+const DIGEST_BYTES = { sha256: 32, sha512: 64, sha1: 20 } as const;
 
 function asBuffer(body: string | Buffer | Uint8Array): Buffer {
   return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
@@ -68,17 +85,17 @@ function standardSignature(key: Buffer, id: string, t: number, body: Buffer): st
  * also needs the id and timestamp headers: send signWebhookHeaders() instead.
  */
 export function signWebhook(rawBody: string | Buffer | Uint8Array, secret: string, opts: SignOptions = {}): string {
-  const scheme = opts.scheme ?? 't-v1-hmac-sha256';
+  const v = variantOf(opts.scheme ?? 't-v1-hmac-sha256');
   const body = asBuffer(rawBody);
-  if (scheme === 'hmac-sha256-hex') return hmacHex(secret, body);
+  if (v.form === 'bare') return v.prefix + encode(v, mac(v, secret, body));
   const t = opts.timestamp ?? Math.floor(Date.now() / 1000);
-  if (scheme === 'standard-webhooks') {
+  if (v.form === 'standard') {
     if (!opts.id) throw new Error('standard-webhooks signs the message id with the body: pass opts.id (the event id)');
     const key = standardWebhooksKey(secret);
     if (!key) throw new Error('standard-webhooks needs a secret of the form whsec_<base64>');
     return `v1,${standardSignature(key, opts.id, t, body)}`;
   }
-  return `t=${t},v1=${hmacHex(secret, Buffer.concat([Buffer.from(`${t}.`), body]))}`;
+  return `t=${t},v1=${encode(v, mac(v, secret, `${t}.`, body))}`;
 }
 
 /** Every header a delivery signed under the scheme carries (x-service-signature, plus webhook-* for standard-webhooks). */
@@ -132,6 +149,10 @@ function equalText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+function equalBytes(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 function checkWindow(ts: number, opts: VerifyOptions): VerifyResult {
   const now = opts.now ?? Math.floor(Date.now() / 1000);
   const tol = opts.toleranceSeconds ?? 300;
@@ -158,12 +179,15 @@ export function verifyWebhook(
     : (signatureOrHeaders as string | null | undefined);
   if (!signatureHeader) return { ok: false, reason: 'missing' };
   const body = asBuffer(rawBody);
-  if (scheme === 'hmac-sha256-hex') {
-    const given = signatureHeader.trim().toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(given)) return { ok: false, reason: 'malformed' };
-    return equalText(given, hmacHex(secret, body)) ? { ok: true } : { ok: false, reason: 'mismatch' };
+  const v = variantOf(scheme);
+  if (v.form === 'bare') {
+    const text = signatureHeader.trim();
+    const head = text.slice(0, v.prefix.length);
+    const given = head.toLowerCase() === v.prefix.toLowerCase() ? decode(v, text.slice(v.prefix.length)) : null;
+    if (!given) return { ok: false, reason: 'malformed' };
+    return equalBytes(given, mac(v, secret, body)) ? { ok: true } : { ok: false, reason: 'mismatch' };
   }
-  if (scheme === 'standard-webhooks') {
+  if (v.form === 'standard') {
     const id = bag ? header(bag, STANDARD_WEBHOOK_HEADERS.id) : opts.id;
     const t = String((bag ? header(bag, STANDARD_WEBHOOK_HEADERS.timestamp) : opts.timestamp) ?? '');
     if (!id) return { ok: false, reason: 'missing' };
@@ -172,7 +196,7 @@ export function verifyWebhook(
       .trim()
       .split(/\s+/)
       .map((e) => e.split(','))
-      .filter(([v, s]) => v === 'v1' && s)
+      .filter(([tag, s]) => tag === 'v1' && s)
       .map(([, s]) => s!);
     if (!key || !/^\d{1,12}$/.test(t) || sigs.length === 0) return { ok: false, reason: 'malformed' };
     const expected = standardSignature(key, id, Number(t), body);
@@ -182,11 +206,32 @@ export function verifyWebhook(
   }
   const parts = signatureHeader.split(',').map((p) => p.trim().split('='));
   const t = parts.find(([k]) => k === 't')?.[1];
-  const sigs = parts.filter(([k, v]) => k === 'v1' && v).map(([, v]) => v!.toLowerCase());
+  // Base64 may end in '=': the entry's value is everything after its first '='.
+  const sigs = parts
+    .filter(([k, x]) => k === 'v1' && x)
+    .map((p) => decode(v, p.slice(1).join('=')))
+    .filter((x): x is Buffer => x !== null);
   if (!t || !/^\d{1,12}$/.test(t) || sigs.length === 0) return { ok: false, reason: 'malformed' };
-  const expected = hmacHex(secret, Buffer.concat([Buffer.from(`${t}.`), body]));
+  const expected = mac(v, secret, `${t}.`, body);
   let match = false;
-  for (const s of sigs) match = equalText(s, expected) || match;
+  for (const s of sigs) match = equalBytes(s, expected) || match;
   if (!match) return { ok: false, reason: 'mismatch' };
   return checkWindow(Number(t), opts);
+}
+
+/**
+ * Which scheme a delivery verifies under, trying every variant in the table's order (issue 47:
+ * detection records the one that matches, and null when none does; never a guess).
+ */
+export function matchSignatureScheme(
+  rawBody: string | Buffer | Uint8Array,
+  headers: HeaderBag,
+  secret: string,
+  opts: Omit<VerifyOptions, 'scheme'> = {},
+): { scheme: SignatureScheme; timestamp?: number } | null {
+  for (const scheme of SIGNATURE_SCHEMES) {
+    const r = verifyWebhook(rawBody, headers, secret, { ...opts, scheme });
+    if (r.ok) return { scheme, timestamp: r.timestamp };
+  }
+  return null;
 }

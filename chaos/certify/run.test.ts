@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { start } from '../../examples/receivers/sample.ts';
 import { generateWebhookSecret } from '../../signing/signature.ts';
 import { runCertify } from './run.ts';
+import { parseProfile } from '../../contract/index.ts';
 
 describe('runCertify', () => {
   it('certifies under the hmac-sha256-hex scheme, skipping the timestamp probes with the reason', async () => {
@@ -47,6 +48,23 @@ describe('runCertify', () => {
     } finally {
       await rx.close();
     }
+  });
+
+  it.each(['hmac-sha256-base64-prefixed', 't-v1-hmac-sha512-base64'] as const)('certifies under %s, a variant of the table (issue 47)', async (scheme) => {
+    const secret = generateWebhookSecret();
+    const rx = await start({ secret, scheme });
+    try {
+      const r = await runCertify({ url: rx.url, secret, scheme, burst: 5 });
+      expect(r.checks.filter((c) => c.status === 'failed').map((c) => c.message)).toEqual([]);
+      expect(r.checks.find((c) => c.id === 'signature.stale-timestamp')!.status).toBe(scheme.startsWith('t-') ? 'passed' : 'skipped');
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('skips, with the reason and the option, under a profile whose scheme is unknown (null): no request sent', async () => {
+    const r = await runCertify({ url: 'http://127.0.0.1:9/', secret: 'whsec_x_secret_value_0000', profile: parseProfile({ signature: { scheme: null } }) });
+    expect(r).toMatchObject({ status: 'skipped', checks: [], skipReason: expect.stringMatching(/signature\.scheme is unknown.*--signature-scheme NAME/) });
   });
 
   it('fails every probe of an address where nothing listens, with "no answer"', async () => {

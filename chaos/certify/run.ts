@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { defaultProfile, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
+import { defaultProfile, UNKNOWN_SCHEME_REASON, WEBHOOK_RESPONSE_DEADLINE_MS, type Profile } from '../../contract/index.ts';
 import * as results from '../../kernel/results.ts';
 import { signWebhookHeaders, type SignatureScheme } from '../../signing/signature.ts';
 import { CheckRegistry, runCheck } from '../../kernel/check-kernel.ts';
@@ -59,7 +59,10 @@ function messageId(raw: string): string {
 export async function runCertify(opts: CertifyOptions): Promise<PartResult> {
   const started = Date.now();
   const profile = opts.profile ?? defaultProfile;
-  const scheme = opts.scheme ?? profile.signature.scheme;
+  const found = opts.scheme ?? profile.signature.scheme;
+  // The receiver verifies the service's scheme: unknown (null) is a skip with the option that names it, never a guess.
+  if (found === null) return { part: 'certify', name: 'partner webhook receiver certification', status: 'skipped', skipReason: UNKNOWN_SCHEME_REASON, target: opts.url, profile: profile.name, startedAt: new Date(started).toISOString(), durationMs: 0, checks: [], figures: {} };
+  const scheme: SignatureScheme = found;
   const deadlineMs = opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS;
   const figures: Record<string, number | string> = {};
   const ctx: CertifyContext = {

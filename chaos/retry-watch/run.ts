@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultProfile, KEY_PREFIX, legalAmount, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, type Profile } from '../../contract/index.ts';
+import { defaultProfile, KEY_PREFIX, legalAmount, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
 import { findId } from '../../contract/body-id.ts';
 import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
@@ -74,6 +74,10 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
   const log = o.log ?? (() => {});
   const profile = o.profile ?? defaultProfile;
   const retries = Math.min(5, Math.max(1, o.retries ?? DEFAULT_WATCHED_RETRIES));
+  // An unknown scheme (part 6 leaves it open): every retry is judged on a verified delivery, so
+  // the watch skips before any request, with the reason and the option; never a guess.
+  const scheme = profile.signature.scheme;
+  if (scheme === null) return { part: 'chaos', name: 'webhook retries at real time', status: 'skipped', skipReason: UNKNOWN_SCHEME_REASON, target: o.baseUrl, profile: profile.name, startedAt: startedAt.toISOString(), durationMs: 0, checks: [], figures: {} };
   if (o.apiKey.startsWith(KEY_PREFIX.production) && !o.allowLive) throw new Error(`refusing a ${KEY_PREFIX.production} key: pass --allow-live to run against production`);
   const secret = generateWebhookSecret();
   // A user of this run only, unless the profile names the funded users to trade with.
@@ -128,9 +132,9 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
       const raw = a.raw.toString('utf8');
       // Verified as of its arrival, as a receiver does: a timestamped scheme's replay window runs from then, not from the judging.
       const when = { toleranceSeconds: profile.signature.toleranceSeconds, now: Math.floor(a.at / 1000) };
-      const v = verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: profile.signature.scheme });
+      const v = verifyWebhook(a.raw, a.headers, secret, { ...when, scheme });
       // Another known scheme verifying it is the profile's miss, not the target's: counted as verified.
-      const other = !v.ok && SIGNATURE_SCHEMES.some((x) => x !== profile.signature.scheme && verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: x }).ok);
+      const other = !v.ok && SIGNATURE_SCHEMES.some((x) => x !== scheme && verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: x }).ok);
       return { at: a.at, end: a.answeredAt ?? a.at, raw, eventId: eventIdOf(raw), sigOk: v.ok || other, ...(v.ok || other ? {} : { sigReason: v.reason }), status: a.status };
     };
     const bound = causedAt + e.firstMs + waitMs * 1.05 + retries * 5_000 + e.quietMs + 30_000;

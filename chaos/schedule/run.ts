@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, type Profile } from '../../contract/index.ts';
+import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
 import { findId } from '../../contract/body-id.ts';
 import { generateWebhookSecret } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
@@ -101,6 +101,8 @@ export function fullScheduleMs(timeScale: number, tolerance: Tolerance): { total
 export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<PartResult> {
   const log = opts.log ?? (() => {});
   const profile = opts.profile ?? defaultProfile;
+  // Every delivery is judged verified or not: an unknown scheme skips the run before any request, with the option that names it.
+  if (profile.signature.scheme === null) return { part: 'chaos', name: 'webhook delivery under failure plans', status: 'skipped', skipReason: UNKNOWN_SCHEME_REASON, target: opts.baseUrl ?? 'embedded sandbox', profile: profile.name, startedAt: new Date().toISOString(), durationMs: 0, checks: [], figures: {} };
   const tempDir = opts.db ? undefined : mkdtempSync(join(tmpdir(), 'lendcheck-chaos-'));
   const dbFile = opts.db ?? join(tempDir!, 'receiver.db');
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -188,7 +190,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     let certain: string | undefined;
     while (Date.now() - causedAt < maxWait) {
       // A failure already certain (nothing arrives, nothing verifies) ends the run now, with its reason.
-      certain = certainFailure(rx.store.attempts(), firstCausedAt, Date.now(), profile.signature.scheme);
+      certain = certainFailure(rx.store.attempts(), firstCausedAt, Date.now(), profile.signature.scheme ?? undefined);
       if (certain) break;
       if (controls) {
         for (const t of triggered) {

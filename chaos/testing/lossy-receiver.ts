@@ -26,7 +26,7 @@ const readAll = async (req: IncomingMessage) => {
 
 export async function startLossyReceiver(o: LossyOptions) {
   const store = new AttemptStore(o.db);
-  store.openSession({ timeScale: o.timeScale, scheme: defaultProfile.signature.scheme, plan: 'lossy (ack before commit)', startedMs: Date.now() });
+  store.openSession({ timeScale: o.timeScale, scheme: defaultProfile.signature.scheme ?? 'none', plan: 'lossy (ack before commit)', startedMs: Date.now() });
   const seen = store.attemptCounts();
   let held: NewAttempt[] = [];
   const flush = () => {
@@ -42,7 +42,7 @@ export async function startLossyReceiver(o: LossyOptions) {
     const body = await readAll(req);
     const arrivalMs = Date.now();
     const env = JSON.parse(body.toString('utf8')) as { id: string; type: string; data: unknown };
-    const sig = verifyWebhook(body, req.headers[SIGNATURE_HEADER] as string | undefined, o.secret, { scheme: defaultProfile.signature.scheme });
+    const sig = verifyWebhook(body, req.headers[SIGNATURE_HEADER] as string | undefined, o.secret, { scheme: defaultProfile.signature.scheme ?? undefined });
     const attempt = (seen.get(env.id) ?? 0) + 1;
     seen.set(env.id, attempt);
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');

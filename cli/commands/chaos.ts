@@ -18,7 +18,7 @@ const num = (name: string) => (v: string) => {
 };
 
 /** The secret comes from --secret or LENDCHECK_WEBHOOK_SECRET (which keeps it out of process lists); it is never printed. */
-export function secretFrom(opt: string | undefined, scheme?: SignatureScheme): string {
+export function secretFrom(opt: string | undefined, scheme?: SignatureScheme | null): string {
   const s = opt ?? process.env.LENDCHECK_WEBHOOK_SECRET;
   if (!s) throw new Error('--secret (or LENDCHECK_WEBHOOK_SECRET) is required');
   if (!s.startsWith(WEBHOOK_SECRET_PREFIX)) throw new Error(`--secret must start with ${WEBHOOK_SECRET_PREFIX}`);

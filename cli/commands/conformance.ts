@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { EXIT, InputError } from '../exit-codes.ts';
 import { givenKey, type GivenKey } from '../preflight/preflight.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
-import { CONFORMANCE_PLANS, DEFAULT_MAX_WAIT_S, DEFAULT_REPORT_DIR } from './option-values.ts';
+import { CONFORMANCE_PLANS, DEFAULT_MAX_WAIT_S, DEFAULT_REPORT_DIR, SIGNATURE_SCHEME_FORMS } from './option-values.ts';
 
 /** Keys from a file: one per line, blank lines and '#' comments ignored. */
 export function keysFromFile(file: string): string[] {
@@ -43,6 +43,7 @@ export function registerConformance(program: Command): void {
     .option('--public-base-url <url>', 'base URL of the public endpoints, when different (env LENDCHECK_PUBLIC_BASE_URL)')
     .option('--profile <file>', 'profile file (JSON) of the "not shown" choices (env LENDCHECK_PROFILE)')
     .option('--strict', 'treat deviations from the profile as failures, not notes')
+    .option('--signature-scheme <name>', `the webhook signature scheme the target uses (part 6 leaves it open), over the profile's: ${SIGNATURE_SCHEME_FORMS}`)
     .option('--read-only', 'run only GET and public checks (required for a ck_live_ key)')
     .option('--only <ids>', 'comma-separated check ids (a trailing * matches a prefix)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--plan <name>', `run plan: ${CONFORMANCE_PLANS.map(([n, about]) => `${n} (${about})`).join('; ')}`, 'full')
@@ -67,6 +68,11 @@ export function registerConformance(program: Command): void {
       const { skipLines } = await import('../output/skips.ts');
       const { planNamed } = await import('../../conformance/plans.ts');
       try {
+        if (typeof o.signatureScheme === 'string') {
+          // The suite loads the profile from its file: the named scheme goes into a file of its own (cli/signature-scheme.ts).
+          const { profileFileWithScheme, signatureSchemeOption } = await import('../signature-scheme.ts');
+          o.profile = profileFileWithScheme(signatureSchemeOption(o.signatureScheme), (o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE, o.reportDir as string);
+        }
         // A bad profile file is the user's mistake: one line here, not a failed Vitest suite.
         const profile = loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE);
         try {

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { GateFlags } from '../gate/command.ts';
-import { DEFAULT_REPORT_DIR, GATE_STEP_NAMES as STEP_NAMES } from './option-values.ts';
+import { DEFAULT_REPORT_DIR, GATE_STEP_NAMES as STEP_NAMES, SIGNATURE_SCHEME_FORMS } from './option-values.ts';
 
 export function registerGate(program: Command): void {
   program
@@ -26,6 +26,7 @@ export function registerGate(program: Command): void {
     .option('--allow-live', 'allow ck_live_ (production) keys; off by default', false)
     .option('--allow-skip', 'accept skipped steps on purpose: a run of skips, or a skipped --only step, then passes instead of INCOMPLETE (exit 3)', false)
     .option('--plain', 'plain progress lines even on a terminal', false)
+    .option('--signature-scheme <name>', `the webhook signature scheme the target uses (part 6 leaves it open), over the profile's and detection's: ${SIGNATURE_SCHEME_FORMS}`)
     .option('--detect-profile', 'probe the target first (lendcheck profile detect, ≤ 100 requests) and run with the profile found (written to <report-dir>/detected-profile.json)')
     .addOption(new Option('--retry-wait <seconds>', 'with --detect-profile on a target without sandbox controls: how long to wait for a first webhook retry (default 3; a target at real time needs about 90)').argParser(Number))
     .addOption(new Option('--step-timeout <minutes>', 'a step still running after this fails and the gate goes on').default(20).argParser(Number))

@@ -5,6 +5,8 @@
 // its owner (reports/writers.ts, cli/gate/steps.ts, …).
 
 export const DEFAULT_REPORT_DIR = 'lendcheck-reports';
+/** The signature scheme names (contract/signature-schemes.ts), as their forms: --help lists them so. */
+export const SIGNATURE_SCHEME_FORMS = 't-v1-hmac-sha256 (default), hmac-sha256-hex, standard-webhooks, hmac-<sha256|sha512|sha1>-<hex|base64>[-prefixed|-v1|-v1-comma] (prefix <alg>=, v1= or v1,), t-v1-hmac-<sha256|sha512|sha1>[-base64]';
 export const DEFAULT_HISTORY_FILE = 'lendcheck-reports/history.db';
 export const REPORTER_NAMES = ['html', 'junit', 'json'];
 export const GATE_STEP_NAMES = ['contract', 'conformance', 'load', 'chaos', 'certify'];

@@ -19,7 +19,7 @@ export const certifyStep: GateStep = {
   async run(ctx) {
     const secret = generateWebhookSecret();
     // The sample verifies with the profile's scheme, the one the certifier signs with.
-    const receiver = await start({ secret, port: 0, scheme: ctx.profile.signature.scheme });
+    const receiver = await start({ secret, port: 0, scheme: ctx.profile.signature.scheme ?? undefined });
     try {
       ctx.log(`sample receiver at ${receiver.url}`);
       const r = await runCertify({ url: receiver.url, secret, profile: ctx.profile, sources: [SAMPLE_SOURCE] });

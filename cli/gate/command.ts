@@ -1,5 +1,6 @@
 // The gate's action: loaded only when `lendcheck gate` runs (cli/commands/gate.ts registers its options).
 import { loadProfile } from '../../contract/index.ts';
+import { profileFileWithScheme, signatureSchemeOption } from '../signature-scheme.ts';
 import { createRedactor } from '../../reports/redact.ts';
 import { GATE_STEPS, STEP_NAMES } from './steps.ts';
 import { runGate } from './run.ts';
@@ -49,6 +50,8 @@ export interface GateFlags extends TargetFlags {
   retryWatch: boolean;
   retryWatchRetries?: number;
   receiverHost?: string;
+  /** A signature scheme name (signing/variants.ts) over the profile's and detection's. */
+  signatureScheme?: string;
 }
 
 export async function gate(opts: GateFlags): Promise<void> {
@@ -67,6 +70,8 @@ export async function gate(opts: GateFlags): Promise<void> {
     process.exitCode = await replayCommand(file, { baseUrl: flags.baseUrl, apiKey: flags.apiKey, apiKey2: flags.apiKey2, burstKey: flags.burstKey, profileFile: opts.profile ?? process.env.LENDCHECK_PROFILE });
     return;
   }
+  // Checked before any request: a bad name is a one-line error naming the closest.
+  const scheme = opts.signatureScheme === undefined ? undefined : signatureSchemeOption(opts.signatureScheme);
   let profile = loadProfile(opts.profile ?? process.env.LENDCHECK_PROFILE);
   let profileFile = opts.profile;
   const only = opts.only?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -125,6 +130,12 @@ export async function gate(opts: GateFlags): Promise<void> {
 
   if (opts.detectProfile && target.apiKey) {
     ({ profile, file: profileFile } = await detectForGate({ baseUrl: target.baseUrl, apiKey: target.apiKey, apiKey2: target.apiKey2, retryWaitMs: retryWait }, opts.reportDir, (l) => console.log(createRedactor(keysOf(target)).text(l))));
+  }
+  if (scheme) {
+    // The user's name wins over the profile file's and detection's; the steps load this file.
+    profileFile = profileFileWithScheme(scheme, profileFile ?? process.env.LENDCHECK_PROFILE, opts.reportDir);
+    profile = loadProfile(profileFile);
+    console.log(`signature scheme: ${scheme} (--signature-scheme), profile ${profileFile}`);
   }
   const secrets = [...keysOf(flags), ...keysOf(target)];
   const redactor = createRedactor(secrets);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { EVENT_TYPES, type Profile } from '../../contract/index.ts';
+import { EVENT_TYPES, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, verifyWebhook } from '../../signing/signature.ts';
 import { findId } from '../../conformance/body-id.ts';
 
@@ -104,6 +104,9 @@ function findSecret(v: unknown): string | undefined {
 
 export async function startListen(o: ListenOptions): Promise<Listener> {
   const log = o.log ?? ((l: string) => console.log(l));
+  // Deliveries are verified before they are forwarded: under an unknown scheme nothing could be.
+  const scheme = o.profile.signature.scheme;
+  if (scheme === null) throw new Error(UNKNOWN_SCHEME_REASON);
   const forwarded: Forwarded[] = [];
   const timeoutMs = o.timeoutMs ?? 5_000;
   let secret = o.secret ?? generateWebhookSecret();
@@ -117,11 +120,11 @@ export async function startListen(o: ListenOptions): Promise<Listener> {
         const raw = Buffer.concat(chunks);
         const env = envelopeOf(raw);
         const t0 = performance.now();
-        const v = verifyWebhook(raw, req.headers, secret, { scheme: o.profile.signature.scheme, toleranceSeconds: o.profile.signature.toleranceSeconds });
+        const v = verifyWebhook(raw, req.headers, secret, { scheme, toleranceSeconds: o.profile.signature.toleranceSeconds });
         let f: Forwarded;
         if (!v.ok) {
           // Not the target's delivery (or not with this secret): refused as the spec says, never forwarded.
-          f = { ...env, status: null, ms: 0, error: `signature ${v.reason} (${o.profile.signature.scheme}); not forwarded, answered 401` };
+          f = { ...env, status: null, ms: 0, error: `signature ${v.reason} (${scheme}); not forwarded, answered 401` };
           res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'authentication_failed', message: `signature ${v.reason}` } }));
         } else {
           try {

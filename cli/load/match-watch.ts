@@ -4,7 +4,7 @@
 // polling the target. A target that refuses the subscription, or that lendcheck's loopback
 // receiver cannot be reached from, falls back to polling, and the run says why.
 import { request } from 'undici';
-import { type Profile } from '../../contract/index.ts';
+import { UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret } from '../../signing/signature.ts';
 import { startReceiver, type Receiver } from '../../chaos/receiver.ts';
 
@@ -27,6 +27,11 @@ export interface WatchInput {
 export async function watchMatches(i: WatchInput): Promise<MatchWatch> {
   const polling = (reason: string): MatchWatch => ({ mode: 'polling', reason, close: async () => {} });
   if (i.matchBy === 'polling') return polling('--match-by polling');
+  // Time-to-match from webhooks counts only verified deliveries: an unknown scheme measures by polling instead, saying why.
+  if (i.profile.signature.scheme === null) {
+    if (i.matchBy === 'webhooks') throw new Error(`--match-by webhooks: ${UNKNOWN_SCHEME_REASON}`);
+    return polling(UNKNOWN_SCHEME_REASON);
+  }
   // The receiver listens on loopback: only a target on this machine can deliver to it.
   if (!LOOPBACK.test(new URL(i.baseUrl).hostname) && i.matchBy === 'auto') return polling('the target is not on loopback, so it cannot reach lendcheck\'s receiver (use --match-by webhooks on a shared host)');
   const secret = generateWebhookSecret();

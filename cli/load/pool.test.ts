@@ -48,7 +48,7 @@ describe('receiver: GET /observed', () => {
       // A delivery with a bad signature does not count.
       await fetch(r.url, { method: 'POST', body, headers: { 'x-service-signature': 't=1,v1=00' } });
       const before = Date.now();
-      await fetch(r.url, { method: 'POST', body, headers: { 'x-service-signature': signWebhook(body, secret, { scheme: defaultProfile.signature.scheme }) } });
+      await fetch(r.url, { method: 'POST', body, headers: { 'x-service-signature': signWebhook(body, secret, { scheme: defaultProfile.signature.scheme ?? undefined }) } });
       const res = await waiting;
       expect(res.status).toBe(200);
       const got = (await res.json()) as { arrivalMs: number; eventId: string };

@@ -1,4 +1,4 @@
-import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, type Profile } from '../../contract/index.ts';
+import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
 import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
 import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
@@ -82,6 +82,9 @@ export function hookChecks(profile: Profile): Check[] {
       requirements: ['HOOK-post', 'HOOK-envelope', 'HOOK-event-types', 'HOOK-matched-data', 'HOOK-signature-header', 'HOOK-verify-raw', 'HOOK-subscription', 'HOOK-secret-prefix', 'EP-webhooks', 'CONV-timestamp-utc'],
       needs: ['write'],
       async run(ctx) {
+        // An unknown scheme (part 6 leaves it open) is a skip before any request, never a guess.
+        const scheme = profile.signature.scheme;
+        if (scheme === null) throw new CheckSkip(UNKNOWN_SCHEME_REASON);
         const rx = await receiver(200);
         const from = ctx.http.log.length;
         let sub: { id?: string; secret: string } | undefined;
@@ -117,11 +120,11 @@ export function hookChecks(profile: Profile): Check[] {
             if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
             const sig = d.headers[SIGNATURE_HEADER];
             if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
-            const v = verifyWebhook(d.raw, d.headers, sub.secret, { scheme: profile.signature.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+            const v = verifyWebhook(d.raw, d.headers, sub.secret, { scheme, toleranceSeconds: profile.signature.toleranceSeconds });
             // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
-            const other = SIGNATURE_SCHEMES.find((s) => s !== profile.signature.scheme && verifyWebhook(d.raw, d.headers, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
+            const other = SIGNATURE_SCHEMES.find((s) => s !== scheme && verifyWebhook(d.raw, d.headers, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
             if (!v.ok && other) {
-              ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
+              ctx.profileChoice({ option: 'signature.scheme', expected: scheme, followed: false, received: other }, dx);
               if (!ctx.strict) return pass();
             }
             if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);

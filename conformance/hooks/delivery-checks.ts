@@ -1,4 +1,5 @@
-import { eventEnvelope, EVENT_TYPES, ownAnswerLate, positionMatchedData, SIGNATURE_HEADER, SLOW_ANSWER_MS, type Profile } from '../../contract/index.ts';
+import { eventEnvelope, EVENT_TYPES, ownAnswerLate, positionMatchedData, SIGNATURE_HEADER, SLOW_ANSWER_MS, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
+import type { SignatureScheme } from '../../signing/signature.ts';
 import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import { CheckSkip, fail, issues, pass, show, type Check, type CheckContext } from '../check.ts';
 import { asExchange, deliveriesDetail, eventOf, named, type HookReceiver } from './deliveries.ts';
@@ -148,7 +149,7 @@ const answerWindow = (): Check => ({
 });
 
 /** One delivery against the envelope, the signature over its raw bytes and the data it must hold. */
-function judgeOne(ctx: CheckContext, profile: Profile, s: Scenario, rx: HookReceiver, d: HookReceiver['got'][number]): void {
+function judgeOne(ctx: CheckContext, profile: Profile, scheme: SignatureScheme, s: Scenario, rx: HookReceiver, d: HookReceiver['got'][number]): void {
   const e = eventOf(d);
   const dx = asExchange(d, rx);
   const who = `${named(e)} at ${rx.label}`;
@@ -157,12 +158,12 @@ function judgeOne(ctx: CheckContext, profile: Profile, s: Scenario, rx: HookRece
   if (typeof sig !== 'string' || !sig) fail(`each delivery carries x-service-signature (${who})`, 'the header', show(sig), dx);
   // As of its arrival, as a receiver verifies: the judging comes seconds later, past a short replay window.
   const opts = { toleranceSeconds: profile.signature.toleranceSeconds, now: Math.floor(d.at / 1000) };
-  const v = verifyWebhook(d.raw, d.headers, s.secret, { ...opts, scheme: profile.signature.scheme });
+  const v = verifyWebhook(d.raw, d.headers, s.secret, { ...opts, scheme });
   if (!v.ok) {
     // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
-    const other = SIGNATURE_SCHEMES.find((x) => x !== profile.signature.scheme && verifyWebhook(d.raw, d.headers, s.secret, { ...opts, scheme: x }).ok);
-    if (other) ctx.profileChoice({ option: 'signature.scheme', expected: profile.signature.scheme, followed: false, received: other }, dx);
-    else fail(`the signature verifies over the raw body with the subscription secret (${who}; profile signature.scheme=${profile.signature.scheme})`, 'a valid signature over the bytes received', `verification failed: ${v.reason}`, dx);
+    const other = SIGNATURE_SCHEMES.find((x) => x !== scheme && verifyWebhook(d.raw, d.headers, s.secret, { ...opts, scheme: x }).ok);
+    if (other) ctx.profileChoice({ option: 'signature.scheme', expected: scheme, followed: false, received: other }, dx);
+    else fail(`the signature verifies over the raw body with the subscription secret (${who}; profile signature.scheme=${scheme})`, 'a valid signature over the bytes received', `verification failed: ${v.reason}`, dx);
   }
   let env: unknown;
   try {
@@ -184,13 +185,16 @@ const everyDelivery = (profile: Profile): Check => ({
   requirements: ['HOOK-post', 'HOOK-envelope', 'HOOK-signature-header', 'HOOK-verify-raw', 'HOOK-matched-data', 'HOOK-event-types', 'CONV-timestamp-utc'],
   needs: ['write'],
   async run(ctx) {
+    // An unknown scheme (part 6 leaves it open) is a skip before any request, never a guess.
+    const scheme = profile.signature.scheme;
+    if (scheme === null) throw new CheckSkip(UNKNOWN_SCHEME_REASON);
     const s = await scenario(ctx);
     const rxs = [s.all, s.matchedOnly, ...(s.other ? [s.other] : [])];
     const total = rxs.reduce((n, r) => n + r.got.length, 0);
     if (!total) fail('the events ordinary requests cause are delivered in near real time', 'deliveries of position.created, position.matched, withdrawal.completed', `none at any receiver in ${Math.round(s.waitedMs / 1000)} s`);
     // In arrival order: the first bad delivery ends the check, with its reason.
     const all = rxs.flatMap((rx) => rx.got.map((d) => ({ rx, d }))).sort((x, y) => x.d.at - y.d.at);
-    for (const { rx, d } of all) judgeOne(ctx, profile, s, rx, d);
+    for (const { rx, d } of all) judgeOne(ctx, profile, scheme, s, rx, d);
     const seen = [...new Set(all.map((x) => eventOf(x.d)?.type).filter((t): t is string => !!t && (EVENT_TYPES as readonly string[]).includes(t)))];
     ctx.note(`${total} deliveries judged; event types seen: ${seen.join(', ')}`);
     return pass({ exchange: asExchange(all[0]!.d, all[0]!.rx) });

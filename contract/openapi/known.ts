@@ -4,6 +4,7 @@ import { endpointSuccess, publicEnvelopeOf, successSchema, type Endpoint } from 
 import type { Profile } from '../profile.ts';
 import { eventEnvelope, positionMatchedData } from '../schemas.ts';
 import { assertable, recordedFields, specShowsBody } from '../assertable.ts';
+import { signaturePattern } from '../signature-schemes.ts';
 
 // What the document says about a success body: what the spec states, plus the id field the
 // profile names (`ids.*`), and nothing of the reference sandbox's own choices
@@ -72,13 +73,14 @@ export const hasBody = (p: Profile, e: Endpoint) => endpointSuccess(p, e) !== 20
 
 /** The signature header under the profile's scheme (spec part 6: the header name; the form: the profile). */
 export function signatureHeader(p: Profile): Json {
-  const pattern = p.signature.scheme === 'hmac-sha256-hex' ? '^[0-9a-f]{64}$' : '^t=[0-9]+(,v1=[0-9a-f]{64})+$';
+  // An unknown scheme (null) promises no form: the header is a string.
+  const pattern = signaturePattern(p.signature.scheme);
   return {
     name: SIGNATURE_HEADER,
     in: 'header',
     required: true,
-    description: `Signature over the raw body with the subscription secret (profile signature.scheme: ${p.signature.scheme})`,
-    schema: { type: 'string', pattern },
+    description: `Signature over the raw body with the subscription secret (profile signature.scheme: ${p.signature.scheme ?? 'unknown'})`,
+    schema: { type: 'string', ...(pattern ? { pattern } : {}) },
   };
 }
 

@@ -5,7 +5,8 @@ import { startSandboxServer } from '../../sandbox/server.ts';
 import { detectProfile } from '../index.ts';
 
 // profile detect reads the signature scheme from a real delivery: the sandbox, playing a
-// target without controls, signs under each scheme in turn and detection must name it.
+// target without controls, signs under each scheme in turn and detection must name it
+// (every variant of the table, signing/variants.ts: issue 47).
 
 describe('profile detect: signature.scheme', () => {
   it.each(SIGNATURE_SCHEMES)('recognises %s from a delivery', { timeout: 90_000 }, async (scheme) => {

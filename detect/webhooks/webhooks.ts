@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
-import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
+import { describeScheme, matchSignatureScheme, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import { errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { findId } from '../../conformance/body-id.ts';
 import { arrivalExchange, payloadOf, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
@@ -102,9 +102,11 @@ export const deliveriesDetector: Detector = {
     const ex = (d: Arrival) => arrivalExchange(d, sub.receiver.url, createRedactor([...p.secrets, sub.secret ?? '']));
     const signed = sub.receiver.got.find((d) => d.headers[SIGNATURE_HEADER]);
     if (signed && sub.secret) {
-      const scheme = SIGNATURE_SCHEMES.find((s) => verifyWebhook(signed.raw, signed.headers, sub.secret!, { scheme: s, toleranceSeconds: 3600 }).ok);
-      if (scheme) p.set('signature.scheme', scheme, 'high', [ex(signed)], `the delivery's ${SIGNATURE_HEADER} verifies under ${scheme} with the subscription secret`);
-      else p.miss('signature.scheme', `the delivery's ${SIGNATURE_HEADER} verifies under none of ${SIGNATURE_SCHEMES.join(', ')}`);
+      // Every variant of the table (signing/variants.ts) is tried; the one that verifies is recorded.
+      const scheme = matchSignatureScheme(signed.raw, signed.headers, sub.secret, { toleranceSeconds: 3600 })?.scheme;
+      if (scheme) p.set('signature.scheme', scheme, 'high', [ex(signed)], `the delivery's ${SIGNATURE_HEADER} verifies under ${scheme} (${describeScheme(scheme)}) with the subscription secret`);
+      // None: unknown, recorded as null so every check that verifies skips naming the option; never a guess.
+      else p.set('signature.scheme', null, 'high', [ex(signed)], `the delivery's ${SIGNATURE_HEADER} verifies under none of the ${SIGNATURE_SCHEMES.length} variants lendcheck knows: unknown (name it with --signature-scheme NAME or signature.scheme)`);
     } else if (signed) p.miss('signature.scheme', 'the registration gave no secret to verify with');
     const matched = sub.receiver.got.find((d) => typeOf(d) === 'position.matched');
     if (matched) {

@@ -1,6 +1,7 @@
 import { parseProfile, SUCCESS_STATUS_DEFAULTS, PUBLIC_ENVELOPE_DEFAULTS, type Profile, type ProfileInput } from '../../contract/index.ts';
 import { drawFieldNames } from './bodies.ts';
 import { drawFrom, type Draw } from './draw.ts';
+import { SIGNATURE_SCHEMES } from '../../signing/variants.ts';
 
 // `lendcheck sandbox --choices random --seed N`: a profile drawn at every point the spec
 // leaves "not shown", among choices a correct service could make (sandbox/choices/legal.ts
@@ -86,7 +87,8 @@ export function randomChoices(seed: number): ProfileInput {
     // target's own OpenAPI document, which the sandbox serves; detect/market/rates.ts).
     ratesPath: d.pick(['/rates', '/market-rates', '/interest-rates', '/rates/current', '/lending-rates', '/lending/rates', '/quotes', '/fixed-rates']),
     publicEnvelope: Object.fromEntries(Object.keys(PUBLIC_ENVELOPE_DEFAULTS).map((p) => [p, d.pick(['bare', 'data'] as const)])),
-    signature: { scheme: d.pick(['t-v1-hmac-sha256', 'hmac-sha256-hex', 'standard-webhooks'] as const) },
+    // Every variant of HMAC over the raw body lendcheck knows (signing/variants.ts, issue 47): the soak covers each.
+    signature: { scheme: d.pick(SIGNATURE_SCHEMES) },
     webhooks: {
       secretRequired: d.chance(0.5),
       secretMinLength: d.pick([null, 22, 30]),

@@ -53,7 +53,7 @@ export async function sendProbe(target: ProbeTarget, o: { send: Sender; profile:
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'lendcheck-sandbox-webhooks/1 (partner-report probe)',
-    ...signWebhookHeaders(body, wrongSecret, { scheme: o.profile.signature.scheme, timestamp: Math.floor(Date.now() / 1000), id: eventId }),
+    ...signWebhookHeaders(body, wrongSecret, { scheme: o.profile.signature.scheme ?? undefined, timestamp: Math.floor(Date.now() / 1000), id: eventId }),
   };
   const t0 = performance.now();
   const r = await o.send(target.url, body, headers, o.signal);

@@ -287,7 +287,8 @@ export class Dispatcher {
         'content-type': 'application/json',
         'user-agent': 'lendcheck-sandbox-webhooks/1',
         ...signWebhookHeaders(wire.signed, row.secret, {
-          scheme: this.profile.signature.scheme,
+          // A profile whose scheme is unknown (a detection result) still has this sandbox sign: under the default.
+          scheme: this.profile.signature.scheme ?? undefined,
           timestamp: Math.floor(this.wallNow() / 1000),
           // Standard Webhooks' webhook-id: the event id, the same on every retry (its idempotency key).
           id: wire.eventId,

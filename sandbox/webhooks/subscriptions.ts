@@ -53,7 +53,7 @@ export function parseSubscription(profile: Profile, body: unknown): z.infer<type
   if (!r.success) firstIssue(r.error);
   checkUrl(profile, r.data.url);
   if (profile.webhooks.secretRequired && r.data.secret === undefined) throw invalid('secret', 'is required');
-  if (r.data.secret !== undefined && !secretFitsScheme(r.data.secret, profile.signature.scheme)) {
+  if (r.data.secret !== undefined && !secretFitsScheme(r.data.secret, profile.signature.scheme ?? 't-v1-hmac-sha256')) {
     throw invalid('secret', 'must be whsec_ followed by base64 (the signature scheme is standard-webhooks, whose key is the decoded base64)');
   }
   return r.data;

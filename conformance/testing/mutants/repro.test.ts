@@ -106,7 +106,7 @@ describe('the curl lines of a failed check, run as printed, show the wrong answe
     while (!got.some((d) => d.raw.includes('position.matched')) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
     const d = got.find((x) => x.raw.includes('position.matched'));
     expect(d, 'the printed trigger delivers position.matched to the reader receiver').toBeDefined();
-    const v = verifyWebhook(d!.raw, String(d!.headers[SIGNATURE_HEADER]), SECRET, { scheme: defaultProfile.signature.scheme, toleranceSeconds: defaultProfile.signature.toleranceSeconds });
+    const v = verifyWebhook(d!.raw, String(d!.headers[SIGNATURE_HEADER]), SECRET, { scheme: defaultProfile.signature.scheme ?? undefined, toleranceSeconds: defaultProfile.signature.toleranceSeconds });
     expect(v.ok).toBe(false);
   });
 });
