@@ -35,12 +35,20 @@ export const BAD_VALUES: Record<string, Array<[string, unknown]>> = {
 
 const WRONG_TYPES: Array<[string, unknown]> = [
   ['a number', 12345],
-  ['a boolean', true],
   ['null', null],
-  ['an object', { x: 1 }],
-  ['an array', ['x']],
   ['a string', 'x'],
 ];
+
+/**
+ * The wrong types a field is given: null, and the one type a client most often confuses with
+ * the field's own (a number for a string, a string for anything else). A service that checks
+ * a field's type refuses all four others alike; sending each of them spent about 90 requests a
+ * run that no fault nor mutant needed (issue 48).
+ */
+function wrongTypes(seen: string): Array<[string, unknown]> {
+  const other = seen === 'string' ? 'a number' : 'a string';
+  return WRONG_TYPES.filter(([label, v]) => label === 'null' || (label === other && typeName(v) !== seen));
+}
 
 function typeName(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
@@ -91,7 +99,7 @@ export function bodyCases(schema: z.ZodType, valid: Record<string, unknown>, o: 
       const current = path.reduce<unknown>((x, k) => (x as Record<string, unknown> | undefined)?.[k], valid);
       if (!schema.safeParse(setPath(valid, path, undefined, true)).success) out.push({ field, what: `${field} missing`, body: setPath(valid, path, undefined, true), kind: 'missing', ...(requirements ? { requirements } : {}) });
       const seen = typeName(current);
-      for (const [label, v] of WRONG_TYPES) {
+      for (const [label, v] of current === undefined ? WRONG_TYPES : wrongTypes(seen)) {
         if (typeName(v) === seen || (current === undefined && label !== 'a number')) continue;
         keep('type', label, setPath(valid, path, v));
       }
