@@ -65,6 +65,13 @@ describe('what may be asserted of a success answer (issue 38)', () => {
     expect(judge(defaultProfile, 'webhooks.create', 200, {}).choices[0]).toMatchObject({ option: 'successStatus["POST /webhooks"]', followed: false, received: '200' });
   });
 
+  it('makes no success-status choice of a status the profile records as unknown (null), nor judges it against a default', () => {
+    const p = { ...defaultProfile, successStatus: { ...defaultProfile.successStatus, 'POST /webhooks': null } };
+    const j = judge(p, 'webhooks.create', 200, {});
+    expect(j.failures).toEqual([]);
+    expect(j.choices.filter((c) => c.option.startsWith('successStatus'))).toEqual([]);
+  });
+
   it('fails a non-2xx, a body that is not JSON, and a wrong Content-Type', () => {
     expect(judge(defaultProfile, 'public.vaults', 404, { error: {} }).failures[0]?.expected).toMatch(/^a 2xx success/);
     expect(judgeSuccess(defaultProfile, ep(defaultProfile, 'public.vaults'), { status: 200, json: undefined, text: '<html>', contentType: 'application/json' }).failures[0]?.expected).toBe('a JSON body');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpointKey, endpointSuccess, publicEnvelopeOf, successSchema } from './endpoints.ts';
+import { endpointKey, endpointSuccess, endpointSuccessKnown, publicEnvelopeOf, successSchema } from './endpoints.ts';
 import type { Endpoint } from './endpoint-type.ts';
 import type { Profile } from './profile.ts';
 import { isoUtcTimestamp } from './refinements.ts';
@@ -189,7 +189,9 @@ export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; 
     out.failures.push({ expected: `a 2xx success (profile: ${want})`, received: `${answer.status} ${show(answer.json ?? answer.text)}`, requirement: e.requirements[0] });
     return out;
   }
-  out.choices.push({ option: `successStatus["${e.id === 'rates.get' ? 'GET /rates' : endpointKey(e)}"]`, expected: String(want), followed: answer.status === want, received: String(answer.status) });
+  // A status the profile records as unknown (null) is no choice to follow: any 2xx is the target's own.
+  const known = endpointSuccessKnown(p, e);
+  if (known !== undefined) out.choices.push({ option: `successStatus["${e.id === 'rates.get' ? 'GET /rates' : endpointKey(e)}"]`, expected: String(known), followed: answer.status === known, received: String(answer.status) });
   if (answer.status === 204 && answer.text.trim() === '') return out;
   // "A REST interface over JSON" (part 1): the answer says so, when the caller saw its headers.
   if (answer.contentType !== undefined && !/^application\/json\b/i.test(answer.contentType)) {

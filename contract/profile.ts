@@ -52,9 +52,9 @@ const assetInfo = z.object({ decimals: z.number().int().min(0).max(36), oraclePr
 export const profileSchema = z.object({
   name: z.string().default('lendcheck-default'),
 
-  successStatus: doc(z.record(endpointKey, z.number().int().min(200).max(299)).default(SUCCESS_STATUS_DEFAULTS), {
+  successStatus: doc(z.record(endpointKey, z.number().int().min(200).max(299).nullable()).default(SUCCESS_STATUS_DEFAULTS), {
     spec: 'Part 4: "Success status codes: not shown."',
-    reason: '201 for creations, 202 for a withdrawal that completes later, 200 otherwise: the usual REST reading.',
+    reason: '201 for creations, 202 for a withdrawal that completes later, 200 otherwise: the usual REST reading. null: unknown (a detected profile that did not see the endpoint succeed), so any 2xx is the target\'s own choice and nothing is asserted of it.',
   }),
   ratesPath: doc(z.string().regex(/^\/\S+$/).nullable().default('/rates'), {
     spec: 'Part 4: "Get-rates path: not shown."',
@@ -379,6 +379,18 @@ export function marketId(profile: Profile, asset: string, maturity: string): str
   return `${asset}${profile.markets.idSeparator}${maturity}`;
 }
 
+/** The success status to expect or send by: the profile's, else the default (also where the profile records it as unknown). */
 export function successStatus(profile: Profile, key: string): number {
   return profile.successStatus[key] ?? SUCCESS_STATUS_DEFAULTS[key] ?? 200;
+}
+
+/**
+ * The success status the profile KNOWS, or undefined where it records it as unknown (null: a
+ * detected profile that never saw the endpoint succeed). Part 4: "Success status codes: not
+ * shown": a status the target documents or answers is its own choice, judged only against this,
+ * never against a default standing in (issue 47: a withdrawal's 200, a public read's 203).
+ */
+export function knownSuccessStatus(profile: Profile, key: string): number | undefined {
+  const v = profile.successStatus[key];
+  return v === null ? undefined : (v ?? SUCCESS_STATUS_DEFAULTS[key] ?? 200);
 }

@@ -1,7 +1,7 @@
 import { defaultProfile, parseProfile, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { HttpClient, TransportError } from '../conformance/http.ts';
-import { amountsDetector, orderBoundsDetector } from './orders/amounts.ts';
+import { amountsDetector, orderBoundsDetector, withdrawalBoundDetector } from './orders/amounts.ts';
 import { assetInfoDetector } from './market/asset-info.ts';
 import { assetsDetector } from './market/assets.ts';
 import { DEFAULT_MAX_REQUESTS, widenedBudget } from './budget.ts';
@@ -13,7 +13,7 @@ import { fundsDetailsDetector } from './orders/funds-details.ts';
 import { unknownFieldsDetector } from './orders/unknown-fields.ts';
 import { lifecycleDetector } from './orders/lifecycle.ts';
 import { liquidationDetector } from './orders/liquidation.ts';
-import { getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE, UNSTATED_BOUNDS } from './options.ts';
+import { detectedStatuses, getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE, UNSTATED_BOUNDS } from './options.ts';
 import { ordersDetector } from './orders/orders.ts';
 import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './market/public.ts';
@@ -34,7 +34,7 @@ import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 
 export const DETECTORS: Detector[] = [
   ratesDetector, tierDetector, publicDetector, orderBoundsDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
-  lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, periodsDetector, bodyLimitDetector,
+  withdrawalBoundDetector, lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, periodsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
   // Decimals and oracle prices: a bounded search per asset, skipped (saying so) when the budget is short.
@@ -136,6 +136,8 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
   for (const rec of RECORDS) {
     if (diff[rec]) diff[rec] = { ...(defaultProfile as unknown as Record<string, object>)[rec], ...(diff[rec] as object) };
   }
+  // The spec shows no success status: those detection did not see are unknown (null), never a default (options.ts).
+  diff.successStatus = detectedStatuses((opt) => probe.found.get(opt)?.value);
   // The bodies the spec does not show, as the target sent them (no request of their own).
   const learned = learnShapes(parseProfile(diff), probe.seen);
   if (learned.length) diff.responses = Object.fromEntries(learned.map((l) => [l.key, { fields: l.fields }]));
@@ -154,6 +156,7 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
     } else {
       const why = probe.missed.get(opt) ?? UNDETECTABLE[opt] ?? 'no detector reads it';
       if (UNSTATED_BOUNDS.includes(opt)) options[opt] = { detected: false, value: null, default: def, reason: `${why}; no bound is stated (null), as the spec gives none` };
+      else if (opt.startsWith('successStatus.')) options[opt] = { detected: false, value: null, default: def, reason: `${why}; the status is unknown (null): any 2xx is the target's own, and the exported document says 2XX` };
       else if (opt === 'ratesPath') options[opt] = { detected: false, value: null, default: def, reason: `${why}; the path is unknown (null): nothing is asserted of it, and the rates checks skip saying so` };
       else options[opt] = { detected: false, value: def, default: def, reason: why };
     }

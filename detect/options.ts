@@ -1,4 +1,4 @@
-import { defaultProfile, profileSchema, webhookDeletable, type Profile } from '../contract/index.ts';
+import { defaultProfile, endpoints, profileSchema, successKey, webhookDeletable, type Profile } from '../contract/index.ts';
 
 // Every profile option as a dotted name (a record's entries one by one, e.g.
 // `successStatus.POST /lend`), and reading/writing one in a profile-shaped object.
@@ -73,6 +73,26 @@ export const UNDETECTABLE: Record<string, string> = {
 
 /** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */
 export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth', 'webhooks.secretMinLength'];
+
+/**
+ * Every success status of the interface, as the profile's successStatus keys (public reads
+ * included). Part 4: "Success status codes: not shown": one detection did not see is unknown
+ * (null) in a detected profile, never the default asserted in its place (issue 47: a withdrawal
+ * refused below the minimum left the default 202 to fail a target documenting its own 200).
+ */
+export function successStatusKeys(): string[] {
+  return endpoints(defaultProfile).filter((e) => e.access !== 'sandbox').map(successKey);
+}
+
+/** The detected successStatus record: what was seen, every other status unknown (null). */
+export function detectedStatuses(found: (option: string) => unknown): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const k of successStatusKeys()) {
+    const v = found(`successStatus.${k}`);
+    out[k] = typeof v === 'number' ? v : null;
+  }
+  return out;
+}
 
 /** Why an option has no meaning under a profile (an endpoint it sets is not served), or undefined. */
 export function inapplicable(p: Profile, option: string): string | undefined {

@@ -114,4 +114,22 @@ describe('a target\'s OpenAPI document against the export', () => {
     const missing = got.filter((f) => f.field === '(operation)' && f.severity === 'failed');
     expect(missing.length).toBe(endpoints(defaultProfile).filter((e) => e.access !== 'sandbox').length - 2); // the shared book is one operation
   });
+
+  it('holds a target\'s success status only to one the profile knows, never to a default standing in (issue 47, mutator seeds 1-14)', () => {
+    // A detected profile that never saw a withdrawal or a public read succeed records their statuses as unknown (null).
+    const unknown = { ...defaultProfile, successStatus: { ...defaultProfile.successStatus, 'POST /users/{userId}/withdraw': null, 'GET /vaults': null } };
+    const ours = buildOpenApi(unknown) as Json;
+    expect(Object.keys(ours.paths['/users/{userId}/withdraw'].post.responses)).toContain('2XX');
+    const theirs = served(ours);
+    const p = theirs.paths;
+    // The target documents its own choices: 200 for a withdrawal, 203 for a public read.
+    p['/v1/users/{userId}/withdraw'].post.responses['200'] = p['/v1/users/{userId}/withdraw'].post.responses['2XX'];
+    delete p['/v1/users/{userId}/withdraw'].post.responses['2XX'];
+    p['/v1/vaults'].get.responses['203'] = p['/v1/vaults'].get.responses['2XX'];
+    delete p['/v1/vaults'].get.responses['2XX'];
+    expect(diffOpenApi(ours, theirs, { prefix: '/v1', skip }).filter((f) => f.severity === 'failed').map(findingText)).toEqual([]);
+    // Known (the default profile's 202), the same document is a contradiction.
+    const known = diffOpenApi(buildOpenApi(defaultProfile) as Json, theirs, { prefix: '/v1', skip }).filter((f) => f.severity === 'failed').map(findingText);
+    expect(known).toContain('POST /users/{userId}/withdraw responses: expected success status 202 (profile successStatus) / received success status 200');
+  });
 });

@@ -109,7 +109,9 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
       add(name, '(operation)', 'failed', 'the operation (spec part 4, under the profile)', 'no such operation in the target\'s document');
       continue;
     }
-    // Success statuses: the profile names one; the target's document must offer it.
+    // Success statuses: where the profile knows one, the target's document must offer it. Where
+    // the profile records it as unknown (the export's `2XX`), any 2xx the target documents is its
+    // own choice (part 4: "Success status codes: not shown"), never held to a default.
     const okMine = Object.keys((mine.op.responses as Json) ?? {}).filter((s) => /^2\d\d$/.test(s));
     const okTheirs = Object.keys((other.op.responses as Json) ?? {}).filter((s) => /^2(\d\d|XX)$/i.test(s));
     for (const s of okMine) {
@@ -136,10 +138,13 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
     if (rb1 && rb2) compareObject(ours, theirs, rb1, rb2, name, 'requestBody', 'request', add);
     else if (rb1 && !rb2) add(name, 'requestBody', 'failed', 'a JSON request body', 'none');
     // The success body: what the export requires must be there; what the target adds is a note.
-    const s = okMine.find((x) => okTheirs.includes(x));
-    if (s) {
+    const anyMine = (mine.op.responses as Json | undefined)?.['2XX'] !== undefined;
+    const same = okMine.find((x) => okTheirs.includes(x));
+    const pair = same ? [same, same] : anyMine && okTheirs.length ? ['2XX', okTheirs[0]!] : undefined;
+    if (pair) {
+      const [s, t] = pair as [string, string];
       const r1 = bodySchema(ours, (mine.op.responses as Json)[s]);
-      const r2 = bodySchema(theirs, (other.op.responses as Json)[s]);
+      const r2 = bodySchema(theirs, (other.op.responses as Json)[t]);
       // A body the spec does not show holds what the profile recorded: a field the target's own
       // document does not promise is a note there (the profile saw it once), never a contradiction.
       const byProfile = ((mine.op.responses as Json)[s] as Json | undefined)?.['x-lendcheck-shown-by'] === 'profile';

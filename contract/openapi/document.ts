@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_VERSION_PREFIX, ERROR_STATUS, RATE_LIMIT_HEADERS } from '../constants.ts';
-import { endpoints, endpointSuccess, type Endpoint } from '../endpoints.ts';
+import { endpoints, endpointSuccessKnown, type Endpoint } from '../endpoints.ts';
 import { defaultProfile, type Profile } from '../profile.ts';
 import { RATE_FIELDS } from '../rate-bound.ts';
 import { errorBody } from '../schemas.ts';
@@ -41,11 +41,19 @@ const errorRef = (p: Profile, description: string): Json => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+/**
+ * The success response's key: the status the profile knows, or the range `2XX` where it records
+ * the status as unknown (part 4: "Success status codes: not shown"; a detected profile that never
+ * saw the endpoint succeed states no default in its place).
+ */
+const successCode = (profile: Profile, e: Endpoint): string => String(endpointSuccessKnown(profile, e) ?? '2XX');
+
 function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
   const links = linksOf(profile, e, ids);
+  const known = endpointSuccessKnown(profile, e) !== undefined;
   const responses: Json = {
-    [String(endpointSuccess(profile, e))]: {
-      description: specShowsBody(e) ? 'Success (shape from the spec)' : 'Success (shape not shown by the spec: any JSON, and the id field the profile names, as contract/assertable.ts judges it)',
+    [successCode(profile, e)]: {
+      description: `${known ? 'Success' : 'Success, its status unknown to the profile (any 2xx)'} ${specShowsBody(e) ? '(shape from the spec)' : '(shape not shown by the spec: any JSON, and the id field the profile names, as contract/assertable.ts judges it)'}`,
       // Who shows this body: a diff against a target's own document holds the spec's fields to it, and
       // only notes where the target does not promise a field the profile recorded (cli/gate/openapi-diff.ts).
       'x-lendcheck-shown-by': specShowsBody(e) ? 'spec' : 'profile',
@@ -82,13 +90,13 @@ function sharedOperation(profile: Profile, keyed: Endpoint, pub: Endpoint, ids: 
   const p = operation(profile, pub, ids);
   const kr = k.responses as Record<string, Json>;
   const pr = p.responses as Record<string, Json>;
-  const ok = String(endpointSuccess(profile, keyed));
+  const ok = successCode(profile, keyed);
   const schemaOf = (r: Json) => ((r.content as Json)['application/json'] as Json).schema as Json;
   const responses: Json = { ...pr, ...kr };
   responses[ok] = {
     ...kr[ok],
     description: 'With a key: the authenticated book of an asset (profile shape). Without: the public book of a market (spec shape).',
-    content: { 'application/json': { schema: { anyOf: [schemaOf(kr[ok]), schemaOf(pr[String(endpointSuccess(profile, pub))])] } } },
+    content: { 'application/json': { schema: { anyOf: [schemaOf(kr[ok]), schemaOf(pr[successCode(profile, pub)])] } } },
   };
   const segment = { name: 'id', in: 'path', required: true, schema: orderbookSegment(profile) };
   return {

@@ -67,6 +67,8 @@ export const publicDetector: Detector = {
 };
 
 function envelope(p: Probe, key: string, r: Reply): void {
+  // Its success status, which part 4 leaves open: a public read's 203 is the target's own, known once seen.
+  if (ok(r)) p.set(`successStatus.GET ${key}`, r.status, 'high', [r]);
   const j = r.json as Record<string, unknown> | undefined;
   if (!ok(r) || !j || typeof j !== 'object') return p.miss(`publicEnvelope.${key}`, `GET ${key} answered ${r.status} without a JSON object`);
   const wrapped = 'data' in j && 'timestamp' in j;

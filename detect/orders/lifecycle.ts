@@ -2,7 +2,7 @@ import { tradeAsset } from '../market/assets.ts';
 import { cancelTries } from './orders.ts';
 import { errorChoiceOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { findId } from '../../conformance/body-id.ts';
-import { probeAmount } from './probe-amount.ts';
+import { probeAmount, probeWithdrawal } from './probe-amount.ts';
 import { Decimal } from '../../contract/decimal.ts';
 
 // Organic matching, as any partner would do it: a lend and a crossing borrow from two new
@@ -82,12 +82,13 @@ export const lifecycleDetector: Detector = {
     }
 
     cancellable(p);
-    const wd = await p.call('POST', `/users/${encodeURIComponent(lender)}/withdraw`, { body: { asset, amount: '10', destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
+    const wAmount = probeWithdrawal(p);
+    const wd = await p.call('POST', `/users/${encodeURIComponent(lender)}/withdraw`, { body: { asset, amount: wAmount, destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
     if (ok(wd)) {
       p.set('successStatus.POST /users/{userId}/withdraw', wd.status, 'high', [wd]);
       const id = findId(wd.json, undefined, ['userId']);
       if (id) p.set('ids.withdrawal', id.field, 'high', [wd], 'the one field of the withdrawal named like an id');
-    } else p.miss('successStatus.POST /users/{userId}/withdraw', `a withdrawal of 10 ${asset} answered ${wd.status} ${errorText(wd).slice(0, 160)}`);
+    } else p.miss('successStatus.POST /users/{userId}/withdraw', `a withdrawal of ${wAmount} ${asset} answered ${wd.status} ${errorText(wd).slice(0, 160)}`);
   },
 };
 

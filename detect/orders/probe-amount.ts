@@ -17,3 +17,13 @@ export function probeAmount(p: Probe, base = '10'): string {
   if (typeof max === 'string' && v.gt(max)) v = new Decimal(max);
   return v.toFixed();
 }
+
+/**
+ * A withdrawal amount for a detector's probe: its own `base`, raised to the minimum withdrawal
+ * found (withdrawalBoundDetector runs first). Withdrawals have no maximum in the profile.
+ */
+export function probeWithdrawal(p: Probe, base = '10'): string {
+  const min = p.found.get('amounts.minWithdrawal')?.value;
+  const v = new Decimal(base);
+  return (typeof min === 'string' && v.lt(min) ? new Decimal(min) : v).toFixed();
+}

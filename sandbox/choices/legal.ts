@@ -28,7 +28,7 @@ const specCodesKeepStatus: Rule = (p) => {
 };
 
 const successIs2xx: Rule = (p) =>
-  Object.entries(p.successStatus).filter(([, s]) => s < 200 || s > 299).map(([k, s]) => `successStatus.${k}: expected 2xx / received ${s}`);
+  Object.entries(p.successStatus).filter(([, s]) => s !== null && (s < 200 || s > 299)).map(([k, s]) => `successStatus.${k}: expected 2xx / received ${s}`);
 
 const ratesPathFree: Rule = (p) => {
   const taken = endpoints({ ...p, ratesPath: '/rates-placeholder' }).filter((e) => e.id !== 'rates.get').map((e) => e.path);
