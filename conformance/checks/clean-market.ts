@@ -1,4 +1,5 @@
 import type { CheckContext } from '../check.ts';
+import { marketId } from '../../contract/index.ts';
 import { enc } from './fixtures.ts';
 
 // Checks that need their own orders to meet each other run against a target that is used
@@ -6,7 +7,8 @@ import { enc } from './fixtures.ts';
 // may have left resting orders in the shared books. An order of ours that crosses one of
 // those is filled by it instead of by our counterparty, and a correct service then looks
 // broken. So a check reads the book first and picks a market and rates that cross nothing
-// already resting: a lend rate above every resting borrow and below every resting lend.
+// already resting: a lend rate above every resting borrow and below every resting lend. The
+// book read is the public one, whose body the spec shows.
 
 /** The rates resting on each side of one market's book, as far as the book shows them. */
 export interface BookRates {
@@ -20,14 +22,24 @@ interface BookBody {
 }
 
 /**
- * The authenticated book of `asset` in `maturity`, or undefined when it cannot be read (an
- * answer other than 2xx, or sides without numeric rates): the spec leaves its body open.
- * The wrapper `data` of the public form is accepted too.
+ * The PUBLIC book of the market of `asset` in `maturity` (`GET /markets/{id}/orderbook`, whose body
+ * part 2 shows: `lends` and `borrows` of `{rate, amount}`, bare or in the `{data, timestamp}`
+ * wrapper), or undefined when it cannot be read. Not the authenticated book: its body is not
+ * shown, and a target that renamed or nested its levels left conformance guessing a rate that
+ * crossed a resting order (issue 47, mutator seeds 1 and 13). The market's id is the one GET
+ * /markets lists for that asset and maturity (else the profile's composition).
  */
 export async function readBook(ctx: CheckContext, asset: string, maturity: string): Promise<BookRates | undefined> {
-  const r = await ctx.api('GET', `/markets/${enc(asset)}/orderbook`, { query: { maturity } });
+  const id = (await listedMarketId(ctx, asset, maturity)) ?? marketId(ctx.profile, asset, maturity);
+  const r = await ctx.pub('GET', `/markets/${enc(id)}/orderbook`);
   if (r.status < 200 || r.status > 299) return undefined;
-  const body = ((r.json as { data?: BookBody } | undefined)?.data ?? r.json) as BookBody | undefined;
+  return bookRates(r.json);
+}
+
+/** The spec's public book (part 2), bare or wrapped, as the rates on each side; undefined when it is not that shape. */
+export function bookRates(json: unknown): BookRates | undefined {
+  const wrapped = json as { data?: BookBody; timestamp?: unknown } | undefined;
+  const body = (wrapped && typeof wrapped === 'object' && 'data' in wrapped && 'timestamp' in wrapped ? wrapped.data : json) as BookBody | undefined;
   if (!body || !Array.isArray(body.lends) || !Array.isArray(body.borrows)) return undefined;
   const rates = (side: Array<{ rate?: unknown }>) => side.map((e) => e?.rate);
   const lends = rates(body.lends);
@@ -35,6 +47,26 @@ export async function readBook(ctx: CheckContext, asset: string, maturity: strin
   if (![...lends, ...borrows].every((x) => typeof x === 'number' && Number.isFinite(x))) return undefined;
   return { lends: lends as number[], borrows: borrows as number[] };
 }
+
+/** The id GET /markets (public, part 2: `markets` of {id, asset, maturity, ...}) gives the market, read once a run. */
+async function listedMarketId(ctx: CheckContext, asset: string, maturity: string): Promise<string | undefined> {
+  let list = ctx.shared.get(MARKETS_KEY) as Promise<Array<{ id?: unknown; asset?: unknown; maturity?: unknown }>> | undefined;
+  if (!list) {
+    list = ctx
+      .pub('GET', '/markets')
+      .then((r) => {
+        const j = r.json as { markets?: unknown; data?: { markets?: unknown } } | undefined;
+        const m = r.status >= 200 && r.status < 300 ? (j?.markets ?? j?.data?.markets) : undefined;
+        return Array.isArray(m) ? (m as Array<{ id?: unknown; asset?: unknown; maturity?: unknown }>) : [];
+      })
+      .catch(() => []);
+    ctx.shared.set(MARKETS_KEY, list);
+  }
+  const hit = (await list).find((m) => m && m.asset === asset && m.maturity === maturity && typeof m.id === 'string');
+  return hit?.id as string | undefined;
+}
+
+const MARKETS_KEY = 'cleanMarket:markets';
 
 /** Rates a check may use, lowest first: few decimals, so any rate precision takes them. */
 export const CANDIDATE_RATES = [0.0001, 0.001, 0.005, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45];
@@ -46,9 +78,9 @@ export const CANDIDATE_RATES = [0.0001, 0.001, 0.005, 0.01, 0.02, 0.03, 0.04, 0.
  * A resting order at the same rate would be first in line (time priority), hence strictly.
  * Undefined when the gap between the two sides holds fewer than `n` candidates.
  */
-export function gapRates(book: BookRates, n: number): number[] | undefined {
+export function gapRates(book: BookRates, n: number, rateBelow: number | null = null): number[] | undefined {
   const floor = Math.max(-Infinity, ...book.borrows);
-  const ceiling = Math.min(Infinity, ...book.lends);
+  const ceiling = Math.min(Infinity, ...book.lends, rateBelow ?? Infinity);
   const free = CANDIDATE_RATES.filter((r) => r > floor && r < ceiling);
   return free.length >= n ? free.slice(0, n) : undefined;
 }
@@ -82,7 +114,7 @@ export async function cleanMarket(ctx: CheckContext, asset: string, n: number): 
     const book = await readBook(ctx, asset, maturity);
     if (!book) continue;
     read = true;
-    const rates = gapRates(book, n);
+    const rates = gapRates(book, n, ctx.profile.bounds.rateBelow);
     if (rates) return { found: { maturity, rates, book }, unread: false, seen };
     seen.push(`${maturity}: lends from ${Math.min(...book.lends)}, borrows up to ${Math.max(...book.borrows)}`);
   }
