@@ -8,7 +8,7 @@ import { Rate } from 'k6/metrics';
 import { loadConfig } from './lib/config.ts';
 import { call, callMany, expect429AsNormal, jsonOf, type Call, type Res } from './lib/http.ts';
 import { mixedOptions, mixedPlan, PUBLIC_ENDPOINTS } from './lib/mixed-options.ts';
-import { borrowBody, is2xx, iteration, lendBody, markets, positionIdOf, RESTING_LEND_RATE, userId } from './lib/orders.ts';
+import { borrowBody, is2xx, iteration, lendBody, markets, positionIdOf, userId } from './lib/orders.ts';
 import { ack } from './lib/acks.ts';
 
 const cfg = loadConfig();
@@ -48,7 +48,7 @@ export function setup(): Seeds {
   const borrow = send({ endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m) });
   if (is2xx(borrow)) ack('borrow', { user, asset: m.asset, amount: cfg.orderAmount, id: positionIdOf(borrow, cfg.borrowIdField) });
   // A few more positions so the list has pages to follow.
-  for (let i = 0; i < 3; i++) placeLend(user, m, RESTING_LEND_RATE);
+  for (let i = 0; i < 3; i++) placeLend(user, m, cfg.restingRate);
   const lendId = positionIdOf(lend);
   const borrowId = positionIdOf(borrow, cfg.borrowIdField);
   if (!lendId) throw new Error(`setup: expected a seed lend / received ${lend.status} ${String(lend.body).slice(0, 160)}`);
@@ -106,7 +106,7 @@ export function cancel(): void {
   const n = iteration();
   const m = books[n % books.length];
   const user = userId(cfg, 'mix-canceller', n);
-  const id = positionIdOf(placeLend(user, m, RESTING_LEND_RATE));
+  const id = positionIdOf(placeLend(user, m, cfg.restingRate));
   if (!id) return;
   // Two cancels of the order at once: one succeeds, the other gets the profile's invalid-state
   // answer, and the order's funds come back once (the audit after the run checks the money).

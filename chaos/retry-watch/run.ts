@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defaultProfile, KEY_PREFIX, legalAmount, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
 import { findId } from '../../contract/body-id.ts';
+import { restingRate } from '../../contract/resting-rate.ts';
 import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
 import { verifyWebhook } from '../../signing/signature.ts';
@@ -108,15 +109,16 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     if (reg.status < 200 || reg.status > 299) throw new Error(`POST /webhooks answered ${reg.status}: ${JSON.stringify(reg.json)?.slice(0, 300)}`);
     // The registration result is not shown in the spec: its id where the profile names it, else the one id-like field.
     webhookId = findId(reg.json, profile.ids.webhook)?.value;
-    // The amount from the profile's bounds (its minimum order may exceed 100).
-    const lend = await call(o, 'POST', '/lend', { userId, asset: 'USDC', amount: legalAmount(profile), rate: 0.5, maturity: profile.lifecycle.defaultMaturity });
+    // The amount from the profile's bounds (its minimum order may exceed 100); the rate below its rate bound (issue 47).
+    const restRate = restingRate(profile.bounds.rateBelow).rate ?? 0.01;
+    const lend = await call(o, 'POST', '/lend', { userId, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity });
     lendAnswered = true;
     if (lend.status < 200 || lend.status > 299 || typeof lend.json?.positionId !== 'string') throw new Error(`POST /lend answered ${lend.status}: ${JSON.stringify(lend.json)?.slice(0, 300)}`);
     positionId = lend.json.positionId as string;
     const causedAt = Date.now();
     let slowNote: string | undefined;
     if (slowUser) {
-      const l2 = await call(o, 'POST', '/lend', { userId: slowUser, asset: 'USDC', amount: legalAmount(profile), rate: 0.5, maturity: profile.lifecycle.defaultMaturity });
+      const l2 = await call(o, 'POST', '/lend', { userId: slowUser, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity });
       if (l2.status >= 200 && l2.status < 300 && typeof l2.json?.positionId === 'string') slowId = l2.json.positionId as string;
       else slowNote = `the second lend was refused (${l2.status}), so no delivery could be answered after ${SLOW_ANSWER_MS / 1000} s`;
     } else slowNote = 'the profile names the funded users (funding.userIds): a second event cannot be told apart before its order is answered';

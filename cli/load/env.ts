@@ -2,6 +2,7 @@
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
 import { ADDRESS_FORMS, addressFor, collateralFor, legalAmount, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
+import { restingRate } from '../../contract/resting-rate.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -37,6 +38,8 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     PUBLIC_PATH: '/markets',
     ASSETS: lendable.join(','),
     ORDER_AMOUNT: orderAmount,
+    // The mix's lends that must stay pending: below the profile's rate bound (issue 47), never a fixed 0.5.
+    RESTING_RATE: String(restingRate(profile.bounds.rateBelow).rate ?? 0.01),
     // The mix's withdrawals: 1, raised to the profile's minimum withdrawal.
     WITHDRAW_AMOUNT: legalAmount(profile, 0, { base: '1', kind: 'withdrawal' }),
     COLLATERAL: collateral.asset,

@@ -1,7 +1,7 @@
 import type { Profile } from '../../contract/index.ts';
 import { legalAmount } from '../../contract/index.ts';
 import { CheckSkip, fail, show, type CheckContext } from '../check.ts';
-import { borrowBody, enc, lendBody, RESTING_RATE, validAddress } from '../checks/fixtures.ts';
+import { borrowBody, enc, lendBody, validAddress } from '../checks/fixtures.ts';
 import type { Reply } from '../http.ts';
 import type { Cell } from './matrix.ts';
 
@@ -32,7 +32,7 @@ export interface Made {
 
 /** A request body for a row that takes one, built for the cell's objects. A row with a body and no entry is a coverage failure (matrix.test.ts). */
 export const SAMPLE_BODIES: Record<string, (ctx: CheckContext, o: Owned, b: { url: string; secret: string }) => unknown> = {
-  'lend.create': (ctx, o) => lendBody(ctx, o.userId, { rate: RESTING_RATE }),
+  'lend.create': (ctx, o) => lendBody(ctx, o.userId),
   'borrow.create': (ctx, o) => borrowBody(ctx, o.userId),
   'position.repay': () => ({}),
   'position.patch': (_ctx, o) => ({ autoRollover: !(o.autoRollover ?? true) }),

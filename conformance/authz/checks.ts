@@ -1,6 +1,6 @@
 import { type Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../check.ts';
-import { createLend, enc, fundedUser, RESTING_RATE } from '../checks/fixtures.ts';
+import { createLend, enc, fundedUser } from '../checks/fixtures.ts';
 import { webhookSecret } from '../checks/endpoints.ts';
 import { findId } from '../body-id.ts';
 import { learnFunds, showFunds, type Funds } from '../concurrency/funds.ts';
@@ -42,7 +42,7 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   const notes: string[] = [];
   const cells = matrixCells(profile);
   const userId = await fundedUser(ctx, 'authz');
-  const lend = await createLend(ctx, userId, { rate: RESTING_RATE });
+  const lend = await createLend(ctx, userId);
   const o: Owned = { userId, positionId: lend.body.positionId };
   const read = () => ctx.api('GET', `/positions/${enc(o.positionId)}`);
   const base = await read();

@@ -3,7 +3,8 @@ import { ORDERBOOK_DEPTH_DEFAULT, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectJson, fail, pass, show, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { marketOrder } from './clean-market.ts';
-import { createLend, enc, expectSuccess, fundedUser, RESTING_RATE } from './fixtures.ts';
+import { createLend, enc, expectSuccess, fundedUser, restingRateFor } from './fixtures.ts';
+import { RESTING_LADDER } from '../../contract/resting-rate.ts';
 
 // Part 4: the authenticated order book takes `depth` (number, default 10). Accepting it is not
 // applying it: a book cut at 10 whatever depth asks passes every check that sends depth=10 or a
@@ -48,7 +49,9 @@ export function depthCheck(_profile: Profile): Check {
       const maturity = marketOrder(ctx)[0]!;
       const u = await fundedUser(ctx, 'depth');
       const most = ctx.profile.bounds.orderbookMaxDepth ?? 100;
-      const rates = [RESTING_RATE - 0.01, RESTING_RATE];
+      // The resting rate and the ladder's next below it: both under the target's bound.
+      const top = await restingRateFor(ctx);
+      const rates = [RESTING_LADDER.find((r) => r < top) ?? top / 2, top];
       // Another maturity's book, before and after: the lends placed in `maturity` must not show in it.
       const other = ctx.profile.markets.maturities.find((m) => m !== maturity);
       const before = other === undefined ? undefined : await book(ctx, asset, other, most);

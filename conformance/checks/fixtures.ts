@@ -2,11 +2,12 @@ import { addressFor, ADDRESS_FORMS, collateralFor, controls, createLendResponse,
 import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { positionIdIn } from '../body-id.ts';
+import { restingRateFor, restingRateNow } from './resting-rate.ts';
 
-// Shared set-up of the checks: funded users and positions. Lends rest at a high rate so
-// they stay pending (no borrower pays 50 %), unless a check wants a match.
+// Shared set-up of the checks: funded users and positions. Lends rest at a high rate below the
+// target's bound (resting-rate.ts) so they stay pending, unless a check wants a match.
 
-export const RESTING_RATE = 0.5;
+export { restingRateFor } from './resting-rate.ts';
 
 /**
  * A withdrawal destination the profile's withdrawals.destinationPattern takes (the spec
@@ -18,7 +19,7 @@ export function validAddress(profile: Profile): string {
 
 export function lendBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   // The amount from the profile's bounds (a target's minimum order may exceed 100); USDC is a lend asset of part 2.
-  return { userId, asset: 'USDC', amount: legalAmount(ctx.profile), rate: RESTING_RATE, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
+  return { userId, asset: 'USDC', amount: legalAmount(ctx.profile), rate: restingRateNow(ctx), maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
 }
 
 export function borrowBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -116,8 +117,11 @@ export interface Created {
 
 /** POST /lend that must succeed; without controls an unfunded user is a reason to skip, not a failure. */
 export async function createLend(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Promise<Created> {
+  if (over.rate === undefined) await restingRateFor(ctx);
   const r = await ctx.api('POST', '/lend', { body: lendBody(ctx, userId, over) });
   skipIfUnfunded(ctx, r, `a lend for ${userId}`);
+  // The spec gives no rate bound: a refusal naming rate is the profile's bounds.rateBelow set otherwise.
+  if (refusesField(r, /\brate\b/)) profileGap(ctx, 'bounds.rateBelow', r, `a lend at rate ${String(lendBody(ctx, userId, over).rate)}`);
   if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a lend in market ${String(lendBody(ctx, userId, over).maturity)}`);
   if (refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, `a lend of ${String(lendBody(ctx, userId, over).amount)}`);
   const want = ctx.profile.successStatus['POST /lend'] ?? 201;

@@ -1,7 +1,7 @@
 import { Decimal } from '../../contract/decimal.ts';
 import { legalAmount, controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
-import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, skipIfUnfunded, validAddress } from './fixtures.ts';
+import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, restingRateFor, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
 import { NEEDS_CLOCK } from './hooks.ts';
 
@@ -29,7 +29,7 @@ async function readUntil(ctx: CheckContext, id: string, ok: (p: Position) => boo
  * allows is refused as insufficient_funds, whose details the spec fixes ({required, available}).
  */
 async function availableOf(ctx: CheckContext, userId: string, asset: string): Promise<Decimal> {
-  const r = await ctx.api('POST', '/lend', { body: { userId, asset, amount: ctx.profile.amounts.maxOrder, rate: 0.5, maturity: ctx.profile.lifecycle.defaultMaturity } });
+  const r = await ctx.api('POST', '/lend', { body: { userId, asset, amount: ctx.profile.amounts.maxOrder, rate: await restingRateFor(ctx), maturity: ctx.profile.lifecycle.defaultMaturity } });
   if (r.status >= 200 && r.status < 300) {
     const id = (r.json as { positionId?: string })?.positionId;
     if (id) await ctx.api('POST', `/positions/${enc(id)}/cancel`);

@@ -1,7 +1,8 @@
 import { Decimal } from '../../contract/decimal.ts';
 import { controls, LEND_ASSETS, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, unaffordable, type CheckContext } from '../check.ts';
-import { enc, lendBody, RESTING_RATE, validAddress } from '../checks/fixtures.ts';
+import { enc, lendBody, restingRateFor, validAddress } from '../checks/fixtures.ts';
+import { restingRateNow } from '../checks/resting-rate.ts';
 import type { Reply } from '../http.ts';
 import type { TimedExchange } from './exchanges.ts';
 import { outcomeOf } from './linearize/ledger/adapter.ts';
@@ -54,7 +55,7 @@ async function fromDetails(ctx: CheckContext, userId: string, asset: string, key
 
 /** Does a lend of `x` fit? A refused one moves nothing; an accepted one is cancelled at once. */
 async function fits(ctx: CheckContext, userId: string, asset: string, x: Decimal, key?: string): Promise<boolean> {
-  const r = await ctx.api('POST', '/lend', { ...(key ? { key } : {}), body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: RESTING_RATE }) });
+  const r = await ctx.api('POST', '/lend', { ...(key ? { key } : {}), body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: await restingRateFor(ctx) }) });
   if (errorCode(r) === 'insufficient_funds') return false;
   if (r.status === 429) throw unaffordable(`the funds search's lend answered 429 twice: the target's rate limit leaves no room for this check now`);
   if (!accepted(r)) throw new CheckSkip(`the funds search's lend of ${x.toFixed()} ${asset} answered ${r.status} ${String(errorCode(r) ?? '')}: neither accepted nor insufficient_funds`);
@@ -126,7 +127,7 @@ export function fromProbe(ctx: CheckContext, probe: TimedExchange, asset: string
 }
 
 /** The largest-order probe body for a lend of `asset` that stays pending. */
-export const probeBody = (ctx: CheckContext, userId: string, asset: string) => ({ userId, asset, amount: ctx.profile.amounts.maxOrder, rate: 0.5, maturity: ctx.profile.lifecycle.defaultMaturity });
+export const probeBody = (ctx: CheckContext, userId: string, asset: string) => ({ userId, asset, amount: ctx.profile.amounts.maxOrder, rate: restingRateNow(ctx), maturity: ctx.profile.lifecycle.defaultMaturity });
 
 /**
  * The profile's `consistency.readAfterWrite` (an option the concurrency suite adds): when a

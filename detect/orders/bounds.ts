@@ -1,7 +1,6 @@
 import { errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { tradeAsset } from '../market/assets.ts';
-import type { Reply } from '../../conformance/http.ts';
-import { probeAmount } from './probe-amount.ts';
+import { boundIn, FAR, refusesField, searchRateBound } from './rate-bound.ts';
 
 // Bounds the spec does not give (profile `bounds`): the highest rate an order may ask, and the
 // order book's maximum `depth`. Each is stated in the exported document only when a refusal
@@ -11,56 +10,17 @@ import { probeAmount } from './probe-amount.ts';
 // Both start from a far value: taken means no bound. Refused naming the field, the bound is
 // read from the message when it names one and checked at its edge; else it is searched for.
 
-/** Far past any sensible bound of either figure. */
-export const FAR = 1_000_000;
-
-/** A number the error message names, strictly between lo and hi, or undefined. */
-export function boundIn(r: Reply, lo: number, hi: number): number | undefined {
-  const nums = (errorText(r).match(/\d+(?:\.\d+)?/g) ?? []).map(Number).filter((n) => n > lo && n < hi);
-  return nums[0];
-}
-
-const refusesField = (r: Reply, field: string) => !ok(r) && r.status >= 400 && r.status < 500 && new RegExp(`\\b${field}\\b`, 'i').test(errorText(r));
+export { FAR, boundIn } from './rate-bound.ts';
 
 export const boundsDetector: Detector = {
   name: 'bounds the spec does not give',
   options: ['bounds.rateBelow', 'bounds.orderbookMaxDepth'],
   async run(p) {
-    await rateBound(p);
+    // Usually already searched by the orders detector (its resting lends need the bound).
+    await searchRateBound(p);
     await depthBound(p);
   },
 };
-
-/**
- * A lend asking the rate: taken (and cancelled at once: nobody takes a loan that dear) or refused.
- * A refusal not naming `rate` (funds, amounts) tells nothing, so detection stops there.
- */
-async function tryRate(p: Probe, rate: number): Promise<{ taken: boolean; reply: Reply }> {
-  const r = await p.call('POST', '/lend', { body: { userId: p.user('orders'), asset: tradeAsset(p), amount: probeAmount(p), rate } });
-  if (ok(r)) {
-    const id = (r.json as { positionId?: unknown } | undefined)?.positionId;
-    if (typeof id === 'string') await p.call('POST', `/positions/${encodeURIComponent(id)}/cancel`);
-    return { taken: true, reply: r };
-  }
-  if (!refusesField(r, 'rate')) throw new Error(`a lend at rate ${rate} answered ${r.status} ${errorText(r).slice(0, 200)}`);
-  return { taken: false, reply: r };
-}
-
-async function rateBound(p: Probe): Promise<void> {
-  if (p.fact('lendRefused')) return p.miss('bounds.rateBelow', 'lends were refused (orders detector), so no rate could be tried');
-  // 1 (100 %) first: the usual bound of a fraction.
-  const one = await tryRate(p, 1);
-  if (!one.taken) return p.set('bounds.rateBelow', 1, 'high', [one.reply], 'a lend at rate 1 was refused naming rate');
-  const far = await tryRate(p, FAR);
-  if (far.taken) return p.set('bounds.rateBelow', null, 'high', [one.reply, far.reply], `lends at rates 1 and ${FAR} were taken`);
-  // Refused somewhere above 1: below the figure the message names if that one is refused too, else below FAR (a refusal seen).
-  const named = boundIn(far.reply, 1, FAR);
-  if (named !== undefined) {
-    const at = await tryRate(p, named);
-    if (!at.taken) return p.set('bounds.rateBelow', named, 'high', [one.reply, far.reply, at.reply], `rate 1 taken, ${named} (named by the refusal of ${FAR}) refused`);
-  }
-  p.set('bounds.rateBelow', FAR, 'medium', [one.reply, far.reply], `rate 1 taken, ${FAR} refused naming rate; the bound between them was not read, so only the refusal seen is stated`);
-}
 
 async function depthBound(p: Probe): Promise<void> {
   const path = `/markets/${encodeURIComponent(tradeAsset(p))}/orderbook`;

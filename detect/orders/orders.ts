@@ -4,13 +4,13 @@ import type { Reply } from '../../conformance/http.ts';
 import { tradeAsset } from '../market/assets.ts';
 import { errorChoiceOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { probeAmount } from './probe-amount.ts';
+import { probeRate, searchRateBound } from './rate-bound.ts';
 
-// Lend orders nobody will take (rate 50 %): their creation status and defaults, the list's
+// Lend orders nobody will take (a high rate below the target's bound, rate-bound.ts): their creation status and defaults, the list's
 // order, over-max limit and last-page cursor, one position read, PATCH, and a cancel twice
 // (the second gives the invalid-state code).
 
 const DAY_MS = 86_400_000;
-const DEAD_RATE = 0.5;
 
 interface Created { positionId: string; maturity?: string; createdAt?: string; autoRollover?: unknown }
 
@@ -26,6 +26,9 @@ export const ordersDetector: Detector = {
     const m0 = p.fact<string[]>('maturities')?.[0] ?? '30d';
     const asset = tradeAsset(p);
     const user = p.user('orders');
+    // The rate bound first: a fixed resting rate may lie above it (issue 47).
+    await searchRateBound(p);
+    const DEAD_RATE = probeRate(p);
     const lend = (body: Record<string, unknown>) => p.call('POST', '/lend', { body: { userId: user, asset, amount: probeAmount(p), rate: DEAD_RATE, ...body } });
     const r1 = await lend({ maturity: m0 });
     if (!ok(r1)) {
@@ -75,7 +78,7 @@ export const ordersDetector: Detector = {
 
     // An ISO date a few days past the first market: the nearest market takes it, an exact-market target refuses it.
     const date = new Date(Date.now() + (Number.parseInt(m0, 10) + 3) * DAY_MS).toISOString().slice(0, 10);
-    const md = await p.call('POST', '/lend', { body: { userId: p.user('mdate'), asset, amount: probeAmount(p), rate: DEAD_RATE, maturity: date } });
+    const md = await p.call('POST', '/lend', { body: { userId: p.user('mdate'), asset, amount: probeAmount(p), rate: probeRate(p), maturity: date } });
     if (ok(md)) p.set('lifecycle.maturityDateResolution', 'nearest-market', 'medium', [md], `maturity ${date} (3 days past ${m0}) was taken`);
     else if (errorChoiceOf(md) && /maturity/.test(errorText(md))) p.set('lifecycle.maturityDateResolution', 'exact-market', 'medium', [md], `maturity ${date} (3 days past ${m0}) was refused`);
     else p.miss('lifecycle.maturityDateResolution', `a lend with maturity ${date} answered ${md.status}`);

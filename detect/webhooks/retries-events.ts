@@ -3,6 +3,7 @@ import { tradeAsset } from '../market/assets.ts';
 import { errorText, ok, type Probe } from '../probe.ts';
 import { payloadOf, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
 import { probeAmount } from '../orders/probe-amount.ts';
+import { probeRate } from '../orders/rate-bound.ts';
 
 // The events both retry probes (test clock: retries.ts; time ratio: retries-ratio.ts) send
 // and read: a lend nobody takes, and its deliveries by event id.
@@ -16,7 +17,7 @@ export interface Ctx { p: Probe; rx: RecordingReceiver; webhookId?: string }
 export async function newEvent(x: Ctx, tag: string, answer: RecordingReceiver['decide'], mayMiss = false): Promise<{ eventId: string; first: Arrival; lend: Reply }> {
   const { p, rx } = x;
   rx.decide = answer;
-  const lend = await p.call('POST', '/lend', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: probeAmount(p), rate: 0.5, maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
+  const lend = await p.call('POST', '/lend', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: probeAmount(p), rate: probeRate(p), maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
   if (!ok(lend)) throw new Error(`a lend for event ${tag} answered ${lend.status} ${errorText(lend).slice(0, 160)}`);
   const pid = (lend.json as { positionId?: string }).positionId;
   const mine = (d: Arrival) => (payloadOf(d) as { data?: { positionId?: unknown } } | undefined)?.data?.positionId === pid;

@@ -32,6 +32,8 @@ export interface LoadConfig {
   runId: string;
   /** Order size and the collateral that covers it (worked out exactly by the command). */
   orderAmount: string;
+  /** The rate of the mix's lends that must stay pending (below the profile's rate bound). */
+  restingRate: number;
   /** Each withdrawal of the mix (the profile's minimum withdrawal or more). */
   withdrawAmount: string;
   collateralAsset: string;
@@ -94,6 +96,7 @@ export function loadConfig(): LoadConfig {
     marketSeparator: str('MARKET_SEPARATOR', '-'),
     runId: str('RUN_ID', 'run'),
     orderAmount: str('ORDER_AMOUNT', '100'),
+    restingRate: num('RESTING_RATE', 0.5),
     withdrawAmount: str('WITHDRAW_AMOUNT', '1'),
     collateralAsset: str('COLLATERAL', 'ETH'),
     collateralAmount: str('COLLATERAL_AMOUNT', '0.06'),

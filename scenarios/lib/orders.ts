@@ -27,8 +27,6 @@ export function userId(cfg: LoadConfig, role: string, n: number = iteration()): 
 /** A lend at `rate` and a borrow whose maximum rate is at or above it cross. */
 export const LEND_RATE = 0.05;
 export const BORROW_MAX_RATE = 0.06;
-/** A lend no borrower here reaches: it stays pending, so it can be cancelled. */
-export const RESTING_LEND_RATE = 0.5;
 
 export function lendBody(cfg: LoadConfig, user: string, m: Market, rate = LEND_RATE): Record<string, unknown> {
   return { userId: user, asset: m.asset, amount: cfg.orderAmount, rate, maturity: m.maturity };

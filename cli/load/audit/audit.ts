@@ -1,5 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import type { Profile } from '../../../contract/index.ts';
+import { restingRate } from '../../../contract/resting-rate.ts';
 import type { CheckResult } from '../../../kernel/results.ts';
 import { HttpClient, type Reply } from '../../../conformance/http.ts';
 import type { Sample } from '../samples.ts';
@@ -56,7 +57,7 @@ const errOf = (r: Reply) => (r.json as { error?: { code?: string; details?: { av
 
 /** A user's funds of `asset` from the details of an order larger than any balance, or why not. */
 async function probe(http: HttpClient, key: string, profile: Profile, userId: string, asset: string): Promise<{ available?: Decimal; why?: string }> {
-  const r = await http.request({ method: 'POST', path: '/lend', key, body: { userId, asset, amount: profile.amounts.maxOrder, rate: 0.5, maturity: profile.lifecycle.defaultMaturity } });
+  const r = await http.request({ method: 'POST', path: '/lend', key, body: { userId, asset, amount: profile.amounts.maxOrder, rate: restingRate(profile.bounds.rateBelow).rate ?? 0.01, maturity: profile.lifecycle.defaultMaturity } });
   if (r.status >= 200 && r.status < 300) {
     const id = (r.json as { positionId?: string } | undefined)?.positionId;
     if (id) await http.request({ method: 'POST', path: `/positions/${enc(id)}/cancel`, key });

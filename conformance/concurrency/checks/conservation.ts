@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { pass, type Check } from '../../check.ts';
-import { createLend, fundedUser, lendBody, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
+import { createLend, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
@@ -22,14 +22,14 @@ export const conservation: Check = {
     // The lends later cancelled: 100, raised to the profile's minimum order.
     const REFUND = legalAmount(ctx.profile);
     const userId = await fundedUser(ctx, 'conc-conserve');
-    const pending = [await createLend(ctx, userId, { amount: REFUND, rate: RESTING_RATE }), await createLend(ctx, userId, { amount: REFUND, rate: RESTING_RATE })];
+    const pending = [await createLend(ctx, userId, { amount: REFUND }), await createLend(ctx, userId, { amount: REFUND })];
     const before = await learnFunds(ctx, userId, 'USDC');
     const a = units(before.lo.mul(3).div(10), ctx.profile.assets.info.USDC?.decimals ?? 6);
     const ops: StormOp[] = [];
     for (let i = 0; i < 3; i++) {
       if (i < pending.length) ops.push({ kind: 'position.cancel', ids: { positionId: pending[i]!.body.positionId } });
       ops.push({ kind: 'user.withdraw', ids: { userId: userId }, body: { asset: 'USDC', amount: a.toFixed(), destination: validAddress(ctx.profile) } });
-      ops.push({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: a.toFixed(), rate: RESTING_RATE }) });
+      ops.push({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: a.toFixed() }) });
     }
     const { history, replies } = await storm(ctx, id, ops);
     // A cancel may be refused (the lend matched meanwhile): it then refunds nothing.

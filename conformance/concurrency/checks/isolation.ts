@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, unaffordable, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { enc, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
+import { enc, lendBody, restingRateFor } from '../../checks/fixtures.ts';
 import { learnFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
@@ -46,6 +46,7 @@ export const isolation: Check = {
     const id = this.id;
     const n = stormOf(ctx);
     const userId = ctx.user('conc-shared-user');
+    await restingRateFor(ctx);
     const keys = { 1: ctx.key, 2: ctx.key2! } as const;
     if (ctx.hasControls) {
       for (const k of [1, 2] as const) await ctx.api('POST', '/sandbox/fund', { key: keys[k], body: { userId, asset: 'USDC', amount: '100000' } });
@@ -55,7 +56,7 @@ export const isolation: Check = {
     const amount = { 1: legalAmount(ctx.profile, 0, { base: '101' }), 2: legalAmount(ctx.profile, 101, { base: '101' }) } as const;
     const ops: StormOp[] = Array.from({ length: n }, (_, i) => {
       const partner = ((i % 2) + 1) as 1 | 2;
-      return { kind: 'lend.create', body: lendBody(ctx, userId, { amount: amount[partner], rate: RESTING_RATE }), partner };
+      return { kind: 'lend.create', body: lendBody(ctx, userId, { amount: amount[partner] }), partner };
     });
     const { history, replies } = await storm(ctx, id, ops);
     const s = sort(replies, isInsufficient);

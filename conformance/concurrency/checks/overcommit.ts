@@ -1,7 +1,7 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { collateralFor, LEND_ASSETS, type Profile } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { borrowBody, fundedUser, lendBody, pairAsset, RESTING_RATE, validAddress } from '../../checks/fixtures.ts';
+import { borrowBody, fundedUser, lendBody, pairAsset, restingRateFor, validAddress } from '../../checks/fixtures.ts';
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, stormOf, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
@@ -48,7 +48,7 @@ function plan(ctx: CheckContext, kind: Kind): Plan {
     };
   }
   if (kind === 'lend') {
-    return { asset: 'USDC', noun: 'lends', many: (n, amount) => `${n} lends of ${amount} USDC`, op: (userId, amount) => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount, rate: RESTING_RATE }) }) };
+    return { asset: 'USDC', noun: 'lends', many: (n, amount) => `${n} lends of ${amount} USDC`, op: (userId, amount) => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount }) }) };
   }
   const borrowAsset = pairAsset(p);
   const asset = collateralAsset(p, borrowAsset);
@@ -77,6 +77,7 @@ function overcommit(kind: Kind): Check {
       const pl = plan(ctx, kind);
       const n = stormOf(ctx);
       const userId = await fundedUser(ctx, `conc-${kind}`);
+      if (kind === 'lend') await restingRateFor(ctx);
       const before = await learnFunds(ctx, userId, pl.asset);
       const decimals = ctx.profile.assets.info[pl.asset]?.decimals ?? 6;
       // Each fits (a ≤ funds) and together they do not (STORM·a > funds): a is 30 % of the funds.

@@ -1,6 +1,6 @@
 import { legalAmount } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check } from '../../check.ts';
-import { enc, fundedUser, lendBody, RESTING_RATE } from '../../checks/fixtures.ts';
+import { enc, fundedUser, lendBody, restingRateFor } from '../../checks/fixtures.ts';
 import { expectOnly, isInsufficient, sort, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm, type StormOp } from '../storm.ts';
 import { distinctPositions } from './overcommit.ts';
@@ -22,8 +22,9 @@ export const paginationUnderWrites: Check = {
   async run(ctx) {
     const id = this.id;
     const userId = await fundedUser(ctx, 'conc-pages');
+    await restingRateFor(ctx);
     // The amount from the profile's bounds (a minimum order of 100 refused the 10 sent before).
-    const create = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: legalAmount(ctx.profile, 0, { base: '10' }), rate: RESTING_RATE }) });
+    const create = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: legalAmount(ctx.profile, 0, { base: '10' }) }) });
     const { history, replies } = await storm(ctx, id, Array.from({ length: EXISTING }, create));
     const s = sort(replies, isInsufficient);
     expectOnly(ctx, history, replies, s, `${EXISTING} overlapping lends`, 'insufficient_funds');

@@ -1,7 +1,7 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { legalAmount } from '../../../contract/order-amounts.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { borrowBody, createLend, enc, fundedUser, pairAsset, RESTING_RATE } from '../../checks/fixtures.ts';
+import { borrowBody, createLend, enc, fundedUser, pairAsset } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
@@ -46,7 +46,7 @@ const cancelOnce: Check = {
     const userId = await fundedUser(ctx, 'conc-cancel');
     // 250, raised to the profile's minimum order (contract/order-amounts.ts).
     const amount = legalAmount(ctx.profile, 0, { base: '250' });
-    const lend = await createLend(ctx, userId, { amount, rate: RESTING_RATE });
+    const lend = await createLend(ctx, userId, { amount });
     const positionId = lend.body.positionId;
     const before = await learnFunds(ctx, userId, 'USDC');
     const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => ({ kind: 'position.cancel', ids: { positionId } }) satisfies StormOp));

@@ -1,5 +1,5 @@
 import { CheckSkip, unaffordable, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { createLend, enc, fundedUser, RESTING_RATE } from '../../checks/fixtures.ts';
+import { createLend, enc, fundedUser } from '../../checks/fixtures.ts';
 import type { Reply } from '../../http.ts';
 import type { Exchanges } from '../exchanges.ts';
 import { expectOnly, noteRateLimited, sort, stormFail } from '../kit.ts';
@@ -40,7 +40,7 @@ export const patchNoLostUpdate: Check = {
     const userId = await fundedUser(ctx, 'conc-patch');
     const positions: Array<{ id: string; flags: Flags }> = [];
     for (let i = 0; i < POSITIONS; i++) {
-      const c = await createLend(ctx, userId, { rate: RESTING_RATE });
+      const c = await createLend(ctx, userId);
       const g = await ctx.api('GET', `/positions/${enc(c.body.positionId)}`);
       if (g.status === 429) throw unaffordable(`reading ${c.body.positionId} answered 429 twice: the rate limit leaves no room for this check now`);
       const f = g.json as Flags;
@@ -85,7 +85,7 @@ export const readAfterWrite: Check = {
     const history: Exchanges = [];
     historiesOf(ctx, id).push(history);
     const userId = await fundedUser(ctx, 'conc-raw');
-    const c = await createLend(ctx, userId, { rate: RESTING_RATE });
+    const c = await createLend(ctx, userId);
     const pid = c.body.positionId;
     const first = await recordOne(ctx, history, { kind: 'position.get', ids: { positionId: pid } });
     const was = (first.json as Flags | undefined)?.autoRollover;
