@@ -177,7 +177,7 @@ export function issuesLine(error: z.ZodError, max = 3): string {
 
 /**
  * Judges one success answer: a 2xx (which one is the profile's choice), a JSON body with its
- * Content-Type (unless the status is 204 and the body empty), the public wrapper (which endpoints wrap is the profile's choice; what a
+ * Content-Type (unless the status is 204 or 205 and the body empty), the public wrapper (which endpoints wrap is the profile's choice; what a
  * wrapper holds is the spec's), and the payload against `assertable`. `json` is undefined when
  * the body did not parse.
  */
@@ -192,7 +192,8 @@ export function judgeSuccess(p: Profile, e: Endpoint, answer: { status: number; 
   // A status the profile records as unknown (null) is no choice to follow: any 2xx is the target's own.
   const known = endpointSuccessKnown(p, e);
   if (known !== undefined) out.choices.push({ option: `successStatus["${e.id === 'rates.get' ? 'GET /rates' : endpointKey(e)}"]`, expected: String(known), followed: answer.status === known, received: String(answer.status) });
-  if (answer.status === 204 && answer.text.trim() === '') return out;
+  // 204 No Content and 205 Reset Content carry no body (RFC 9110): an empty one is judged no further.
+  if ((answer.status === 204 || answer.status === 205) && answer.text.trim() === '') return out;
   // "A REST interface over JSON" (part 1): the answer says so, when the caller saw its headers.
   if (answer.contentType !== undefined && !/^application\/json\b/i.test(answer.contentType)) {
     out.failures.push({ expected: 'Content-Type application/json', received: `Content-Type ${show(answer.contentType || '(none)')}`, requirement: 'EP-json' });

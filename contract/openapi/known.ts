@@ -68,8 +68,8 @@ export function documentedSuccess(p: Profile, e: Endpoint): Json {
   return payload;
 }
 
-/** A 204 carries no body: the document then gives the status without content. */
-export const hasBody = (p: Profile, e: Endpoint) => endpointSuccess(p, e) !== 204;
+/** A 204 or 205 carries no body: the document then gives the status without content. */
+export const hasBody = (p: Profile, e: Endpoint) => ![204, 205].includes(endpointSuccess(p, e));
 
 /** The signature header under the profile's scheme (spec part 6: the header name; the form: the profile). */
 export function signatureHeader(p: Profile): Json {
