@@ -26,11 +26,12 @@ describe('restingRate', () => {
     expect(restingRate(null, [0.6]).rate).toBeUndefined();
   });
 
-  it('reads the published rates of a market list, bare or under data', () => {
+  it('reads the published lend rates of a market list, bare or under data', () => {
     const m = { markets: [{ lendRate: 0.05, borrowRate: 0.06 }, { lendRate: null, borrowRate: '0.1' }] };
-    expect(publishedRates(m)).toEqual([0.05, 0.06]);
-    expect(publishedRates({ data: m, timestamp: 'x' })).toEqual([0.05, 0.06]);
-    expect(publishedRates({ data: m.markets })).toEqual([0.05, 0.06]);
+    // lendRate only: borrowRate is the lend side's price, which lendcheck's own resting lends set.
+    expect(publishedRates(m)).toEqual([0.05]);
+    expect(publishedRates({ data: m, timestamp: 'x' })).toEqual([0.05]);
+    expect(publishedRates({ data: m.markets })).toEqual([0.05]);
     expect(publishedRates('nope')).toEqual([]);
   });
 });
