@@ -109,7 +109,6 @@ export function createSandbox(opts: SandboxOptions = {}): Sandbox {
     db,
     clock,
     profile,
-    lookupKey: (raw) => keys.lookup(raw),
     engine,
     controls,
     fetch: (req, env) => sandboxFetch(req, env),

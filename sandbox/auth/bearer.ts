@@ -1,5 +1,6 @@
 import { ApiError } from '../answer/errors.ts';
-import type { SandboxRequest } from '../pipeline/request.ts';
+import { KEY_PREFIX } from '../../contract/index.ts';
+import type { KeyKind, SandboxRequest } from '../pipeline/request.ts';
 import type { FrontStage } from '../pipeline/stage.ts';
 import type { KeyStore } from './keys.ts';
 
@@ -15,12 +16,15 @@ export function identify(keys: KeyStore, req: SandboxRequest): void {
   const header = req.header('authorization');
   if (header === undefined) {
     req.authRefusal = MISSING;
+    req.keyKind = 'none';
     return;
   }
   const key = bearerKey(header);
+  // A header without the Bearer scheme is classed by its whole value: a live key sent bare is still a live key sent.
+  req.keyKind = keyKindOf(key ?? header);
   const info = key === undefined ? undefined : keys.lookup(key);
   if (info) req.partner = info;
-  else req.authRefusal = key === undefined ? NOT_BEARER : key.startsWith('ck_live_') ? LIVE : INVALID;
+  else req.authRefusal = key === undefined ? NOT_BEARER : key.startsWith(KEY_PREFIX.production) ? LIVE : INVALID;
 }
 
 /** The caller stage: `identify` before every other stage. */
@@ -30,6 +34,8 @@ export const callerStage =
     identify(keys, req);
     return undefined;
   };
+
+const keyKindOf = (raw: string): KeyKind => (raw.startsWith(KEY_PREFIX.production) ? 'live' : raw.startsWith(KEY_PREFIX.sandbox) ? 'test' : 'other');
 
 const BEARER = /^Bearer +(\S+)\s*$/i;
 

@@ -18,7 +18,7 @@ const KEYS: Record<string, KeyInfo> = {
 
 function harness(profile: Profile = defaultProfile) {
   let now = 0;
-  const ctx = { profile, lookupKey: (raw: string) => KEYS[raw] } as unknown as SandboxContext;
+  const ctx = { profile } as unknown as SandboxContext;
   const stage = rateLimitPlugin({ now: () => now, wallNow: () => 1_700_000_000_000 + now, clientAddress: (req) => req.header('x-test-addr') ?? '127.0.0.1' }).stage!(ctx);
   const auth = (req: SandboxRequest) => {
     const key = /^Bearer (.+)$/.exec(req.header('authorization') ?? '')?.[1];

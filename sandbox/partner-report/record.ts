@@ -1,5 +1,4 @@
-import { KEY_PREFIX, RATE_LIMIT_HEADERS, type Profile } from '../../contract/index.ts';
-import { bearerKey } from '../auth/bearer.ts';
+import { RATE_LIMIT_HEADERS, type Profile } from '../../contract/index.ts';
 import type { Answer } from '../answer/answer.ts';
 import { isInternalRequest, type SandboxContext } from '../pipeline/plugin.ts';
 import { NodeRequest, type SandboxRequest } from '../pipeline/request.ts';
@@ -55,9 +54,6 @@ export function retryAtOf(profile: Profile, a: Answer, at: number): number | und
   return candidates.length ? Math.min(...candidates) : undefined;
 }
 
-const keyKind = (raw: string | undefined): Exchange['key'] =>
-  raw === undefined ? 'none' : raw.startsWith(KEY_PREFIX.production) ? 'live' : raw.startsWith(KEY_PREFIX.sandbox) ? 'test' : 'other';
-
 /** Whether the request carried body bytes: from the headers on a socket, from the body itself in process. */
 async function hasBodyOf(req: SandboxRequest, profile: Profile): Promise<boolean> {
   const len = Number(req.header('content-length') ?? 0);
@@ -110,9 +106,7 @@ export class Recorder {
 
   private async record(req: SandboxRequest, a: Answer, at: number, ms: number): Promise<void> {
     const { ctx } = this;
-    const auth = req.header('authorization');
-    const raw = auth === undefined ? undefined : (bearerKey(auth) ?? auth);
-    // The caller stage found the key's partner once (auth/bearer.ts); the stage runs after it.
+    // The caller stage read the header once (auth/bearer.ts): the key's kind and partner are on the request.
     const info = req.partner;
     const e: Exchange = {
       seq: ++this.seq,
@@ -120,7 +114,7 @@ export class Recorder {
       ms: Math.round(ms * 10) / 10,
       method: req.method,
       target: req.target,
-      key: keyKind(raw),
+      key: req.keyKind ?? 'none',
       hasBody: false,
       status: a.status,
       ...(req.endpoint ? { endpoint: req.endpoint } : {}),

@@ -26,8 +26,8 @@ export interface SandboxContext {
   db: BetterSqlite3.Database;
   clock: Clock;
   profile: Profile;
-  /** Constant-time lookup of a presented Bearer key; undefined when unknown or refused. */
-  lookupKey(raw: string): KeyInfo | undefined;
+  // No key lookup here: the caller stage (auth/bearer.ts) looks the key up once per request and
+  // keeps the caller on it (req.partner, req.keyKind); plugins read the request, never the header.
   /** The core's engine: plugins append events (emit), hear committed ones (onEvents) and read positions. */
   engine: Engine;
   /** The whole sandbox, fetch-style (Sandbox.fetch): the console reads the API through it. */

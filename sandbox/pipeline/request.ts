@@ -11,6 +11,9 @@ import { pathOf, queryOf, targetOf } from './url.ts';
 // doors give nothing else; what the stages find (the caller) is kept on the request.
 // Paths and query strings are decoded by the platform (url.ts).
 
+/** The presented key's kind by its prefix, never the key: none (no header), test, live, other. */
+export type KeyKind = 'none' | 'test' | 'live' | 'other';
+
 /** The caller a valid key names (kept on the request by the caller stage). */
 export interface KeyInfo {
   /** Stable, non-secret id of the key (never the key itself). */
@@ -44,6 +47,8 @@ export interface SandboxRequest {
    *  or why the Authorization header is refused (undefined with partner: no refusal). */
   partner?: KeyInfo;
   authRefusal?: ApiError;
+  /** The presented key's kind, read by the caller stage with the rest (the partner report records it). */
+  keyKind?: KeyKind;
   header(name: string): string | undefined;
   /** The query string's parameters (the first value of a repeated one). */
   query(): Record<string, string>;
@@ -61,6 +66,7 @@ export class NodeRequest implements SandboxRequest {
   endpoint?: string;
   partner?: KeyInfo;
   authRefusal?: ApiError;
+  keyKind?: KeyKind;
 
   constructor(private readonly incoming: Incoming) {
     this.method = incoming.method ?? 'GET';
@@ -148,6 +154,7 @@ export class FetchRequest implements SandboxRequest {
   endpoint?: string;
   partner?: KeyInfo;
   authRefusal?: ApiError;
+  keyKind?: KeyKind;
 
   constructor(
     private readonly req: Request,
