@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertSafe, resolveTarget, targetEnv, UnsafeTargetError } from './target.ts';
+import { assertSafe, resolveTarget, UnsafeTargetError } from './target.ts';
 
 describe('target', () => {
   it('takes flags over the environment and reads the rest from LENDCHECK_*', () => {
@@ -8,7 +8,14 @@ describe('target', () => {
     expect(t.apiKey).toBe('ck_test_a');
     expect(t.only).toEqual(['a', 'b']);
     expect(t.strict).toBe(true);
-    expect(resolveTarget({}, targetEnv(t))).toMatchObject({ baseUrl: t.baseUrl, apiKey: 'ck_test_a', only: ['a', 'b'], strict: true });
+  });
+
+  it('resolves once: a resolved target is never read from the environment again, and survives a copy to the worker', () => {
+    const t = resolveTarget({ apiKey: 'ck_test_flag' }, { LENDCHECK_ONLY: 'a', LENDCHECK_SEED: '7', LENDCHECK_KEY_TIERS: '{"key":"scale"}' });
+    expect(resolveTarget(t, { LENDCHECK_API_KEY: 'ck_test_env', LENDCHECK_BASE_URL: 'http://x/v1', LENDCHECK_STRICT: '1' })).toBe(t);
+    // What Vitest's provide hands to the worker is a structured clone: every field comes across as it was.
+    expect(structuredClone(t)).toEqual(t);
+    expect(t).toMatchObject({ resolved: true, apiKey: 'ck_test_flag', only: ['a'], seed: 7, keyTiers: { key: 'scale' }, strict: false });
   });
 
   it('refuses a ck_live_ key unless the run is read-only', () => {

@@ -3,7 +3,9 @@ import { KEY_PREFIX } from '../contract/index.ts';
 
 // Where the suite points, from flags first and the environment second. A production
 // (ck_live_) key is refused unless the run is read-only: a conformance run must never
-// move real money.
+// move real money. The LENDCHECK_* variables are the user's input only: resolveTarget reads
+// them once, in the process that parses the command, and what it returns (a ResolvedTarget) is
+// what travels on, to the Vitest worker too (suite/channel.ts); nothing after reads them again.
 
 export interface TargetOptions {
   baseUrl?: string;
@@ -50,8 +52,14 @@ export const ENV = {
 
 const truthy = (v: string | undefined) => v !== undefined && /^(1|true|yes)$/i.test(v);
 
-/** Flags win over the environment; empty strings count as absent. */
-export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = process.env): TargetOptions {
+/** A target whose flags and environment were read once: plain data (it crosses to the Vitest worker). */
+export type ResolvedTarget = TargetOptions & { readonly resolved: true };
+
+export const isResolved = (t: TargetOptions): t is ResolvedTarget => (t as { resolved?: unknown }).resolved === true;
+
+/** Flags win over the environment; empty strings count as absent. A target already resolved is returned as it is. */
+export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+  if (isResolved(flags)) return flags;
   const pick = (k: keyof typeof ENV) => {
     const f = flags[k];
     if (f !== undefined && f !== '') return f;
@@ -71,6 +79,7 @@ export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = pro
     }
   }
   return {
+    resolved: true,
     baseUrl: pick('baseUrl') as string | undefined,
     apiKey: pick('apiKey') as string | undefined,
     ...(moreApiKeys?.length ? { moreApiKeys } : {}),
@@ -87,31 +96,6 @@ export function resolveTarget(flags: TargetOptions, env: NodeJS.ProcessEnv = pro
     keyTiers,
     plan: pick('plan') as string | undefined,
   };
-}
-
-/** The environment a resolved target hands to a Vitest run of the suite. */
-export function targetEnv(t: TargetOptions): Record<string, string> {
-  const out: Record<string, string> = {};
-  const put = (k: keyof typeof ENV, v: string | number | boolean | string[] | object | undefined) => {
-    if (v === undefined || v === false) return;
-    out[ENV[k]] = Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v === true ? 1 : v);
-  };
-  put('baseUrl', t.baseUrl);
-  put('apiKey', t.apiKey);
-  put('moreApiKeys', t.moreApiKeys);
-  put('maxWaitMs', t.maxWaitMs);
-  put('apiKey2', t.apiKey2);
-  put('burstKey', t.burstKey);
-  put('publicBaseUrl', t.publicBaseUrl);
-  put('profileFile', t.profileFile);
-  put('strict', t.strict);
-  put('readOnly', t.readOnly);
-  put('only', t.only);
-  put('reportDir', t.reportDir);
-  put('seed', t.seed);
-  put('keyTiers', t.keyTiers);
-  put('plan', t.plan);
-  return out;
 }
 
 export class UnsafeTargetError extends Error {}

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { EXIT, InputError } from '../exit-codes.ts';
-import { givenKey, type GivenKey } from '../preflight/preflight.ts';
+import type { GivenKey } from '../preflight/preflight.ts';
+import type { TargetOptions } from '../../conformance/target.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
 import { CONFORMANCE_PLANS, DEFAULT_MAX_WAIT_S, DEFAULT_REPORT_DIR, SIGNATURE_SCHEME_FORMS } from './option-values.ts';
 
@@ -18,15 +19,17 @@ export function exitCodeOf(r: { status: string; figures: Record<string, string |
   return EXIT.pass;
 }
 
-/** The keys as the user gave them, each named by the option (or variable) that carried it. */
-function givenKeys(o: Record<string, unknown>): GivenKey[] {
+/** The run's keys as resolved once (flags over LENDCHECK_*), each named by the option (or variable) that carried it. */
+function givenKeys(o: Record<string, unknown>, fileKeys: string[], t: TargetOptions): GivenKey[] {
   const opt = (o.apiKey as string[] | undefined) ?? [];
-  const fromFile = o.apiKeysFile ? keysFromFile(o.apiKeysFile as string).map((key, i) => ({ option: `--api-keys-file (key ${i + 1})`, key })) : [];
+  const from = (flag: string, value: unknown, variable: string) => (value !== undefined ? flag : variable);
   return [
-    ...(opt.length ? opt.map((key, i) => ({ option: opt.length > 1 ? `--api-key (${i + 1} of ${opt.length})` : '--api-key', key })) : [givenKey('--api-key', undefined, 'LENDCHECK_API_KEY')]),
-    ...fromFile,
-    givenKey('--api-key-2', o.apiKey2 as string | undefined, 'LENDCHECK_API_KEY_2'),
-    givenKey('--burst-key', o.burstKey as string | undefined, 'LENDCHECK_BURST_KEY'),
+    ...opt.map((key, i) => ({ option: opt.length > 1 ? `--api-key (${i + 1} of ${opt.length})` : '--api-key', key })),
+    // Without --api-key the first key of a file is the main key; without either, the variable's.
+    ...(opt.length || fileKeys.length ? [] : [{ option: 'LENDCHECK_API_KEY', key: t.apiKey }]),
+    ...fileKeys.map((key, i) => ({ option: `--api-keys-file (key ${i + 1})`, key })),
+    { option: from('--api-key-2', o.apiKey2, 'LENDCHECK_API_KEY_2'), key: t.apiKey2 },
+    { option: from('--burst-key', o.burstKey, 'LENDCHECK_BURST_KEY'), key: t.burstKey },
   ];
 }
 
@@ -55,7 +58,7 @@ export function registerConformance(program: Command): void {
     .option('--schemathesis-examples <n>', 'Schemathesis examples per operation (its budget)', (v: string) => Number.parseInt(v, 10), 10)
     .action(async (o: Record<string, unknown>) => {
       // The parts load here, when the command runs (never for --help or a mistyped flag).
-      const { TargetUnreachable, UnsafeTargetError } = await import('../../conformance/target.ts');
+      const { resolveTarget, TargetUnreachable, UnsafeTargetError } = await import('../../conformance/target.ts');
       const { loadProfile } = await import('../../contract/index.ts');
       const { preflight } = await import('../preflight/preflight.ts');
       const { runConformance } = await import('../../conformance/suite/run.ts');
@@ -68,24 +71,11 @@ export function registerConformance(program: Command): void {
       const { skipLines } = await import('../output/skips.ts');
       const { planNamed } = await import('../../conformance/plans.ts');
       try {
-        if (typeof o.signatureScheme === 'string') {
-          // The suite loads the profile from its file: the named scheme goes into a file of its own (cli/signature-scheme.ts).
-          const { profileFileWithScheme, signatureSchemeOption } = await import('../signature-scheme.ts');
-          o.profile = profileFileWithScheme(signatureSchemeOption(o.signatureScheme), (o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE, o.reportDir as string);
-        }
-        // A bad profile file is the user's mistake: one line here, not a failed Vitest suite.
-        const profile = loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE);
-        try {
-          planNamed(o.plan as string);
-        } catch (e) {
-          throw new InputError((e as Error).message);
-        }
-        const baseUrl = (o.baseUrl as string | undefined) ?? process.env.LENDCHECK_BASE_URL;
-        // No --base-url: the embedded sandbox checks a given key as any target would (cli/preflight/embedded.ts).
-        if (!baseUrl) await (await import('../preflight/embedded.ts')).checkKeysOnEmbedded(givenKeys(o), { profile });
-        if (baseUrl) await preflight({ baseUrl, publicBaseUrl: (o.publicBaseUrl as string | undefined) ?? process.env.LENDCHECK_PUBLIC_BASE_URL, keys: givenKeys(o), allowLive: !!o.readOnly, liveOption: '--read-only' });
-        const keys = [...((o.apiKey as string[] | undefined) ?? []), ...(o.apiKeysFile ? keysFromFile(o.apiKeysFile as string) : [])];
-        const r = await runConformance({
+        // The run plan, resolved once: flags over LENDCHECK_*. The preflight, the suite (through
+        // runConformance, which takes it as it is), the redactor and Schemathesis all read this one.
+        const fileKeys = o.apiKeysFile ? keysFromFile(o.apiKeysFile as string) : [];
+        const keys = [...((o.apiKey as string[] | undefined) ?? []), ...fileKeys];
+        let target = resolveTarget({
           baseUrl: o.baseUrl as string | undefined,
           apiKey: keys[0],
           moreApiKeys: keys.slice(1),
@@ -100,16 +90,33 @@ export function registerConformance(program: Command): void {
           plan: o.plan as string,
           seed: o.seed as number | undefined,
           reportDir: o.reportDir as string,
-          reporter: ((o.reporter as string | undefined) ?? (o.verbose ? 'default' : 'none')) as 'default',
         });
+        if (typeof o.signatureScheme === 'string') {
+          // The suite loads the profile from its file: the named scheme goes into a file of its own (cli/signature-scheme.ts).
+          const { profileFileWithScheme, signatureSchemeOption } = await import('../signature-scheme.ts');
+          target = { ...target, profileFile: profileFileWithScheme(signatureSchemeOption(o.signatureScheme), target.profileFile, o.reportDir as string) };
+        }
+        // A bad profile file is the user's mistake: one line here, not a failed Vitest suite.
+        const profile = loadProfile(target.profileFile);
+        try {
+          planNamed(target.plan);
+        } catch (e) {
+          throw new InputError((e as Error).message);
+        }
+        const baseUrl = target.baseUrl;
+        const named = givenKeys(o, fileKeys, target);
+        // No --base-url: the embedded sandbox checks a given key as any target would (cli/preflight/embedded.ts).
+        if (!baseUrl) await (await import('../preflight/embedded.ts')).checkKeysOnEmbedded(named, { profile });
+        if (baseUrl) await preflight({ baseUrl, publicBaseUrl: target.publicBaseUrl, keys: named, allowLive: !!target.readOnly, liveOption: '--read-only' });
+        const r = await runConformance({ ...target, reporter: ((o.reporter as string | undefined) ?? (o.verbose ? 'default' : 'none')) as 'default' });
         const f = r.figures;
         const p = paint(colorEnabled(process.stdout));
         const status = r.status === 'failed' ? p.red(r.status.toUpperCase()) : r.status === 'passed' ? p.green(r.status.toUpperCase()) : r.status.toUpperCase();
         console.log(`conformance: ${status} — ${f.passed} passed, ${f.failed} failed, ${f.skipped} skipped in ${r.durationMs} ms; ${f.requests} requests${f.rateLimitWaitS ? ` (${f.rateLimitWaitS} s waiting for the rate limit)` : ''}; reports in ${o.reportDir}`);
         for (const l of skipLines(r)) console.log(l);
-        const plan = planNamed(o.plan as string);
+        const plan = planNamed(target.plan);
         const { budgetLines } = await import('../output/budget-lines.ts');
-        const leftOut = plan.checks ? (await import('../../conformance/registry.ts')).allChecks(loadProfile((o.profile as string | undefined) ?? process.env.LENDCHECK_PROFILE)).filter((c) => !plan.checks!.includes(c.id)).map((c) => c.id) : [];
+        const leftOut = plan.checks ? (await import('../../conformance/registry.ts')).allChecks(profile).filter((c) => !plan.checks!.includes(c.id)).map((c) => c.id) : [];
         for (const l of budgetLines(r, plan, leftOut)) console.log(l);
         const failedLines = failedCheckLines([r], p);
         if (failedLines.length) {
@@ -120,14 +127,11 @@ export function registerConformance(program: Command): void {
         // Advice is said, never counted: exitCodeOf reads statuses only (issue 47).
         for (const l of advisoryLines([r], p)) console.log(l);
         process.exitCode = exitCodeOf(r);
-        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : r.status === 'incomplete' ? 'incomplete' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([...keys, o.apiKey2, o.burstKey, process.env.LENDCHECK_API_KEY, process.env.LENDCHECK_API_KEY_2, process.env.LENDCHECK_BURST_KEY].filter((k): k is string => typeof k === 'string' && !!k)));
+        reportToGithub({ runId: 'conformance', verdict: r.status === 'failed' ? 'failed' : r.status === 'incomplete' ? 'incomplete' : 'passed', target: r.target ?? '', profile: r.profile ?? '', startedAt: r.startedAt, durationMs: r.durationMs, parts: [r] }, createRedactor([target.apiKey, ...(target.moreApiKeys ?? []), target.apiKey2, target.burstKey].filter((k): k is string => !!k)));
         if (o.withSchemathesis) {
           const { withSchemathesis } = await import('../../conformance/schemathesis/target.ts');
           const st = await withSchemathesis({
-            baseUrl: o.baseUrl as string | undefined,
-            apiKey: keys[0],
-            apiKey2: (o.apiKey2 as string | undefined) ?? process.env.LENDCHECK_API_KEY_2,
-            profileFile: o.profile as string | undefined,
+            target,
             seed: o.seed as number | undefined,
             maxExamples: o.schemathesisExamples as number,
             reportDir: o.reportDir as string,

@@ -1,18 +1,20 @@
-import { writeFileSync } from 'node:fs';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, inject, it } from 'vitest';
 import { loadProfile } from '../../contract/index.ts';
 import { runOptionsFor, startEmbedded, type EmbeddedTarget } from '../embedded.ts';
 import { replayMeta, writeReports } from '../report.ts';
 import { CHECK_DEADLINE_MS, executeCheck, finishRun, prepareRun } from '../runner.ts';
-import { assertSafe, resolveTarget } from '../target.ts';
+import { assertSafe } from '../target.ts';
 import { createRedactor } from '../../reports/redact.ts';
+import { leaveResult, TARGET_KEY } from './channel.ts';
 import { checkFailed } from './failure-error.ts';
 
-// The conformance suite as Vitest sees it: one test per check, in run order. The target
-// comes from LENDCHECK_* (runConformance sets them from the command's flags); without a
-// base URL the embedded sandbox is started. The run's result goes to LENDCHECK_RESULT_FILE.
+// The conformance suite as Vitest sees it: one test per check, in run order. The target is
+// the one runConformance resolved from the command's flags and the environment, provided as
+// one object (channel.ts): the worker never reads LENDCHECK_* itself. Without a base URL the
+// embedded sandbox is started. The run's result goes back on the file's meta.
 
-const target = resolveTarget({});
+const target = inject(TARGET_KEY);
+if (!target) throw new Error('the conformance suite runs through `lendcheck conformance` (runConformance), which provides its target');
 assertSafe(target);
 const profile = loadProfile(target.profileFile);
 const embedded: EmbeddedTarget | undefined = target.baseUrl ? undefined : await startEmbedded(profile);
@@ -34,11 +36,11 @@ describe(`conformance of ${run.opts.targetLabel}`, () => {
   }
 });
 
-afterAll(async () => {
+// Vitest reads a hook's first argument as its fixtures (an object pattern); the second is the file task.
+afterAll(async ({}, file) => {
   try {
     const result = finishRun(run);
-    const file = process.env.LENDCHECK_RESULT_FILE;
-    if (file) writeFileSync(file, JSON.stringify(result));
+    leaveResult(file.meta, result);
     if (target.reportDir) writeReports(result, target.reportDir, [run.opts.apiKey, run.opts.apiKey2 ?? '', run.opts.burstKey ?? ''], replayMeta(target, embedded));
   } finally {
     await run.close();
