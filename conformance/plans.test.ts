@@ -39,6 +39,13 @@ describe('conformance plans', () => {
     expect(capSkip(PLANS.quick, 'concurrency.matching-no-overfill', 140)).toMatch(/cap of 150 requests: 140 sent/);
     expect(capSkip(PLANS.quick, 'concurrency.matching-no-overfill', 100)).toBeUndefined();
     expect(capSkip(PLANS.full, 'concurrency.matching-no-overfill', 10_000)).toBeUndefined();
+    // A judge of the run's answers costs nothing of its own: never cut, however much was sent.
+    expect(capSkip(PLANS.quick, 'endpoint.every-success-body', 160)).toBeUndefined();
+  });
+
+  it('the quick plan never drives sandbox controls (its cost is the same on every target); the full plan may', () => {
+    expect(PLANS.quick.controls).toBe(false);
+    expect(PLANS.full.controls).toBeUndefined();
   });
 
   it('an unknown plan is an error naming the plans there are', () => {

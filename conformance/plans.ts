@@ -21,6 +21,11 @@ export interface Plan {
   storm?: number;
   /** No check starts once the run has sent this many requests: the rest skip as unaffordable, named. */
   requestCap?: number;
+  /**
+   * false: the run never drives sandbox controls, even where the target has them; it runs as
+   * against any service (pre-funded users, real time), so its cost is the same on every target.
+   */
+  controls?: false;
 }
 
 /**
@@ -58,6 +63,7 @@ export const PLANS: Record<PlanName, Plan> = {
     checks: QUICK_CHECKS.map((c) => c.id),
     storm: 5,
     requestCap: 150,
+    controls: false,
   },
 };
 
@@ -84,7 +90,8 @@ export function planChecks(plan: Plan, all: Check[]): { run: Check[]; leftOut: C
 export function capSkip(plan: Plan, id: string, sent: number): string | undefined {
   if (plan.requestCap === undefined) return undefined;
   const cost = PLAN_COSTS[id] ?? 0;
-  if (sent + cost <= plan.requestCap) return undefined;
+  // A check of no cost of its own (it judges what the run recorded) is never cut.
+  if (cost === 0 || sent + cost <= plan.requestCap) return undefined;
   return `the ${plan.name} plan's cap of ${plan.requestCap} requests: ${sent} sent, and this check costs about ${cost}; run without --plan for every check`;
 }
 

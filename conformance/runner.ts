@@ -174,7 +174,7 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
   };
   run.ctx = ctx;
 
-  ctx.hasControls = await probeControls(ctx);
+  ctx.hasControls = planNamed(opts.plan).controls === false ? false : await probeControls(ctx);
   const planned = planChecks(planNamed(opts.plan), opts.checks ?? allChecks(opts.profile, opts.keyTiers));
   run.leftOut = planned.leftOut.map((c) => c.id);
   const selected = selectChecks(planned.run, opts.only);
