@@ -4,16 +4,16 @@ import { startSandboxServer } from '../../sandbox/server.ts';
 import { executeCheck, prepareRun } from '../runner.ts';
 
 // More keys only make a run faster: against the sandbox with its rate limits on and Starter
-// keys (burst 100), the pagination family (about 150 requests) on one key must wait for the
-// refill; on two keys of the same partner it spreads over both and waits less. Neither meets
-// a 429 or skips for want of room.
+// keys (burst 100), the pagination family and the generated invalid cases (about 200 requests)
+// on one key must wait for the refill; on two keys of the same partner they spread over both and
+// wait less. Neither meets a 429 or skips for want of room.
 
 const PA = ['ck_test_budget_a1', 'ck_test_budget_a2'];
 const PB = 'ck_test_budget_b1';
 
 async function pages(keys: string[]) {
   const s = await startSandboxServer({ port: 0, host: '127.0.0.1', profile: defaultProfile, controls: false, validateResponses: false, keys: [...PA.map((key) => ({ key, partnerId: 'partner_a', tier: 'starter' as const })), { key: PB, partnerId: 'partner_b', tier: 'starter' as const }] });
-  const run = await prepareRun({ baseUrl: s.url, apiKey: keys[0]!, moreApiKeys: keys.slice(1), apiKey2: PB, profile: defaultProfile, only: ['pagination.*'], seed: 1, say: () => {} });
+  const run = await prepareRun({ baseUrl: s.url, apiKey: keys[0]!, moreApiKeys: keys.slice(1), apiKey2: PB, profile: defaultProfile, only: ['pagination.*', 'errors.invalid.*'], seed: 1, say: () => {} });
   try {
     const results = [];
     for (const item of run.plan) results.push(await executeCheck(run, item));

@@ -163,32 +163,29 @@ async function learn(m: WalkModel, r: Real, id: string, what: string, b?: Record
 }
 
 /**
- * After each command: pending borrows may have been matched meanwhile (read them), then the
- * funds compared. A target that matches on its own (a liquidity provider) may match one
- * between those reads, all the more while a 429 holds the walk between them: the funds then
- * move without the model. So the pending borrows are read again after the funds; if one moved,
- * it is learned and the funds are read again (a few times at most), and only funds read
- * between two agreeing reads of the positions are compared.
+ * After each command: the funds read, then the pending borrows, which may have been matched
+ * meanwhile. A target that matches on its own (a liquidity provider) may match one at any
+ * moment, all the more while a 429 holds the walk, and the funds then move without the model.
+ * A status only moves forward, so a borrow still pending when read after the funds was pending
+ * when they were read: those funds are compared. One that moved is learned, and the funds are
+ * read again (a few times at most). One read of each pending borrow a step, not one before the
+ * funds and one after (half the walk's requests once borrows rest: issue 48).
  */
 async function settle(m: WalkModel, r: Real, what: string): Promise<void> {
   const pending = () => positions(m).filter((x) => x.type === 'borrow' && x.status === 'pending');
   for (let round = 0; ; round++) {
-    for (const p of pending()) await learn(m, r, p.id, what);
     const funds: Array<[string, Decimal, Decimal | undefined]> = [];
     for (const asset of m.assets) {
       const want = fundsIn(m, asset);
       if (want !== undefined) funds.push([asset, want, await r.funds(asset)]);
     }
     let moved = false;
-    if (round < 3) {
-      for (const p of pending()) {
-        if (statusOf(String((await readPosition(r, p.id, p.asset, what)).status)) !== p.status) {
-          moved = true;
-          break;
-        }
-      }
+    for (const p of pending()) {
+      const b = await readPosition(r, p.id, p.asset, what);
+      if (statusOf(String(b.status)) !== p.status) moved = true;
+      await learn(m, r, p.id, what, b);
     }
-    if (moved) continue;
+    if (moved && round < 3) continue;
     for (const [asset, want, have] of funds) {
       if (have === undefined) continue;
       if (!have.eq(want)) broken(`after ${what}, the available ${asset}`, `${want.toFixed()} (the model)`, `${have.toFixed()} (${have.minus(want).abs().toFixed()} ${have.gt(want) ? 'more: money appeared' : 'less: money vanished'})`);
