@@ -49,6 +49,15 @@ describe('the rate bound below 1', () => {
     expect(p.used).toBeLessThanOrEqual(5);
   });
 
+  it('is read as 1 from a refusal of 1 naming 1, in three requests', async () => {
+    const { p, http } = await probeOf(1, true);
+    await rateBound(p);
+    await http.close();
+    expect(p.found.get('bounds.rateBelow')).toMatchObject({ value: 1, confidence: 'high' });
+    expect(probeRate(p)).toBe(0.5);
+    expect(p.used).toBe(3);
+  });
+
   it('is searched for when the refusal names none: a refused rate is stated and the rate rested at was taken', async () => {
     for (const at of [0.5, 0.3, 0.07]) {
       const { p, http } = await probeOf(at, false);

@@ -70,12 +70,13 @@ export async function rateBound(p: Probe): Promise<void> {
 
 /** Rate 1 was refused naming rate: the bound is at most 1. */
 async function below(p: Probe, refusal: Reply): Promise<void> {
-  const named = boundIn(refusal, 0, 1);
+  // The figure the refusal names, 1 itself included ("must be below 1"): refused at it, and the rate lendcheck rests at below it taken.
+  const named = boundIn(refusal, 0, 1.000001);
   if (named !== undefined) {
     const under = restingRate(named).rate;
-    const at = await tryRate(p, named);
+    const at = named === 1 ? { taken: false, reply: refusal } : await tryRate(p, named);
     const ok2 = under === undefined ? undefined : await tryRate(p, under);
-    if (!at.taken && ok2?.taken) return p.set('bounds.rateBelow', named, 'high', [refusal, at.reply, ok2.reply], `rate ${named} (named by the refusal of 1) refused, ${under} taken`);
+    if (!at.taken && ok2?.taken) return p.set('bounds.rateBelow', named, 'high', named === 1 ? [refusal, ok2.reply] : [refusal, at.reply, ok2.reply], `rate ${named} (named by the refusal of 1) refused, ${under} taken`);
   }
   // The ladder of round rates from 0.5 down to the floor: the first taken one, then the ladder between it and the last refused.
   const ladder = RESTING_LADDER.filter((r) => r >= SEARCH_FLOOR);
