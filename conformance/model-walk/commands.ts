@@ -2,6 +2,7 @@ import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import { show, type CheckContext } from '../check.ts';
 import { enc, profileGap, validAddress } from '../checks/fixtures.ts';
+import { restingRateNow } from '../checks/resting-rate.ts';
 import type { Reply } from '../http.ts';
 import { amountOf, repayPart, walkCollateral } from './amounts.ts';
 import { showFunds } from '../ledger-model/funds.ts';
@@ -203,7 +204,8 @@ export class Lend implements Cmd {
     r.taken.push(this.toString());
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const what = `lend ${amount.toFixed()} ${r.asset}`;
-    const rep = await call(r, 'POST', '/lend', { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: 0.5, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false });
+    // The run's resting rate (checks/resting-rate.ts), never a fixed 0.5: a correct target bound below it refuses every lend (mutator seed 12).
+    const rep = await call(r, 'POST', '/lend', { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: restingRateNow(r.ctx), maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false });
     const b = body(rep);
     if (ok(rep)) {
       if (typeof b.positionId !== 'string') broken(what, 'a positionId', got(rep));

@@ -2,7 +2,7 @@ import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import { collateralFor, type Profile } from '../../contract/index.ts';
 import { CheckSkip, unaffordable, fail, pass, type Check, type CheckContext } from '../check.ts';
-import { enc, fund, fundedUser, pairAsset } from '../checks/fixtures.ts';
+import { enc, fund, fundedUser, pairAsset, restingRateFor } from '../checks/fixtures.ts';
 import { balanceControl, eventualReads, probeBody } from '../concurrency/funds.ts';
 import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import { walkModel, type WalkModel } from './model.ts';
@@ -35,6 +35,8 @@ async function probeFunds(ctx: CheckContext, userId: string, asset: string): Pro
 export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) {
   const eventual = eventualReads(ctx.profile);
   if (eventual) throw new CheckSkip(eventual);
+  // The rate every lend of the walk rests at, read once before the first (a skip when none is safe).
+  await restingRateFor(ctx);
   const asset = pairAsset(ctx.profile);
   const collateral = collateralFor(ctx.profile, asset, '1').asset;
   let n = 0;

@@ -35,6 +35,12 @@ describe('model.ledger-walk', () => {
     expect(runs[1]!.notes.join('\n')).toContain('clock steps skipped: the target has no sandbox clock');
   });
 
+  it('lends at the run\'s resting rate, which a target whose rate bound is 0.5 takes (issue 47, mutator seed 12: a fixed 0.5 was refused)', { timeout: 60_000 }, async () => {
+    const bound = parseProfile({ bounds: { rateBelow: 0.5 } });
+    const c = await run({ controls: false, profile: bound, seed: 1 });
+    expect(`${c.status} ${c.message ?? ''}`).toBe('passed ');
+  });
+
   // A detected file whose budget ran out before assets.info keeps the default decimals (WBTC 8),
   // which minimal-sandbox's WBTC (6) does not follow: the walk's amounts must not rest on them.
   const minimal = loadProfile('examples/profiles/minimal-sandbox.json');
