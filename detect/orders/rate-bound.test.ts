@@ -58,6 +58,15 @@ describe('the rate bound below 1', () => {
     expect(p.used).toBe(3);
   });
 
+  it('lends as a user of its own, never the orders detector\'s (whose list of three lends is read for pagination)', async () => {
+    const { p, http } = await probeOf(0.5, false);
+    await rateBound(p);
+    await http.close();
+    const lends = p.seen.filter((s) => s.method === 'POST' && s.path === '/lend');
+    expect(lends.length).toBeGreaterThan(0);
+    for (const s of lends) expect(JSON.parse(s.reply.exchange.requestBody ?? '{}')).toMatchObject({ userId: p.user('rate-bound') });
+  });
+
   it('is searched for when the refusal names none: a refused rate is stated and the rate rested at was taken', async () => {
     for (const at of [0.5, 0.3, 0.07]) {
       const { p, http } = await probeOf(at, false);

@@ -32,7 +32,9 @@ export const refusesField = (r: Reply, field: string) => !ok(r) && r.status >= 4
  * A refusal not naming `rate` (funds, amounts) tells nothing, so detection stops there.
  */
 async function tryRate(p: Probe, rate: number): Promise<{ taken: boolean; reply: Reply }> {
-  const r = await p.call('POST', '/lend', { body: { userId: p.user('orders'), asset: tradeAsset(p), amount: probeAmount(p), rate } });
+  // A user of its own: its lends (cancelled ones still listed) must not join the orders
+  // detector's three, whose list is read for pagination.order and lastPageCursor.
+  const r = await p.call('POST', '/lend', { body: { userId: p.user('rate-bound'), asset: tradeAsset(p), amount: probeAmount(p), rate } });
   if (ok(r)) {
     const id = (r.json as { positionId?: unknown } | undefined)?.positionId;
     if (typeof id === 'string') await p.call('POST', `/positions/${encodeURIComponent(id)}/cancel`);
