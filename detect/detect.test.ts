@@ -64,6 +64,10 @@ describe('profile detect', () => {
       const body = detected.options['limits.maxBodyBytes']!;
       expect(body).toMatchObject({ detected: false, reason: expect.stringMatching(/budget \(20\)/) });
       expect(body.value).toBe(defaultProfile.limits.maxBodyBytes);
+      // The periods come with the public reads, early: late in the list, a spent budget left the
+      // default periods (30d among them) asserted of a target refusing 30d (Schemathesis ST202).
+      expect(detected.options['markets.periods']).toMatchObject({ detected: true });
+      expect(sameValue(detected.options['markets.periods']!.value, exampleProfile('strict-gateway').markets.periods)).toBe(true);
     } finally {
       await server.close();
     }

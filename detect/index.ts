@@ -33,8 +33,10 @@ import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 // telling probes go first), so a small budget still yields the important options.
 
 export const DETECTORS: Detector[] = [
-  ratesDetector, tierDetector, publicDetector, orderBoundsDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
-  withdrawalBoundDetector, lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, periodsDetector, bodyLimitDetector,
+  // The periods with the public reads (at most 15 requests): late in the list, a budget spent
+  // before them left the default periods (30d among them) to be asserted of a target refusing 30d.
+  ratesDetector, tierDetector, publicDetector, periodsDetector, orderBoundsDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
+  withdrawalBoundDetector, lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
   // Decimals and oracle prices: a bounded search per asset, skipped (saying so) when the budget is short.
