@@ -30,35 +30,47 @@ const post = (url: string, body: unknown) =>
 
 describe('sandbox durability', () => {
   it('finds every acknowledged write after SIGKILL during a write load and a restart', async () => {
-    const first = await startChild();
     const acked = new Map<string, string>();
     let sent = 0;
-    let stop = false;
-    const worker = async () => {
-      while (!stop) {
-        const amount = `${1 + (sent++ % 50)}.${String(sent).padStart(6, '0').slice(-6)}`;
-        try {
-          const r = await post(first.url, { userId: 'kill-user', asset: 'USDC', amount, rate: 0.2, maturity: '180d' });
-          if (r.status === 201) {
-            const b = (await r.json()) as { positionId: string; amount: string };
-            acked.set(b.positionId, b.amount); // as the sandbox acknowledged it (normalised, "1.50" → "1.5")
+    // One kill in the middle of a write load. A kill that lands while no request is cut off
+    // (each of the eight had its answer written) tests nothing torn: the drill then kills again,
+    // on the same file, up to three times; every write any run acknowledged must survive.
+    const killOnce = async () => {
+      const first = await startChild();
+      const before = { sent, acked: acked.size };
+      let stop = false;
+      const worker = async () => {
+        while (!stop) {
+          const amount = `${1 + (sent++ % 50)}.${String(sent).padStart(6, '0').slice(-6)}`;
+          try {
+            const r = await post(first.url, { userId: 'kill-user', asset: 'USDC', amount, rate: 0.2, maturity: '180d' });
+            if (r.status === 201) {
+              const b = (await r.json()) as { positionId: string; amount: string };
+              acked.set(b.positionId, b.amount); // as the sandbox acknowledged it (normalised, "1.50" → "1.5")
+            }
+            else await r.text();
+          } catch {
+            return; // the process is gone
           }
-          else await r.text();
-        } catch {
-          return; // the process is gone
         }
-      }
+      };
+      const workers = Array.from({ length: 8 }, worker);
+      // Kill once a few hundred writes are in, while requests are still in flight.
+      const deadline = Date.now() + 8000;
+      while (acked.size - before.acked < 300 && Date.now() < deadline) await sleep(20);
+      first.child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(workers);
+      await first.exited;
+      return { sent: sent - before.sent, acked: acked.size - before.acked };
     };
-    const workers = Array.from({ length: 8 }, worker);
-    // Kill once a few hundred writes are in, while requests are still in flight.
-    const deadline = Date.now() + 8000;
-    while (acked.size < 300 && Date.now() < deadline) await sleep(20);
-    first.child.kill('SIGKILL');
-    stop = true;
-    await Promise.all(workers);
-    await first.exited;
-    expect(acked.size).toBeGreaterThan(0);
-    expect(sent).toBeGreaterThan(acked.size); // some were in flight when the process died
+    let cut = false;
+    for (let attempt = 0; attempt < 3 && !cut; attempt++) {
+      const run = await killOnce();
+      expect(run.acked).toBeGreaterThan(0);
+      cut = run.sent > run.acked;
+    }
+    expect(cut, 'some writes were in flight when the process died (in one of three kills)').toBe(true);
 
     const second = await startChild();
     try {
