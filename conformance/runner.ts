@@ -189,7 +189,8 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
 
 /** What the run will cost, said before it starts: its requests, and the waiting the key's rate limit adds. */
 function costLine(run: Run, budget: RequestBudget, keys: string[]): string {
-  const n = planCost(planNamed(run.opts.plan), run.plan.filter((p) => !p.skip).map((p) => p.check.id)) ?? expectedRequests(run.plan.filter((p) => !p.skip).map((p) => p.check.id));
+  const ids = run.plan.filter((p) => !p.skip).map((p) => p.check.id);
+  const n = planCost(planNamed(run.opts.plan), ids) ?? expectedRequests(ids);
   const s = Math.ceil(budget.secondsFor(keys, n));
   const on = keys.length > 1 ? `over ${keys.length} keys, each ${budget.describe(keys[0]!)}` : `at this key's ${budget.describe(keys[0]!)}`;
   return `about ${n} requests; ${on}: ${s ? `about ${s} s of waiting for the rate limit` : 'no waiting for the rate limit expected'} (--max-wait ${Math.round(budget.maxWaitMs / 1000)} s per wait)`;
@@ -303,6 +304,8 @@ export function coverage(checks: CheckResult[]): results.PartResult['coverage'] 
 export interface ConformanceResult extends PartResult {
   /** Profile options the target was seen to follow (or not), check by check. */
   profileChoices: ProfileChoiceRow[];
+  /** The checks the run's plan left out, by id (absent for the full plan). */
+  leftOut?: string[];
 }
 
 
@@ -345,6 +348,7 @@ export function finishRun(run: Run): ConformanceResult {
       seed: run.ctx.seed,
     },
     profileChoices: run.choices,
+    ...(run.leftOut.length ? { leftOut: run.leftOut } : {}),
   };
 }
 

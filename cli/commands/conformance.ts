@@ -116,8 +116,8 @@ export function registerConformance(program: Command): void {
         for (const l of skipLines(r)) console.log(l);
         const plan = planNamed(target.plan);
         const { budgetLines } = await import('../output/budget-lines.ts');
-        const leftOut = plan.checks ? (await import('../../conformance/registry.ts')).allChecks(profile).filter((c) => !plan.checks!.includes(c.id)).map((c) => c.id) : [];
-        for (const l of budgetLines(r, plan, leftOut)) console.log(l);
+        // The runner names what the plan left out; the console says it by family.
+        for (const l of budgetLines(r, plan, r.leftOut)) console.log(l);
         const failedLines = failedCheckLines([r], p);
         if (failedLines.length) {
           console.log(`failed checks (reproductions in ${join(o.reportDir as string, FAILURES_FILE)}; rerun them with: ${selfCommand()} replay ${join(o.reportDir as string, FAILURES_FILE)}):`);
