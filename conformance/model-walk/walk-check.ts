@@ -109,6 +109,18 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
     { seed: ctx.seed, numRuns: bounds.numRuns, interruptAfterTimeLimit: bounds.timeLimitMs, markInterruptAsFailure: false },
   );
   const ms = Math.round(performance.now() - t0);
+  // fast-check reports a run that the time bound cut before any walk finished as failed with no
+  // error (numSuccesses 0): that is a slow machine or target, not a broken rule (CI, stop 52).
+  const noneFinished = details.failed && details.interrupted && details.errorInstance == null && details.counterexample == null;
+  if (noneFinished) {
+    if (!bounds.tour || tourTaken === 0) throw unaffordable(`no walk finished within ${bounds.timeLimitMs} ms, with no broken rule found`);
+    return pass({
+      notes: [
+        `the fixed tour of every step (${tourTaken} of ${cmds.length} taken) agreed with the model; no random walk finished within ${bounds.timeLimitMs} ms (seed ${details.seed}), so none is counted, in ${ms} ms`,
+        `funds checked after every step for ${learnable.join(', ') || 'no asset'}, via ${ctx.hasControls ? 'the sandbox balances control' : 'insufficient_funds details of a largest-order lend'}`,
+      ],
+    });
+  }
   if (details.failed) {
     let e = details.errorInstance;
     let shortest = String(details.counterexample?.[0] ?? '(none)');

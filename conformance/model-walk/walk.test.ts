@@ -11,11 +11,11 @@ import { WALK, walkChecks } from './walk-check.ts';
 
 type Wrap = Parameters<typeof serveWrapped>[0];
 
-async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; target?: Profile; seed?: number; tour?: boolean; budgetMs?: number; wrap?: Wrap } = {}) {
+async function run(opts: { faults?: FaultSetting[]; controls?: boolean; profile?: Profile; target?: Profile; seed?: number; tour?: boolean; budgetMs?: number; timeLimitMs?: number; wrap?: Wrap } = {}) {
   const profile = opts.profile ?? defaultProfile;
   const t = await serveWrapped(opts.wrap ?? ((req, next) => next(req)), { profile: opts.target ?? profile, validateResponses: false, ...(opts.controls === false ? { controls: false } : {}), ...(opts.faults ? { faults: opts.faults } : {}) });
   try {
-    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile, checks: walkChecks(profile, { ...WALK, tour: opts.tour ?? true, budgetMs: opts.budgetMs ?? WALK.budgetMs }), seed: opts.seed ?? Date.now() % 2 ** 31 });
+    const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, profile, checks: walkChecks(profile, { ...WALK, tour: opts.tour ?? true, budgetMs: opts.budgetMs ?? WALK.budgetMs, timeLimitMs: opts.timeLimitMs ?? WALK.timeLimitMs }), seed: opts.seed ?? Date.now() % 2 ** 31 });
     return r.checks[0]!;
   } finally {
     await t.close();
@@ -33,6 +33,15 @@ describe('model.ledger-walk', () => {
     for (const c of runs) expect(`${c.status} ${c.message ?? ''}`).toBe('passed ');
     expect(runs[0]!.notes.join('\n')).toMatch(new RegExp(`fixed tour of every step \\(13 of 13 taken\\), then ${WALK.numRuns} random walks .*\n.*via the sandbox balances control`));
     expect(runs[1]!.notes.join('\n')).toContain('clock steps skipped: the target has no sandbox clock');
+  });
+
+  it('a time bound that no random walk beats is a slow machine, not a broken rule: the tour\'s pass stands, and says no walk finished (CI stop 52 failed with "received null")', { timeout: 60_000 }, async () => {
+    const c = await run({ timeLimitMs: 1 });
+    expect(`${c.status} ${c.message ?? ''}`).toBe('passed ');
+    expect(c.notes.join('\n')).toMatch(/fixed tour of every step \(13 of 13 taken\) agreed with the model; no random walk finished within 1 ms/);
+    const bare = await run({ timeLimitMs: 1, tour: false });
+    expect(bare.status).not.toBe('failed');
+    expect(bare.message).toMatch(/no walk finished within 1 ms/);
   });
 
   it('lends at the run\'s resting rate, which a target whose rate bound is 0.5 takes (issue 47, mutator seed 12: a fixed 0.5 was refused)', { timeout: 60_000 }, async () => {
