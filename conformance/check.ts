@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { Profile } from '../contract/index.ts';
+import type { CallInput, PartnerEndpointId, Profile } from '../contract/index.ts';
+import type { Call } from './call.ts';
+import type { AnswerRules } from './answer-rules.ts';
 import type * as results from '../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from './http.ts';
 import type { CheckScope } from './check-scope.ts';
@@ -50,7 +52,17 @@ export interface CheckContext {
   seed: number;
   /** A userId unique to this run and tag. */
   user(tag: string): string;
-  /** Request with the main key unless `key` is given (null for none). */
+  /**
+   * A call to an endpoint of the contract's table by its id (conformance/call.ts): method and
+   * path from the table, the public base for a public one, the main key otherwise (unless
+   * `key`). The exchange carries the id, and its answer is judged as that endpoint's on arrival
+   * (answer-rules.ts). An endpoint the profile does not have (an unknown rates path) skips the check, naming why.
+   */
+  call<Id extends PartnerEndpointId>(id: Id, ...input: {} extends CallInput<Id> ? [Call<Id>?] : [Call<Id>]): Promise<Reply>;
+  /**
+   * A request that is no endpoint of the table: an unknown path, a route that must not exist.
+   * Calls to an endpoint go through call(), so their answers are judged as its own.
+   */
   api(method: string, path: string, spec?: Omit<RequestSpec, 'method' | 'path'>): Promise<Reply>;
   /** Request to the public base URL, without a key. */
   pub(method: string, path: string, spec?: Omit<RequestSpec, 'method' | 'path' | 'base'>): Promise<Reply>;
@@ -69,6 +81,8 @@ export interface CheckContext {
    * evidence, shown on the console and in the report; a failure only under --strict.
    */
   advise(a: AdviceSeen, exchange?: Exchange): void;
+  /** The per-response rules' judgements of the run's answers so far (answer-rules.ts), made as each arrived. */
+  answers?: AnswerRules;
   /** Shared state between checks of one run (created positions, funded users). */
   shared: Map<string, unknown>;
   /**

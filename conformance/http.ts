@@ -28,6 +28,8 @@ export interface RequestSpec {
   retry429?: boolean;
   /** Whether the request waits for room in the run's budget (default true); false only for bursts that exhaust a limit on purpose. */
   paced?: boolean;
+  /** The contract endpoint it calls (set by callSpec, conformance/call.ts): recorded on the exchange, and what its answer is judged as. */
+  endpoint?: string;
 }
 
 export interface Reply {
@@ -148,6 +150,7 @@ export class HttpClient {
       requestBody: body === undefined ? undefined : this.clip(this.redactor.text(body)),
       responseHeaders: {},
       ...credentialOf(spec.key, headers, this.keyVars),
+      ...(spec.endpoint ? { endpoint: spec.endpoint } : {}),
     };
     const timeout = spec.timeoutMs ?? this.timeoutMs;
     try {

@@ -45,16 +45,17 @@ describe('every failing rule cites a sentence that binds what the check judges',
 });
 
 describe('at run time, a failure on an endpoint its sentences do not bind', () => {
-  const x = (method: string, path: string) => ({ method, url: `http://t/v1${path}`, requestHeaders: { authorization: 'Bearer ck_test_***' } });
+  // The exchange names the endpoint its caller called (ctx.call); a delivery or an off-table probe names none.
+  const x = (endpoint: string) => ({ endpoint });
   const walk = registry().find((c) => c.id === 'pagination.walk')!;
 
   it("says which endpoint broke and that the check's sentences do not bind it (a setup step's failure)", () => {
-    expect(unboundFailureNote(walk, x('POST', '/lend'), table)).toMatch(/^the failing answer is POST \/lend \(lend\.create\), which none of the requirements this check cites binds/);
+    expect(unboundFailureNote(walk, x('lend.create'), table)).toMatch(/^the failing answer is POST \/lend \(lend\.create\), which none of the requirements this check cites binds/);
   });
 
   it('says nothing where a cited sentence binds the endpoint, or the exchange is no endpoint\'s', () => {
-    expect(unboundFailureNote(walk, x('GET', '/users/u1/positions?limit=2'), table)).toBeUndefined();
-    expect(unboundFailureNote(walk, { method: 'POST', url: 'http://127.0.0.1:9/lendcheck-hook', requestHeaders: {} }, table)).toBeUndefined();
+    expect(unboundFailureNote(walk, x('positions.list'), table)).toBeUndefined();
+    expect(unboundFailureNote(walk, {}, table)).toBeUndefined();
     expect(unboundFailureNote(walk, undefined, table)).toBeUndefined();
   });
 });

@@ -3,7 +3,6 @@ import { REQUIREMENTS, type Requirement } from '../contract/requirements.ts';
 import { EVERY, EVERY_KEY, EVERY_PUBLIC, type EndpointRef } from '../contract/requirement-binds.ts';
 import type { Exchange } from '../kernel/results.ts';
 import { scopeOf, type CheckScope } from './check-scope.ts';
-import { endpointOf } from './checks/every-answer.ts';
 
 // "A check fails a target only through a requirement that binds what it judges" (issue 47), as
 // a function a test runs over the whole registry: each requirement a check cites and may fail
@@ -79,14 +78,9 @@ export const checksCiting = (id: string, checks: readonly CitingCheck[]) => chec
  * which endpoint, and that the cited sentences do not bind it. Undefined when they do, or when
  * the exchange is no endpoint's (a delivery).
  */
-export function unboundFailureNote(check: CitingCheck, x: Pick<Exchange, 'method' | 'url' | 'requestHeaders'> | undefined, all: readonly Endpoint[], requirements: readonly Requirement[] = REQUIREMENTS): string | undefined {
-  if (!x) return undefined;
-  let e: Endpoint | undefined;
-  try {
-    e = endpointOf([...all], x);
-  } catch {
-    return undefined;
-  }
+export function unboundFailureNote(check: CitingCheck, x: Pick<Exchange, 'endpoint'> | undefined, all: readonly Endpoint[], requirements: readonly Requirement[] = REQUIREMENTS): string | undefined {
+  // The endpoint its caller named (ctx.call); a request to no endpoint of the table names none.
+  const e = x?.endpoint ? all.find((y) => y.id === x.endpoint) : undefined;
   if (!e) return undefined;
   const cited = requirements.filter((q) => check.requirements.includes(q.id) && q.binds?.enforce === 'fail');
   if (cited.some((q) => boundBy(q, all).has(e.id))) return undefined;

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { endpoints, REQUIREMENTS, type Profile } from '../contract/index.ts';
+import { endpoints, NoSuchEndpoint, REQUIREMENTS, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { partStatus } from '../kernel/part-status.ts';
 import { CheckFailure, CheckSkip, evidenceOf, type Check, type CheckContext, type ProfileObservation } from './check.ts';
 import { CheckRegistry, failed, failure, runCheck } from '../kernel/check-kernel.ts';
 import { skipKindFor, skipReasonFor, type Capabilities } from '../kernel/needs.ts';
-import { HttpClient, TransportError } from './http.ts';
+import { HttpClient, TransportError, type Reply, type RequestSpec } from './http.ts';
+import { callSpec, type Call } from './call.ts';
+import { AnswerRules } from './answer-rules.ts';
 import { allChecks } from './registry.ts';
 import { unboundFailureNote } from './requirement-binding.ts';
 import { ENV } from './target.ts';
@@ -97,6 +99,17 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
   const keys = [opts.apiKey, ...more];
   const runId = `lc${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
   const seed = opts.seed ?? (Date.now() % 2 ** 31);
+  // Each answer to an endpoint called by its name is judged as it arrives, by the check that sent it.
+  const answers = new AnswerRules(opts.profile);
+  http.onReply((r) => answers.judge(r, run.current.id));
+  const send = (spec: RequestSpec): Promise<Reply> => {
+    // The safety net of --read-only: nothing but reads leaves this process, whatever a check asks.
+    if (opts.readOnly && spec.method !== 'GET' && spec.method !== 'HEAD') {
+      return Promise.reject(new CheckSkip(`read-only run: this check needs ${spec.method} ${spec.path.split('?')[0]}, which could change state`, 'run-lacks'));
+    }
+    // Any key of partner 1 serves a request that names none: the one whose bucket has room soonest.
+    return http.request({ ...spec, key: spec.key === undefined ? (keys.length > 1 ? budget.soonest(keys, 1) : opts.apiKey) : spec.key });
+  };
   const run: Run = {
     opts,
     plan: [],
@@ -123,13 +136,16 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
     runId,
     seed,
     user: (tag) => `${runId}-${tag}`,
-    api: (method, path, spec = {}) => {
-      // The safety net of --read-only: nothing but reads leaves this process, whatever a check asks.
-      if (opts.readOnly && method !== 'GET' && method !== 'HEAD') {
-        return Promise.reject(new CheckSkip(`read-only run: this check needs ${method} ${path.split('?')[0]}, which could change state`, 'run-lacks'));
+    api: (method, path, spec = {}) => send({ ...spec, method, path }),
+    call: (id, ...input) => {
+      let spec: RequestSpec;
+      try {
+        spec = callSpec(opts.profile, id, (input[0] ?? {}) as Call<typeof id>);
+      } catch (e) {
+        if (e instanceof NoSuchEndpoint) return Promise.reject(new CheckSkip(`this check calls ${id}: ${e.message}`, 'not-observed'));
+        throw e;
       }
-      // Any key of partner 1 serves a request that names none: the one whose bucket has room soonest.
-      return http.request({ key: spec.key === undefined ? (keys.length > 1 ? budget.soonest(keys, 1) : opts.apiKey) : spec.key, ...spec, method, path });
+      return send(spec);
     },
     room: async (need, what) => {
       const n1 = need[1] ?? 0;
@@ -167,6 +183,7 @@ export async function prepareRun(opts: RunOptions): Promise<Run> {
       if (opts.strict) throw new CheckFailure(`advice taken as a rule (--strict)${a.requirement ? `: ${a.requirement}` : a.profile ? `: profile ${a.profile}` : ''}`, a.expected, a.received, exchange);
       run.current.advisories.push({ ...a, ...(exchange ? { evidence: evidenceOf(exchange) } : {}) });
     },
+    answers,
     shared: new Map(),
     stopRun: (reason) => {
       run.stopped ??= reason;

@@ -77,21 +77,6 @@ export function endpointBody(profile: Profile, id: string): z.ZodType {
   return body;
 }
 
-/**
- * The method and path of a call to endpoint `id`, its `{name}` parameters filled (encoded) from
- * `params`; a parameter the path names but `params` lacks throws.
- */
-export function endpointRequest(profile: Profile, id: string, params: Record<string, string | undefined> = {}): { method: Method; path: string } {
-  const e = endpoints(profile).find((x) => x.id === id);
-  if (!e) throw new Error(`no endpoint ${id}`);
-  const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const v = params[name];
-    if (v === undefined) throw new Error(`${id}: no ${name} for ${e.path}`);
-    return encodeURIComponent(v);
-  });
-  return { method: e.method, path };
-}
-
 export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
   return `${e.method} ${e.path}`;
 }

@@ -1,6 +1,8 @@
 import type * as results from '../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from '../conformance/http.ts';
 import { findId } from '../contract/body-id.ts';
+import { defaultProfile, type CallInput, type PartnerEndpointId, type Profile } from '../contract/index.ts';
+import { callSpec, type Call } from '../conformance/call.ts';
 import { remainingOf } from './budget.ts';
 
 type Exchange = results.Exchange;
@@ -44,7 +46,7 @@ export class Probe {
   readonly facts = new Map<string, unknown>();
   readonly secrets: string[] = [];
   /** Every answer, in order: the bodies the spec does not show are learned from them (shapes.ts). */
-  readonly seen: Array<{ method: string; path: string; keyed: boolean; reply: Reply }> = [];
+  readonly seen: Array<{ method: string; path: string; keyed: boolean; reply: Reply; endpoint?: string }> = [];
   /** The main key's X-RateLimit-Remaining on its latest answer that carried one (budget.ts). */
   mainRemaining?: number;
   /**
@@ -64,12 +66,28 @@ export class Probe {
     return `detect-${this.opts.runId}-${tag}`;
   }
 
-  /** One request with the main key (unless `key` says otherwise); refused once the budget is spent. */
-  async call(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<Reply> {
+  /**
+   * A call to an endpoint of the contract's table by its id (conformance/call.ts), with the main
+   * key for a keyed one and none for a public one: the exchange names the endpoint, so what is
+   * learned from its answer (shapes.ts) is that endpoint's. The get-rates path is the one
+   * detection found (fact ratesPath); before that, the rates endpoint is no call to make.
+   */
+  call<Id extends PartnerEndpointId>(id: Id, ...input: {} extends CallInput<Id> ? [Call<Id>?] : [Call<Id>]): Promise<Reply> {
+    const ratesPath = this.fact<string>('ratesPath');
+    const profile = ratesPath && ratesPath !== defaultProfile.ratesPath ? (this.withRates ??= { ...defaultProfile, ratesPath }) : defaultProfile;
+    const spec = callSpec(profile, id, (input[0] ?? {}) as Call<Id>);
+    const { method, path, ...rest } = spec;
+    return this.api(method, path, rest);
+  }
+
+  private withRates?: Profile;
+
+  /** One request with the main key (unless `key` says otherwise); refused once the budget is spent. Endpoints are called by name (call); this is for paths that are no endpoint of the table. */
+  async api(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<Reply> {
     if (this.used >= this.opts.maxRequests) throw new OutOfBudget(`the request budget (${this.opts.maxRequests}) is spent`);
     this.used++;
     const reply = await this.http.send({ key: this.opts.key, ...spec, method, path });
-    this.seen.push({ method, path, keyed: spec.key !== null, reply });
+    this.seen.push({ method, path, keyed: spec.key !== null, reply, ...(spec.endpoint ? { endpoint: spec.endpoint } : {}) });
     if (spec.key === undefined) this.mainRemaining = remainingOf(reply) ?? this.mainRemaining;
     this.trackSubscription(method, path, spec, reply);
     return reply;
@@ -79,18 +97,18 @@ export class Probe {
   private trackSubscription(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'>, reply: Reply): void {
     const ok2xx = reply.status >= 200 && reply.status < 300;
     if (!ok2xx) return;
-    if (method === 'POST' && path === '/webhooks') {
+    if (spec.endpoint === 'webhooks.create') {
       const id = findId(reply.json, undefined, ['userId'])?.value ?? '';
       const url = String((spec.body as { url?: unknown } | undefined)?.url ?? '');
       this.subscriptions.set(id || `(no id) ${url}`, { url, key: spec.key });
-    } else if (method === 'DELETE' && path.startsWith('/webhooks/')) {
-      this.subscriptions.delete(decodeURIComponent(path.slice('/webhooks/'.length)));
+    } else if (spec.endpoint === 'webhooks.delete') {
+      this.subscriptions.delete(decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)));
     }
   }
 
   /** A public request: no key. */
   pub(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path' | 'key'> = {}): Promise<Reply> {
-    return this.call(method, path, { ...spec, key: null });
+    return this.api(method, path, { ...spec, key: null });
   }
 
   set(option: string, value: unknown, confidence: Confidence, evidence: Array<Reply | Exchange | undefined>, note?: string): void {

@@ -1,4 +1,4 @@
-import { endpointKey, endpoints, publicEnvelopeOf, type Endpoint, type Profile } from '../contract/index.ts';
+import { endpointKey, endpoints, publicEnvelopeOf, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { specShowsBody } from '../contract/assertable.ts';
 import type { JSON_FIELD_TYPES } from '../contract/profile.ts';
@@ -22,6 +22,8 @@ export interface SeenReply {
   /** Sent with a key (the shared order-book path answers by whether a key came). */
   keyed: boolean;
   reply: Reply;
+  /** The endpoint the call named (Probe.call); absent for a path that is no endpoint of the table. */
+  endpoint?: string;
 }
 
 export interface LearnedShape {
@@ -38,15 +40,13 @@ function typeOf(v: unknown): FieldType {
   return 'string';
 }
 
-/** A path template as a pattern over called paths: each {param} one non-empty segment. */
-const templateRe = (e: Endpoint) => new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/?]+')}(?:\\?.*)?$`);
 
 export function learnShapes(profile: Profile, seen: SeenReply[]): LearnedShape[] {
   const out: LearnedShape[] = [];
   for (const e of endpoints(profile)) {
     if (specShowsBody(e) || e.access === 'sandbox') continue;
-    const re = templateRe(e);
-    const hits = seen.filter((s) => s.method === e.method && re.test(s.path) && s.keyed === (e.access === 'key') && s.reply.status >= 200 && s.reply.status < 300 && s.reply.json && typeof s.reply.json === 'object' && !Array.isArray(s.reply.json));
+    // The answers of calls made to this endpoint by name (Probe.call): never matched back from a URL.
+    const hits = seen.filter((s) => s.endpoint === e.id && s.method === e.method && s.reply.status >= 200 && s.reply.status < 300 && s.reply.json && typeof s.reply.json === 'object' && !Array.isArray(s.reply.json));
     const fields: Record<string, FieldType> = {};
     let evidence: results.Exchange | undefined;
     for (const hit of hits) {

@@ -19,6 +19,12 @@ export const exchange = z.object({
    * LENDCHECK_API_KEY_2, LENDCHECK_BURST_KEY): a reproduction writes the variable, never the key.
    */
   credential: z.string().optional(),
+  /**
+   * The contract endpoint the request was made to (contract/endpoints.ts id, e.g.
+   * `position.get`), named by the caller when it made it (ctx.call): absent for requests that
+   * are no endpoint of the table (an unknown path, a probe of a route that should not exist).
+   */
+  endpoint: z.string().optional(),
 });
 export type Exchange = z.infer<typeof exchange>;
 

@@ -1,35 +1,12 @@
-import { citing, endpoints, judgeSuccess, shapeRequirementOf, specShowsBody, type Endpoint, type Finding, type Profile } from '../../contract/index.ts';
-import { fail, pass, type Check } from '../check.ts';
-import type { Exchange } from '../../kernel/results.ts';
+import { citing, endpoints, shapeRequirementOf, specShowsBody, type Profile } from '../../contract/index.ts';
+import { CheckSkip, fail, pass, type Check } from '../check.ts';
 
-// Each answer judged once, where it arrived, as Schemathesis does: every success answer the run
-// recorded, whichever check sent it, against what contract/assertable.ts says may be required
-// of its endpoint's body. A check then judges only its own rule; a broken body the check was
-// not looking at still shows, here, naming the exchange.
-
-const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-
-/** The endpoint an answered request was made to: its method and path template, keyed or not on the shared book path. */
-export function endpointOf(all: Endpoint[], x: Pick<Exchange, 'method' | 'url' | 'requestHeaders'>): Endpoint | undefined {
-  const path = new URL(x.url).pathname;
-  const keyed = Object.keys(x.requestHeaders ?? {}).some((k) => k.toLowerCase() === 'authorization');
-  const hits = all.filter((e) => e.access !== 'sandbox' && e.method === x.method && new RegExp(`${escape(e.path).replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
-  // The longest template is the most specific (…/positions/{id}/cancel over …/positions/{id}, /analytics/rates over /rates).
-  const size = (e: Endpoint) => e.path.replace(/\{\w+\}/g, '{}').length;
-  const longest = Math.max(...hits.map(size));
-  const best = hits.filter((e) => size(e) === longest);
-  // The authenticated and the public book share a path: a key picks the first.
-  return best.length > 1 ? best.find((e) => (e.access === 'key') === keyed) : best[0];
-}
-
-/** lendcheck's own log masks a registration's secret (reports/redact.ts): not the target's doing. */
-function unmask(v: unknown): unknown {
-  if (v && typeof v === 'object' && !Array.isArray(v) && (v as Record<string, unknown>).secret === '***') {
-    const { secret: _masked, ...rest } = v as Record<string, unknown>;
-    return rest;
-  }
-  return v;
-}
+// Each answer judged once, where it arrived, as Schemathesis does (conformance/answer-rules.ts):
+// every success answer to an endpoint called by its name, whichever check sent it, against what
+// contract/assertable.ts says may be required of that endpoint's body, the whole body however
+// long. This check reports those judgements at the end of the run: a check judges only its own
+// rule, and a broken body the check was not looking at still shows, here, naming the exchange
+// and the check that sent it.
 
 export function everyAnswerCheck(profile: Profile): Check {
   const all = endpoints(profile);
@@ -42,39 +19,22 @@ export function everyAnswerCheck(profile: Profile): Check {
     phase: 'final',
     judgesRun: true,
     async run(ctx) {
-      let judged = 0;
-      let clipped = 0;
-      const advised = new Map<string, { a: Finding; x: Exchange; more: number }>();
-      for (const x of ctx.http.log) {
-        if (x.status === null || x.status < 200 || x.status > 299) continue;
-        const e = endpointOf(all, x);
-        if (!e) continue;
-        const text = x.responseBody ?? '';
-        // The log keeps the first 4 KiB of a body: a clipped one cannot be parsed, and is left (counted below).
-        if (/…\(\d+ chars\)$/.test(text)) {
-          clipped++;
-          continue;
-        }
-        let json: unknown;
-        try {
-          json = text.length ? unmask(JSON.parse(text)) : undefined;
-        } catch {
-          json = undefined;
-        }
-        const j = judgeSuccess(ctx.profile, e, { status: x.status, json, text, contentType: x.responseHeaders['content-type'] ?? '' });
-        const broken = j.failures[0];
-        if (broken) fail(`every success answer carries what the spec and the profile say of its body (${x.method} ${new URL(x.url).pathname} → ${x.status}, ${e.id})`, broken.expected, `${broken.received}${citing(broken)}`, x);
-        for (const a of j.advisories) {
-          // One advice per endpoint and belief, however many answers show it: the first is its evidence.
-          const k = `${e.id}\u0000${a.expected}`;
-          const seen = advised.get(k);
-          if (seen) seen.more++;
-          else advised.set(k, { a, x, more: 0 });
-        }
-        judged++;
+      const answers = ctx.answers;
+      if (!answers) throw new CheckSkip('this run judged no answer on arrival (its context has no answer rules)');
+      const first = answers.broken[0];
+      if (first) {
+        const { exchange: x, endpoint: e, check, finding } = first;
+        const more = answers.broken.length - 1;
+        fail(
+          `every success answer carries what the spec and the profile say of its body (${x.method} ${new URL(x.url).pathname} → ${x.status}, ${e.id}, sent by ${check || 'the run'})`,
+          finding.expected,
+          `${finding.received}${citing(finding)}${more ? ` (and ${more} more broken answer${more === 1 ? '' : 's'})` : ''}`,
+          x,
+        );
       }
-      for (const { a, x, more } of advised.values()) ctx.advise({ ...a, received: `${a.received}${more ? ` (and in ${more} more answers)` : ''}` }, x);
-      ctx.note(`${judged} success answers judged${clipped ? `; ${clipped} longer than the log keeps (4 KiB) left unjudged` : ''}`);
+      for (const { finding: a, exchange: x, more } of answers.advised.values()) ctx.advise({ ...a, received: `${a.received}${more ? ` (and in ${more} more answers)` : ''}` }, x);
+      if (!answers.judged) throw new CheckSkip('no success answer to an endpoint of the table came back during the run, so no body was judged');
+      ctx.note(`${answers.judged} success answers judged as they arrived, each whole`);
       return pass();
     },
   };

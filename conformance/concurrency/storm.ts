@@ -1,4 +1,4 @@
-import { endpointRequest, type EndpointId } from '../../contract/index.ts';
+import { resolveCall, type EndpointId } from '../../contract/index.ts';
 import { unaffordable, type CheckContext } from '../check.ts';
 import { TransportError, type Reply } from '../http.ts';
 import type { Exchanges, OpIds, OpRequest, TimedExchange } from './exchanges.ts';
@@ -30,7 +30,7 @@ export interface Recorded {
 /** The request an op makes: the method and path of its endpoint, filled from its ids. */
 function requestOf(ctx: CheckContext, op: StormOp): OpRequest {
   const ids = op.ids ?? {};
-  const { method, path } = endpointRequest(ctx.profile, op.kind, { ...ids });
+  const { method, path } = resolveCall(ctx.profile, op.kind, { ...ids });
   return { method, path: op.query ? `${path}?${op.query}` : path, ids, ...(op.body !== undefined ? { body: op.body } : {}), partner: op.partner ?? 1 };
 }
 
@@ -67,7 +67,7 @@ export class Recorder {
     const rec = this.open(client, op, o.id);
     const key = op.partner === 2 ? this.ctx.key2 : (o.key ?? this.key);
     try {
-      this.close(rec, await this.ctx.api(rec.request.method, rec.request.path, { ...(key ? { key } : {}), ...(op.body !== undefined ? { body: op.body } : {}), retry429: false }));
+      this.close(rec, await this.ctx.api(rec.request.method, rec.request.path, { endpoint: op.kind, ...(key ? { key } : {}), ...(op.body !== undefined ? { body: op.body } : {}), retry429: false }));
     } catch (e) {
       if (!(e instanceof TransportError)) throw e;
     }
@@ -101,8 +101,7 @@ export function historiesOf(ctx: CheckContext, checkId: string): Exchanges[] {
  * for new ones (~5 ms here), so the first would act alone, outside a few-ms race window.
  */
 async function warm(ctx: CheckContext, n: number, key: string): Promise<void> {
-  const path = `/users/${encodeURIComponent(ctx.user('warm'))}/positions?limit=1`;
-  await Promise.all(Array.from({ length: n }, () => ctx.api('GET', path, { key, retry429: false })));
+  await Promise.all(Array.from({ length: n }, () => ctx.call('positions.list', { params: { userId: ctx.user('warm') }, query: { limit: 1 }, key, retry429: false })));
 }
 
 /** Connections a storm of `n` still has to open: the pool's idle ones serve the rest. */
@@ -134,7 +133,7 @@ async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId:
       const op = history[i]!;
       const key = o.partner === 2 ? ctx.key2 : key1;
       op.invoke = performance.now();
-      const r = await ctx.api(op.request.method, op.request.path, { ...(key ? { key } : {}), retry429: false, ...(o.body !== undefined ? { body: o.body } : {}) });
+      const r = await ctx.api(op.request.method, op.request.path, { endpoint: o.kind, ...(key ? { key } : {}), retry429: false, ...(o.body !== undefined ? { body: o.body } : {}) });
       rec.close(op, r);
       return r;
     }),
@@ -148,7 +147,7 @@ async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId:
 export async function recordOne(ctx: CheckContext, history: Exchanges, op: StormOp): Promise<Reply> {
   const recorder = new Recorder(ctx, history);
   const rec = recorder.open(-1, op);
-  const r = await ctx.api(rec.request.method, rec.request.path, { ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), ...(op.body !== undefined ? { body: op.body } : {}) });
+  const r = await ctx.api(rec.request.method, rec.request.path, { endpoint: op.kind, ...(op.partner === 2 && ctx.key2 ? { key: ctx.key2 } : {}), ...(op.body !== undefined ? { body: op.body } : {}) });
   recorder.close(rec, r);
   if (rateLimited(r)) throw unaffordable(`${rec.request.method} ${rec.request.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
   return r;

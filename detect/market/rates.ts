@@ -34,7 +34,7 @@ export const ratesDetector: Detector = {
     const tried: Reply[] = [];
     const publicToo: string[] = [];
     for (const path of RATES_PATH_CANDIDATES) {
-      const r = await p.call('GET', path);
+      const r = await p.api('GET', path);
       tried.push(r);
       const bare = await keyedRates(p, path, r);
       if (bare) {
@@ -75,7 +75,7 @@ export const OPENAPI_DOC_PATHS = ['/openapi.json', '/openapi', '/swagger.json', 
 async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Reply[], publicToo: string[]): Promise<{ path: string; doc: Reply; reply: Reply } | undefined> {
   const prefix = p.http.baseUrl.pathname.replace(/\/$/, '');
   for (const at of OPENAPI_DOC_PATHS) {
-    const doc = await p.call('GET', at);
+    const doc = await p.api('GET', at);
     const paths = ok(doc) ? (doc.json as { paths?: Record<string, { get?: unknown }> } | undefined)?.paths : undefined;
     if (!paths || typeof paths !== 'object') continue;
     const named = (p: string) => (/rate/i.test(p) ? 0 : 1);
@@ -84,7 +84,7 @@ async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Re
       .filter(({ path, item }) => item?.get && !path.includes('{') && !SPEC_GET_PATHS.includes(path) && !path.startsWith('/sandbox') && !path.startsWith('/analytics') && !RATES_PATH_CANDIDATES.includes(path) && !OPENAPI_DOC_PATHS.includes(path))
       .sort((a, b) => named(a.path) - named(b.path));
     for (const { path } of gets) {
-      const r = await p.call('GET', path);
+      const r = await p.api('GET', path);
       tried.push(r);
       if (await keyedRates(p, path, r)) return { path, doc, reply: r };
       if (ok(r) && ratesResponse.safeParse(r.json).success) publicToo.push(path);

@@ -24,7 +24,7 @@ export const boundsDetector: Detector = {
 
 async function depthBound(p: Probe): Promise<void> {
   const path = `/markets/${encodeURIComponent(tradeAsset(p))}/orderbook`;
-  const at = (depth: number) => p.call('GET', path, { query: { depth } });
+  const at = (depth: number) => p.api('GET', path, { query: { depth } });
   const far = await at(FAR);
   if (ok(far)) return p.set('bounds.orderbookMaxDepth', null, 'high', [far], `depth ${FAR} was answered`);
   if (!refusesField(far, 'depth')) return p.miss('bounds.orderbookMaxDepth', `depth ${FAR} answered ${far.status} ${errorText(far).slice(0, 200)}`);

@@ -29,7 +29,7 @@ export const ordersDetector: Detector = {
     // The rate bound first: a fixed resting rate may lie above it (issue 47).
     await searchRateBound(p);
     const DEAD_RATE = probeRate(p);
-    const lend = (body: Record<string, unknown>) => p.call('POST', '/lend', { body: { userId: user, asset, amount: probeAmount(p), rate: DEAD_RATE, ...body } });
+    const lend = (body: Record<string, unknown>) => p.api('POST', '/lend', { body: { userId: user, asset, amount: probeAmount(p), rate: DEAD_RATE, ...body } });
     const r1 = await lend({ maturity: m0 });
     if (!ok(r1)) {
       p.facts.set('lendRefused', r1);
@@ -52,7 +52,7 @@ export const ordersDetector: Detector = {
 
     await listChecks(p, user, [a!.positionId, b!.positionId, c!.positionId]);
 
-    const g = await p.call('GET', `/positions/${encodeURIComponent(a!.positionId)}`);
+    const g = await p.api('GET', `/positions/${encodeURIComponent(a!.positionId)}`);
     if (ok(g)) {
       p.set('successStatus.GET /positions/{positionId}', g.status, 'high', [g]);
       const pos = g.json as { amount?: string; cbt?: { amount?: string } };
@@ -60,14 +60,14 @@ export const ordersDetector: Detector = {
         p.set('cbt.amountBasis', new Decimal(pos.cbt.amount).eq(pos.amount) ? 'principal' : 'principal-plus-projected', 'high', [g], `cbt.amount ${pos.cbt.amount} against amount ${pos.amount} at a ${DEAD_RATE} rate`);
       }
     }
-    const patch = await p.call('PATCH', `/positions/${encodeURIComponent(a!.positionId)}`, { body: { autoRollover: false } });
+    const patch = await p.api('PATCH', `/positions/${encodeURIComponent(a!.positionId)}`, { body: { autoRollover: false } });
     if (ok(patch)) p.set('successStatus.PATCH /positions/{positionId}', patch.status, 'high', [patch]);
-    const cancel = await p.call('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
+    const cancel = await p.api('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
     const tries = cancelTries(p);
     tries.push({ status: 'pending', reply: cancel });
     if (ok(cancel)) {
       p.set('successStatus.POST /positions/{positionId}/cancel', cancel.status, 'high', [cancel]);
-      const again = await p.call('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
+      const again = await p.api('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
       tries.push({ status: String((cancel.json as { status?: unknown } | undefined)?.status ?? 'cancelled'), reply: again });
       const e = errorChoiceOf(again);
       if (e) {
@@ -78,7 +78,7 @@ export const ordersDetector: Detector = {
 
     // An ISO date a few days past the first market: the nearest market takes it, an exact-market target refuses it.
     const date = new Date(Date.now() + (Number.parseInt(m0, 10) + 3) * DAY_MS).toISOString().slice(0, 10);
-    const md = await p.call('POST', '/lend', { body: { userId: p.user('mdate'), asset, amount: probeAmount(p), rate: probeRate(p), maturity: date } });
+    const md = await p.api('POST', '/lend', { body: { userId: p.user('mdate'), asset, amount: probeAmount(p), rate: probeRate(p), maturity: date } });
     if (ok(md)) p.set('lifecycle.maturityDateResolution', 'nearest-market', 'medium', [md], `maturity ${date} (3 days past ${m0}) was taken`);
     else if (errorChoiceOf(md) && /maturity/.test(errorText(md))) p.set('lifecycle.maturityDateResolution', 'exact-market', 'medium', [md], `maturity ${date} (3 days past ${m0}) was refused`);
     else p.miss('lifecycle.maturityDateResolution', `a lend with maturity ${date} answered ${md.status}`);
@@ -94,7 +94,7 @@ export function cancelTries(p: Probe): Array<{ status: string; reply: Reply }> {
 
 async function listChecks(p: Probe, user: string, created: string[]): Promise<void> {
   const path = `/users/${encodeURIComponent(user)}/positions`;
-  const page1 = await p.call('GET', path, { query: { limit: 2 } });
+  const page1 = await p.api('GET', path, { query: { limit: 2 } });
   if (!ok(page1)) return p.miss('pagination.order', `the list answered ${page1.status}`);
   p.set('successStatus.GET /users/{userId}/positions', page1.status, 'high', [page1]);
   const ids = ((page1.json as { positions?: Array<{ positionId?: string }> }).positions ?? []).map((x) => x.positionId);
@@ -105,10 +105,10 @@ async function listChecks(p: Probe, user: string, created: string[]): Promise<vo
   else p.miss('pagination.order', `first page ${JSON.stringify(ids)} is neither creation order nor its reverse of ${JSON.stringify(created)}`);
   const cursor = (page1.json as { nextCursor?: unknown }).nextCursor;
   if (typeof cursor === 'string') {
-    const page2 = await p.call('GET', path, { query: { limit: 2, cursor } });
+    const page2 = await p.api('GET', path, { query: { limit: 2, cursor } });
     lastPage(p, page2);
   } else p.miss('pagination.lastPageCursor', 'the first of two pages gave no nextCursor');
-  const over = await p.call('GET', path, { query: { limit: 101 } });
+  const over = await p.api('GET', path, { query: { limit: 101 } });
   if (ok(over)) p.set('pagination.overMax', 'clamp', 'high', [over], 'limit 101 was answered');
   else if (errorChoiceOf(over) && /limit/.test(errorText(over))) p.set('pagination.overMax', 'reject', 'high', [over], 'limit 101 was refused naming limit');
   else p.miss('pagination.overMax', `limit 101 answered ${over.status}`);

@@ -38,14 +38,14 @@ export const secretLengthDetector: Detector = {
     const notes: string[] = [];
     /** Whether a secret of `length` characters is refused naming secret (false: it passed). */
     const refused = async (length: number): Promise<boolean> => {
-      const r = await p.call('POST', '/webhooks', { body: { url, events: ['withdrawal.completed'], secret: secretOf(length) } });
+      const r = await p.api('POST', '/webhooks', { body: { url, events: ['withdrawal.completed'], secret: secretOf(length) } });
       evidence.push(r);
       const text = errorText(r);
       if (r.status >= 400 && r.status < 500 && /secret/.test(text)) return true;
       if (!deletable && r.status >= 400 && r.status < 500 && /url/.test(text)) return false;
       if (!ok(r)) throw new Error(`a subscription with a ${length}-character secret answered ${r.status} ${text.slice(0, 160)}`);
       const id = findId(r.json, p.found.get('ids.webhook')?.value as string | undefined, ['userId']);
-      if (deletable && id) await p.call('DELETE', `/webhooks/${encodeURIComponent(id.value)}`);
+      if (deletable && id) await p.api('DELETE', `/webhooks/${encodeURIComponent(id.value)}`);
       else notes.push(`a probe subscription to ${url} was taken and could not be deleted`);
       return false;
     };

@@ -38,14 +38,14 @@ export const subscribeDetector: Detector = {
     const sub: Subscription = { receiver };
     p.facts.set('subscription', sub);
     const body = { url: receiver.url, events: [...EVENT_TYPES] };
-    let r = await p.call('POST', '/webhooks', { body });
+    let r = await p.api('POST', '/webhooks', { body });
     let ours: string | undefined;
     if (ok(r)) p.set('webhooks.secretRequired', false, 'high', [r], 'a subscription without secret was taken');
     else if (/secret/.test(errorText(r))) {
       const first = r;
       ours = WEBHOOK_SECRET_PREFIX + randomBytes(24).toString('hex');
       p.http.addSecret(ours);
-      r = await p.call('POST', '/webhooks', { body: { ...body, secret: ours } });
+      r = await p.api('POST', '/webhooks', { body: { ...body, secret: ours } });
       if (ok(r)) p.set('webhooks.secretRequired', true, 'high', [first, r], 'refused without secret naming it, taken with one');
     }
     if (!ok(r)) {
@@ -63,7 +63,7 @@ export const subscribeDetector: Detector = {
       Object.assign(sub, { id: id.value, idField: id.field });
       p.set('ids.webhook', id.field, 'high', [r], 'the one field of the registration named like an id');
     } else p.miss('ids.webhook', 'the registration has no single field named like an id');
-    const list = await p.call('GET', '/webhooks');
+    const list = await p.api('GET', '/webhooks');
     if (ok(list)) {
       p.set('successStatus.GET /webhooks', list.status, 'high', [list]);
       p.set('webhooks.listAndDelete', true, 'high', [list]);
@@ -87,12 +87,12 @@ async function echoProbe(p: Probe, url: string, events: string[], deletable: boo
   if (!deletable) return p.miss('webhooks.registrationSecret', 'reading it needs a second subscription with a given secret, and this target lists (and deletes) none');
   const secret = WEBHOOK_SECRET_PREFIX + randomBytes(24).toString('hex');
   p.http.addSecret(secret);
-  const r = await p.call('POST', '/webhooks', { body: { url, events, secret } });
+  const r = await p.api('POST', '/webhooks', { body: { url, events, secret } });
   if (!ok(r)) return p.miss('webhooks.registrationSecret', `a subscription with a given secret answered ${r.status}`);
   const echoed = findSecret(r.json) === secret;
   p.set('webhooks.registrationSecret', echoed ? 'always' : 'when-generated', 'high', [r], echoed ? 'the answer echoed the secret given' : 'the answer did not show the secret given');
   const id = findId(r.json, p.found.get('ids.webhook')?.value as string | undefined, ['userId']);
-  if (id) await p.call('DELETE', `/webhooks/${encodeURIComponent(id.value)}`);
+  if (id) await p.api('DELETE', `/webhooks/${encodeURIComponent(id.value)}`);
 }
 
 export const deliveriesDetector: Detector = {
@@ -130,7 +130,7 @@ export const deliveriesDetector: Detector = {
 export async function deleteOwn(p: Probe, sub: Pick<Subscription, 'id'>): Promise<void> {
   const listed = p.found.get('webhooks.listAndDelete')?.value !== false;
   if (!sub.id) return listed ? p.miss('webhooks.deleteWithoutList', 'the registration gave no id to delete') : allowProbe(p);
-  const del = await p.call('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
+  const del = await p.api('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
   if (ok(del)) {
     p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
     if (!listed) p.set('webhooks.deleteWithoutList', true, 'high', [del], 'GET /webhooks is not served, DELETE of the subscription was');
@@ -146,7 +146,7 @@ export async function deleteOwn(p: Probe, sub: Pick<Subscription, 'id'>): Promis
 
 /** No id to delete with: a 405 on the subscription path lists the methods it has in Allow (RFC 9110). */
 async function allowProbe(p: Probe): Promise<void> {
-  const r = await p.call('GET', '/webhooks/lendcheck-allow-probe');
+  const r = await p.api('GET', '/webhooks/lendcheck-allow-probe');
   const allow = r.headers.allow;
   if (r.status === 405 && allow) {
     const has = /\bDELETE\b/i.test(allow);

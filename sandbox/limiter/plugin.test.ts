@@ -4,7 +4,7 @@ import { json, toResponse } from '../answer/answer.ts';
 import { createDispatch, type Route } from '../pipeline/dispatch.ts';
 import { ApiError } from '../answer/errors.ts';
 import { FetchRequest, type SandboxRequest } from '../pipeline/request.ts';
-import { compileRouter } from '../pipeline/router.ts';
+import { compileRouter } from '../../contract/router.ts';
 import type { Stage } from '../pipeline/stage.ts';
 import type { KeyInfo, SandboxContext } from '../plugins.ts';
 import { rateLimitPlugin } from './plugin.ts';

@@ -3,7 +3,7 @@ import type { Answer } from '../answer/answer.ts';
 import { refuseDeclaredBody } from './body-cap.ts';
 import { ApiError, errorAnswer, internalErrorAnswer } from '../answer/errors.ts';
 import type { SandboxRequest } from './request.ts';
-import type { RouteHit, Router } from './router.ts';
+import type { RouteHit, Router } from '../../contract/router.ts';
 import { isPromise, type FrontStage, type Stage } from './stage.ts';
 
 // The sandbox's one request pipeline (Hono's app.fetch model, without Hono): every door (the

@@ -5,7 +5,8 @@ import { ApiError } from '../answer/errors.ts';
 import type { KeyInfo, PluginRoute, RouteHandler } from './plugin.ts';
 import type { SandboxRequest } from './request.ts';
 import { profileEndpoints } from './profile-cache.ts';
-import { compileRouter, type RouteEntry, type Router } from './router.ts';
+import { compileRouter, type RouteEntry, type Router } from '../../contract/router.ts';
+import { decodeParam } from './url.ts';
 
 // The sandbox's one route table, compiled once from the contract's endpoints(profile) and
 // the routes the plugins declare. Each contract endpoint is served by the plugin that
@@ -72,7 +73,7 @@ export function compileTable(o: TableOptions): Router<Route> {
     const pub = pair.find((x) => x.access === 'public');
     entries.push({ method: e.method, path: `${API_VERSION_PREFIX}${e.path}`, value: endpointRoute(o, runs, keyed, pub) });
   }
-  return compileRouter(entries);
+  return compileRouter(entries, decodeParam);
 }
 
 /** A keyed route reached without the caller stage: a fault of the sandbox, not the client's. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../app.ts';
-import { compileRouter } from './router.ts';
+import { compileRouter } from '../../contract/router.ts';
 import { decodeParam, pathOf, queryOf, targetOf } from './url.ts';
 
 // The edge cases hono/utils/url covered while it decoded the sandbox's targets, now decoded by
@@ -59,7 +59,7 @@ describe('decodeParam (router)', () => {
     expect(decodeParam('a%2Fb')).toBe('a/b');
     expect(decodeParam('%2541')).toBe('%41');
     expect(decodeParam('%zz%20')).toBe('%zz ');
-    const r = compileRouter([{ method: 'GET', path: '/v1/positions/{id}', value: 'get' }]);
+    const r = compileRouter([{ method: 'GET', path: '/v1/positions/{id}', value: 'get' }], decodeParam);
     expect(r.match('GET', pathOf('/v1/positions/a%2Fb'))?.params).toEqual(['a/b']);
     expect(r.match('GET', pathOf('/v1/positions/a/b'))).toBeUndefined();
   });

@@ -1,10 +1,13 @@
-import { decodeParam } from './url.ts';
-
 // The route table: every route's path compiled once into segment lists, matched by method
 // and segment count, literal segments before parameters. A path it does not hold (a
 // trailing slash, an empty segment, an unknown route) matches nothing; `allowed` names the
 // methods a path does have, for the 405 and its Allow header.
-// Parameter values are percent-decoded (url.ts decodeParam).
+// Parameter values pass through `decode` (the sandbox's tolerant percent-decoding,
+// sandbox/pipeline/url.ts decodeParam; kept as they came by default). One router for every
+// door that must know which endpoint a request is for: the sandbox's table (its server),
+// and route-of.ts over the contract's table (proxies and mutants in front of a target).
+// Segments are compared as strings, no regular expression: a path that is not the
+// template's shape cannot match by accident.
 
 export interface RouteEntry<T> {
   method: string;
@@ -33,11 +36,11 @@ export interface Router<T> {
   allowed(path: string): string[];
 }
 
-export function compileRouter<T>(entries: RouteEntry<T>[]): Router<T> {
+export function compileRouter<T>(entries: RouteEntry<T>[], decode: (segment: string) => string = (x) => x): Router<T> {
   const table = new Map<string, Compiled<T>[]>();
   const all: Compiled<T>[] = [];
   for (const e of entries) {
-    const segments = e.path.split('/').slice(1).map((s) => (/^\{\w+\}$/.test(s) ? null : s));
+    const segments = e.path.split('/').slice(1).map((s) => (s.startsWith('{') && s.endsWith('}') ? null : s));
     const c = { method: e.method, segments, literals: segments.filter((s) => s !== null).length, value: e.value };
     all.push(c);
     const key = `${e.method} ${segments.length}`;
@@ -54,7 +57,7 @@ export function compileRouter<T>(entries: RouteEntry<T>[]): Router<T> {
       const part = parts[i + 1]!;
       if (seg === null) {
         if (part === '') return false;
-        params?.push(decodeParam(part));
+        params?.push(decode(part));
       } else if (seg !== part) return false;
     }
     return true;

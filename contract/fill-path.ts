@@ -1,0 +1,16 @@
+// A path template's `{name}` segments filled, each value encoded as one segment: the one way
+// every caller turns an endpoint of the table into the path it sends (call.ts, endpointRequest).
+
+/** A path template with its `{name}` segments filled from `params`, each encoded as one segment. */
+export function fillPath(template: string, params: Partial<Record<string, string>>, what = template): string {
+  return template
+    .split('/')
+    .map((seg) => {
+      if (!(seg.startsWith('{') && seg.endsWith('}'))) return seg;
+      const name = seg.slice(1, -1);
+      const v = params[name];
+      if (v === undefined) throw new Error(`${what}: no ${name} for ${template}`);
+      return encodeURIComponent(v);
+    })
+    .join('/');
+}
