@@ -2,6 +2,7 @@ import type { Endpoint } from './endpoint-type.ts';
 import { endpoints } from './endpoints.ts';
 import type { Profile } from './profile.ts';
 import { compileRouter, type Router } from './router.ts';
+import { API_VERSION_PREFIX } from './constants.ts';
 
 // The endpoint table of a profile, built once per profile object and shared by every caller
 // (the sandbox's routes, each ctx.call, each proxy's route-of): building it compiles zod
@@ -60,4 +61,16 @@ function routerOf(all: readonly Endpoint[]): Router<Endpoint[]> {
     else shapes.set(k, { method: e.method, path: e.path, value: [e] });
   }
   return compileRouter([...shapes.values()]);
+}
+
+/**
+ * The endpoint a Fetch Request reached (a proxy's, a mutant's, a test wrapper's): its path
+ * under the base's `/v1`, keyed by whether it carries an Authorization header. One router,
+ * no pattern per endpoint.
+ */
+export function routeOfRequest(profile: Profile, req: Pick<Request, 'method' | 'url' | 'headers'>): Endpoint | undefined {
+  const path = new URL(req.url).pathname;
+  const at = path.indexOf(API_VERSION_PREFIX);
+  if (at === -1) return undefined;
+  return routeOf(profile, req.method, path.slice(at + API_VERSION_PREFIX.length) || '/', req.headers.has('authorization'));
 }

@@ -18,7 +18,7 @@ export * from './assertable.ts';
 export { collateralFor, COLLATERAL_MARGIN } from './collateral.ts';
 export { legalAmount, lendAsset, type AmountWish } from './order-amounts.ts';
 export * from './request-rules.ts';
-export { endpointTable, endpointById, routeOf } from './endpoint-table.ts';
+export { endpointTable, endpointById, routeOf, routeOfRequest } from './endpoint-table.ts';
 export { resolveCall, NoSuchEndpoint, type CallInput, type ParamsOf, type LooseBody, type ResolvedCall } from './call.ts';
 export { fillPath } from './fill-path.ts';
 export { compileRouter, type Router, type RouteEntry, type RouteHit } from './router.ts';
