@@ -1,3 +1,4 @@
+import { routePath } from '../contract/fill-path.ts';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Agent, request } from 'undici';
@@ -82,7 +83,7 @@ export async function startTargetImage(o: TargetImageOptions): Promise<StartedTa
     .start();
   const baseUrl = containerBaseUrl('127.0.0.1', port, basePath);
   try {
-    await waitReady(`http://127.0.0.1:${port}${o.readyPath ?? `${basePath}/markets`}`, o.startupTimeoutMs ?? 60_000);
+    await waitReady(`http://127.0.0.1:${port}${o.readyPath ?? `${basePath}${routePath('public.markets')}`}`, o.startupTimeoutMs ?? 60_000);
   } catch (e) {
     await container.stop();
     throw e;

@@ -1,3 +1,4 @@
+import { routePath } from '../../contract/fill-path.ts';
 import { KEY_PREFIX, TIER_NAMES, type TierName } from '../../contract/constants.ts';
 import { request } from 'undici';
 import type { Tolerance } from '../../chaos/validate/validate.ts';
@@ -79,7 +80,7 @@ export function refuseLiveKeys(f: TargetFlags): void {
 /** A target "has sandbox controls" when GET /sandbox/clock answers 200 with a key. */
 export async function probeControls(baseUrl: string, apiKey: string | undefined): Promise<boolean> {
   try {
-    const r = await request(`${baseUrl.replace(/\/$/, '')}/sandbox/clock`, {
+    const r = await request(`${baseUrl.replace(/\/$/, '')}${routePath('sandbox.clock')}`, {
       method: 'GET',
       headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
       headersTimeout: 5000,

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { EVENT_TYPES, type EventType } from '../../contract/index.ts';
+import { routePath } from '../../contract/fill-path.ts';
 
 // `lendcheck trigger EVENT`, like `stripe trigger`: one event through the sandbox's
 // controls (POST /sandbox/trigger). A target without controls is told apart from a failure:
@@ -18,7 +19,7 @@ export class NoControlsError extends Error {}
 export async function triggerEvent(o: TriggerOptions): Promise<{ eventId: string; type: EventType }> {
   if (!(EVENT_TYPES as readonly string[]).includes(o.type)) throw new Error(`unknown event type "${o.type}"; one of ${EVENT_TYPES.join(', ')}`);
   const body = { type: o.type, ...(o.positionId ? { positionId: o.positionId } : {}), ...(o.userId ? { userId: o.userId } : {}) };
-  const r = await request(`${o.baseUrl}/sandbox/trigger`, {
+  const r = await request(`${o.baseUrl}${routePath('sandbox.trigger')}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),

@@ -4,7 +4,7 @@
 // polling the target. A target that refuses the subscription, or that lendcheck's loopback
 // receiver cannot be reached from, falls back to polling, and the run says why.
 import { request } from 'undici';
-import { UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
+import { resolveCall, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret } from '../../signing/signature.ts';
 import { startReceiver, type Receiver } from '../../chaos/receiver.ts';
 
@@ -41,13 +41,13 @@ export async function watchMatches(i: WatchInput): Promise<MatchWatch> {
     // Best effort: a target without DELETE keeps the subscription, which only points at a closed port.
     if (i.profile.webhooks.listAndDelete) {
       await Promise.allSettled(registered.filter((r) => r.webhookId).map((r) =>
-        request(`${i.baseUrl}/webhooks/${encodeURIComponent(r.webhookId!)}`, { method: 'DELETE', headers: { authorization: `Bearer ${r.key}` } }).then((res) => res.body.dump())));
+        request(`${i.baseUrl}${resolveCall(i.profile, 'webhooks.delete', { webhookId: r.webhookId! }).path}`, { method: 'DELETE', headers: { authorization: `Bearer ${r.key}` } }).then((res) => res.body.dump())));
     }
     await receiver.close();
   };
   try {
     for (const key of i.partnerKeys) {
-      const res = await request(`${i.baseUrl}/webhooks`, {
+      const res = await request(`${i.baseUrl}${resolveCall(i.profile, 'webhooks.create').path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ url: receiver.url, events: ['position.matched'], secret }),

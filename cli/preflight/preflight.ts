@@ -1,3 +1,4 @@
+import { routePath } from '../../contract/fill-path.ts';
 import { KEY_PREFIX } from '../../contract/constants.ts';
 import { InputError } from '../exit-codes.ts';
 
@@ -105,12 +106,12 @@ export async function preflight(t: PreflightTarget): Promise<void> {
   const base = checkBaseUrl(t.baseUrl, urlOption).href.replace(/\/+$/, '');
   const pub = t.publicBaseUrl ? checkBaseUrl(t.publicBaseUrl, '--public-base-url').href.replace(/\/+$/, '') : base;
   const timeoutMs = t.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const marketsUrl = `${pub}/markets`;
+  const marketsUrl = `${pub}${routePath('public.markets')}`;
   judgeInterface(marketsUrl, await probe(marketsUrl, undefined, timeoutMs), t.publicBaseUrl ? '--public-base-url' : urlOption);
   // One keyed read per distinct key, side by side. A position nobody has: a valid key gets a
   // 404 (or whatever the target answers), a refused one 401. Nothing is created.
   const distinct = [...new Map(t.keys.filter((k) => k.key).map((k) => [k.key, k])).values()];
-  const url = `${base}/positions/lendcheck-preflight-0`;
+  const url = `${base}${routePath('position.get', { positionId: 'lendcheck-preflight-0' })}`;
   const answers = await Promise.all(distinct.map(async (k) => ({ k, a: await probe(url, k.key, timeoutMs) })));
   for (const { k, a } of answers) judgeKey(k, a, url, urlOption);
 }
