@@ -89,7 +89,8 @@ export function registerSandbox(program: Command): void {
       console.log(`  database: ${dbPath}`);
       if (o.console) console.log(`  console: ${new URL('/console', server.url).href} (open it with a key; read-only without one)`);
       if (o.metrics) console.log(`  metrics: ${new URL(METRICS_PATH, server.url).href}`);
-      if (o.partnerReport) console.log(`  partner report: ${server.url}/sandbox/partner-report`);
+      // The plugin's own route (not an endpoint of the spec), as the plugin declares it.
+      if (o.partnerReport) console.log(`  partner report: ${new URL((await import('../../sandbox/partner-report/record.ts')).PARTNER_REPORT_PATH, server.url).href}`);
       if (o.testDelay) console.log(`  test delay: ${o.testDelay} (slower on purpose)`);
       if (o.choices !== 'default') console.log(`  choices: ${o.choices}, seed ${o.seed} (profile ${profile.name}${o.choicesOut ? `, written to ${resolve(o.choicesOut)}` : ''})`);
       if (faults.length) console.log(`  FAULTS ON (deliberate bugs, for testing a suite): ${faults.map((f) => f.name).join(', ')}`);
