@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { endpoints, NoSuchEndpoint, REQUIREMENTS, type Profile } from '../contract/index.ts';
+import { endpoints, NoSuchEndpoint, REQUIREMENTS, UnknownOption, type Profile } from '../contract/index.ts';
 import * as results from '../kernel/results.ts';
 import { partStatus } from '../kernel/part-status.ts';
 import { CheckFailure, CheckSkip, evidenceOf, type Check, type CheckContext, type ProfileObservation } from './check.ts';
-import { CheckRegistry, failed, failure, runCheck } from '../kernel/check-kernel.ts';
+import { CheckRegistry, failed, failure, runCheck, skip } from '../kernel/check-kernel.ts';
 import { skipKindFor, skipReasonFor, type Capabilities } from '../kernel/needs.ts';
 import { HttpClient, TransportError, type Reply, type RequestSpec } from './http.ts';
 import { callSpec, type Call } from './call.ts';
@@ -273,7 +273,8 @@ export async function executeCheck(run: Run, item: { check: Check; skip?: string
     advisories: current.advisories,
     lastExchange,
     exchanges: () => run.ctx.http.log.slice(logStart),
-    classify: (e) => (e instanceof TransportError ? failed(failure('transport', 'an HTTP answer', e.message, e.exchange)) : undefined),
+    // An option the profile records as unknown (contract/unknown-option.ts): a skip naming it, never a guess.
+    classify: (e) => (e instanceof TransportError ? failed(failure('transport', 'an HTTP answer', e.message, e.exchange)) : e instanceof UnknownOption ? skip(e.message) : undefined),
   });
   const made = run.ctx.http.log.slice(logStart);
   const over = budget?.overspent.slice(overspentStart) ?? [];

@@ -1,6 +1,7 @@
 import { LEND_ASSETS } from './constants.ts';
 import { Decimal } from './decimal.ts';
 import type { Profile } from './profile.ts';
+import { known } from './unknown-option.ts';
 
 // The collateral every suite pledges for a borrow: conformance's fixtures, the model walk,
 // the storms and the load scenarios ask here, so one rule decides what a borrow of lendcheck
@@ -23,10 +24,16 @@ export const COLLATERAL_MARGIN = 2;
  * detected) still takes it.
  */
 export function collateralFor(profile: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
-  const others = profile.assets.collateral.filter((a) => a !== borrowAsset);
-  const asset = others.find((a) => !(LEND_ASSETS as readonly string[]).includes(a)) ?? others[0] ?? profile.assets.collateral[0] ?? 'ETH';
+  const asset = collateralAsset(profile, borrowAsset);
+  const ratio = known(profile.amounts.minCollateralRatio, 'amounts.minCollateralRatio', `a borrow's collateral (${asset} against ${borrowAsset})`);
   const price = (a: string) => new Decimal(profile.assets.info[a]?.oraclePriceUsd ?? '1');
   const decimals = profile.assets.info[asset]?.decimals ?? 6;
-  const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(profile.amounts.minCollateralRatio).mul(COLLATERAL_MARGIN).div(price(asset));
+  const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(ratio).mul(COLLATERAL_MARGIN).div(price(asset));
   return { asset, amount: need.toSignificantDigits(2, Decimal.ROUND_UP).toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
+}
+
+/** The asset collateralFor pledges against `borrowAsset`: a volatile one first, else any other (no ratio needed to choose it). */
+export function collateralAsset(profile: Profile, borrowAsset: string): string {
+  const others = profile.assets.collateral.filter((a) => a !== borrowAsset);
+  return others.find((a) => !(LEND_ASSETS as readonly string[]).includes(a)) ?? others[0] ?? profile.assets.collateral[0] ?? 'ETH';
 }

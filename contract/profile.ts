@@ -268,9 +268,9 @@ export const profileSchema = z.object({
         spec: 'Part 8: "Minimum and maximum ... withdrawal amounts: not shown."',
         reason: 'One unit, the same floor as orders.',
       }),
-      minCollateralRatio: doc(z.string().default('1.5'), {
+      minCollateralRatio: doc(z.string().nullable().default('1.5'), {
         spec: 'Part 8: "Minimum and maximum ... collateral amounts: not shown."',
-        reason: '150 % over-collateralisation, usual for crypto lending.',
+        reason: '150 % over-collateralisation, usual for crypto lending. null: unknown (a detected profile where no stablecoin pair let it be read); the checks that pledge collateral then skip naming it.',
       }),
       liquidationRatio: doc(z.string().default('1.2'), {
         spec: 'Part 3: liquidation exists; its threshold: not shown.',

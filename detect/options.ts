@@ -71,6 +71,14 @@ export const UNDETECTABLE: Record<string, string> = {
   'consistency.convergenceMs': 'only meaningful under readAfterWrite eventual, which is not probed',
 };
 
+/**
+ * Values the spec leaves open that some check builds a request on: undetected, a detected profile
+ * records them as unknown (null), and what needs one skips naming it (contract/unknown-option.ts),
+ * never sending the sandbox's default in their place (issue 47, mutator seed 28: a ratio of 2.97
+ * refused the default's pledges).
+ */
+export const UNKNOWN_IF_UNDETECTED = ['amounts.minCollateralRatio'];
+
 /** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */
 export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth', 'webhooks.secretMinLength'];
 

@@ -1,7 +1,7 @@
 // The profile's choices, resolved here and handed to the scenarios as env: k6 cannot
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
-import { ADDRESS_FORMS, addressFor, collateralFor, legalAmount, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
+import { ADDRESS_FORMS, addressFor, collateralAsset, collateralFor, legalAmount, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
 import { restingRate } from '../../contract/resting-rate.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
@@ -23,7 +23,8 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
   const lendable = profile.assets.borrow.filter((a) => (LEND_ASSETS as readonly string[]).includes(a));
   // The collateral every suite pledges (contract/collateral.ts), for an order on the first market.
   const orderAmount = orderAmountOf(profile);
-  const collateral = collateralFor(profile, lendable[0] ?? 'USDC', orderAmount);
+  // Unknown ratio: the borrowing scenarios skip before k6 (unknown-collateral.ts); the others send no borrow.
+  const collateral = profile.amounts.minCollateralRatio === null ? { asset: collateralAsset(profile, lendable[0] ?? 'USDC'), amount: '' } : collateralFor(profile, lendable[0] ?? 'USDC', orderAmount);
   return {
     BASE_URL: i.baseUrl,
     TIER: i.tier,

@@ -23,6 +23,7 @@ import { matchingFigures } from './matching-figures.ts';
 import { checkPoolBudget, mintPool, onePerPartner, poolEnv, type PoolKey } from './pool.ts';
 import { auditAfterLoad, type AuditResult } from './audit/audit.ts';
 import { limiterPathNotKeyed, limiterSkipped } from './limiter-path.ts';
+import { collateralSkipped, unknownCollateralReason } from './unknown-collateral.ts';
 
 export interface LoadOptions {
   scenario: ScenarioName;
@@ -119,6 +120,12 @@ export async function runLoad(opts: LoadOptions): Promise<PartResult> {
         writePartFiles(skipped, reportDir, { json: 'result.json', junit: 'junit.xml' }, secrets);
         return skipped;
       }
+    }
+    const unknownPledge = unknownCollateralReason(opts.scenario, profile);
+    if (unknownPledge) {
+      const skipped = collateralSkipped(`${opts.scenario} (${tier})${opts.smoke ? ' smoke' : ''}`, unknownPledge, target.embedded ? 'embedded sandbox' : target.baseUrl, profile, startedAt);
+      writePartFiles(skipped, reportDir, { json: 'result.json', junit: 'junit.xml' }, secrets);
+      return skipped;
     }
     if (opts.scenario === 'matching') {
       watch = await watchMatches({ baseUrl: target.baseUrl, partnerKeys: pool ? onePerPartner(pool).map((k) => k.key) : [apiKey], profile, matchBy: opts.matchBy ?? 'auto' });

@@ -52,9 +52,10 @@ const marketsHold: Rule = (p) => [
 ];
 
 const amountsAreDecimals: Rule = (p) => {
-  const a = p.amounts as Record<string, string>;
-  const out = Object.entries(a).filter(([, v]) => !DECIMAL.test(v)).map(([k, v]) => `amounts.${k}: expected a decimal string / received ${v}`);
-  if (Number(a.liquidationRatio) >= Number(a.minCollateralRatio)) out.push(`amounts.liquidationRatio: expected below minCollateralRatio ${a.minCollateralRatio} / received ${a.liquidationRatio}`);
+  const a = p.amounts as Record<string, string | null>;
+  // null: unknown (a detected profile's minCollateralRatio), no rule to hold.
+  const out = Object.entries(a).filter(([, v]) => v !== null && !DECIMAL.test(v)).map(([k, v]) => `amounts.${k}: expected a decimal string / received ${v}`);
+  if (a.minCollateralRatio !== null && Number(a.liquidationRatio) >= Number(a.minCollateralRatio)) out.push(`amounts.liquidationRatio: expected below minCollateralRatio ${a.minCollateralRatio} / received ${a.liquidationRatio}`);
   if (Number(a.minOrder) > Number(a.maxOrder)) out.push(`amounts.minOrder: expected at most maxOrder / received ${a.minOrder}`);
   return out;
 };

@@ -101,7 +101,8 @@ export function borrow(engine: EngineCore, partnerId: string, req: BorrowInput):
   const market = resolveMarket(engine, req.maturity, now);
   const collValue = new D(req.collateral.amount).mul(ledger.price(req.collateral.asset));
   const debtValue = new D(req.borrowAmount).mul(ledger.price(req.borrowAsset));
-  const minRatio = new D(profile.amounts.minCollateralRatio);
+  // A profile that does not know the ratio (null) plays a target without one: any collateral is taken.
+  const minRatio = new D(profile.amounts.minCollateralRatio ?? 0);
   if (collValue.lt(debtValue.mul(minRatio))) {
     throw invalid(
       'collateral.amount',
