@@ -50,6 +50,7 @@ export type Vault = Out<typeof shapes.vault>;
 export type BalancesResponse = Out<typeof ctl.balancesResponse>;
 export type ClockResponse = Out<typeof ctl.clockResponse>;
 export type TriggerResponse = Out<typeof ctl.triggerResponse>;
+export type AttemptsResponse = Out<typeof ctl.attemptsResponse>;
 /** The spec's error object (part 5): every 4xx and 5xx. */
 export type ErrorBody = Out<typeof s.errorBody>;
 /** A webhook delivery's body (part 6). */
@@ -85,6 +86,7 @@ export interface PartnerEndpoints {
   'sandbox.clock': { method: 'GET'; path: '/sandbox/clock'; response: ClockResponse };
   'sandbox.clock.advance': { method: 'POST'; path: '/sandbox/clock/advance'; body: ClockAdvanceRequest; response: ClockResponse };
   'sandbox.trigger': { method: 'POST'; path: '/sandbox/trigger'; body: TriggerRequest; response: TriggerResponse };
+  'sandbox.attempts': { method: 'GET'; path: '/sandbox/events/{eventId}/attempts'; response: AttemptsResponse };
 }
 
 export type PartnerEndpointId = keyof PartnerEndpoints;
@@ -120,4 +122,5 @@ export const PARTNER_ENDPOINTS: { [Id in PartnerEndpointId]: { method: PartnerEn
   'sandbox.clock': { method: 'GET', path: '/sandbox/clock' },
   'sandbox.clock.advance': { method: 'POST', path: '/sandbox/clock/advance' },
   'sandbox.trigger': { method: 'POST', path: '/sandbox/trigger' },
+  'sandbox.attempts': { method: 'GET', path: '/sandbox/events/{eventId}/attempts' },
 };

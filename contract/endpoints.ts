@@ -4,7 +4,7 @@ import { knownSuccessStatus, successStatus } from './profile.ts';
 import * as s from './schemas.ts';
 import * as shapes from './shapes.ts';
 import * as ctl from './sandbox-controls.ts';
-import type { Endpoint, Method } from './endpoint-type.ts';
+import type { Endpoint } from './endpoint-type.ts';
 import { rateBounded } from './rate-bound.ts';
 
 export type { Access, Endpoint, EndpointId, Method, OwnedObject, Ownership } from './endpoint-type.ts';
@@ -21,8 +21,14 @@ export const webhookDeletable = (p: Profile) => p.webhooks.listAndDelete || p.we
  * the profile does not know it (ratesPath null), the authenticated order book of an asset (a
  * path the spec shows). Every request with a key draws from that key's bucket (part 8).
  */
+export function limitProbe(profile: Profile): { id: 'rates.get'; params: Record<string, never> } | { id: 'orderbook.get'; params: { asset: string } } {
+  return profile.ratesPath !== null ? { id: 'rates.get', params: {} } : { id: 'orderbook.get', params: { asset: profile.assets.borrow[0] ?? 'USDC' } };
+}
+
+/** limitProbe as a path under /v1 (its parameter encoded), for what sends a path, not an endpoint (k6's environment). */
 export function limitProbePath(profile: Profile): string {
-  return profile.ratesPath ?? `/markets/${encodeURIComponent(profile.assets.borrow[0] ?? 'USDC')}/orderbook`;
+  const p = limitProbe(profile);
+  return p.id === 'rates.get' ? profile.ratesPath! : `/markets/${encodeURIComponent(p.params.asset)}/orderbook`;
 }
 
 /** The endpoint table of spec part 4 plus the sandbox controls, resolved against a profile. */
