@@ -1,5 +1,5 @@
 import { DEFAULT_KEYS } from '../../../sandbox/auth/keys.ts';
-import { alterRequest, matches, P, pathOf, withHeader, withJson, bodyJson, errCode, rewrite } from './kit.ts';
+import { alterRequest, matches, paramOf, withHeader, withJson, bodyJson, errCode, rewrite } from './kit.ts';
 import { registerMutants } from './mutant.ts';
 
 // Mutants of authentication and tenancy (spec part 5, part 1).
@@ -14,14 +14,14 @@ export const AUTH_MUTANTS = registerMutants([
     breaks: 'GET /rates answers without a key (auth skipped on one endpoint)',
     rule: 'AUTH-4',
     killers: ['auth.missing-header'],
-    install: () => alterRequest((req) => matches(req, 'GET', P.rates) && !req.headers.get('authorization'), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
+    install: () => alterRequest((req) => matches(req, 'rates.get') && !req.headers.get('authorization'), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
   },
   {
     id: 'auth.skipped-on-withdraw',
     breaks: 'POST /users/{userId}/withdraw answers without a key',
     rule: 'AUTH-4',
     killers: ['auth.missing-header'],
-    install: () => alterRequest((req) => matches(req, 'POST', P.withdraw) && !req.headers.get('authorization'), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
+    install: () => alterRequest((req) => matches(req, 'user.withdraw') && !req.headers.get('authorization'), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
   },
   {
     id: 'auth.live-key-accepted',
@@ -59,7 +59,7 @@ export const AUTH_MUTANTS = registerMutants([
     install: () => async (req, next) => {
       const res = await next(req);
       const k = bearer(req);
-      if (!(matches(req, 'GET', P.position) && res.status === 404 && k && partnerB.includes(k))) return res;
+      if (!(matches(req, 'position.get') && res.status === 404 && k && partnerB.includes(k))) return res;
       return next(withHeader(req, 'authorization', `Bearer ${partnerA}`));
     },
   },
@@ -68,7 +68,7 @@ export const AUTH_MUTANTS = registerMutants([
     breaks: "partner B's list of a user shows partner A's positions",
     rule: 'AUTH-isolation',
     killers: ['auth.isolation'],
-    install: () => alterRequest((req) => matches(req, 'GET', P.list) && partnerB.includes(bearer(req) ?? ''), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
+    install: () => alterRequest((req) => matches(req, 'positions.list') && partnerB.includes(bearer(req) ?? ''), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
   },
   {
     id: 'tenancy.404-leaks-owner',
@@ -78,12 +78,12 @@ export const AUTH_MUTANTS = registerMutants([
     install: () => async (req, next) => {
       const res = await next(req);
       const k = bearer(req);
-      if (!(matches(req, 'GET', P.position) && res.status === 404 && k && partnerB.includes(k))) return res;
+      if (!(matches(req, 'position.get') && res.status === 404 && k && partnerB.includes(k))) return res;
       const owner = await bodyJson(await next(withHeader(req, 'authorization', `Bearer ${partnerA}`)));
       const body = await bodyJson(res);
       const userId = (owner as { userId?: string })?.userId;
       if (!userId || errCode(body) !== 'position_not_found') return withJson(res, body);
-      return withJson(res, { error: { code: 'position_not_found', message: `position ${pathOf(req).split('/')[2]} belongs to user ${userId} of another partner` } });
+      return withJson(res, { error: { code: 'position_not_found', message: `position ${paramOf(req, 'positionId')} belongs to user ${userId} of another partner` } });
     },
   },
   {
@@ -92,7 +92,7 @@ export const AUTH_MUTANTS = registerMutants([
     rule: 'AUTH-5',
     killers: ['endpoint.public.markets'],
     install: () => async (req, next) =>
-      matches(req, 'GET', P.markets) && !req.headers.get('authorization')
+      matches(req, 'public.markets') && !req.headers.get('authorization')
         ? withJson(await next(req), { error: { code: 'authentication_failed', message: 'Authorization: a key is required' } }, 401)
         : next(req),
   },
@@ -102,7 +102,7 @@ export const AUTH_MUTANTS = registerMutants([
     rule: 'AUTH-5',
     killers: ['endpoint.public.vaults'],
     install: () => async (req, next) =>
-      matches(req, 'GET', P.vaults) && !req.headers.get('authorization')
+      matches(req, 'public.vaults') && !req.headers.get('authorization')
         ? withJson(await next(req), { error: { code: 'authentication_failed', message: 'Authorization: a key is required' } }, 401)
         : next(req),
   },

@@ -1,10 +1,11 @@
-import { bodyJson, matches, P, rewrite, withJson } from './kit.ts';
+import type { PartnerEndpointId } from '../../../contract/index.ts';
+import { bodyJson, matches, rewrite, withJson } from './kit.ts';
 import { registerMutants } from './mutant.ts';
 
 // Mutants of response shapes and conventions (spec part 2): fields, types, UTC, JSON.
 
-const get = (pattern: RegExp) => (req: Request, res: Response) => matches(req, 'GET', pattern) && res.status === 200;
-const post = (pattern: RegExp) => (req: Request, res: Response) => matches(req, 'POST', pattern) && res.status < 300;
+const get = (...ids: PartnerEndpointId[]) => (req: Request, res: Response) => matches(req, ...ids) && res.status === 200;
+const post = (id: PartnerEndpointId) => (req: Request, res: Response) => matches(req, id) && res.status < 300;
 
 export const CONTRACT_MUTANTS = registerMutants([
   {
@@ -12,28 +13,28 @@ export const CONTRACT_MUTANTS = registerMutants([
     breaks: 'a single position answers without createdAt',
     rule: 'SHAPE-position',
     killers: ['endpoint.position.get'],
-    install: () => rewrite(get(P.position), (b) => void delete b.createdAt),
+    install: () => rewrite(get('position.get'), (b) => void delete b.createdAt),
   },
   {
     id: 'shape.amount-as-number',
     breaks: 'a position amount is a JSON number, not a decimal string',
     rule: 'CONV-amount-decimal',
     killers: ['endpoint.position.get'],
-    install: () => rewrite(get(P.position), (b) => ({ ...b, amount: Number(b.amount) })),
+    install: () => rewrite(get('position.get'), (b) => ({ ...b, amount: Number(b.amount) })),
   },
   {
     id: 'shape.rate-as-string',
     breaks: 'rates of the rates response are strings',
     rule: 'CONV-rate-fraction',
     killers: ['endpoint.rates.get'],
-    install: () => rewrite(get(P.rates), (b) => ({ ...b, rates: b.rates.map((r: { lendRate: number }) => ({ ...r, lendRate: String(r.lendRate) })) })),
+    install: () => rewrite(get('rates.get'), (b) => ({ ...b, rates: b.rates.map((r: { lendRate: number }) => ({ ...r, lendRate: String(r.lendRate) })) })),
   },
   {
     id: 'shape.rate-as-percent',
     breaks: 'a position rate is given in percent (5 instead of 0.05)',
     rule: 'CONV-rate-fraction',
     killers: ['endpoint.position.get'],
-    install: () => rewrite(get(P.position), (b) => ({ ...b, rate: b.rate * 100 + 1 })),
+    install: () => rewrite(get('position.get'), (b) => ({ ...b, rate: b.rate * 100 + 1 })),
   },
   {
     id: 'shape.time-not-utc',
@@ -41,7 +42,7 @@ export const CONTRACT_MUTANTS = registerMutants([
     rule: 'CONV-timestamp-utc',
     killers: ['endpoint.position.get'],
     install: () =>
-      rewrite(get(P.position), (b) => {
+      rewrite(get('position.get'), (b) => {
         const d = new Date(Date.parse(b.createdAt) + 2 * 3_600_000).toISOString().replace('Z', '+02:00');
         return { ...b, createdAt: d };
       }),
@@ -51,35 +52,35 @@ export const CONTRACT_MUTANTS = registerMutants([
     breaks: 'the create-lend response carries type',
     rule: 'SHAPE-create-lend',
     killers: ['endpoint.lend.create'],
-    install: () => rewrite(post(P.lend), (b) => ({ ...b, type: 'lend' })),
+    install: () => rewrite(post('lend.create'), (b) => ({ ...b, type: 'lend' })),
   },
   {
     id: 'shape.create-lend-not-pending',
     breaks: 'a new lend is returned active instead of pending',
     rule: 'STATE-create-pending',
     killers: ['endpoint.lend.create'],
-    install: () => rewrite(post(P.lend), (b) => ({ ...b, status: 'active' })),
+    install: () => rewrite(post('lend.create'), (b) => ({ ...b, status: 'active' })),
   },
   {
     id: 'shape.cbt-missing',
     breaks: 'the single position has no cbt object',
     rule: 'SHAPE-position-cbt',
     killers: ['endpoint.position.get'],
-    install: () => rewrite(get(P.position), (b) => void delete b.cbt),
+    install: () => rewrite(get('position.get'), (b) => void delete b.cbt),
   },
   {
     id: 'shape.list-no-hasMore',
     breaks: 'the position list answers without hasMore',
     rule: 'SHAPE-position-list',
     killers: ['endpoint.positions.list'],
-    install: () => rewrite(get(P.list), (b) => void delete b.hasMore),
+    install: () => rewrite(get('positions.list'), (b) => void delete b.hasMore),
   },
   {
     id: 'shape.market-total-as-number',
     breaks: 'a market totalLent is a number',
     rule: 'SHAPE-market',
     killers: ['endpoint.public.markets'],
-    install: () => rewrite(get(P.markets), (b) => {
+    install: () => rewrite(get('public.markets'), (b) => {
       const m = b.data?.markets ?? b.markets;
       for (const x of m) x.totalLent = Number(x.totalLent);
       return b;
@@ -91,7 +92,7 @@ export const CONTRACT_MUTANTS = registerMutants([
     rule: 'BOOK-depth-default',
     killers: ['endpoint.orderbook.get'],
     install: () =>
-      rewrite(get(P.orderbook), (b) => {
+      rewrite(get('orderbook.get', 'public.orderbook'), (b) => {
         const book = b.data ?? b;
         book.lends = Array.from({ length: 12 }, (_, i) => ({ rate: 0.01 + i / 1000, amount: '1' }));
         return b;
@@ -104,7 +105,7 @@ export const CONTRACT_MUTANTS = registerMutants([
     killers: ['endpoint.position.get'],
     install: () => async (req, next) => {
       const res = await next(req);
-      if (!get(P.position)(req, res)) return res;
+      if (!get('position.get')(req, res)) return res;
       const h = new Headers(res.headers);
       h.set('content-type', 'text/plain');
       return new Response(await res.text(), { status: res.status, headers: h });
@@ -115,14 +116,14 @@ export const CONTRACT_MUTANTS = registerMutants([
     breaks: 'an active position answers without matchedAt',
     rule: 'SHAPE-position-matchedAt',
     killers: ['lifecycle.match'],
-    install: () => rewrite(get(P.position), (b) => (b.status === 'active' ? (delete b.matchedAt, b) : b)),
+    install: () => rewrite(get('position.get'), (b) => (b.status === 'active' ? (delete b.matchedAt, b) : b)),
   },
   {
     id: 'shape.public-envelope-timestamp-local',
     breaks: 'a public {data, timestamp} answer carries a timestamp without Z',
     rule: 'PUB-envelope',
     killers: ['endpoint.public.rates'],
-    install: () => rewrite((req, res) => matches(req, 'GET', /^\/markets\/rates$/) && res.status === 200, (b) => ({ ...b, timestamp: String(b.timestamp).replace('Z', '') })),
+    install: () => rewrite((req, res) => matches(req, 'public.rates') && res.status === 200, (b) => ({ ...b, timestamp: String(b.timestamp).replace('Z', '') })),
   },
   {
     id: 'profile.lend-status-200',
@@ -132,7 +133,7 @@ export const CONTRACT_MUTANTS = registerMutants([
     strictOnly: true,
     install: () => async (req, next) => {
       const res = await next(req);
-      return matches(req, 'POST', P.lend) && res.status === 201 ? withJson(res, await bodyJson(res), 200) : res;
+      return matches(req, 'lend.create') && res.status === 201 ? withJson(res, await bodyJson(res), 200) : res;
     },
   },
 ]);

@@ -1,4 +1,4 @@
-import { bodyJson, errCode, matches, P, rewrite, withJson } from './kit.ts';
+import { bodyJson, errCode, matches, rewrite, withJson } from './kit.ts';
 import { registerMutants } from './mutant.ts';
 
 // Mutants of the error object and codes (spec part 7).
@@ -68,7 +68,7 @@ export const ERROR_MUTANTS = registerMutants([
     killers: ['errors.invalid.lend'],
     install: () => async (req, next) => {
       const res = await next(req);
-      return matches(req, 'POST', P.lend) && res.status === 400 && (await isCode('invalid_request')(res))
+      return matches(req, 'lend.create') && res.status === 400 && (await isCode('invalid_request')(res))
         ? withJson(res, { error: { code: 'internal_error', message: 'internal error' } }, 500)
         : res;
     },
@@ -79,7 +79,7 @@ export const ERROR_MUTANTS = registerMutants([
     rule: 'ERR-internal_error',
     killers: ['fuzz.not-json'],
     install: () => async (req, next) => {
-      if (!(matches(req, 'POST', P.lend) && (req.headers.get('content-type') ?? '').includes('json'))) return next(req);
+      if (!(matches(req, 'lend.create') && (req.headers.get('content-type') ?? '').includes('json'))) return next(req);
       const text = await req.clone().text();
       try {
         JSON.parse(text);
@@ -95,7 +95,7 @@ export const ERROR_MUTANTS = registerMutants([
     rule: 'SHAPE-error',
     killers: ['fuzz.bodies'],
     install: () => async (req, next) => {
-      if (!matches(req, 'POST', P.borrow)) return next(req);
+      if (!matches(req, 'borrow.create')) return next(req);
       const text = await req.clone().text();
       return text.trim().startsWith('[') ? withJson(new Response(null), { error: { code: 'internal_error', message: 'bad gateway' } }, 502) : next(req);
     },

@@ -1,4 +1,4 @@
-import { matches, P } from './kit.ts';
+import { matches } from './kit.ts';
 import { registerMutants } from './mutant.ts';
 
 // Mutants of webhook subscriptions and deliveries (spec part 6). Deliveries leave the
@@ -6,7 +6,7 @@ import { registerMutants } from './mutant.ts';
 
 function alterSubscription(edit: (b: Record<string, unknown>) => Record<string, unknown>) {
   return async (req: Request, next: (r: Request) => Promise<Response>) => {
-    if (!matches(req, 'POST', P.webhooks)) return next(req);
+    if (!matches(req, 'webhooks.create')) return next(req);
     let body: Record<string, unknown>;
     try {
       body = (await req.clone().json()) as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { API_VERSION_PREFIX, defaultProfile, resolveCall, routeOfRequest, type PartnerEndpointId } from '../../../contract/index.ts';
 import type { FetchWrapper } from '../../embedded.ts';
 
 // Building blocks of the mutants (mutant.ts): Request → Response wrappers around the sandbox's
@@ -5,29 +6,38 @@ import type { FetchWrapper } from '../../embedded.ts';
 
 export type Next = (req: Request) => Promise<Response>;
 
-/** Path under /v1 of a request, e.g. `/positions/pos_1`. */
-export function pathOf(req: Request): string {
-  return new URL(req.url).pathname.replace(/^\/v1/, '');
+/**
+ * The endpoint a request reached (contract routeOfRequest: the one router, keyed or not where the
+ * authenticated and the public order book share a path), under the default profile the
+ * mutants serve: the same answer the sandbox's own router gives, no pattern per endpoint.
+ */
+export function endpointOf(req: Request): PartnerEndpointId | undefined {
+  return routeOfRequest(defaultProfile, req)?.id as PartnerEndpointId | undefined;
 }
 
-export function matches(req: Request, method: string, pattern: RegExp): boolean {
-  return req.method === method && pattern.test(pathOf(req));
+/** Whether a request reached one of these endpoints, by its own method (a 405 probe with another reaches none). */
+export function matches(req: Request, ...ids: PartnerEndpointId[]): boolean {
+  const id = endpointOf(req);
+  return id !== undefined && ids.includes(id);
 }
 
-export const P = {
-  lend: /^\/lend$/,
-  borrow: /^\/borrow$/,
-  position: /^\/positions\/[^/]+$/,
-  cancel: /^\/positions\/[^/]+\/cancel$/,
-  repay: /^\/positions\/[^/]+\/repay$/,
-  list: /^\/users\/[^/]+\/positions$/,
-  withdraw: /^\/users\/[^/]+\/withdraw$/,
-  rates: /^\/rates$/,
-  markets: /^\/markets$/,
-  orderbook: /^\/markets\/[^/]+\/orderbook$/,
-  vaults: /^\/vaults$/,
-  webhooks: /^\/webhooks$/,
-} as const;
+/** The value of a `{name}` parameter of the endpoint a request reached: `positionId` of /positions/pos_1. */
+export function paramOf(req: Request, name: string): string | undefined {
+  const e = routeOfRequest(defaultProfile, req);
+  if (!e) return undefined;
+  const at = e.path.split('/').indexOf(`{${name}}`);
+  const path = new URL(req.url).pathname;
+  const segs = path.slice(path.indexOf(API_VERSION_PREFIX) + API_VERSION_PREFIX.length).split('/');
+  return at < 0 || segs[at] === undefined ? undefined : decodeURIComponent(segs[at]);
+}
+
+/** The URL of another endpoint of the same object (a position's cancel → the position itself), its parameters carried over. */
+export function urlOf(req: Request, id: PartnerEndpointId, params: Record<string, string>): string {
+  const u = new URL(req.url);
+  u.pathname = u.pathname.slice(0, u.pathname.indexOf(API_VERSION_PREFIX) + API_VERSION_PREFIX.length) + resolveCall(defaultProfile, id, params).path;
+  u.search = '';
+  return u.toString();
+}
 
 export async function bodyJson(res: Response): Promise<unknown> {
   try {

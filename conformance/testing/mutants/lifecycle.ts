@@ -1,9 +1,11 @@
-import { bodyJson, errCode, matches, P, pathOf, rewrite, withJson } from './kit.ts';
+import { bodyJson, errCode, matches, paramOf, rewrite, urlOf, withJson } from './kit.ts';
 import { registerMutants } from './mutant.ts';
 
 // Mutants of the position lifecycle (spec part 3 and 4).
 
-const idOf = (req: Request) => decodeURIComponent(pathOf(req).split('/')[2]);
+const idOf = (req: Request) => paramOf(req, 'positionId') ?? '';
+/** The position a cancel or repay is made on, read with the same key. */
+const positionOf = (req: Request) => new Request(urlOf(req, 'position.get', { positionId: idOf(req) }), { headers: req.headers });
 
 export const LIFECYCLE_MUTANTS = registerMutants([
   {
@@ -13,8 +15,8 @@ export const LIFECYCLE_MUTANTS = registerMutants([
     killers: ['lifecycle.match'],
     install: () => async (req, next) => {
       const res = await next(req);
-      if (!(matches(req, 'POST', P.cancel) && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
-      const pos = (await bodyJson(await next(new Request(req.url.replace(/\/cancel$/, ''), { headers: req.headers })))) as { status?: string };
+      if (!(matches(req, 'position.cancel') && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
+      const pos = (await bodyJson(await next(positionOf(req)))) as { status?: string };
       return pos?.status === 'active' ? withJson(res, { positionId: idOf(req), status: 'cancelled', released: '0' }, 200) : res;
     },
   },
@@ -25,8 +27,8 @@ export const LIFECYCLE_MUTANTS = registerMutants([
     killers: ['lifecycle.cancel'],
     install: () => async (req, next) => {
       const res = await next(req);
-      if (!(matches(req, 'POST', P.cancel) && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
-      const pos = (await bodyJson(await next(new Request(req.url.replace(/\/cancel$/, ''), { headers: req.headers })))) as { status?: string };
+      if (!(matches(req, 'position.cancel') && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
+      const pos = (await bodyJson(await next(positionOf(req)))) as { status?: string };
       return pos?.status === 'cancelled' ? withJson(res, { positionId: idOf(req), status: 'cancelled', released: '0' }, 200) : res;
     },
   },
@@ -37,8 +39,8 @@ export const LIFECYCLE_MUTANTS = registerMutants([
     killers: ['lifecycle.repay'],
     install: () => async (req, next) => {
       const res = await next(req);
-      if (!(matches(req, 'POST', P.repay) && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
-      const pos = (await bodyJson(await next(new Request(req.url.replace(/\/repay$/, ''), { headers: req.headers })))) as { type?: string };
+      if (!(matches(req, 'position.repay') && res.status >= 400 && errCode(await bodyJson(res)) !== 'position_not_found')) return res;
+      const pos = (await bodyJson(await next(positionOf(req)))) as { type?: string };
       return pos?.type === 'lend' ? withJson(res, { positionId: idOf(req), repaid: '1', outstanding: '0', status: 'active', collateralReleased: '0' }, 200) : res;
     },
   },
@@ -48,7 +50,7 @@ export const LIFECYCLE_MUTANTS = registerMutants([
     rule: 'EP-patch',
     killers: ['lifecycle.patch'],
     install: () => async (req, next) => {
-      if (req.method !== 'PATCH' || !P.position.test(pathOf(req))) return next(req);
+      if (!matches(req, 'position.patch')) return next(req);
       const flags = (await req.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined;
       const cur = await next(new Request(req.url, { headers: req.headers }));
       if (cur.status !== 200 || !flags || typeof flags !== 'object') return next(req);
@@ -61,10 +63,10 @@ export const LIFECYCLE_MUTANTS = registerMutants([
     rule: 'EP-withdraw',
     killers: ['lifecycle.withdraw'],
     install: () => async (req, next) => {
-      if (!matches(req, 'POST', P.withdraw) || !req.headers.get('authorization')) return next(req);
+      if (!matches(req, 'user.withdraw') || !req.headers.get('authorization')) return next(req);
       const b = (await req.clone().json().catch(() => undefined)) as { asset?: string; amount?: string; destination?: string } | undefined;
       if (!b || b.amount !== '40.25') return next(req);
-      const userId = decodeURIComponent(pathOf(req).split('/')[2]);
+      const userId = paramOf(req, 'userId');
       const now = new Date().toISOString();
       return withJson(new Response(null), { withdrawalId: 'wd_fake', userId, asset: b.asset, amount: b.amount, destination: b.destination, status: 'pending', createdAt: now }, 202);
     },
@@ -75,7 +77,7 @@ export const LIFECYCLE_MUTANTS = registerMutants([
     rule: 'STATE-matched-active',
     killers: ['lifecycle.match'],
     waits: 'lifecycle.match polls up to 2 s for the position to read active',
-    install: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'active' ? { ...b, status: 'pending' } : b)),
+    install: () => rewrite((req, res) => matches(req, 'position.get') && res.status === 200, (b) => (b.status === 'active' ? { ...b, status: 'pending' } : b)),
   },
   {
     id: 'life.never-matures',
@@ -83,20 +85,20 @@ export const LIFECYCLE_MUTANTS = registerMutants([
     rule: 'STATE-status-values',
     killers: ['lifecycle.maturity'],
     waits: 'lifecycle.maturity polls up to 2 s for the position to read matured',
-    install: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => (b.status === 'matured' ? { ...b, status: 'active' } : b)),
+    install: () => rewrite((req, res) => matches(req, 'position.get') && res.status === 200, (b) => (b.status === 'matured' ? { ...b, status: 'active' } : b)),
   },
   {
     id: 'life.amount-rounded',
     breaks: 'a lend amount reads back rounded to whole units',
     rule: 'CONV-amount-decimal',
     killers: ['lifecycle.lend-read-list'],
-    install: () => rewrite((req, res) => matches(req, 'GET', P.position) && res.status === 200, (b) => ({ ...b, amount: String(Math.round(Number(b.amount))) })),
+    install: () => rewrite((req, res) => matches(req, 'position.get') && res.status === 200, (b) => ({ ...b, amount: String(Math.round(Number(b.amount))) })),
   },
   {
     id: 'life.easy-autoRollover-false',
     breaks: 'autoRollover defaults to false in easy mode',
     rule: 'FIELD-lend-autoRollover',
     killers: ['lifecycle.lend-read-list'],
-    install: () => rewrite((req, res) => matches(req, 'POST', P.lend) && res.status < 300, (b) => ({ ...b, autoRollover: false })),
+    install: () => rewrite((req, res) => matches(req, 'lend.create') && res.status < 300, (b) => ({ ...b, autoRollover: false })),
   },
 ]);

@@ -1,4 +1,4 @@
-import { bodyJson, matches, P, stripHeaders, withJson } from './kit.ts';
+import { bodyJson, matches, stripHeaders, withJson } from './kit.ts';
 import { registerMutants } from './mutant.ts';
 
 // Mutants of rate limiting (spec part 8).
@@ -45,7 +45,7 @@ export const LIMIT_MUTANTS = registerMutants([
     killers: ['limits.burst-429'],
     install: () => async (req, next) => {
       const res = await next(req);
-      if (res.status !== 429 || !matches(req, 'GET', P.rates)) return res;
+      if (res.status !== 429 || !matches(req, 'rates.get')) return res;
       const h = new Headers(res.headers);
       h.delete('retry-after');
       return new Response(JSON.stringify({ rates: [], timestamp: new Date().toISOString() }), { status: 200, headers: h });
@@ -68,7 +68,7 @@ export const LIMIT_MUTANTS = registerMutants([
     killers: ['limits.headers-decrease'],
     install: () => async (req, next) => {
       const res = await next(req);
-      return matches(req, 'GET', P.markets) ? stripHeaders(res, RL) : res;
+      return matches(req, 'public.markets') ? stripHeaders(res, RL) : res;
     },
   },
   {

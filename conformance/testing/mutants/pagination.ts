@@ -1,9 +1,9 @@
-import { alterRequest, matches, P, rewrite, withJson, withQuery } from './kit.ts';
+import { alterRequest, matches, rewrite, withJson, withQuery } from './kit.ts';
 import { registerMutants } from './mutant.ts';
 
 // Mutants of the position list (spec part 2 and 8): page sizes, cursors, hasMore, filters.
 
-const list = (req: Request, res: Response) => matches(req, 'GET', P.list) && res.status === 200;
+const list = (req: Request, res: Response) => matches(req, 'positions.list') && res.status === 200;
 const q = (req: Request) => new URL(req.url).searchParams;
 
 export const PAGINATION_MUTANTS = registerMutants([
@@ -57,7 +57,7 @@ export const PAGINATION_MUTANTS = registerMutants([
     killers: ['pagination.max-limit'],
     install: () => async (req, next) => {
       const want = Number(q(req).get('limit'));
-      if (!(matches(req, 'GET', P.list) && want > 100)) return next(req);
+      if (!(matches(req, 'positions.list') && want > 100)) return next(req);
       const items: unknown[] = [];
       let cursor: string | undefined;
       let res: Response;
@@ -76,21 +76,21 @@ export const PAGINATION_MUTANTS = registerMutants([
     breaks: 'the default page size is 10',
     rule: 'PAGE-limit-default',
     killers: ['pagination.default-limit'],
-    install: () => alterRequest((req) => matches(req, 'GET', P.list) && !q(req).has('limit'), (req) => withQuery(req, (s) => s.set('limit', '10'))),
+    install: () => alterRequest((req) => matches(req, 'positions.list') && !q(req).has('limit'), (req) => withQuery(req, (s) => s.set('limit', '10'))),
   },
   {
     id: 'page.status-filter-ignored',
     breaks: 'the status filter is ignored',
     rule: 'PAGE-filters',
     killers: ['pagination.filters'],
-    install: () => alterRequest((req) => matches(req, 'GET', P.list) && q(req).has('status') && q(req).has('cursor'), (req) => withQuery(req, (s) => s.delete('status'))),
+    install: () => alterRequest((req) => matches(req, 'positions.list') && q(req).has('status') && q(req).has('cursor'), (req) => withQuery(req, (s) => s.delete('status'))),
   },
   {
     id: 'page.type-filter-ignored',
     breaks: 'the type filter is ignored',
     rule: 'PAGE-filters',
     killers: ['pagination.filters'],
-    install: () => alterRequest((req) => matches(req, 'GET', P.list) && q(req).get('type') === 'borrow', (req) => withQuery(req, (s) => s.delete('type'))),
+    install: () => alterRequest((req) => matches(req, 'positions.list') && q(req).get('type') === 'borrow', (req) => withQuery(req, (s) => s.delete('type'))),
   },
   {
     id: 'page.bad-cursor-accepted',
@@ -101,8 +101,8 @@ export const PAGINATION_MUTANTS = registerMutants([
       const issued = new Set<string>();
       return async (req, next) => {
         const c = q(req).get('cursor');
-        const res = await next(matches(req, 'GET', P.list) && c && !issued.has(c) ? withQuery(req, (s) => s.delete('cursor')) : req);
-        if (matches(req, 'GET', P.list) && res.status === 200) {
+        const res = await next(matches(req, 'positions.list') && c && !issued.has(c) ? withQuery(req, (s) => s.delete('cursor')) : req);
+        if (matches(req, 'positions.list') && res.status === 200) {
           const b = (await res.clone().json()) as { nextCursor?: string };
           if (b.nextCursor) issued.add(b.nextCursor);
         }
@@ -119,9 +119,9 @@ export const PAGINATION_MUTANTS = registerMutants([
       let lends = 0;
       let lastSeen = 0;
       return async (req, next) => {
-        if (matches(req, 'POST', P.lend)) lends++;
-        const moved = matches(req, 'GET', P.list) && q(req).has('cursor') && lends !== lastSeen && lastSeen !== 0;
-        if (matches(req, 'GET', P.list)) lastSeen = lends;
+        if (matches(req, 'lend.create')) lends++;
+        const moved = matches(req, 'positions.list') && q(req).has('cursor') && lends !== lastSeen && lastSeen !== 0;
+        if (matches(req, 'positions.list')) lastSeen = lends;
         return next(moved ? withQuery(req, (s) => s.delete('cursor')) : req);
       };
     },
