@@ -4,6 +4,7 @@ import { bodyCases, type BodyCase } from '../cases.ts';
 import { queryCases, type QueryCase } from '../query-cases.ts';
 import { CheckSkip, expectClientError, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
+import { casesToSend } from './sent-values.ts';
 import { borrowBody, enc, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
 
 // Part 7: each documented error code, provoked on purpose. invalid_request is generated
@@ -24,7 +25,7 @@ async function expectInvalid(
   profileCode?: (c: BodyCase) => { choice: { code: string; status: number }; option: string } | undefined,
 ): Promise<void> {
   if (!cases.length) fail(`invalid cases for ${where}`, 'at least one generated case', 'none');
-  for (const c of cases) {
+  for (const c of casesToSend(ctx, cases)) {
     const r = await send(c.body);
     const p = profileCode?.(c);
     if (p) {

@@ -18,8 +18,19 @@ import { keyedLimitPath } from './limit-path.ts';
 // window is measured from after the first reading to before the second, so the stated figure
 // is a lower bound of what a correct bucket adds.
 
-/** Window over which the refill is measured (Starter: 8 tokens; Growth: 40). */
+/** The longest window over which the refill is measured (Starter: 8 tokens). */
 export const REFILL_WINDOW_MS = 8_000;
+/** The shortest: a faster tier is measured over the window that states about REFILL_TOKENS. */
+const MIN_WINDOW_MS = 2_000;
+/**
+ * Tokens a window's stated refill should hold: enough that a refill under a quarter of it is
+ * MIN_SHORTFALL short. Growth measured over 8 s (40 tokens) lowered the bucket to 458 first,
+ * 20 to 45 requests of a run that could not spare them, and waited 6 s more (issue 48).
+ */
+const REFILL_TOKENS = 10;
+
+/** The window for a bucket that refills `perSecond`: about REFILL_TOKENS of stated refill, within 2 to 8 s. */
+export const refillWindowMs = (perSecond: number): number => Math.min(REFILL_WINDOW_MS, Math.max(MIN_WINDOW_MS, Math.ceil((REFILL_TOKENS / perSecond) * 1000)));
 /** A Reset this close (s) is waited out before a slow refill fails: a window limiter refills all at once, at its Reset. */
 const RESET_WAIT_S = 65;
 /** "Far below": the measured refill is under this share of the stated one. */
@@ -51,7 +62,8 @@ interface Window {
 }
 
 async function measure(ctx: CheckContext, get: () => Promise<Reply>, shape: BucketShape, first: Reply): Promise<Window> {
-  const statedGain = (shape.perSecond * REFILL_WINDOW_MS) / 1000;
+  const windowMs = refillWindowMs(shape.perSecond);
+  const statedGain = (shape.perSecond * windowMs) / 1000;
   // Lower the bucket until the stated refill fits below the capacity, or Remaining says 0.
   let last = first;
   let r1 = remainingOf(first) ?? 0;
@@ -67,7 +79,7 @@ async function measure(ctx: CheckContext, get: () => Promise<Reply>, shape: Buck
   }
   const resetS = readLimits(ctx.profile, last.headers, last.status, Date.now()).resetSeconds;
   const t1 = performance.now();
-  await sleep(REFILL_WINDOW_MS);
+  await sleep(windowMs);
   const t2 = performance.now();
   const second = await get();
   const r2 = second.status === 429 ? 0 : (remainingOf(second) ?? 0);

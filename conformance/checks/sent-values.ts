@@ -1,0 +1,55 @@
+import type { BodyCase } from '../cases.ts';
+import type { CheckContext } from '../check.ts';
+
+// One malformed value earns its request once a run. The generated cases give every decimal
+// field the same six near misses (`1e3`, `-1`, letters, zero, two points, empty), every rate the
+// same bound and bad values, every maturity the same six formats: on POST /borrow alone that was
+// 17 requests repeating what POST /lend had just been refused for (issue 48). A field still gets
+// its own missing and wrong-type cases, its enum's edges, and the first of its format, bound and
+// value cases whatever was sent before; only a further one whose value an earlier field of the
+// run was already given is left out, and the check's note counts them.
+
+/** The kinds whose values repeat from field to field (the same rule on another field). */
+const SHARED_KINDS = new Set<BodyCase['kind']>(['format', 'bound', 'value']);
+
+const KEY = 'errors:sent-values';
+
+function valueAt(body: unknown, field: string): unknown {
+  return field.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), body);
+}
+
+/**
+ * The cases worth sending: `cases` less the format, bound and value cases whose value an earlier
+ * field of the run (of this check or one before) was already sent, keeping the first such case of every field. `seen` is the
+ * run's record (ctx.shared), updated with what is kept.
+ */
+export function unsentCases(seen: Set<string>, cases: BodyCase[]): { send: BodyCase[]; left: BodyCase[] } {
+  const send: BodyCase[] = [];
+  const left: BodyCase[] = [];
+  const kept = new Set<string>();
+  for (const c of cases) {
+    if (!SHARED_KINDS.has(c.kind)) {
+      send.push(c);
+      continue;
+    }
+    // The kind with the value: an empty string as a decimal's format is not an empty userId.
+    const v = `${c.kind}:${JSON.stringify(valueAt(c.body, c.field))}`;
+    if (kept.has(c.field) && seen.has(v)) {
+      left.push(c);
+      continue;
+    }
+    kept.add(c.field);
+    seen.add(v);
+    send.push(c);
+  }
+  return { send, left };
+}
+
+/** unsentCases over the run's record; the check notes what it left out and why. */
+export function casesToSend(ctx: Pick<CheckContext, 'shared' | 'note'>, cases: BodyCase[]): BodyCase[] {
+  let seen = ctx.shared.get(KEY) as Set<string> | undefined;
+  if (!seen) ctx.shared.set(KEY, (seen = new Set()));
+  const { send, left } = unsentCases(seen, cases);
+  if (left.length) ctx.note(`${left.length} generated case(s) left out, their malformed values already refused on an earlier field of this run (each field keeps its first): ${left.map((c) => c.what).join('; ')}`);
+  return send;
+}
