@@ -1,3 +1,5 @@
+import { defaultProfile } from '../contract/index.ts';
+import { callSpec } from '../conformance/call.ts';
 import type { Probe } from './probe.ts';
 
 // Leave nothing behind: every subscription detection took on the target is deleted when it
@@ -23,9 +25,10 @@ export async function removeSubscriptions(p: Probe): Promise<string[]> {
     }
     try {
       // Outside the detection budget on purpose: cleaning up is never skipped for want of requests.
-      const r = await p.http.request({ method: 'DELETE', path: `/webhooks/${encodeURIComponent(id)}`, key: sub.key === undefined ? p.opts.key : sub.key });
+      const del = callSpec(defaultProfile, 'webhooks.delete', { params: { webhookId: id }, key: sub.key === undefined ? p.opts.key : sub.key });
+      const r = await p.http.request(del);
       if (r.status >= 200 && r.status < 300) p.subscriptions.delete(id);
-      else left.push(`${id} → ${sub.url}: DELETE /webhooks/${id} answered ${r.status}`);
+      else left.push(`${id} → ${sub.url}: ${del.method} ${del.path} answered ${r.status}`);
     } catch (e) {
       left.push(`${id} → ${sub.url}: DELETE failed: ${(e as Error).message}`);
     }

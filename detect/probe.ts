@@ -1,8 +1,8 @@
 import type * as results from '../kernel/results.ts';
 import type { HttpClient, Reply, RequestSpec } from '../conformance/http.ts';
 import { findId } from '../contract/body-id.ts';
-import { defaultProfile, type CallInput, type PartnerEndpointId, type Profile } from '../contract/index.ts';
-import { callSpec, type Call } from '../conformance/call.ts';
+import { defaultProfile, endpointById, NoSuchEndpoint, successKey, type CallInput, type LooseBody, type PartnerEndpointId, type Profile } from '../contract/index.ts';
+import { callSpec, type Call, type CallOptions } from '../conformance/call.ts';
 import { remainingOf } from './budget.ts';
 
 type Exchange = results.Exchange;
@@ -24,6 +24,10 @@ export interface Found {
 }
 
 export class OutOfBudget extends Error {}
+
+/** Endpoints of the table (contract/endpoints.ts, sandbox-controls.ts) outside PartnerEndpoints: called by id all the same. */
+export type UntypedEndpointId = 'public.rateSeries' | 'sandbox.oracle';
+type UntypedCall = { params?: Record<string, string>; query?: Record<string, string | number | undefined>; body?: LooseBody } & CallOptions;
 
 export interface ProbeOptions {
   key: string;
@@ -68,14 +72,20 @@ export class Probe {
 
   /**
    * A call to an endpoint of the contract's table by its id (conformance/call.ts), with the main
-   * key for a keyed one and none for a public one: the exchange names the endpoint, so what is
-   * learned from its answer (shapes.ts) is that endpoint's. The get-rates path is the one
-   * detection found (fact ratesPath); before that, the rates endpoint is no call to make.
+   * key for a keyed one and none (on the public base) for a public one: the exchange names the
+   * endpoint, so what is learned from its answer (shapes.ts) is that endpoint's. The get-rates
+   * path is the one detection found (fact ratesPath); before that, the rates endpoint is no
+   * call to make (NoSuchEndpoint), never the default profile's path asserted.
    */
-  call<Id extends PartnerEndpointId>(id: Id, ...input: {} extends CallInput<Id> ? [Call<Id>?] : [Call<Id>]): Promise<Reply> {
+  call<Id extends PartnerEndpointId>(id: Id, ...input: {} extends CallInput<Id> ? [Call<Id>?] : [Call<Id>]): Promise<Reply>;
+  /** An endpoint of the table that lendcheck/types does not name (the rate series, the oracle control): by id too, its body untyped. */
+  call(id: UntypedEndpointId, input?: UntypedCall): Promise<Reply>;
+  call(id: PartnerEndpointId | UntypedEndpointId, input?: object): Promise<Reply> {
     const ratesPath = this.fact<string>('ratesPath');
+    if (id === 'rates.get' && !ratesPath) throw new NoSuchEndpoint(id);
     const profile = ratesPath && ratesPath !== defaultProfile.ratesPath ? (this.withRates ??= { ...defaultProfile, ratesPath }) : defaultProfile;
-    const spec = callSpec(profile, id, (input[0] ?? {}) as Call<Id>);
+    // resolveCall finds every id of the table at run time; the typed ids are checked by the overloads above.
+    const spec = callSpec(profile, id as PartnerEndpointId, (input ?? {}) as Call<PartnerEndpointId>);
     const { method, path, ...rest } = spec;
     return this.api(method, path, rest);
   }
@@ -97,11 +107,11 @@ export class Probe {
   private trackSubscription(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'>, reply: Reply): void {
     const ok2xx = reply.status >= 200 && reply.status < 300;
     if (!ok2xx) return;
-    if (spec.endpoint === 'webhooks.create') {
+    if (spec.endpoint === 'webhooks.create' && method === 'POST') {
       const id = findId(reply.json, undefined, ['userId'])?.value ?? '';
       const url = String((spec.body as { url?: unknown } | undefined)?.url ?? '');
       this.subscriptions.set(id || `(no id) ${url}`, { url, key: spec.key });
-    } else if (spec.endpoint === 'webhooks.delete') {
+    } else if (spec.endpoint === 'webhooks.delete' && method === 'DELETE') {
       this.subscriptions.delete(decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)));
     }
   }
@@ -136,6 +146,9 @@ export interface Detector {
 // ---- small readers shared by the detectors ----------------------------------------------
 
 export const ok = (r: Reply) => r.status >= 200 && r.status < 300;
+
+/** The profile option of an endpoint's success status (`successStatus.POST /lend`), its key from the table (contract successKey). */
+export const successOption = (id: PartnerEndpointId | UntypedEndpointId): string => `successStatus.${successKey(endpointById(defaultProfile, id)!)}`;
 
 export function errorOf(r: Reply): { code: string; message: string } | undefined {
   const e = (r.json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;

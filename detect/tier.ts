@@ -14,7 +14,7 @@ export const tierDetector: Detector = {
     if (!key) return p.miss('limits.defaultTier', 'seen only through a key issued without a tier: name one with --new-key');
     const meaning = p.fact<'burst' | 'per-minute'>('limitHeader');
     if (!meaning) return p.miss('limits.defaultTier', `${RATE_LIMIT_HEADERS.limit} could not be read as a burst or a per-minute rate`);
-    const r = await p.api('GET', `/users/${encodeURIComponent(p.user('tier'))}/positions`, { key });
+    const r = await p.call('positions.list', { params: { userId: p.user('tier') }, key });
     const limit = Number(r.headers[RATE_LIMIT_HEADERS.limit.toLowerCase()]);
     const tiers = Object.entries(TIERS).filter(([, t]) => (meaning === 'burst' ? t.burst : t.perMinute) === limit).map(([n]) => n);
     if (tiers.length === 1) p.set('limits.defaultTier', tiers[0], 'high', [r], `the new key's ${RATE_LIMIT_HEADERS.limit} ${limit} is ${tiers[0]}'s ${meaning === 'burst' ? 'burst' : 'per-minute rate'}`);

@@ -19,7 +19,7 @@ export const assetsDetector: Detector = {
     const markets = p.fact<string[]>('assets') ?? [];
     const known = [...new Set([...markets, ...Object.keys(defaultProfile.assets.info)])];
     const borrow = async (borrowAsset: string, collateral: string) =>
-      p.api('POST', '/borrow', { body: { userId: p.user('assets'), collateral: { asset: collateral, amount: '1000000' }, borrowAsset, borrowAmount: probeAmount(p, '100'), maturity: NO_MARKET } });
+      p.call('borrow.create', { body: { userId: p.user('assets'), collateral: { asset: collateral, amount: '1000000' }, borrowAsset, borrowAmount: probeAmount(p, '100'), maturity: NO_MARKET } });
     // Borrow assets against a collateral the target takes: the one that worked last first.
     const borrowable: string[] = [];
     const ev: Reply[] = [];

@@ -34,8 +34,8 @@ export async function detectDecimals(p: Probe, asset: string, o: { role: AmountR
   const userId = p.user('decimals');
   const accepts = async (d: number): Promise<boolean> => {
     const r = o.role === 'lend'
-      ? await p.api('POST', '/lend', { body: { userId, asset, amount: withPlaces(o.base, d), maturity: NO_MARKET } })
-      : await p.api('POST', '/borrow', {
+      ? await p.call('lend.create', { body: { userId, asset, amount: withPlaces(o.base, d), maturity: NO_MARKET } })
+      : await p.call('borrow.create', {
         body: o.role === 'borrow'
           ? { userId, collateral: { asset: o.partner, amount: '1000000' }, borrowAsset: asset, borrowAmount: withPlaces(o.base, d), maturity: NO_MARKET }
           : { userId, collateral: { asset, amount: withPlaces('1000000', d) }, borrowAsset: o.partner, borrowAmount: o.base, maturity: NO_MARKET },

@@ -20,8 +20,8 @@ export interface LentPrices {
 const CENT = new Decimal('0.01');
 
 export async function lentPrices(p: Probe, stables: string[]): Promise<LentPrices | undefined> {
-  const m = await p.pub('GET', '/markets');
-  const t = await p.pub('GET', '/analytics/tvl');
+  const m = await p.call('public.markets');
+  const t = await p.call('public.tvl');
   const markets = (unwrap(m) as { markets?: Array<{ asset?: unknown; totalLent?: unknown }> } | undefined)?.markets;
   const points = (unwrap(t) as { points?: Array<{ value?: unknown }> } | undefined)?.points;
   const last = Array.isArray(points) ? points[points.length - 1]?.value : undefined;

@@ -45,7 +45,7 @@ export async function detectPrice(p: Probe, s: PriceSetup): Promise<PriceFound |
   const collFor = (x: Dx) => B.times(R).div(x).div(unit).ceil().times(unit);
   const passesColl = async (c: Dx): Promise<boolean> => {
     spent++;
-    const r = await p.api('POST', '/borrow', {
+    const r = await p.call('borrow.create', {
       body: { userId: p.user('price'), collateral: { asset: s.asset, amount: c.toFixed() }, borrowAsset: s.borrowAsset, borrowAmount: s.borrow, rate: 0.0001, maturity: s.maturity },
     });
     if (evidence.length < 6) evidence.push(r);

@@ -1,4 +1,4 @@
-import { PUBLIC_ENVELOPE_DEFAULTS, RATE_LIMIT_HEADERS } from '../../contract/index.ts';
+import { defaultProfile, endpointById, PUBLIC_ENVELOPE_DEFAULTS, RATE_LIMIT_HEADERS } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { errorText, ok, unwrap, type Detector, type Probe } from '../probe.ts';
 import { listedIds } from '../../contract/body-id.ts';
@@ -13,6 +13,9 @@ interface Market { id: string; asset: string; maturity: string }
 
 const days = (m: string) => Number.parseInt(m, 10);
 
+/** A public endpoint's path template: the key its profile options go by (publicEnvelope, successStatus). */
+const keyOf = (id: string) => endpointById(defaultProfile, id)!.path;
+
 export const publicDetector: Detector = {
   name: 'public endpoints',
   options: [
@@ -20,8 +23,8 @@ export const publicDetector: Detector = {
     'markets.maturities', 'markets.idSeparator', 'limits.publicBurst',
   ],
   async run(p) {
-    const m = await p.pub('GET', '/markets');
-    envelope(p, '/markets', m);
+    const m = await p.call('public.markets');
+    envelope(p, keyOf('public.markets'), m);
     publicBurst(p, m);
     const list = ((unwrap(m) as { markets?: unknown })?.markets ?? []) as Market[];
     const good = Array.isArray(list) ? list.filter((x) => x && typeof x.id === 'string' && typeof x.asset === 'string' && typeof x.maturity === 'string') : [];
@@ -40,27 +43,28 @@ export const publicDetector: Detector = {
       } else p.miss('markets.idSeparator', `market id ${x.id} is not asset + separator + maturity`);
     }
     const first = good[0];
-    const paths: Array<[string, string]> = [
-      ['/markets/{id}/orderbook', first ? `/markets/${encodeURIComponent(first.id)}/orderbook` : ''],
-      ['/markets/rates', '/markets/rates'],
-      ['/analytics/tvl', '/analytics/tvl'],
-      ['/analytics/volume', '/analytics/volume'],
-      ['/analytics/rates', '/analytics/rates'],
-      ['/vaults', '/vaults'],
+    const reads: Array<[string, (() => Promise<Reply>) | undefined]> = [
+      ['public.orderbook', first ? () => p.call('public.orderbook', { params: { id: first.id } }) : undefined],
+      ['public.rates', () => p.call('public.rates')],
+      ['public.tvl', () => p.call('public.tvl')],
+      ['public.volume', () => p.call('public.volume')],
+      ['public.rateSeries', () => p.call('public.rateSeries')],
+      ['public.vaults', () => p.call('public.vaults')],
     ];
-    for (const [key, path] of paths) {
-      if (!path) {
+    for (const [id, read] of reads) {
+      const key = keyOf(id);
+      if (!read) {
         p.miss(`publicEnvelope.${key}`, 'no market id to read an order book of');
         continue;
       }
-      const r = await p.pub('GET', path);
+      const r = await read();
       envelope(p, key, r);
-      if (key === '/analytics/tvl') p.facts.set('tvl', r);
-      if (key === '/vaults') {
+      if (id === 'public.tvl') p.facts.set('tvl', r);
+      if (id === 'public.vaults') {
         // The vault list is not shown by the spec: its items' ids are found, whatever the list is called.
-        const id = listedIds(unwrap(r))[0];
-        if (!id) p.miss('publicEnvelope./vaults/{id}', `GET /vaults answered ${r.status} with no vault id`);
-        else envelope(p, '/vaults/{id}', await p.pub('GET', `/vaults/${encodeURIComponent(id)}`));
+        const vault = listedIds(unwrap(r))[0];
+        if (!vault) p.miss(`publicEnvelope.${keyOf('public.vault')}`, `GET ${key} answered ${r.status} with no vault id`);
+        else envelope(p, keyOf('public.vault'), await p.call('public.vault', { params: { id: vault } }));
       }
     }
   },
@@ -92,13 +96,13 @@ export const periodsDetector: Detector = {
   name: 'analytics periods',
   options: ['markets.periods', 'markets.defaultPeriod'],
   async run(p) {
-    const bad = await p.pub('GET', '/analytics/tvl', { query: { period: '7q' } });
+    const bad = await p.call('public.tvl', { query: { period: '7q' } });
     const listed = [...new Set(errorText(bad).match(/\b\d+[hdwmy]\b/g) ?? [])];
     const candidates = listed.length ? listed : PERIOD_CANDIDATES;
     const accepted: string[] = [];
     const evidence: Reply[] = [bad];
     for (const c of candidates) {
-      const r = await p.pub('GET', '/analytics/tvl', { query: { period: c } });
+      const r = await p.call('public.tvl', { query: { period: c } });
       if (ok(r)) accepted.push(c);
       if (evidence.length < 4 || r.status === 429) evidence.push(r);
     }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { API_VERSION_PREFIX } from '../../contract/index.ts';
 import { HttpClient } from '../../conformance/http.ts';
 import { Probe } from '../probe.ts';
 import { ratesDetector } from './rates.ts';
@@ -15,7 +16,8 @@ const HEADERS = { 'content-type': 'application/json', 'x-ratelimit-limit': '500'
 /** Rates at `publicPaths` for anyone, at `keyedPaths` only with a key (401 without). */
 function target(publicPaths: string[], keyedPaths: string[]): Server {
   return createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/v1/, '');
+    // Candidate paths (not endpoints of the table) under the version prefix, compared whole.
+    const path = new URL(req.url ?? '/', 'http://x').pathname.slice(API_VERSION_PREFIX.length);
     const send = (status: number, body: unknown) => res.writeHead(status, HEADERS).end(JSON.stringify(body));
     if (req.method === 'GET' && publicPaths.includes(path)) return send(200, RATES);
     if (req.method === 'GET' && keyedPaths.includes(path)) return req.headers.authorization ? send(200, RATES) : send(401, { error: { code: 'authentication_failed', message: 'no key' } });

@@ -1,6 +1,6 @@
-import { RATE_LIMIT_HEADERS, TIERS, ratesResponse } from '../../contract/index.ts';
+import { defaultProfile, endpointById, endpointTable, RATE_LIMIT_HEADERS, TIERS, ratesResponse } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
-import { ok, type Detector, type Probe } from '../probe.ts';
+import { ok, type Detector, type Probe, successOption } from '../probe.ts';
 
 // The rates path among candidates (the spec leaves it open), and from the same replies the
 // rate-limit header units: whether X-RateLimit-Limit is a tier's burst or its per-minute
@@ -12,10 +12,11 @@ import { ok, type Detector, type Probe } from '../probe.ts';
 // endpoint taken for it made the auth check expect a 401 from a public endpoint and the load
 // step measure the public bucket against tier figures (issue 47, cause 1).
 
+/** Where the get-rates path is looked for (the detector's data, not endpoints of the table: the spec names no path). */
 export const RATES_PATH_CANDIDATES = ['/rates', '/market-rates', '/rates/current', '/interest-rates', '/lending-rates'];
 
 /** The public rates endpoint of part 4: never the authenticated get-rates path. */
-export const PUBLIC_RATES_PATH = '/markets/rates';
+export const PUBLIC_RATES_PATH = endpointById(defaultProfile, 'public.rates')!.path;
 
 /** Refused without a key, as an authenticated endpoint is (part 5: 401; a 403 refuses too). */
 export const refusedWithoutKey = (r: Reply) => r.status === 401 || r.status === 403;
@@ -29,7 +30,7 @@ async function keyedRates(p: Probe, path: string, r: Reply): Promise<Reply | und
 
 export const ratesDetector: Detector = {
   name: 'rates path and rate-limit headers',
-  options: ['ratesPath', 'successStatus.GET /rates', 'limits.limitHeader', 'limits.resetUnit'],
+  options: ['ratesPath', successOption('rates.get'), 'limits.limitHeader', 'limits.resetUnit'],
   async run(p) {
     const tried: Reply[] = [];
     const publicToo: string[] = [];
@@ -40,7 +41,7 @@ export const ratesDetector: Detector = {
       if (bare) {
         p.facts.set('ratesPath', path);
         p.set('ratesPath', path, 'high', [r, bare], `first of ${RATES_PATH_CANDIDATES.join(', ')} answering a rates body with the key and ${bare.status} without one`);
-        p.set('successStatus.GET /rates', r.status, 'high', [r]);
+        p.set(successOption('rates.get'), r.status, 'high', [r]);
         break;
       }
       if (ok(r) && ratesResponse.safeParse(r.json).success) publicToo.push(path);
@@ -50,7 +51,7 @@ export const ratesDetector: Detector = {
       if (fromDoc) {
         p.facts.set('ratesPath', fromDoc.path);
         p.set('ratesPath', fromDoc.path, 'high', [fromDoc.doc, fromDoc.reply], `no candidate of ${RATES_PATH_CANDIDATES.join(', ')} answered a rates body only with a key; the target's own OpenAPI document names ${fromDoc.path}, which did`);
-        p.set('successStatus.GET /rates', fromDoc.reply.status, 'high', [fromDoc.reply]);
+        p.set(successOption('rates.get'), fromDoc.reply.status, 'high', [fromDoc.reply]);
       } else {
         const open = publicToo.length ? `; ${publicToo.join(', ')} answered one without a key too (public, not the authenticated get-rates path)` : '';
         p.miss('ratesPath', `no candidate answered a rates body with the key and a refusal without it: ${tried.map((r) => r.status).join(', ')} for ${RATES_PATH_CANDIDATES.join(', ')}${open}, and no OpenAPI document of the target (${OPENAPI_DOC_PATHS.join(', ')}) named a GET that did (${PUBLIC_RATES_PATH} is the spec's public endpoint, never taken); give it as ratesPath in the profile file`);
@@ -60,8 +61,10 @@ export const ratesDetector: Detector = {
   },
 };
 
-/** GET paths without parameters the spec's table gives (part 4): none of them is the rates path. */
-const SPEC_GET_PATHS = ['/markets', PUBLIC_RATES_PATH, '/vaults', '/webhooks'];
+/** GET paths the table gives besides the get-rates path (part 4, and lendcheck's controls): none of them is the rates path. */
+const SPEC_GET_PATHS = endpointTable(defaultProfile).filter((e) => e.method === 'GET' && e.id !== 'rates.get').map((e) => e.path);
+/** Nor is any path of the controls' family or the public analytics' (their first segment, from the table). */
+const OTHER_FAMILIES = ['sandbox.clock', 'public.tvl'].map((id) => `/${endpointById(defaultProfile, id)!.path.split('/')[1]}`);
 
 /** Where a target may serve its own OpenAPI document, under the base URL (the gate's contract step looks there too). */
 export const OPENAPI_DOC_PATHS = ['/openapi.json', '/openapi', '/swagger.json', '/docs/openapi.json'];
@@ -81,7 +84,7 @@ async function ratesPathFromOpenApi(p: Parameters<Detector['run']>[0], tried: Re
     const named = (p: string) => (/rate/i.test(p) ? 0 : 1);
     const gets = Object.entries(paths)
       .map(([raw, item]) => ({ path: prefix && raw.startsWith(`${prefix}/`) ? raw.slice(prefix.length) : raw, item }))
-      .filter(({ path, item }) => item?.get && !path.includes('{') && !SPEC_GET_PATHS.includes(path) && !path.startsWith('/sandbox') && !path.startsWith('/analytics') && !RATES_PATH_CANDIDATES.includes(path) && !OPENAPI_DOC_PATHS.includes(path))
+      .filter(({ path, item }) => item?.get && !path.includes('{') && !SPEC_GET_PATHS.includes(path) && !OTHER_FAMILIES.some((f) => path.startsWith(f)) && !RATES_PATH_CANDIDATES.includes(path) && !OPENAPI_DOC_PATHS.includes(path))
       .sort((a, b) => named(a.path) - named(b.path));
     for (const { path } of gets) {
       const r = await p.api('GET', path);

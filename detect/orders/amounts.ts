@@ -26,7 +26,7 @@ export const orderBoundsDetector: Detector = {
     const user = p.user('amounts');
     const evidence: Reply[] = [];
     const lendRefused = async (amount: string) => {
-      const r = await p.api('POST', '/lend', { body: { userId: user, asset, amount, maturity: NO_MARKET } });
+      const r = await p.call('lend.create', { body: { userId: user, asset, amount, maturity: NO_MARKET } });
       evidence.push(r);
       return refusedFor(r, /amount/);
     };
@@ -66,7 +66,7 @@ export const withdrawalBoundDetector: Detector = {
     const wd = niceLadder(-6, 3);
     const wEvidence: Reply[] = [];
     const iW = await firstTrue(wd, async (v) => {
-      const r = await p.api('POST', `/users/${encodeURIComponent(wUser)}/withdraw`, { body: { asset, amount: v, destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
+      const r = await p.call('user.withdraw', { params: { userId: wUser }, body: { asset, amount: v, destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
       wEvidence.push(r);
       return ok(r);
     });
@@ -90,7 +90,7 @@ async function collateralRatio(p: Probe, minOrder: string): Promise<void> {
   const ladder = ratioLadder('1', '3', '0.05');
   const evidence: Reply[] = [];
   const i = await firstTrue(ladder, async (ratio) => {
-    const r = await p.api('POST', '/borrow', {
+    const r = await p.call('borrow.create', {
       body: { userId: p.user('amounts'), collateral: { asset: coll, amount: borrow.times(ratio).toFixed() }, borrowAsset: asset, borrowAmount: borrow.toFixed(), rate: 0.0001, maturity },
     });
     evidence.push(r);

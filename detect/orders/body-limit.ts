@@ -19,7 +19,7 @@ export const bodyLimitDetector: Detector = {
     if (!id) throw new Error('no pending lend to PATCH');
     const core = JSON.stringify({ autoRollover: false });
     const send = (size: number) =>
-      p.api('PATCH', `/positions/${encodeURIComponent(id)}`, { raw: core.slice(0, -1) + ' '.repeat(Math.max(0, size - core.length)) + '}', headers: { 'content-type': 'application/json' } });
+      p.call('position.patch', { params: { positionId: id }, raw: core.slice(0, -1) + ' '.repeat(Math.max(0, size - core.length)) + '}', headers: { 'content-type': 'application/json' } });
     const evidence: Reply[] = [];
     let taken = 0;
     let refused: Reply | undefined;

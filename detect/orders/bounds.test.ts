@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
+import { API_VERSION_PREFIX, defaultProfile, parseProfile, routeOf } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { HttpClient } from '../../conformance/http.ts';
 import { boundsDetector, FAR } from './bounds.ts';
@@ -16,16 +16,18 @@ import { Probe } from '../probe.ts';
 function quietTarget(): Server {
   return createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
+    // The endpoint asked, through the contract's one router (never a pattern over the URL).
+    const id = routeOf(defaultProfile, req.method ?? 'GET', u.pathname.slice(API_VERSION_PREFIX.length), Boolean(req.headers.authorization))?.id;
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const refuse = (field: string) => send(400, { error: { code: 'invalid_request', message: `${field} not allowed` } });
-    if (req.method === 'GET' && u.pathname === '/v1/markets/USDC/orderbook') return Number(u.searchParams.get('depth')) > 37 ? refuse('depth') : send(200, { lends: [], borrows: [] });
-    if (req.method === 'POST' && u.pathname === '/v1/lend') {
+    if (id === 'orderbook.get') return Number(u.searchParams.get('depth')) > 37 ? refuse('depth') : send(200, { lends: [], borrows: [] });
+    if (id === 'lend.create') {
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString()));
       req.on('end', () => ((JSON.parse(raw) as { rate: number }).rate >= 3 ? refuse('rate') : send(201, { positionId: 'p1', status: 'pending' })));
       return;
     }
-    if (req.method === 'POST' && u.pathname === '/v1/positions/p1/cancel') return send(200, { positionId: 'p1', status: 'cancelled' });
+    if (id === 'position.cancel') return send(200, { positionId: 'p1', status: 'cancelled' });
     send(404, { error: { code: 'not_found', message: 'no route' } });
   });
 }

@@ -23,8 +23,8 @@ export const boundsDetector: Detector = {
 };
 
 async function depthBound(p: Probe): Promise<void> {
-  const path = `/markets/${encodeURIComponent(tradeAsset(p))}/orderbook`;
-  const at = (depth: number) => p.api('GET', path, { query: { depth } });
+  const asset = tradeAsset(p);
+  const at = (depth: number) => p.call('orderbook.get', { params: { asset }, query: { depth } });
   const far = await at(FAR);
   if (ok(far)) return p.set('bounds.orderbookMaxDepth', null, 'high', [far], `depth ${FAR} was answered`);
   if (!refusesField(far, 'depth')) return p.miss('bounds.orderbookMaxDepth', `depth ${FAR} answered ${far.status} ${errorText(far).slice(0, 200)}`);

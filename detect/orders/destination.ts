@@ -18,7 +18,7 @@ export const destinationDetector: Detector = {
   async run(p) {
     const asset = tradeAsset(p);
     const user = p.user('destination');
-    const send = (destination: string) => p.api('POST', `/users/${encodeURIComponent(user)}/withdraw`, { body: { asset, amount: TOO_MUCH, destination } });
+    const send = (destination: string) => p.call('user.withdraw', { params: { userId: user }, body: { asset, amount: TOO_MUCH, destination } });
     const refusedForDestination = (r: Reply) => !ok(r) && /destination/.test(errorText(r));
     const replies: Reply[] = [];
     const taken: string[] = [];

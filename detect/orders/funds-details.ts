@@ -15,7 +15,7 @@ export const fundsDetailsDetector: Detector = {
   async run(p) {
     const asset = tradeAsset(p);
     const destination = p.fact<string>('destination') ?? ADDRESS_FORMS[0]!.sample;
-    const r = await p.api('POST', `/users/${encodeURIComponent(p.user('funds-details'))}/withdraw`, { body: { asset, amount: TOO_MUCH, destination } });
+    const r = await p.call('user.withdraw', { params: { userId: p.user('funds-details') }, body: { asset, amount: TOO_MUCH, destination } });
     if (ok(r) || errorOf(r)?.code !== 'insufficient_funds') {
       p.miss('errors.insufficientFundsDetails', `a withdrawal of ${TOO_MUCH} ${asset} answered ${r.status} ${errorOf(r)?.code ?? ''}, not insufficient_funds`);
       return;

@@ -1,6 +1,6 @@
 import { tradeAsset } from '../market/assets.ts';
 import { cancelTries } from './orders.ts';
-import { errorChoiceOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { errorChoiceOf, errorText, ok, type Detector, type Probe, successOption } from '../probe.ts';
 import { findId } from '../../conformance/body-id.ts';
 import { probeAmount, probeWithdrawal } from './probe-amount.ts';
 import { Decimal } from '../../contract/decimal.ts';
@@ -17,7 +17,7 @@ export const EVM_ADDRESS = '0x' + '5'.repeat(40);
 export const lifecycleDetector: Detector = {
   name: 'organic match, repay and withdraw',
   options: [
-    'successStatus.POST /borrow', 'successStatus.POST /positions/{positionId}/repay', 'successStatus.POST /users/{userId}/withdraw',
+    successOption('borrow.create'), successOption('position.repay'), successOption('user.withdraw'),
     'lifecycle.autoRefinanceDefault', 'lifecycle.repayOnLend', 'lifecycle.statusAfterFullRepay', 'lifecycle.cancellable', 'ids.repay', 'ids.withdrawal', 'ids.borrow',
   ],
   async run(p) {
@@ -25,70 +25,70 @@ export const lifecycleDetector: Detector = {
     const asset = tradeAsset(p);
     const lender = p.user('lender');
     const size = probeAmount(p, '100');
-    const lend = await p.api('POST', '/lend', { body: { userId: lender, asset, amount: size, rate: 0.01, maturity: m0 } });
+    const lend = await p.call('lend.create', { body: { userId: lender, asset, amount: size, rate: 0.01, maturity: m0 } });
     if (!ok(lend)) throw new Error(`a lend of ${size} ${asset} answered ${lend.status} ${errorText(lend).slice(0, 200)}`);
     const lendId = (lend.json as { positionId: string }).positionId;
     p.facts.set('matchedLend', { id: lendId, createdStatus: (lend.json as { status?: unknown }).status });
     const borrow = await borrowCrossing(p, asset, m0);
-    p.set('successStatus.POST /borrow', borrow.reply.status, 'high', [borrow.reply]);
+    p.set(successOption('borrow.create'), borrow.reply.status, 'high', [borrow.reply]);
     const borrowField = findId(borrow.reply.json, 'positionId') ?? findId(borrow.reply.json);
     const borrowId = borrowField?.value;
     if (!borrowId) throw new Error('the borrow answer names no position id');
     p.facts.set('collateralAsset', borrow.collateral);
 
-    let pos = await p.api('GET', `/positions/${encodeURIComponent(borrowId)}`);
+    let pos = await p.call('position.get', { params: { positionId: borrowId } });
     // The borrow answer is not shown by the spec: the field that held an id the position reads back by.
     if (ok(pos)) p.set('ids.borrow', borrowField!.field, 'high', [borrow.reply, pos], `GET /positions/{${borrowField!.field}} read the new borrow back`);
     else p.miss('ids.borrow', `GET /positions/${borrowId} (from the borrow answer's ${borrowField!.field}) answered ${pos.status}`);
     for (let i = 1; i < MATCH_POLLS && ok(pos) && (pos.json as { status?: string }).status === 'pending'; i++) {
       await new Promise((r) => setTimeout(r, MATCH_POLL_MS));
-      pos = await p.api('GET', `/positions/${encodeURIComponent(borrowId)}`);
+      pos = await p.call('position.get', { params: { positionId: borrowId } });
     }
     const b = pos.json as { status?: string; autoRefinance?: unknown };
     if (typeof b?.autoRefinance === 'boolean') p.set('lifecycle.autoRefinanceDefault', b.autoRefinance, 'high', [pos], 'a borrow placed without autoRefinance');
     const matched = b?.status === 'active';
     p.facts.set('matched', matched);
 
-    const rl = await p.api('POST', `/positions/${encodeURIComponent(lendId)}/repay`, { body: {} });
+    const rl = await p.call('position.repay', { params: { positionId: lendId }, body: {} });
     const rlc = errorChoiceOf(rl);
     if (rlc) p.set('lifecycle.repayOnLend', rlc, 'high', [rl], 'repaying a lend position');
     else p.miss('lifecycle.repayOnLend', `repaying a lend answered ${rl.status}`);
 
     let repayable = matched;
     if (!matched) {
-      for (const o of ['successStatus.POST /positions/{positionId}/repay', 'lifecycle.statusAfterFullRepay', 'ids.repay']) {
+      for (const o of [successOption('position.repay'), 'lifecycle.statusAfterFullRepay', 'ids.repay']) {
         p.miss(o, `the crossing borrow was still ${b?.status ?? pos.status} after ${MATCH_POLLS} reads ${MATCH_POLL_MS} ms apart`);
       }
     } else {
       // Cancel the matched borrow: a target that takes it has active in lifecycle.cancellable (and nothing is left to repay).
-      const ca = await p.api('POST', `/positions/${encodeURIComponent(borrowId)}/cancel`);
+      const ca = await p.call('position.cancel', { params: { positionId: borrowId } });
       cancelTries(p).push({ status: 'active', reply: ca });
       repayable = !ok(ca);
-      if (ok(ca)) for (const o of ['successStatus.POST /positions/{positionId}/repay', 'lifecycle.statusAfterFullRepay', 'ids.repay']) p.miss(o, 'the target cancelled the matched borrow, so there was nothing to repay');
+      if (ok(ca)) for (const o of [successOption('position.repay'), 'lifecycle.statusAfterFullRepay', 'ids.repay']) p.miss(o, 'the target cancelled the matched borrow, so there was nothing to repay');
     }
     if (repayable) {
-      const rp = await p.api('POST', `/positions/${encodeURIComponent(borrowId)}/repay`, { body: {} });
+      const rp = await p.call('position.repay', { params: { positionId: borrowId }, body: {} });
       if (ok(rp)) {
-        p.set('successStatus.POST /positions/{positionId}/repay', rp.status, 'high', [rp]);
+        p.set(successOption('position.repay'), rp.status, 'high', [rp]);
         const field = Object.entries((rp.json ?? {}) as Record<string, unknown>).find(([, v]) => v === borrowId)?.[0];
         if (field) p.set('ids.repay', field, 'high', [rp], 'the field holding the repaid position\'s id');
-        const after = await p.api('GET', `/positions/${encodeURIComponent(borrowId)}`);
+        const after = await p.call('position.get', { params: { positionId: borrowId } });
         const st = (after.json as { status?: unknown })?.status;
         if (ok(after) && typeof st === 'string') {
           p.set('lifecycle.statusAfterFullRepay', st, 'high', [rp, after]);
-          cancelTries(p).push({ status: st, reply: await p.api('POST', `/positions/${encodeURIComponent(borrowId)}/cancel`) });
+          cancelTries(p).push({ status: st, reply: await p.call('position.cancel', { params: { positionId: borrowId } }) });
         }
       } else p.miss('lifecycle.statusAfterFullRepay', `repaying the matched borrow in full answered ${rp.status} ${errorText(rp).slice(0, 160)}`);
     }
 
     cancellable(p);
     const wAmount = probeWithdrawal(p);
-    const wd = await p.api('POST', `/users/${encodeURIComponent(lender)}/withdraw`, { body: { asset, amount: wAmount, destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
+    const wd = await p.call('user.withdraw', { params: { userId: lender }, body: { asset, amount: wAmount, destination: p.fact<string>('destination') ?? EVM_ADDRESS } });
     if (ok(wd)) {
-      p.set('successStatus.POST /users/{userId}/withdraw', wd.status, 'high', [wd]);
+      p.set(successOption('user.withdraw'), wd.status, 'high', [wd]);
       const id = findId(wd.json, undefined, ['userId']);
       if (id) p.set('ids.withdrawal', id.field, 'high', [wd], 'the one field of the withdrawal named like an id');
-    } else p.miss('successStatus.POST /users/{userId}/withdraw', `a withdrawal of ${wAmount} ${asset} answered ${wd.status} ${errorText(wd).slice(0, 160)}`);
+    } else p.miss(successOption('user.withdraw'), `a withdrawal of ${wAmount} ${asset} answered ${wd.status} ${errorText(wd).slice(0, 160)}`);
   },
 };
 
@@ -117,7 +117,7 @@ async function borrowCrossing(p: Probe, asset: string, maturity: string) {
   const tries = known.filter((a) => a !== asset).map((a): [string, string] => [a, scale.times(amounts[a] ?? '1000').toFixed()]);
   let last;
   for (const [collateral, amount] of tries) {
-    const r = await p.api('POST', '/borrow', {
+    const r = await p.call('borrow.create', {
       body: { userId: p.user('borrower'), collateral: { asset: collateral, amount }, borrowAsset: asset, borrowAmount: size, rate: 0.02, maturity },
     });
     if (ok(r)) return { reply: r, collateral };

@@ -45,7 +45,7 @@ export const liquidationDetector: Detector = {
     const liquidatedAt = async (x: Decimal): Promise<boolean> => {
       loan ??= await open(p, asset, coll, start, evidence);
       evidence.push(await setPrice(p, coll, x.times(BORROW).div(loan.collateral).toSignificantDigits(12).toFixed()));
-      const g = await p.api('GET', `/positions/${encodeURIComponent(loan.id)}`);
+      const g = await p.call('position.get', { params: { positionId: loan.id } });
       const status = (g.json as { status?: unknown } | undefined)?.status;
       if (!ok(g) || typeof status !== 'string') throw new Error(`reading the borrow answered ${g.status}`);
       if (status === 'active') return false;
@@ -74,10 +74,10 @@ export const liquidationDetector: Detector = {
 async function open(p: Probe, asset: string, coll: string, ratio: Decimal, evidence: Reply[]): Promise<Loan> {
   evidence.push(await setPrice(p, coll, '1'));
   const maturity = p.fact<string[]>('maturities')?.[0] ?? '30d';
-  const lend = await p.api('POST', '/lend', { body: { userId: p.user('liq-lender'), asset, amount: BORROW.toFixed(), rate: 0.01, maturity } });
+  const lend = await p.call('lend.create', { body: { userId: p.user('liq-lender'), asset, amount: BORROW.toFixed(), rate: 0.01, maturity } });
   if (!ok(lend)) throw new Error(`a crossing lend answered ${lend.status} ${errorText(lend).slice(0, 160)}`);
   const collateral = BORROW.times(ratio);
-  const b = await p.api('POST', '/borrow', {
+  const b = await p.call('borrow.create', {
     body: { userId: p.user('liq-borrower'), collateral: { asset: coll, amount: collateral.toFixed() }, borrowAsset: asset, borrowAmount: BORROW.toFixed(), rate: 0.02, maturity },
   });
   const id = findId(b.json, 'positionId')?.value ?? findId(b.json)?.value;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Decimal } from '../../contract/decimal.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { tradeAsset } from '../market/assets.ts';
-import { errorChoiceOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { errorChoiceOf, errorText, ok, type Detector, type Probe, successOption } from '../probe.ts';
 import { probeAmount } from './probe-amount.ts';
 import { probeRate, searchRateBound } from './rate-bound.ts';
 
@@ -17,8 +17,8 @@ interface Created { positionId: string; maturity?: string; createdAt?: string; a
 export const ordersDetector: Detector = {
   name: 'orders and lists',
   options: [
-    'successStatus.POST /lend', 'successStatus.GET /positions/{positionId}', 'successStatus.GET /users/{userId}/positions',
-    'successStatus.PATCH /positions/{positionId}', 'successStatus.POST /positions/{positionId}/cancel',
+    successOption('lend.create'), successOption('position.get'), successOption('positions.list'),
+    successOption('position.patch'), successOption('position.cancel'),
     'pagination.order', 'pagination.overMax', 'pagination.lastPageCursor', 'errors.invalidState',
     'lifecycle.autoRolloverAdvancedDefault', 'lifecycle.defaultMaturity', 'lifecycle.maturityDateResolution', 'cbt.amountBasis',
   ],
@@ -29,13 +29,13 @@ export const ordersDetector: Detector = {
     // The rate bound first: a fixed resting rate may lie above it (issue 47).
     await searchRateBound(p);
     const DEAD_RATE = probeRate(p);
-    const lend = (body: Record<string, unknown>) => p.api('POST', '/lend', { body: { userId: user, asset, amount: probeAmount(p), rate: DEAD_RATE, ...body } });
+    const lend = (body: Record<string, unknown>) => p.call('lend.create', { body: { userId: user, asset, amount: probeAmount(p), rate: DEAD_RATE, ...body } });
     const r1 = await lend({ maturity: m0 });
     if (!ok(r1)) {
       p.facts.set('lendRefused', r1);
       throw new Error(`a lend of 10 ${asset} answered ${r1.status} ${errorText(r1).slice(0, 200)}`);
     }
-    p.set('successStatus.POST /lend', r1.status, 'high', [r1]);
+    p.set(successOption('lend.create'), r1.status, 'high', [r1]);
     await nextTick(r1);
     const r2 = await lend({ mode: 'advanced' });
     await nextTick(r2);
@@ -52,22 +52,22 @@ export const ordersDetector: Detector = {
 
     await listChecks(p, user, [a!.positionId, b!.positionId, c!.positionId]);
 
-    const g = await p.api('GET', `/positions/${encodeURIComponent(a!.positionId)}`);
+    const g = await p.call('position.get', { params: { positionId: a!.positionId } });
     if (ok(g)) {
-      p.set('successStatus.GET /positions/{positionId}', g.status, 'high', [g]);
+      p.set(successOption('position.get'), g.status, 'high', [g]);
       const pos = g.json as { amount?: string; cbt?: { amount?: string } };
       if (pos.cbt?.amount !== undefined && pos.amount !== undefined) {
         p.set('cbt.amountBasis', new Decimal(pos.cbt.amount).eq(pos.amount) ? 'principal' : 'principal-plus-projected', 'high', [g], `cbt.amount ${pos.cbt.amount} against amount ${pos.amount} at a ${DEAD_RATE} rate`);
       }
     }
-    const patch = await p.api('PATCH', `/positions/${encodeURIComponent(a!.positionId)}`, { body: { autoRollover: false } });
-    if (ok(patch)) p.set('successStatus.PATCH /positions/{positionId}', patch.status, 'high', [patch]);
-    const cancel = await p.api('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
+    const patch = await p.call('position.patch', { params: { positionId: a!.positionId }, body: { autoRollover: false } });
+    if (ok(patch)) p.set(successOption('position.patch'), patch.status, 'high', [patch]);
+    const cancel = await p.call('position.cancel', { params: { positionId: a!.positionId } });
     const tries = cancelTries(p);
     tries.push({ status: 'pending', reply: cancel });
     if (ok(cancel)) {
-      p.set('successStatus.POST /positions/{positionId}/cancel', cancel.status, 'high', [cancel]);
-      const again = await p.api('POST', `/positions/${encodeURIComponent(a!.positionId)}/cancel`);
+      p.set(successOption('position.cancel'), cancel.status, 'high', [cancel]);
+      const again = await p.call('position.cancel', { params: { positionId: a!.positionId } });
       tries.push({ status: String((cancel.json as { status?: unknown } | undefined)?.status ?? 'cancelled'), reply: again });
       const e = errorChoiceOf(again);
       if (e) {
@@ -78,7 +78,7 @@ export const ordersDetector: Detector = {
 
     // An ISO date a few days past the first market: the nearest market takes it, an exact-market target refuses it.
     const date = new Date(Date.now() + (Number.parseInt(m0, 10) + 3) * DAY_MS).toISOString().slice(0, 10);
-    const md = await p.api('POST', '/lend', { body: { userId: p.user('mdate'), asset, amount: probeAmount(p), rate: probeRate(p), maturity: date } });
+    const md = await p.call('lend.create', { body: { userId: p.user('mdate'), asset, amount: probeAmount(p), rate: probeRate(p), maturity: date } });
     if (ok(md)) p.set('lifecycle.maturityDateResolution', 'nearest-market', 'medium', [md], `maturity ${date} (3 days past ${m0}) was taken`);
     else if (errorChoiceOf(md) && /maturity/.test(errorText(md))) p.set('lifecycle.maturityDateResolution', 'exact-market', 'medium', [md], `maturity ${date} (3 days past ${m0}) was refused`);
     else p.miss('lifecycle.maturityDateResolution', `a lend with maturity ${date} answered ${md.status}`);
@@ -93,10 +93,10 @@ export function cancelTries(p: Probe): Array<{ status: string; reply: Reply }> {
 }
 
 async function listChecks(p: Probe, user: string, created: string[]): Promise<void> {
-  const path = `/users/${encodeURIComponent(user)}/positions`;
-  const page1 = await p.api('GET', path, { query: { limit: 2 } });
+  const list = (query: { limit: number; cursor?: string }) => p.call('positions.list', { params: { userId: user }, query });
+  const page1 = await list({ limit: 2 });
   if (!ok(page1)) return p.miss('pagination.order', `the list answered ${page1.status}`);
-  p.set('successStatus.GET /users/{userId}/positions', page1.status, 'high', [page1]);
+  p.set(successOption('positions.list'), page1.status, 'high', [page1]);
   const ids = ((page1.json as { positions?: Array<{ positionId?: string }> }).positions ?? []).map((x) => x.positionId);
   const asc = created.slice(0, 2);
   const desc = created.slice().reverse().slice(0, 2);
@@ -105,10 +105,10 @@ async function listChecks(p: Probe, user: string, created: string[]): Promise<vo
   else p.miss('pagination.order', `first page ${JSON.stringify(ids)} is neither creation order nor its reverse of ${JSON.stringify(created)}`);
   const cursor = (page1.json as { nextCursor?: unknown }).nextCursor;
   if (typeof cursor === 'string') {
-    const page2 = await p.api('GET', path, { query: { limit: 2, cursor } });
+    const page2 = await list({ limit: 2, cursor });
     lastPage(p, page2);
   } else p.miss('pagination.lastPageCursor', 'the first of two pages gave no nextCursor');
-  const over = await p.api('GET', path, { query: { limit: 101 } });
+  const over = await list({ limit: 101 });
   if (ok(over)) p.set('pagination.overMax', 'clamp', 'high', [over], 'limit 101 was answered');
   else if (errorChoiceOf(over) && /limit/.test(errorText(over))) p.set('pagination.overMax', 'reject', 'high', [over], 'limit 101 was refused naming limit');
   else p.miss('pagination.overMax', `limit 101 answered ${over.status}`);

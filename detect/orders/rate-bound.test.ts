@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
+import { API_VERSION_PREFIX, defaultProfile, parseProfile, routeOf } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { HttpClient } from '../../conformance/http.ts';
 import { detectProfile } from '../index.ts';
@@ -17,14 +17,16 @@ import { probeRate, rateBound } from './rate-bound.ts';
 function target(at: number, naming: boolean): Server {
   return createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
+    // The endpoint asked, through the contract's one router (never a pattern over the URL).
+    const id = routeOf(defaultProfile, req.method ?? 'GET', u.pathname.slice(API_VERSION_PREFIX.length), Boolean(req.headers.authorization))?.id;
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (req.method === 'POST' && u.pathname === '/v1/lend') {
+    if (id === 'lend.create') {
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString()));
       req.on('end', () => ((JSON.parse(raw) as { rate: number }).rate >= at ? send(400, { error: { code: 'invalid_request', message: naming ? `rate: must be below ${at}` : 'rate: too high' } }) : send(201, { positionId: 'p1', status: 'pending' })));
       return;
     }
-    if (req.method === 'POST' && u.pathname === '/v1/positions/p1/cancel') return send(200, { positionId: 'p1', status: 'cancelled' });
+    if (id === 'position.cancel') return send(200, { positionId: 'p1', status: 'cancelled' });
     send(404, { error: { code: 'not_found', message: 'no route' } });
   });
 }
@@ -62,7 +64,7 @@ describe('the rate bound below 1', () => {
     const { p, http } = await probeOf(0.5, false);
     await rateBound(p);
     await http.close();
-    const lends = p.seen.filter((s) => s.method === 'POST' && s.path === '/lend');
+    const lends = p.seen.filter((s) => s.endpoint === 'lend.create');
     expect(lends.length).toBeGreaterThan(0);
     for (const s of lends) expect(JSON.parse(s.reply.exchange.requestBody ?? '{}')).toMatchObject({ userId: p.user('rate-bound') });
   });

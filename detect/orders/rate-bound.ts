@@ -34,10 +34,10 @@ export const refusesField = (r: Reply, field: string) => !ok(r) && r.status >= 4
 async function tryRate(p: Probe, rate: number): Promise<{ taken: boolean; reply: Reply }> {
   // A user of its own: its lends (cancelled ones still listed) must not join the orders
   // detector's three, whose list is read for pagination.order and lastPageCursor.
-  const r = await p.api('POST', '/lend', { body: { userId: p.user('rate-bound'), asset: tradeAsset(p), amount: probeAmount(p), rate } });
+  const r = await p.call('lend.create', { body: { userId: p.user('rate-bound'), asset: tradeAsset(p), amount: probeAmount(p), rate } });
   if (ok(r)) {
     const id = (r.json as { positionId?: unknown } | undefined)?.positionId;
-    if (typeof id === 'string') await p.api('POST', `/positions/${encodeURIComponent(id)}/cancel`);
+    if (typeof id === 'string') await p.call('position.cancel', { params: { positionId: id } });
     return { taken: true, reply: r };
   }
   if (!refusesField(r, 'rate')) throw new Error(`a lend at rate ${rate} answered ${r.status} ${errorText(r).slice(0, 200)}`);

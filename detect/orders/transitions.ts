@@ -18,12 +18,12 @@ export const transitionsDetector: Detector = {
     if (!lend) return p.miss('lifecycle.transitions', 'no lend was matched');
     const moves: Array<[string, string]> = [];
     const evidence: Reply[] = [];
-    const before = await p.api('GET', `/positions/${encodeURIComponent(lend.id)}`);
+    const before = await p.call('position.get', { params: { positionId: lend.id } });
     const b = before.json as { status?: unknown; maturity?: unknown } | undefined;
     if (!ok(before) || typeof b?.status !== 'string' || typeof b.maturity !== 'string') throw new Error(`reading the matched lend answered ${before.status}`);
     if (typeof lend.createdStatus === 'string' && lend.createdStatus !== b.status) moves.push([lend.createdStatus, b.status]);
     evidence.push(before, await advance(p, (Date.parse(b.maturity) - Date.now()) / 1000 + 86_400));
-    const after = await p.api('GET', `/positions/${encodeURIComponent(lend.id)}`);
+    const after = await p.call('position.get', { params: { positionId: lend.id } });
     const st = (after.json as { status?: unknown } | undefined)?.status;
     if (ok(after) && typeof st === 'string' && st !== b.status) moves.push([b.status, st]);
     evidence.push(after);

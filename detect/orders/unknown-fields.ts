@@ -17,7 +17,7 @@ export const unknownFieldsDetector: Detector = {
   async run(p) {
     const asset = tradeAsset(p);
     const destination = p.fact<string>('destination') ?? ADDRESS_FORMS[0]!.sample;
-    const r = await p.api('POST', `/users/${encodeURIComponent(p.user('unknown-fields'))}/withdraw`, { body: { asset, amount: TOO_MUCH, destination, [EXTRA]: true } });
+    const r = await p.call('user.withdraw', { params: { userId: p.user('unknown-fields') }, body: { asset, amount: TOO_MUCH, destination, [EXTRA]: true } });
     const code = errorOf(r)?.code;
     if (r.status >= 400 && r.status < 500 && errorText(r).includes(EXTRA.toLowerCase())) {
       p.set('requests.unknownFields', 'reject', 'high', [r], `a withdrawal with the extra field ${EXTRA} was refused naming it (${r.status} ${code ?? ''})`);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { API_VERSION_PREFIX, defaultProfile, routeOf } from '../../contract/index.ts';
 import { HttpClient } from '../../conformance/http.ts';
 import type { RecordingReceiver } from '../../receiver/recording.ts';
 import { Probe } from '../probe.ts';
@@ -14,8 +15,10 @@ import { subscribeDetector } from './webhooks.ts';
 function target(listStatus: number): Server {
   return createServer((req, res) => {
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (req.method === 'POST' && req.url === '/v1/webhooks') return send(201, { webhookId: 'wh1', events: [] });
-    if (req.method === 'GET' && req.url === '/v1/webhooks') return send(listStatus, { error: { code: 'method_refused', message: 'no such method' } });
+    // The endpoint asked, through the contract's one router (never a pattern over the URL).
+    const id = routeOf(defaultProfile, req.method ?? 'GET', (req.url ?? '/').slice(API_VERSION_PREFIX.length), Boolean(req.headers.authorization))?.id;
+    if (id === 'webhooks.create') return send(201, { webhookId: 'wh1', events: [] });
+    if (id === 'webhooks.list') return send(listStatus, { error: { code: 'method_refused', message: 'no such method' } });
     send(404, { error: { code: 'not_found', message: 'no route' } });
   });
 }

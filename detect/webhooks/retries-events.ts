@@ -17,7 +17,7 @@ export interface Ctx { p: Probe; rx: RecordingReceiver; webhookId?: string }
 export async function newEvent(x: Ctx, tag: string, answer: RecordingReceiver['decide'], mayMiss = false): Promise<{ eventId: string; first: Arrival; lend: Reply }> {
   const { p, rx } = x;
   rx.decide = answer;
-  const lend = await p.api('POST', '/lend', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: probeAmount(p), rate: probeRate(p), maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
+  const lend = await p.call('lend.create', { body: { userId: p.user(`retry-${tag}`), asset: tradeAsset(p), amount: probeAmount(p), rate: probeRate(p), maturity: p.fact<string[]>('maturities')?.[0] ?? '30d' } });
   if (!ok(lend)) throw new Error(`a lend for event ${tag} answered ${lend.status} ${errorText(lend).slice(0, 160)}`);
   const pid = (lend.json as { positionId?: string }).positionId;
   const mine = (d: Arrival) => (payloadOf(d) as { data?: { positionId?: unknown } } | undefined)?.data?.positionId === pid;

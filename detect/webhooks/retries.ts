@@ -74,7 +74,7 @@ async function subscribe(p: Probe): Promise<Ctx> {
   const rx = await startRecordingReceiver({ path: '/lendcheck-detect', host: '127.0.0.1', advertise: p.opts.receiverHost });
   p.facts.set('retryReceiver', rx);
   const secret = p.fact<{ secret?: string }>('subscription')?.secret;
-  const reg = await p.api('POST', '/webhooks', { body: { url: rx.url, events: ['position.created'], ...(secret && p.found.get('webhooks.secretRequired')?.value === true ? { secret } : {}) } });
+  const reg = await p.call('webhooks.create', { body: { url: rx.url, events: ['position.created'], ...(secret && p.found.get('webhooks.secretRequired')?.value === true ? { secret } : {}) } });
   if (!ok(reg)) throw new Error(`subscribing a second receiver answered ${reg.status} ${errorText(reg).slice(0, 160)}`);
   return { p, rx, webhookId: findId(reg.json, p.fact<{ idField?: string }>('subscription')?.idField)?.value };
 }
@@ -83,7 +83,7 @@ async function afterFinal(x: Ctx, eventId: string, ex: (d: Arrival) => ReturnTyp
   const { p, rx } = x;
   await rx.waitFor((g) => g.filter((d) => eventIdOf(d) === eventId && d.answeredAt !== undefined).length > WEBHOOK_RETRY_DELAYS_MS.length, DUE_WAIT_MS);
   await sleep(200); // the sender records the last failure after our answer
-  const at = await p.api('GET', `/sandbox/events/${encodeURIComponent(eventId)}/attempts`);
+  const at = await p.call('sandbox.attempts', { params: { eventId } });
   const ours = ((at.json as { attempts?: Array<{ webhookId?: string; outcome?: string }> } | undefined)?.attempts ?? []).filter((t) => !x.webhookId || t.webhookId === x.webhookId);
   const last = deliveriesOf(rx, eventId).map(ex).at(-1);
   // A disabled subscription gets no new event (and its attempts may leave the control's view), so that is asked first.

@@ -1,7 +1,7 @@
 import { WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { boundIn } from '../orders/bounds.ts';
-import { errorText, ok, type Detector } from '../probe.ts';
+import { errorText, ok, type Detector, successOption } from '../probe.ts';
 import { findId } from '../../conformance/body-id.ts';
 import { lastTrueInt } from '../search.ts';
 import type { RecordingReceiver } from '../../receiver/recording.ts';
@@ -32,20 +32,20 @@ export const secretLengthDetector: Detector = {
     const receiver = p.fact<{ receiver: RecordingReceiver }>('subscription')?.receiver;
     if (!receiver) return p.miss('webhooks.secretMinLength', 'no subscription was made to learn the request from');
     const standard = p.found.get('signature.scheme')?.value === 'standard-webhooks';
-    const deletable = p.found.has('successStatus.DELETE /webhooks/{webhookId}');
+    const deletable = p.found.has(successOption('webhooks.delete'));
     const url = deletable ? receiver.url : UNREACHABLE_URL;
     const evidence: Reply[] = [];
     const notes: string[] = [];
     /** Whether a secret of `length` characters is refused naming secret (false: it passed). */
     const refused = async (length: number): Promise<boolean> => {
-      const r = await p.api('POST', '/webhooks', { body: { url, events: ['withdrawal.completed'], secret: secretOf(length) } });
+      const r = await p.call('webhooks.create', { body: { url, events: ['withdrawal.completed'], secret: secretOf(length) } });
       evidence.push(r);
       const text = errorText(r);
       if (r.status >= 400 && r.status < 500 && /secret/.test(text)) return true;
       if (!deletable && r.status >= 400 && r.status < 500 && /url/.test(text)) return false;
       if (!ok(r)) throw new Error(`a subscription with a ${length}-character secret answered ${r.status} ${text.slice(0, 160)}`);
       const id = findId(r.json, p.found.get('ids.webhook')?.value as string | undefined, ['userId']);
-      if (deletable && id) await p.api('DELETE', `/webhooks/${encodeURIComponent(id.value)}`);
+      if (deletable && id) await p.call('webhooks.delete', { params: { webhookId: id.value } });
       else notes.push(`a probe subscription to ${url} was taken and could not be deleted`);
       return false;
     };

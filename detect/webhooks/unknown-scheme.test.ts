@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
+import { parseProfile, routeOfRequest } from '../../contract/index.ts';
 import { serveWrapped } from '../../conformance/embedded.ts';
 import { detectProfile } from '../index.ts';
 
@@ -33,8 +33,9 @@ async function relay(): Promise<{ url: string; secrets: Map<string, string>; clo
 describe('profile detect: a signature scheme no variant matches', () => {
   it('records signature.scheme null with the reason, and the profile loads', { timeout: 90_000 }, async () => {
     const rx = await relay();
+    const profile = parseProfile({});
     const target = await serveWrapped(async (req, next) => {
-      if (req.method !== 'POST' || !new URL(req.url).pathname.endsWith('/webhooks')) return next(req);
+      if (routeOfRequest(profile, req)?.id !== 'webhooks.create') return next(req);
       const body = (await req.json()) as { url: string; secret?: string };
       const res = await next(new Request(req.url, { method: 'POST', headers: req.headers, body: JSON.stringify({ ...body, url: `${rx.url}?to=${encodeURIComponent(body.url)}` }) }));
       const text = await res.text();
@@ -46,7 +47,7 @@ describe('profile detect: a signature scheme no variant matches', () => {
       }
       if (secret) rx.secrets.set(body.url, secret);
       return new Response(text, { status: res.status, headers: res.headers });
-    }, { profile: parseProfile({}), controls: false, validateResponses: false });
+    }, { profile, controls: false, validateResponses: false });
     try {
       const d = await detectProfile({ baseUrl: target.url, apiKey: target.apiKey });
       expect(d.options['signature.scheme']).toMatchObject({ detected: true, value: null });

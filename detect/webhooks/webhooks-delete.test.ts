@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION_PREFIX, defaultProfile, resolveCall, routeOf } from '../../contract/index.ts';
 import { HttpClient } from '../../conformance/http.ts';
 import { Probe } from '../probe.ts';
 import { deleteOwn } from './webhooks.ts';
@@ -12,8 +13,11 @@ import { deleteOwn } from './webhooks.ts';
 function target(allow: string): Server {
   return createServer((req, res) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-    if (req.method === 'DELETE' && req.url === '/v1/webhooks/wh1') return send(204, {});
-    if (req.url?.startsWith('/v1/webhooks/')) return send(405, { error: { code: 'invalid_request', message: 'method not allowed' } }, { allow });
+    const path = (req.url ?? '/').slice(API_VERSION_PREFIX.length);
+    // Whatever the method, a path of the delete endpoint (the contract's router, never a pattern over the URL).
+    const onDeletePath = routeOf(defaultProfile, 'DELETE', path, true)?.id === 'webhooks.delete';
+    if (req.method === 'DELETE' && path === resolveCall(defaultProfile, 'webhooks.delete', { webhookId: 'wh1' }).path) return send(204, {});
+    if (onDeletePath) return send(405, { error: { code: 'invalid_request', message: 'method not allowed' } }, { allow });
     send(404, { error: { code: 'not_found', message: 'no route' } });
   });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, SIGNATURE_HEADER, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
 import { describeScheme, matchSignatureScheme, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
-import { errorText, ok, type Detector, type Probe } from '../probe.ts';
+import { errorText, ok, type Detector, type Probe, successOption } from '../probe.ts';
 import { findId } from '../../conformance/body-id.ts';
 import { arrivalExchange, payloadOf, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
 import { createRedactor } from '../../reports/redact.ts';
@@ -30,7 +30,7 @@ function findSecret(v: unknown): string | undefined {
 
 export const subscribeDetector: Detector = {
   name: 'webhook subscription',
-  options: ['webhooks.secretRequired', 'webhooks.registrationSecret', 'webhooks.allowLoopbackHttp', 'webhooks.listAndDelete', 'ids.webhook', 'successStatus.POST /webhooks', 'successStatus.GET /webhooks'],
+  options: ['webhooks.secretRequired', 'webhooks.registrationSecret', 'webhooks.allowLoopbackHttp', 'webhooks.listAndDelete', 'ids.webhook', successOption('webhooks.create'), successOption('webhooks.list')],
   async run(p) {
     // Detection listens on the loopback and gives the target --receiver-host, the name the
     // target reaches it by (e.g. host.docker.internal), where the gate's receivers listen on it.
@@ -38,14 +38,14 @@ export const subscribeDetector: Detector = {
     const sub: Subscription = { receiver };
     p.facts.set('subscription', sub);
     const body = { url: receiver.url, events: [...EVENT_TYPES] };
-    let r = await p.api('POST', '/webhooks', { body });
+    let r = await p.call('webhooks.create', { body });
     let ours: string | undefined;
     if (ok(r)) p.set('webhooks.secretRequired', false, 'high', [r], 'a subscription without secret was taken');
     else if (/secret/.test(errorText(r))) {
       const first = r;
       ours = WEBHOOK_SECRET_PREFIX + randomBytes(24).toString('hex');
       p.http.addSecret(ours);
-      r = await p.api('POST', '/webhooks', { body: { ...body, secret: ours } });
+      r = await p.call('webhooks.create', { body: { ...body, secret: ours } });
       if (ok(r)) p.set('webhooks.secretRequired', true, 'high', [first, r], 'refused without secret naming it, taken with one');
     }
     if (!ok(r)) {
@@ -53,7 +53,7 @@ export const subscribeDetector: Detector = {
       throw new Error(`POST /webhooks answered ${r.status} ${errorText(r).slice(0, 200)}`);
     }
     sub.registered = true;
-    p.set('successStatus.POST /webhooks', r.status, 'high', [r]);
+    p.set(successOption('webhooks.create'), r.status, 'high', [r]);
     if (LOOPBACK.test(receiver.url)) p.set('webhooks.allowLoopbackHttp', true, 'high', [r], `${receiver.url} was taken`);
     sub.secret = ours ?? findSecret(r.json);
     if (sub.secret) p.http.addSecret(sub.secret);
@@ -63,9 +63,9 @@ export const subscribeDetector: Detector = {
       Object.assign(sub, { id: id.value, idField: id.field });
       p.set('ids.webhook', id.field, 'high', [r], 'the one field of the registration named like an id');
     } else p.miss('ids.webhook', 'the registration has no single field named like an id');
-    const list = await p.api('GET', '/webhooks');
+    const list = await p.call('webhooks.list');
     if (ok(list)) {
-      p.set('successStatus.GET /webhooks', list.status, 'high', [list]);
+      p.set(successOption('webhooks.list'), list.status, 'high', [list]);
       p.set('webhooks.listAndDelete', true, 'high', [list]);
     } else if (list.status >= 400 && list.status < 500 && list.status !== 429) {
       // The key that just subscribed is refused the list: it is not served, whatever status the
@@ -87,17 +87,17 @@ async function echoProbe(p: Probe, url: string, events: string[], deletable: boo
   if (!deletable) return p.miss('webhooks.registrationSecret', 'reading it needs a second subscription with a given secret, and this target lists (and deletes) none');
   const secret = WEBHOOK_SECRET_PREFIX + randomBytes(24).toString('hex');
   p.http.addSecret(secret);
-  const r = await p.api('POST', '/webhooks', { body: { url, events, secret } });
+  const r = await p.call('webhooks.create', { body: { url, events, secret } });
   if (!ok(r)) return p.miss('webhooks.registrationSecret', `a subscription with a given secret answered ${r.status}`);
   const echoed = findSecret(r.json) === secret;
   p.set('webhooks.registrationSecret', echoed ? 'always' : 'when-generated', 'high', [r], echoed ? 'the answer echoed the secret given' : 'the answer did not show the secret given');
   const id = findId(r.json, p.found.get('ids.webhook')?.value as string | undefined, ['userId']);
-  if (id) await p.api('DELETE', `/webhooks/${encodeURIComponent(id.value)}`);
+  if (id) await p.call('webhooks.delete', { params: { webhookId: id.value } });
 }
 
 export const deliveriesDetector: Detector = {
   name: 'webhook deliveries',
-  options: ['signature.scheme', 'webhooks.matchedIncludesType', 'successStatus.DELETE /webhooks/{webhookId}', 'webhooks.deleteWithoutList'],
+  options: ['signature.scheme', 'webhooks.matchedIncludesType', successOption('webhooks.delete'), 'webhooks.deleteWithoutList'],
   async run(p) {
     const sub = p.fact<Subscription>('subscription');
     if (!sub?.registered) throw new Error('no subscription was made');
@@ -130,13 +130,13 @@ export const deliveriesDetector: Detector = {
 export async function deleteOwn(p: Probe, sub: Pick<Subscription, 'id'>): Promise<void> {
   const listed = p.found.get('webhooks.listAndDelete')?.value !== false;
   if (!sub.id) return listed ? p.miss('webhooks.deleteWithoutList', 'the registration gave no id to delete') : allowProbe(p);
-  const del = await p.api('DELETE', `/webhooks/${encodeURIComponent(sub.id)}`);
+  const del = await p.call('webhooks.delete', { params: { webhookId: sub.id } });
   if (ok(del)) {
-    p.set('successStatus.DELETE /webhooks/{webhookId}', del.status, 'high', [del]);
+    p.set(successOption('webhooks.delete'), del.status, 'high', [del]);
     if (!listed) p.set('webhooks.deleteWithoutList', true, 'high', [del], 'GET /webhooks is not served, DELETE of the subscription was');
     return;
   }
-  p.miss('successStatus.DELETE /webhooks/{webhookId}', `DELETE answered ${del.status}`);
+  p.miss(successOption('webhooks.delete'), `DELETE answered ${del.status}`);
   if (listed) return;
   // Not served: 404/405/501, or what this target answers an unknown route or method with (errors detector).
   const absent = [404, 405, 501, ...['errors.unknownRoute', 'errors.methodNotAllowed'].map((o) => (p.found.get(o)?.value as { status?: number } | undefined)?.status)];
@@ -146,7 +146,7 @@ export async function deleteOwn(p: Probe, sub: Pick<Subscription, 'id'>): Promis
 
 /** No id to delete with: a 405 on the subscription path lists the methods it has in Allow (RFC 9110). */
 async function allowProbe(p: Probe): Promise<void> {
-  const r = await p.api('GET', '/webhooks/lendcheck-allow-probe');
+  const r = await p.call('webhooks.delete', { params: { webhookId: 'lendcheck-allow-probe' }, method: 'GET' });
   const allow = r.headers.allow;
   if (r.status === 405 && allow) {
     const has = /\bDELETE\b/i.test(allow);
