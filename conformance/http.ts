@@ -11,7 +11,7 @@ type Exchange = results.Exchange;
 
 export interface RequestSpec {
   method: string;
-  /** Path under the base URL (which ends in /v1), e.g. `/lend`; may carry a query string. */
+  /** Path under the base URL (which ends in /v1), as contract/call.ts resolves an endpoint's; may carry a query string. */
   path: string;
   /** Query parameters appended to the path. */
   query?: Record<string, string | number | undefined>;

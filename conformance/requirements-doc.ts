@@ -13,7 +13,7 @@ import { checksCiting } from './requirement-binding.ts';
 // (npm run requirements:doc; conformance/requirements-doc.test.ts fails when the committed page is stale).
 
 /** Every endpoint served (the rates path known, the webhook list and delete offered), so every check and binding shows. */
-const FULL = parseProfile({ ratesPath: '/rates', webhooks: { listAndDelete: true } });
+const FULL = parseProfile({ ratesPath: defaultProfile.ratesPath, webhooks: { listAndDelete: true } });
 
 const BEYOND: Record<Beyond, string> = {
   deliveries: 'the webhook deliveries the service sends',

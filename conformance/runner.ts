@@ -217,7 +217,7 @@ function costLine(run: Run, budget: RequestBudget, keys: string[]): string {
 async function probeControls(ctx: CheckContext): Promise<boolean> {
   if (ctx.readOnly) return false;
   try {
-    const r = await ctx.api('GET', '/sandbox/clock');
+    const r = await ctx.call('sandbox.clock');
     return r.status === 200 && typeof (r.json as { now?: unknown } | undefined)?.now === 'string';
   } catch {
     return false;

@@ -1,7 +1,7 @@
 import type { Profile } from '../../contract/index.ts';
 import { legalAmount } from '../../contract/index.ts';
 import { CheckSkip, fail, show, type CheckContext } from '../check.ts';
-import { borrowBody, enc, lendBody, validAddress } from '../checks/fixtures.ts';
+import { borrowBody, lendBody, validAddress } from '../checks/fixtures.ts';
 import type { Reply } from '../http.ts';
 import type { Cell } from './matrix.ts';
 
@@ -40,16 +40,19 @@ export const SAMPLE_BODIES: Record<string, (ctx: CheckContext, o: Owned, b: { ur
   'webhooks.create': (_ctx, _o, b) => ({ url: b.url, events: ['position.liquidated'], secret: b.secret }),
 };
 
-/** The concrete path of a cell on A's objects, or why the cell cannot be driven. */
-export function fillPath(c: Cell, o: Owned): string | { missing: string } {
-  let path = c.endpoint.path;
-  for (const [param, value] of [['positionId', o.positionId], ['userId', o.userId], ['webhookId', o.webhook?.id]] as const) {
-    if (!path.includes(`{${param}}`)) continue;
+/** The path parameters of a cell on A's objects (the call fills and encodes them), or why the cell cannot be driven. */
+export function cellParams(c: Cell, o: Owned): { params: Record<string, string> } | { missing: string } {
+  const params: Record<string, string> = {};
+  const named: Record<string, string | undefined> = { positionId: o.positionId, userId: o.userId, webhookId: o.webhook?.id };
+  for (const seg of c.endpoint.path.split('/')) {
+    if (!(seg.startsWith('{') && seg.endsWith('}'))) continue;
+    const param = seg.slice(1, -1);
+    if (!(param in named)) return { missing: `no object of partner A fills ${c.endpoint.path}` };
+    const value = named[param];
     if (value === undefined) return { missing: `partner A has no ${param} to aim at` };
-    path = path.replace(`{${param}}`, enc(value));
+    params[param] = value;
   }
-  if (/\{\w+\}/.test(path)) return { missing: `no object of partner A fills ${path}` };
-  return path;
+  return { params };
 }
 
 /** The markers of A's data that must not appear in B's answer to this cell. */

@@ -1,11 +1,11 @@
-import { type Profile } from '../../contract/index.ts';
+import { type PartnerEndpointId, type Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../check.ts';
-import { createLend, enc, fundedUser } from '../checks/fixtures.ts';
+import { createLend, fundedUser } from '../checks/fixtures.ts';
 import { webhookSecret } from '../checks/endpoints.ts';
 import { findId } from '../body-id.ts';
 import { learnFunds, showFunds, type Funds } from '../concurrency/funds.ts';
 import type { Reply } from '../http.ts';
-import { A, answered, B, cellName, fillPath, judgeAccess, SAMPLE_BODIES, type Made, type Owned } from './cells.ts';
+import { A, answered, B, cellName, cellParams, judgeAccess, SAMPLE_BODIES, type Made, type Owned } from './cells.ts';
 import { matrixCells, type Cell } from './matrix.ts';
 import { webhookUrlCheck } from './webhook-url.ts';
 
@@ -14,6 +14,10 @@ import { webhookUrlCheck } from './webhook-url.ts';
 // contract's table that owns an object; each is called with partner B's key on partner A's
 // object, and A reads its objects back: no access, no effect. The same userId under both
 // partners is two users: B's orders and withdrawals for u1 never move A's u1.
+
+/** ctx.call on a row chosen at run time: its id is any of the table's, so its input is checked by the row, not the type. */
+const callRow = (ctx: CheckContext, id: PartnerEndpointId, input: { params: Record<string, string>; key?: string; body?: unknown }): Promise<Reply> =>
+  (ctx.call as (id: PartnerEndpointId, input: unknown) => Promise<Reply>)(id, input);
 
 const ok = (r: Reply) => r.status >= 200 && r.status < 300;
 type PositionState = { status?: unknown; autoRollover?: unknown; amount?: unknown };
@@ -31,7 +35,7 @@ async function ownerFunds(ctx: CheckContext, userId: string): Promise<Funds | un
 async function registerOwn(ctx: CheckContext, notes: string[]): Promise<Owned['webhook']> {
   const url = `https://authz-a-${ctx.runId.replace(/[^a-z0-9-]/gi, '').toLowerCase()}.invalid/hook`;
   const secret = webhookSecret(ctx);
-  const r = await ctx.api('POST', '/webhooks', { body: { url, events: ['position.liquidated'], secret } });
+  const r = await ctx.call('webhooks.create', { body: { url, events: ['position.liquidated'], secret } });
   const id = ok(r) ? findId(r.json, ctx.profile.ids.webhook)?.value : undefined;
   if (!id) notes.push(`${A}'s subscription could not be made (${r.status} ${show(r.json ?? r.text).slice(0, 120)}), so the cells by webhook id are not driven`);
   return id ? { id, url, secret } : undefined;
@@ -44,7 +48,7 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   const userId = await fundedUser(ctx, 'authz');
   const lend = await createLend(ctx, userId);
   const o: Owned = { userId, positionId: lend.body.positionId };
-  const read = () => ctx.api('GET', `/positions/${enc(o.positionId)}`);
+  const read = () => ctx.call('position.get', { params: { positionId: o.positionId } });
   const base = await read();
   if (!ok(base)) fail(`${A} reads its own position ${o.positionId}`, 'a 2xx', `${base.status} ${show(base.json ?? base.text)}`, base.exchange);
   const before = stateOf(base);
@@ -59,8 +63,8 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
     return await drive();
   } finally {
     // Whatever a failed cell cut short: neither partner's subscription is left on the target (issue 39).
-    if (deletable && o.webhook && !ownDeleted) await ctx.api('DELETE', `/webhooks/${enc(o.webhook.id)}`).catch(() => undefined);
-    if (deletable) for (const id of made.webhooks) await ctx.api('DELETE', `/webhooks/${enc(id)}`, { key: key2 }).catch(() => undefined);
+    if (deletable && o.webhook && !ownDeleted) await ctx.call('webhooks.delete', { params: { webhookId: o.webhook.id } }).catch(() => undefined);
+    if (deletable) for (const id of made.webhooks) await ctx.call('webhooks.delete', { params: { webhookId: id }, key: key2 }).catch(() => undefined);
   }
 
   async function drive(): Promise<ReturnType<typeof pass>> {
@@ -76,15 +80,16 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
 
   let driven = 0;
   for (const c of cells) {
-    const path = fillPath(c, o);
-    if (typeof path !== 'string') {
-      notes.push(`${cellName(c)} not driven: ${path.missing}`);
+    const aim = cellParams(c, o);
+    if ('missing' in aim) {
+      notes.push(`${cellName(c)} not driven: ${aim.missing}`);
       continue;
     }
     const sample = SAMPLE_BODIES[c.endpoint.id];
     if (c.endpoint.body && !sample) fail(`every owned-object endpoint has a request body for the matrix`, `a sample body for ${c.endpoint.id}`, 'none (conformance/authz/cells.ts SAMPLE_BODIES)');
     const body = sample?.(ctx, o, bSub);
-    const r = answered(await ctx.api(c.endpoint.method, path, { key: key2, ...(body !== undefined ? { body } : {}) }), c);
+    // Each cell is a row of the table by its id, so B's answer is judged as that endpoint's where it arrives.
+    const r = answered(await callRow(ctx, c.endpoint.id as PartnerEndpointId, { params: aim.params, key: key2, ...(body !== undefined ? { body } : {}) }), c);
     driven++;
     judgeAccess(ctx, profile, c, o, r);
     if (c.owns.verb === 'create') {
@@ -108,7 +113,7 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   }
 
   // A's own user: its list holds its position and none of what B made for B's u1.
-  const list = await ctx.api('GET', `/users/${enc(userId)}/positions?limit=100`);
+  const list = await ctx.call('positions.list', { params: { userId }, query: { limit: 100 } });
   if (ok(list)) {
     const stray = made.positions.find((p) => list.text.includes(p.id));
     if (stray) fail(`${B}'s ${stray.route} for its own user ${userId} stays out of ${A}'s user ${userId}`, `${A}'s list of ${userId} without ${B}'s ${stray.id}`, `the list holds it: ${show(list.json).slice(0, 300)}`, list.exchange);
@@ -120,12 +125,12 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   // seeds 20, 23, 30), A's own delete of it below is the evidence that it survived.
   let unseen: Reply | undefined;
   if (o.webhook && profile.webhooks.listAndDelete) {
-    const subs = await ctx.api('GET', '/webhooks');
+    const subs = await ctx.call('webhooks.list');
     if (ok(subs) && !subs.text.includes(o.webhook.id) && !subs.text.includes(o.webhook.url)) unseen = subs;
   }
   if (unseen && !deletable) fail(`${B}'s DELETE /webhooks/{webhookId} on ${A}'s subscription has no effect`, `${A}'s list still holds ${o.webhook!.id} (or its url ${o.webhook!.url})`, show(unseen.json).slice(0, 300), unseen.exchange);
   if (o.webhook && deletable) {
-    const d = await ctx.api('DELETE', `/webhooks/${enc(o.webhook.id)}`);
+    const d = await ctx.call('webhooks.delete', { params: { webhookId: o.webhook.id } });
     ownDeleted = ok(d);
     if (unseen && !ok(d)) fail(`${B}'s DELETE /webhooks/{webhookId} on ${A}'s subscription has no effect`, `${A}'s list still holds ${o.webhook.id} (or its url ${o.webhook.url}), or ${A} can still delete it`, `neither: the list ${show(unseen.json).slice(0, 200)}; the delete ${d.status}`, d.exchange);
     if (unseen && ok(d)) notes.push(`${A}'s list did not show its subscription by id or url (the list's body is not shown by the spec); ${A}'s own delete of it answered ${d.status}, so it survived ${B}'s requests`);

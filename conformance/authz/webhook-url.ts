@@ -2,7 +2,7 @@ import { internalKind, PROBE_URLS, type InternalKind, type Profile } from '../..
 import { expectClientError, fail, pass, show, type Check } from '../check.ts';
 import { webhookSecret } from '../checks/endpoints.ts';
 import { findId } from '../body-id.ts';
-import { enc } from '../checks/fixtures.ts';
+
 
 // Part 2: the subscription names "the partner's HTTPS receiving address". Whether a target must
 // refuse a plain http:// address, and addresses inside its own network (loopback, link-local
@@ -33,11 +33,11 @@ export function webhookUrlCheck(profile: Profile): Check {
       for (const [probe, url] of Object.entries(PROBE_URLS) as Array<[Probe, string]>) {
         // The rule the sandbox applies is the one judged here: the probe must be what it claims.
         if (probe !== 'http' && internalKind(url) !== probe) throw new Error(`probe ${url} is not ${probe}`);
-        const r = await ctx.api('POST', '/webhooks', { body: { url, events: ['position.liquidated'], secret: webhookSecret(ctx) } });
+        const r = await ctx.call('webhooks.create', { body: { url, events: ['position.liquidated'], secret: webhookSecret(ctx) } });
         evidence ??= r.exchange;
         const accepted = r.status >= 200 && r.status < 300;
         const id = accepted ? findId(r.json, profile.ids.webhook)?.value : undefined;
-        if (id && deletable) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
+        if (id && deletable) await ctx.call('webhooks.delete', { params: { webhookId: id } });
         const what = probe === 'http' ? 'a plain http:// address' : `a ${probe} address`;
         if (!accepted) {
           expectClientError(r, `POST /webhooks refusing ${what} (${url}) answers with the error object`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProfile, parseProfile } from '../../contract/index.ts';
+import { defaultProfile, parseProfile, resolveCall, type PartnerEndpointId } from '../../contract/index.ts';
 import type { CheckContext } from '../check.ts';
 import { bookRates, cleanMarket, gapRates } from './clean-market.ts';
 
@@ -11,9 +11,15 @@ const reply = (json: unknown, status = 200) => ({ status, json, text: JSON.strin
 
 function fakeCtx(o: { pub: Record<string, unknown>; api?: unknown; profile?: typeof defaultProfile }) {
   const seen: string[] = [];
+  const profile = o.profile ?? defaultProfile;
   const ctx = {
-    profile: o.profile ?? defaultProfile,
+    profile,
     shared: new Map<string, unknown>(),
+    // An endpoint called by its id: a public one answers as the public base does, another as the keyed one.
+    call: async (id: PartnerEndpointId, input: { params?: Record<string, string> } = {}) => {
+      const r = resolveCall(profile, id, input.params);
+      return r.access === 'public' ? ctx.pub('GET', r.path) : ctx.api('GET', r.path);
+    },
     pub: async (_m: string, path: string) => {
       seen.push(`pub ${path}`);
       return path in o.pub ? reply(o.pub[path]) : reply({ error: { code: 'not_found', message: 'no' } }, 404);

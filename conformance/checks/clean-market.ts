@@ -1,6 +1,6 @@
 import type { CheckContext } from '../check.ts';
 import { marketId } from '../../contract/index.ts';
-import { enc } from './fixtures.ts';
+
 
 // Checks that need their own orders to meet each other run against a target that is used
 // again and again (a CI gate against a long-lived sandbox): earlier runs, and anyone else,
@@ -31,7 +31,7 @@ interface BookBody {
  */
 export async function readBook(ctx: CheckContext, asset: string, maturity: string): Promise<BookRates | undefined> {
   const id = (await listedMarketId(ctx, asset, maturity)) ?? marketId(ctx.profile, asset, maturity);
-  const r = await ctx.pub('GET', `/markets/${enc(id)}/orderbook`);
+  const r = await ctx.call('public.orderbook', { params: { id } });
   if (r.status < 200 || r.status > 299) return undefined;
   return bookRates(r.json);
 }
@@ -53,7 +53,7 @@ async function listedMarketId(ctx: CheckContext, asset: string, maturity: string
   let list = ctx.shared.get(MARKETS_KEY) as Promise<Array<{ id?: unknown; asset?: unknown; maturity?: unknown }>> | undefined;
   if (!list) {
     list = ctx
-      .pub('GET', '/markets')
+      .call('public.markets')
       .then((r) => {
         const j = r.json as { markets?: unknown; data?: { markets?: unknown } } | undefined;
         const m = r.status >= 200 && r.status < 300 ? (j?.markets ?? j?.data?.markets) : undefined;
@@ -129,6 +129,6 @@ export async function cleanMarket(ctx: CheckContext, asset: string, n: number): 
  */
 export async function cancelResting(ctx: CheckContext, positionIds: string[]): Promise<void> {
   for (const id of positionIds) {
-    await ctx.api('POST', `/positions/${enc(id)}/cancel`, { paced: false }).catch(() => undefined);
+    await ctx.call('position.cancel', { params: { positionId: id }, paced: false }).catch(() => undefined);
   }
 }

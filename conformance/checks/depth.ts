@@ -3,7 +3,7 @@ import { ORDERBOOK_DEPTH_DEFAULT, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectJson, fail, pass, show, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { marketOrder } from './clean-market.ts';
-import { createLend, enc, expectSuccess, fundedUser, restingRateFor } from './fixtures.ts';
+import { createLend, expectSuccess, fundedUser, restingRateFor } from './fixtures.ts';
 import { RESTING_LADDER } from '../../contract/resting-rate.ts';
 
 // Part 4: the authenticated order book takes `depth` (number, default 10). Accepting it is not
@@ -29,7 +29,7 @@ interface Sides {
 }
 
 async function book(ctx: CheckContext, asset: string, maturity: string, depth: number): Promise<{ r: Reply; sides: Sides }> {
-  const r = await ctx.api('GET', `/markets/${enc(asset)}/orderbook`, { query: { maturity, depth } });
+  const r = await ctx.call('orderbook.get', { params: { asset }, query: { maturity, depth } });
   expectSuccess(ctx, r, 'GET /markets/{asset}/orderbook', `GET /markets/${asset}/orderbook?maturity=${maturity}&depth=${depth}`);
   expectJson(r, 'the order book is JSON');
   // The body is the profile's (not shown by the spec): the sides are read as the public book's, wrapped in data or not.

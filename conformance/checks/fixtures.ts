@@ -70,7 +70,7 @@ export async function knownUser(ctx: CheckContext, tag: string): Promise<{ userI
 /** Adds test funds through the sandbox controls; a no-op without them. */
 export async function fund(ctx: CheckContext, userId: string, asset: string, amount: string): Promise<void> {
   if (!ctx.hasControls) return;
-  const r = await ctx.api('POST', '/sandbox/fund', { body: { userId, asset, amount } });
+  const r = await ctx.call('sandbox.fund', { body: { userId, asset, amount } });
   expectStatus(r, [200, 201], `funding ${userId} through POST /sandbox/fund`);
   expectShape(r, controls.balancesResponse, 'the fund control answers with balances');
 }
@@ -118,7 +118,7 @@ export interface Created {
 /** POST /lend that must succeed; without controls an unfunded user is a reason to skip, not a failure. */
 export async function createLend(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Promise<Created> {
   if (over.rate === undefined) await restingRateFor(ctx);
-  const r = await ctx.api('POST', '/lend', { body: lendBody(ctx, userId, over) });
+  const r = await ctx.call('lend.create', { body: lendBody(ctx, userId, over) });
   skipIfUnfunded(ctx, r, `a lend for ${userId}`);
   // The spec gives no rate bound: a refusal naming rate is the profile's bounds.rateBelow set otherwise.
   if (refusesField(r, /\brate\b/)) profileGap(ctx, 'bounds.rateBelow', r, `a lend at rate ${String(lendBody(ctx, userId, over).rate)}`);
@@ -148,7 +148,7 @@ export async function sharedBorrow(ctx: CheckContext): Promise<{ userId: string;
   let v = ctx.shared.get(k) as { userId: string; positionId: string; reply: Reply } | undefined;
   if (!v) {
     const userId = await fundedUser(ctx, 'borrower');
-    const r = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, userId) });
+    const r = await ctx.call('borrow.create', { body: borrowBody(ctx, userId) });
     skipIfUnfunded(ctx, r, `a borrow for ${userId}`);
     if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a borrow in market ${ctx.profile.lifecycle.defaultMaturity}`);
     if (refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `a borrow of ${pairAsset(ctx.profile)}`);

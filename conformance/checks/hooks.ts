@@ -3,7 +3,7 @@ import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
 import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
 import { findId } from '../body-id.ts';
-import { enc, sharedLend } from './fixtures.ts';
+import { sharedLend } from './fixtures.ts';
 import { matchedPair, webhookSecret } from './endpoints.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
 import { arrivalExchange, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
@@ -50,7 +50,7 @@ async function waitFor(pred: () => boolean, ms: number): Promise<boolean> {
 
 async function subscribe(ctx: CheckContext, url: string, events: string[]): Promise<{ id?: string; secret: string }> {
   const secret = webhookSecret(ctx);
-  const r = await ctx.api('POST', '/webhooks', { body: { url, events, secret } });
+  const r = await ctx.call('webhooks.create', { body: { url, events, secret } });
   if (r.status < 200 || r.status > 299) fail('POST /webhooks subscribes a loopback receiver', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   // The registration body is not shown by the spec: its id is found, or named by profile ids.webhook.
   return { id: findId(r.json, ctx.profile.ids.webhook)?.value, secret };
@@ -71,7 +71,7 @@ export const NEEDS_CLOCK = {
 };
 
 async function unsubscribe(ctx: CheckContext, id: string | undefined): Promise<void> {
-  if (id && webhookDeletable(ctx.profile)) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
+  if (id && webhookDeletable(ctx.profile)) await ctx.call('webhooks.delete', { params: { webhookId: id } });
 }
 
 export function hookChecks(profile: Profile): Check[] {
@@ -99,7 +99,7 @@ export function hookChecks(profile: Profile): Check[] {
             let what: string;
             if (ctx.hasControls) {
               const own = await sharedLend(ctx);
-              const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'position.matched', positionId: own.positionId } });
+              const t = await ctx.call('sandbox.trigger', { body: { type: 'position.matched', positionId: own.positionId } });
               expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger position.matched');
               const trig = expectShape(t, controls.triggerResponse, 'the trigger control answer');
               ids = [own.positionId];
@@ -166,11 +166,11 @@ export function hookChecks(profile: Profile): Check[] {
         const timeline = () => seen?.attempts.map((a, i) => `attempt ${i + 1}: ${Object.entries(a).filter(([k]) => k !== 'webhookId').map(([k, v]) => `${k} ${String(v)}`).join(', ')}`).join('\n');
         try {
           return await withDetail(hookDetail(ctx, from, rx, timeline), async () => {
-            const clock = await ctx.api('GET', '/sandbox/clock');
+            const clock = await ctx.call('sandbox.clock');
             const timeScale = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').timeScale;
             sub = await subscribe(ctx, rx.url, ['withdrawal.completed']);
             const userId = ctx.user('hook-retry');
-            const t = await ctx.api('POST', '/sandbox/trigger', { body: { type: 'withdrawal.completed', userId } });
+            const t = await ctx.call('sandbox.trigger', { body: { type: 'withdrawal.completed', userId } });
             expectStatus(t, [200, 201, 202], 'POST /sandbox/trigger withdrawal.completed');
             const { eventId } = expectShape(t, controls.triggerResponse, 'the trigger control answer');
             // The receiver may also get other events of the partner (a withdrawal an earlier run
@@ -179,7 +179,7 @@ export function hookChecks(profile: Profile): Check[] {
             const idAt = (d: Arrival): string => eventOf(d)?.id ?? '(none)';
             const attemptsSeen = () => rx.got.filter((d) => idAt(d) === eventId || d.raw.includes(userId));
             const attemptsOf = async () => {
-              const r = await ctx.api('GET', `/sandbox/events/${enc(eventId)}/attempts`);
+              const r = await ctx.call('sandbox.attempts', { params: { eventId } });
               expectStatus(r, 200, 'GET /sandbox/events/{eventId}/attempts');
               const a = expectShape(r, controls.attemptsResponse, 'the attempts control answer');
               // Only this check's subscription: the partner may have others (a dashboard one, a detection run's).
@@ -207,14 +207,14 @@ export function hookChecks(profile: Profile): Check[] {
               // a second or 1 % of the delay, plus one real second at the clock's scale.
               const slack = Math.max(1_000, want * 0.01) + timeScale * 1_000;
               if (gap < want - 1_000 || gap > want + slack) fail(`retry ${i + 1} waits ${want / 60_000} min after attempt ${i + 1}`, `${want} ms (up to +${slack} ms)`, `${gap} ms`, cur.r.exchange);
-              const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
+              const adv = await ctx.call('sandbox.clock.advance', { body: { seconds: Math.ceil(want / 1000) + 1 } });
               expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
               cur = await sentCount(i + 2);
             }
             // Under afterFinalRetry 'drop' the record goes once the last retry fails: the receiver's count is the evidence then.
             const sent = Math.max(cur.a.attempts.filter((y) => y.sentAt).length, attemptsSeen().length);
             if (sent !== 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('the failing delivery is tried once and retried five times', '6 attempts sent', `${sent}`, cur.r.exchange);
-            await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } });
+            await ctx.call('sandbox.clock.advance', { body: { seconds: 3 * 86_400 } });
             const end = await attemptsOf();
             const after = Math.max(end.a.attempts.filter((y) => y.sentAt).length, attemptsSeen().length);
             if (after > 1 + WEBHOOK_RETRY_DELAYS_MS.length) fail('nothing is sent after the fifth retry', '6 attempts', `${after}`, end.r.exchange);

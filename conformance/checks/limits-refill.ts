@@ -3,7 +3,7 @@ import { TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { readLimits, shapeFromLimit, tierShape, type BucketShape } from '../budget/bucket.ts';
 import { CheckSkip, fail, pass, type Check, type CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { keyedLimitPath } from './limit-path.ts';
+import { keyedLimitRead } from './limit-path.ts';
 
 // Part 8: a limiter does what its own headers and tier say. A target whose X-RateLimit-Limit
 // says Growth (300 a minute) but whose bucket refills at 5 a minute makes a paced run wait on
@@ -100,8 +100,8 @@ export function refillCheck(profile: Profile, tiers: { key?: string; burstKey?: 
       // The burst key exists to be spent; else the main key lends a window's worth of its room.
       const key = ctx.burstKey ?? ctx.key;
       const tier = ctx.burstKey ? tiers.burstKey : tiers.key;
-      const path = await keyedLimitPath(ctx);
-      const get = () => ctx.api('GET', path, { key, retry429: false, paced: false });
+      const probe = await keyedLimitRead(ctx);
+      const get = () => probe.read({ key, retry429: false, paced: false });
       const first = await get();
       const limit = readLimits(profile, first.headers, first.status).limit;
       const shape = statedShape(profile, limit, tier);

@@ -3,7 +3,7 @@ import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS
 import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { refillCheck } from './limits-refill.ts';
-import { keyedLimitPath } from './limit-path.ts';
+import { keyedLimitRead } from './limit-path.ts';
 
 /** Longest wait for the public bucket to hold three tokens again. */
 const PUBLIC_REFILL_WAIT_MS = 5_000;
@@ -78,12 +78,12 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         // The slowest-refilling key shows the fall best; refill during the requests is allowed for.
         const key = ctx.burstKey ?? ctx.key;
         const tierName = ctx.burstKey ? tiers.burstKey : tiers.key;
-        const path = await keyedLimitPath(ctx);
+        const probe = await keyedLimitRead(ctx);
         const quick = async () => {
           const seq: Reply[] = [];
           const t0 = performance.now();
-          for (let i = 0; i < 4; i++) seq.push(await ctx.api('GET', path, { key, retry429: false }));
-          return { seq, elapsed: (performance.now() - t0) / 1000, hs: seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to GET ${path}`)) };
+          for (let i = 0; i < 4; i++) seq.push(await probe.read({ key, retry429: false }));
+          return { seq, elapsed: (performance.now() - t0) / 1000, hs: seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to ${probe.what}`)) };
         };
         const tierOf = (limit: number) => (tierName && tierName in TIERS ? tierName : tierOfLimit(limit)) as TierName | undefined;
         let q = await quick();
@@ -122,20 +122,20 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
         // less than R1 + 1 - n + r. Two requests cannot show a fall (any refill may hide it),
         // three can: with r < 1 the third answer must be below R1.
         let p0 = performance.now();
-        let p1 = limitHeaders(await ctx.pub('GET', '/markets', { retry429: false }), 'a public answer');
+        let p1 = limitHeaders(await ctx.call('public.markets', { retry429: false }), 'a public answer');
         // An empty bucket (an earlier run from this address) cannot show a fall below 0: wait
         // for three tokens at the public rate (bounded: at most PUBLIC_REFILL_WAIT_MS), then look again.
         if (p1.remaining < 2) {
           await sleep(Math.min(PUBLIC_REFILL_WAIT_MS, Math.ceil(((3 - p1.remaining) * 60_000) / PUBLIC_PER_MINUTE)));
           p0 = performance.now();
-          p1 = limitHeaders(await ctx.pub('GET', '/markets', { retry429: false }), 'a public answer after the refill wait');
+          p1 = limitHeaders(await ctx.call('public.markets', { retry429: false }), 'a public answer after the refill wait');
           if (p1.remaining < 2) {
             ctx.note(`the public bucket stayed (nearly) empty (Remaining ${p1.remaining}) after a ${PUBLIC_REFILL_WAIT_MS / 1000} s wait, so its fall was not judged`);
             return pass();
           }
         }
-        await ctx.pub('GET', '/markets', { retry429: false });
-        const p3r = await ctx.pub('GET', '/markets', { retry429: false });
+        await ctx.call('public.markets', { retry429: false });
+        const p3r = await ctx.call('public.markets', { retry429: false });
         const p3 = limitHeaders(p3r, 'a third public answer');
         const pubRefill = ((performance.now() - p0) / 1000) * (PUBLIC_PER_MINUTE / 60);
         const bound = p1.remaining + 1 - 2 + pubRefill;
@@ -153,10 +153,10 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       requirements: ['LIMIT-tier-starter', 'LIMIT-tier-growth', 'LIMIT-tier-scale', 'LIMIT-public', 'LIMIT-headers'],
       async run(ctx) {
         const keys: Array<[keyof KeyTiers, string | undefined]> = [['key', ctx.key], ['key2', ctx.key2], ['burstKey', ctx.burstKey]];
-        const path = await keyedLimitPath(ctx);
+        const probe = await keyedLimitRead(ctx);
         for (const [name, key] of keys) {
           if (!key) continue;
-          const r = await ctx.api('GET', path, { key });
+          const r = await probe.read({ key });
           const { limit } = limitHeaders(r, `the ${name} answer`);
           const known = tiers[name];
           if (known && known in TIERS) {
@@ -171,7 +171,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
             ctx.note(t ? `${name}: X-RateLimit-Limit ${limit} is the ${t} tier's figure` : `${name}: X-RateLimit-Limit ${limit} matches no listed tier (an Enterprise key is "custom")`);
           }
         }
-        const pr = await ctx.pub('GET', '/markets');
+        const pr = await ctx.call('public.markets');
         const { limit } = limitHeaders(pr, 'a public answer');
         const want = profile.limits.limitHeader === 'burst' ? profile.limits.publicBurst : PUBLIC_PER_MINUTE;
         if (limit !== want) fail(`public answers show the public limit (60/min; profile limits.limitHeader=${profile.limits.limitHeader})`, String(want), String(limit), pr.exchange);
@@ -185,8 +185,8 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       needs: ['burst-key', 'burst'],
       phase: 'late',
       async run(ctx) {
-        const path = await keyedLimitPath(ctx);
-        const send = () => ctx.api('GET', path, { key: ctx.burstKey, retry429: false, paced: false });
+        const probe = await keyedLimitRead(ctx);
+        const send = () => probe.read({ key: ctx.burstKey, retry429: false, paced: false });
         const first = await send();
         const h = limitHeaders(first, 'the first answer to the burst key');
         const t0 = performance.now();
@@ -212,7 +212,7 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       needs: ['burst'],
       phase: 'late',
       async run(ctx) {
-        const send = () => ctx.pub('GET', '/markets', { retry429: false, paced: false });
+        const send = () => ctx.call('public.markets', { retry429: false, paced: false });
         const first = await send();
         if (first.status === 429) {
           check429(ctx, [first], 'public');

@@ -1,7 +1,7 @@
-import { legalAmount, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
+import { endpointById, legalAmount, LIST_LIMIT_DEFAULT, successKey, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { createLend, enc, expectSuccess, fundedUser, knownUser } from './fixtures.ts';
+import { createLend, expectSuccess, fundedUser, knownUser } from './fixtures.ts';
 
 // Part 2 and 8: default and maximum page size, cursor walks that return every position
 // exactly once (filters included), hasMore/nextCursor agreement on every page, and a walk
@@ -29,7 +29,7 @@ async function pagedUser(ctx: CheckContext): Promise<Book> {
   for (let i = 0; i < TOTAL; i++) ids.push((await createLend(ctx, userId, { amount: legalAmount(ctx.profile, i, { base: '10' }) })).body.positionId);
   const cancelled = new Set<string>();
   for (const id of ids.slice(0, CANCELLED)) {
-    const r = await ctx.api('POST', `/positions/${enc(id)}/cancel`);
+    const r = await ctx.call('position.cancel', { params: { positionId: id } });
     // An order a counterparty took first cannot be cancelled; it simply stays out of the set.
     if (r.status >= 200 && r.status < 300) cancelled.add(id);
     else if (r.status >= 500) expectStatus(r, [200, 201, 202, 204], 'cancelling a pending position for the filter checks');
@@ -40,9 +40,10 @@ async function pagedUser(ctx: CheckContext): Promise<Book> {
 }
 
 async function page(ctx: CheckContext, userId: string, query: Record<string, string | number | undefined>): Promise<{ r: Reply; body: PositionList }> {
-  const r = await ctx.api('GET', `/users/${enc(userId)}/positions`, { query });
+  const r = await ctx.call('positions.list', { params: { userId }, query });
   const shown = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]);
-  expectSuccess(ctx, r, 'GET /users/{userId}/positions', `GET /users/{userId}/positions?${new URLSearchParams(shown)}`);
+  const key = successKey(endpointById(ctx.profile, 'positions.list')!);
+  expectSuccess(ctx, r, key, `${key}?${new URLSearchParams(shown)}`);
   return { r, body: expectShape(r, positionList, 'a page of the position list matches the spec') };
 }
 
@@ -153,7 +154,7 @@ export function paginationChecks(_profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const b = await pagedUser(ctx);
-        const over = () => ctx.api('GET', `/users/${enc(b.userId)}/positions`, { query: { limit: LIST_LIMIT_MAX + 1 } });
+        const over = () => ctx.call('positions.list', { params: { userId: b.userId }, query: { limit: LIST_LIMIT_MAX + 1 } });
         // limit=101 first: a refusal is within the spec whatever the user holds, so more than 100
         // positions are made only when it is taken, to tell a clamp from a limit honoured (about 76
         // lends a run that a refusing target never needed: issue 48).
@@ -261,7 +262,7 @@ export function paginationChecks(_profile: Profile): Check[] {
         // A user the target knows: for an unseen one it may answer position_not_found first (profile errors.unknownUser).
         const { userId, fresh } = await knownUser(ctx, 'cursor');
         for (const cursor of ['%%%', 'bm90LWEtY3Vyc29y', 'x'.repeat(300)]) {
-          const r = await ctx.api('GET', `/users/${enc(userId)}/positions`, { query: { cursor } });
+          const r = await ctx.call('positions.list', { params: { userId }, query: { cursor } });
           if (fresh && r.status === 404 && ctx.profile.errors.unknownUser === 'position_not_found') throw new CheckSkip('a read-only run has no user the target knows, and an unseen one is refused as position_not_found (profile errors.unknownUser) before its cursor is read');
           expectError(r, 'invalid_request', 400, `a made-up cursor ${show(cursor.slice(0, 20))}`);
         }

@@ -12,7 +12,7 @@ export function restingRateOf(ctx: CheckContext): Promise<RestingRate> {
   let v = ctx.shared.get(KEY) as Promise<RestingRate> | undefined;
   if (!v) {
     v = ctx
-      .pub('GET', '/markets')
+      .call('public.markets')
       .then((r) => (r.status >= 200 && r.status < 300 ? publishedRates(r.json) : []))
       .catch(() => [] as number[])
       .then((rates) => restingRate(ctx.profile.bounds.rateBelow, rates));

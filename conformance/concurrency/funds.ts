@@ -1,7 +1,7 @@
 import { Decimal } from '../../contract/decimal.ts';
 import { controls, LEND_ASSETS, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectShape, unaffordable, type CheckContext } from '../check.ts';
-import { enc, lendBody, restingRateFor, validAddress } from '../checks/fixtures.ts';
+import { lendBody, restingRateFor, validAddress } from '../checks/fixtures.ts';
 import { restingRateNow } from '../checks/resting-rate.ts';
 import type { Reply } from '../http.ts';
 import type { TimedExchange } from './exchanges.ts';
@@ -41,7 +41,7 @@ export async function learnFunds(ctx: CheckContext, userId: string, asset: strin
 }
 
 async function fromDetails(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds | undefined> {
-  const r = await ctx.api('POST', `/users/${enc(userId)}/withdraw`, { ...(key ? { key } : {}), body: { asset, amount: TOO_MUCH, destination: validAddress(ctx.profile) } });
+  const r = await ctx.call('user.withdraw', { params: { userId }, ...(key ? { key } : {}), body: { asset, amount: TOO_MUCH, destination: validAddress(ctx.profile) } });
   if (r.status === 429) throw unaffordable(`reading ${asset} funds of ${userId} answered 429 twice: the target's rate limit leaves no room for this check now`);
   if (accepted(r)) throw new CheckSkip(`a withdrawal of ${TOO_MUCH} ${asset} for ${userId} was accepted, so the funds cannot be learned (and the user is drained)`);
   const available = (r.json as { error?: { details?: { available?: unknown } } } | undefined)?.error?.details?.available;
@@ -55,12 +55,12 @@ async function fromDetails(ctx: CheckContext, userId: string, asset: string, key
 
 /** Does a lend of `x` fit? A refused one moves nothing; an accepted one is cancelled at once. */
 async function fits(ctx: CheckContext, userId: string, asset: string, x: Decimal, key?: string): Promise<boolean> {
-  const r = await ctx.api('POST', '/lend', { ...(key ? { key } : {}), body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: await restingRateFor(ctx) }) });
+  const r = await ctx.call('lend.create', { ...(key ? { key } : {}), body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: await restingRateFor(ctx) }) });
   if (errorCode(r) === 'insufficient_funds') return false;
   if (r.status === 429) throw unaffordable(`the funds search's lend answered 429 twice: the target's rate limit leaves no room for this check now`);
   if (!accepted(r)) throw new CheckSkip(`the funds search's lend of ${x.toFixed()} ${asset} answered ${r.status} ${String(errorCode(r) ?? '')}: neither accepted nor insufficient_funds`);
   const id = (r.json as { positionId?: unknown }).positionId;
-  const c: Reply = await ctx.api('POST', `/positions/${enc(String(id))}/cancel`, key ? { key } : {});
+  const c: Reply = await ctx.call('position.cancel', { params: { positionId: String(id) }, ...(key ? { key } : {}) });
   if (!accepted(c)) throw new CheckSkip(`the funds search's probe lend ${String(id)} could not be cancelled (${c.status}), so the search would move money`);
   return true;
 }
@@ -112,7 +112,7 @@ export interface Learned {
 }
 
 export async function balanceControl(ctx: CheckContext, userId: string, asset: string): Promise<Decimal> {
-  const r = await ctx.api('GET', `/sandbox/users/${enc(userId)}/balances`);
+  const r = await ctx.call('sandbox.balances', { params: { userId } });
   const b = expectShape(r, controls.balancesResponse, 'the balances control answers with balances');
   return new Decimal(b.balances.find((x) => x.asset === asset)?.available ?? '0');
 }

@@ -1,6 +1,6 @@
 import { legalAmount, EVENT_TYPES, SLOW_ANSWER_MS } from '../../contract/index.ts';
 import { fail, show, type CheckContext } from '../check.ts';
-import { enc, fundedUser, lendBody, validAddress } from '../checks/fixtures.ts';
+import { fundedUser, lendBody, validAddress } from '../checks/fixtures.ts';
 import { matchedPair, webhookSecret } from '../checks/endpoints.ts';
 import { findId } from '../body-id.ts';
 import { startHookReceiver, type HookReceiver } from './deliveries.ts';
@@ -49,7 +49,7 @@ const isMatched = (json: unknown): boolean => {
 };
 
 async function subscribe(ctx: CheckContext, rx: HookReceiver, events: string[], secret: string, key?: string): Promise<string | undefined> {
-  const r = await ctx.api('POST', '/webhooks', { body: { url: rx.url, events, secret }, ...(key ? { key } : {}) });
+  const r = await ctx.call('webhooks.create', { body: { url: rx.url, events, secret }, ...(key ? { key } : {}) });
   if (r.status < 200 || r.status > 299) fail(`POST /webhooks subscribes ${rx.label}`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   return findId(r.json, ctx.profile.ids.webhook)?.value;
 }
@@ -57,7 +57,7 @@ async function subscribe(ctx: CheckContext, rx: HookReceiver, events: string[], 
 async function readSides(ctx: CheckContext, sides: Side[]): Promise<void> {
   for (const s of sides) {
     if (s.matched) continue;
-    const r = await ctx.api('GET', `/positions/${enc(s.positionId)}`);
+    const r = await ctx.call('position.get', { params: { positionId: s.positionId } });
     s.matched = r.status >= 200 && r.status < 300 && isMatched(r.json);
   }
 }
@@ -97,7 +97,7 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
 
     let withdrawal: Scenario['withdrawal'];
     const wu = await fundedUser(ctx, 'hooks-withdraw');
-    const w = await ctx.api('POST', `/users/${enc(wu)}/withdraw`, { body: { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '10', kind: 'withdrawal' }), destination: validAddress(ctx.profile) } });
+    const w = await ctx.call('user.withdraw', { params: { userId: wu }, body: { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '10', kind: 'withdrawal' }), destination: validAddress(ctx.profile) } });
     if (w.status >= 200 && w.status < 300) withdrawal = { userId: wu, id: findId(w.json, 'withdrawalId')?.value ?? findId(w.json)?.value };
     else notes.push(`the withdrawal was refused (${w.status} ${show(w.json ?? w.text).slice(0, 120)}), so no withdrawal.completed is expected`);
 
@@ -107,7 +107,7 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
       // withdrawal.completed about u1 must still never reach B (delivery-checks.ts).
       const named = ctx.profile.funding.userIds;
       const u2 = named.length ? named[named.length - 1]! : wu;
-      const l = await ctx.api('POST', '/lend', { key: ctx.key2, body: lendBody(ctx, u2) });
+      const l = await ctx.call('lend.create', { key: ctx.key2, body: lendBody(ctx, u2) });
       const id = findId(l.json, 'positionId')?.value;
       if (l.status >= 200 && l.status < 300 && id) own2 = { userId: u2, positionId: id };
       else notes.push(`partner B's own lend was refused (${l.status} ${show(l.json ?? l.text).slice(0, 120)}), so B's receiver cannot be shown to work`);
@@ -137,7 +137,7 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
     if (all.got.length || matchedOnly.got.length) await new Promise((r) => setTimeout(r, SETTLE_MS));
     return { secret, all, matchedOnly, other, sides, withdrawal, own2, notes, waitedMs: Date.now() - t0 };
   } finally {
-    for (const s of subs) if (s.id && ctx.profile.webhooks.listAndDelete) await ctx.api('DELETE', `/webhooks/${enc(s.id)}`, s.key ? { key: s.key } : {}).catch(() => undefined);
+    for (const s of subs) if (s.id && ctx.profile.webhooks.listAndDelete) await ctx.call('webhooks.delete', { params: { webhookId: s.id }, ...(s.key ? { key: s.key } : {}) }).catch(() => undefined);
     await Promise.all([all.close(), matchedOnly.close(), other?.close()]);
   }
 }

@@ -1,9 +1,11 @@
 import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import { show, type CheckContext } from '../check.ts';
-import { enc, profileGap, validAddress } from '../checks/fixtures.ts';
+import { profileGap, validAddress } from '../checks/fixtures.ts';
 import { restingRateNow } from '../checks/resting-rate.ts';
 import type { Reply } from '../http.ts';
+import { resolveCall, type PartnerEndpointId } from '../../contract/index.ts';
+import type { Call } from '../call.ts';
 import { amountOf, repayPart, walkCollateral } from './amounts.ts';
 import { showFunds } from '../ledger-model/funds.ts';
 import type { LedgerInput, LedgerOutput } from '../ledger-model/operations.ts';
@@ -60,17 +62,19 @@ export class BudgetSpent extends RateLimited {
 export const stopped = (limited: Real['limited']): RateLimited => (limited.budget ? new BudgetSpent(limited.seen) : new RateLimited(limited.seen));
 
 /** A request of the walk; a 429 (after the client's one wait and retry) stops the walk, never fails it. */
-async function call(r: Real, method: string, path: string, body?: unknown): Promise<Reply> {
+async function call<Id extends PartnerEndpointId>(r: Real, id: Id, input: Call<Id>): Promise<Reply> {
+  // The walk's own messages name the request as sent (method and path), from the table.
+  const { method, path } = resolveCall(r.ctx.profile, id, (input as { params?: Record<string, string> }).params);
   // A target slowed by its rate limit (a 429 waited out and retried on every request) would
   // hold the walk past the suite's timeout: past its budget it stops, like a lasting 429.
   if (!r.limited.seen && r.deadline !== undefined && performance.now() > r.deadline) {
-    r.limited.seen = `it stopped before ${method} ${path.split('?')[0]}: the target answered too slowly, or held requests back with 429s`;
+    r.limited.seen = `it stopped before ${method} ${path}: the target answered too slowly, or held requests back with 429s`;
     r.limited.budget = true;
   }
   if (r.limited.seen) throw stopped(r.limited);
-  const rep = await r.ctx.api(method, path, body === undefined ? {} : { body });
+  const rep = await (r.ctx.call as (id: Id, input: Call<Id>) => Promise<Reply>)(id, input);
   if (rep.status === 429) {
-    r.limited.seen = `${method} ${path.split('?')[0]} answered 429 after one wait`;
+    r.limited.seen = `${method} ${path} answered 429 after one wait`;
     throw new RateLimited(r.limited.seen);
   }
   return rep;
@@ -132,7 +136,7 @@ function expectDebit(m: WalkModel, r: Real, what: string, i: Extract<LedgerInput
 }
 
 async function readPosition(r: Real, id: string, asset: string, what: string): Promise<Record<string, unknown>> {
-  const rep = await call(r, 'GET', `/positions/${enc(id)}`);
+  const rep = await call(r, 'position.get', { params: { positionId: id } });
   if (!ok(rep)) broken(`${what}: GET /positions/${id}`, 'a 2xx with the position', got(rep));
   const b = body(rep);
   for (const k of ['amount', 'accruedInterest', 'projectedReturn'] as const) {
@@ -205,7 +209,7 @@ export class Lend implements Cmd {
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const what = `lend ${amount.toFixed()} ${r.asset}`;
     // The run's resting rate (checks/resting-rate.ts), never a fixed 0.5: a correct target bound below it refuses every lend (mutator seed 12).
-    const rep = await call(r, 'POST', '/lend', { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: restingRateNow(r.ctx), maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false });
+    const rep = await call(r, 'lend.create', { body: { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: restingRateNow(r.ctx), maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false } });
     const b = body(rep);
     if (ok(rep)) {
       if (typeof b.positionId !== 'string') broken(what, 'a positionId', got(rep));
@@ -224,7 +228,7 @@ export class Withdraw implements Cmd {
     r.taken.push(this.toString());
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minWithdrawal, this.units);
     const what = `withdraw ${amount.toFixed()} ${r.asset}`;
-    const rep = await call(r, 'POST', `/users/${enc(r.userId)}/withdraw`, { asset: r.asset, amount: amount.toFixed(), destination: validAddress(r.ctx.profile) });
+    const rep = await call(r, 'user.withdraw', { params: { userId: r.userId }, body: { asset: r.asset, amount: amount.toFixed(), destination: validAddress(r.ctx.profile) } });
     expectDebit(m, r, what, { kind: 'withdraw', account: m.account, asset: r.asset, amount: amount.toFixed() }, r.asset, amount, rep);
     await settle(m, r, what);
   }
@@ -239,7 +243,7 @@ export class Borrow implements Cmd {
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const collateral = walkCollateral(r.ctx.profile, r.asset, amount);
     const what = `borrow ${amount.toFixed()} ${r.asset} against ${collateral.amount} ${collateral.asset}`;
-    const rep = await call(r, 'POST', '/borrow', { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false });
+    const rep = await call(r, 'borrow.create', { body: { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false } });
     // The borrow answer is not shown by the spec: its id is found, or named by profile ids.borrow.
     const id = ok(rep) ? positionIdIn(body(rep), r.ctx.profile.ids.borrow) : undefined;
     if (ok(rep) && typeof id !== 'string') broken(what, `the new position's id (${r.ctx.profile.ids.borrow ?? 'positionId, or one field named like an id'})`, got(rep));
@@ -260,7 +264,7 @@ export class Cancel implements Cmd {
     r.taken.push(this.toString());
     const p = pick(pendings(m), this.k)!;
     const what = `cancel ${p.type} ${p.id}`;
-    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/cancel`);
+    const rep = await call(r, 'position.cancel', { params: { positionId: p.id } });
     const i = { kind: 'cancel', account: m.account, id: p.id } as const;
     if (ok(rep)) step(m, i, { outcome: { kind: 'ok' } }, rep);
     else {
@@ -282,7 +286,7 @@ export class Patch implements Cmd {
     r.taken.push(this.toString());
     const p = pick(openLends(m), this.k)!;
     const what = `PATCH ${p.id} autoRollover ${this.autoRollover}`;
-    const rep = await call(r, 'PATCH', `/positions/${enc(p.id)}`, { autoRollover: this.autoRollover });
+    const rep = await call(r, 'position.patch', { params: { positionId: p.id }, body: { autoRollover: this.autoRollover } });
     const i = { kind: 'patch', account: m.account, id: p.id, flags: { autoRollover: this.autoRollover } } as const;
     if (ok(rep)) step(m, i, { outcome: { kind: 'ok' } }, rep);
     else {
@@ -320,7 +324,7 @@ export class Repay implements Cmd {
     if (!this.full && !part) return;
     const full = this.full || !part;
     const what = full ? `repay ${p.id} in full` : `repay ${part.toFixed()} ${p.asset} of ${p.id}`;
-    const rep = await call(r, 'POST', `/positions/${enc(p.id)}/repay`, full ? {} : { amount: part.toFixed() });
+    const rep = await call(r, 'position.repay', { params: { positionId: p.id }, body: full ? {} : { amount: part.toFixed() } });
     if (refusesPlaces(rep)) profileGap(r.ctx, 'assets.info', rep, `${what}: an amount of at most two decimal places was refused for its places`);
     if (!ok(rep)) broken(what, 'a 2xx: the borrow is active and the user holds what it borrowed', got(rep));
     const i = { kind: 'repay', account: m.account, id: p.id, ...(full ? {} : { amount: part.toFixed() }) } as const;
@@ -347,7 +351,7 @@ export class Clock implements Cmd {
     const days = Number.parseInt(r.ctx.profile.lifecycle.defaultMaturity, 10);
     const seconds = this.step === 'fill' ? 10 : (days + 1) * 86_400;
     const what = `clock +${this.step === 'fill' ? '10 s' : `${days + 1} d`}`;
-    const rep = await call(r, 'POST', '/sandbox/clock/advance', { seconds });
+    const rep = await call(r, 'sandbox.clock.advance', { body: { seconds } });
     if (!ok(rep)) broken(what, 'the clock control to answer 2xx', got(rep));
     for (const p of positions(m).filter(open)) await learn(m, r, p.id, what);
     await settle(m, r, what);

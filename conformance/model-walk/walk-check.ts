@@ -2,7 +2,7 @@ import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import { collateralFor, type Profile } from '../../contract/index.ts';
 import { CheckSkip, unaffordable, fail, pass, type Check, type CheckContext } from '../check.ts';
-import { enc, fund, fundedUser, pairAsset, restingRateFor } from '../checks/fixtures.ts';
+import { fund, fundedUser, pairAsset, restingRateFor } from '../checks/fixtures.ts';
 import { balanceControl, eventualReads, probeBody } from '../concurrency/funds.ts';
 import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import { walkModel, type WalkModel } from './model.ts';
@@ -22,11 +22,11 @@ export const WALK = { numRuns: 2, maxCommands: 12, timeLimitMs: 20_000, tour: tr
 
 /** The funds of `asset` from a lend of the largest order (insufficient_funds details), without controls. */
 async function probeFunds(ctx: CheckContext, userId: string, asset: string): Promise<Decimal | undefined> {
-  const r = await ctx.api('POST', '/lend', { body: probeBody(ctx, userId, asset) });
+  const r = await ctx.call('lend.create', { body: probeBody(ctx, userId, asset) });
   const err = (r.json as { error?: { code?: string; details?: { available?: unknown } } } | undefined)?.error;
   if (r.status >= 200 && r.status < 300) {
     const id = (r.json as { positionId?: string }).positionId;
-    if (id) await ctx.api('POST', `/positions/${enc(id)}/cancel`);
+    if (id) await ctx.call('position.cancel', { params: { positionId: id } });
     return undefined;
   }
   return err?.code === 'insufficient_funds' && typeof err.details?.available === 'string' ? new Decimal(err.details.available) : undefined;
@@ -51,7 +51,7 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
     const funds: FundsSource = async (a) => {
       if (limited.seen) throw stopped(limited);
       if (!ctx.hasControls) return a === asset ? probeFunds(ctx, userId, a) : undefined;
-      const r = await ctx.api('GET', `/sandbox/users/${enc(userId)}/balances`);
+      const r = await ctx.call('sandbox.balances', { params: { userId } });
       if (r.status === 429) throw new RateLimited((limited.seen = 'the balances control answered 429 after one wait'));
       return balanceControl(ctx, userId, a);
     };

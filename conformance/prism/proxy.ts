@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION_PREFIX } from '../../contract/index.ts';
+import { routePath } from '../../contract/fill-path.ts';
 import { prismBin } from './bin.ts';
 
 // Prism as a validating proxy between a client and a target: every request and response is
@@ -45,7 +46,7 @@ async function waitUp(base: string, child: ChildProcess, log: () => string): Pro
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prism exited (${child.exitCode}): ${log().slice(-800)}`);
     try {
-      const r = await fetch(`${base}/markets`, { signal: AbortSignal.timeout(2_000) });
+      const r = await fetch(`${base}${routePath('public.markets')}`, { signal: AbortSignal.timeout(2_000) });
       await r.body?.cancel();
       return;
     } catch {

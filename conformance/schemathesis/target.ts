@@ -1,4 +1,5 @@
 import { loadProfile } from '../../contract/index.ts';
+import { routePath } from '../../contract/fill-path.ts';
 import type { PartResult } from '../../kernel/results.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
@@ -26,7 +27,7 @@ export interface WithSchemathesisOptions {
 /** Whether the target has lendcheck's sandbox controls: GET /sandbox/clock answers 200 with the key. */
 async function hasControls(baseUrl: string, apiKey: string): Promise<boolean> {
   try {
-    const r = await fetch(`${baseUrl}/sandbox/clock`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(5_000) });
+    const r = await fetch(`${baseUrl}${routePath('sandbox.clock')}`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(5_000) });
     await r.body?.cancel();
     return r.status === 200;
   } catch {

@@ -8,7 +8,8 @@ import { listIds } from './isolation.ts';
 
 function ctxAnswering(status: number, json: unknown, unknownUser: 'empty-list' | 'position_not_found'): CheckContext {
   const profile = parseProfile({ errors: { unknownUser } });
-  return { profile, api: async () => ({ status, json, text: JSON.stringify(json), headers: {}, ms: 1 }) } as unknown as CheckContext;
+  const answer = async () => ({ status, json, text: JSON.stringify(json), headers: {}, ms: 1 });
+  return { profile, call: answer, api: answer } as unknown as CheckContext;
 }
 
 const notFound = { error: { code: 'position_not_found', message: 'no positions for user u' } };

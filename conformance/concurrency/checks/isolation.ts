@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, unaffordable, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { enc, lendBody, restingRateFor } from '../../checks/fixtures.ts';
+import { lendBody, restingRateFor } from '../../checks/fixtures.ts';
 import { learnFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
@@ -16,8 +16,7 @@ export async function listIds(ctx: CheckContext, userId: string, key?: string, l
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
-    const q = `limit=${limit}${cursor ? `&cursor=${enc(cursor)}` : ''}`;
-    const r = await ctx.api('GET', `/users/${enc(userId)}/positions?${q}`, key ? { key } : {});
+    const r = await ctx.call('positions.list', { params: { userId }, query: { limit, ...(cursor ? { cursor } : {}) }, ...(key ? { key } : {}) });
     // A target may refuse a user it does not know as position_not_found (profile errors.unknownUser): for this
     // partner, the user has no positions. That is an answer, not a reason to stop: for isolation, "the other
     // partner's user is unknown to me" is exactly what is asked; a partner's own lends missing still fail.
@@ -49,7 +48,7 @@ export const isolation: Check = {
     await restingRateFor(ctx);
     const keys = { 1: ctx.key, 2: ctx.key2! } as const;
     if (ctx.hasControls) {
-      for (const k of [1, 2] as const) await ctx.api('POST', '/sandbox/fund', { key: keys[k], body: { userId, asset: 'USDC', amount: '100000' } });
+      for (const k of [1, 2] as const) await ctx.call('sandbox.fund', { key: keys[k], body: { userId, asset: 'USDC', amount: '100000' } });
     }
     const before = { 1: await learnFunds(ctx, userId, 'USDC', keys[1]), 2: await learnFunds(ctx, userId, 'USDC', keys[2]) };
     // Two amounts that tell the partners' lends apart, within the profile's bounds (101 and 202 by default).
@@ -76,7 +75,7 @@ export const isolation: Check = {
       if (missing.length) stormFail(ctx, history, `a partner's list holds every position it placed (${id})`, `all ${mine[p].size} of partner ${p}'s accepted lends`, `${missing.length} missing from partner ${p}'s list of ${userId}, e.g. ${missing[0]}`);
       const peek = [...mine[other]][0];
       if (peek) {
-        const g = await ctx.api('GET', `/positions/${enc(peek)}`, { key: keys[p] });
+        const g = await ctx.call('position.get', { params: { positionId: peek }, key: keys[p] });
         if (accepted(g)) stormFail(ctx, history, `a partner cannot read another partner's position (${id})`, '404 position_not_found', `partner ${p} read partner ${other}'s ${peek}: ${g.status}`, g.exchange);
       }
       const after = await learnFunds(ctx, userId, 'USDC', keys[p]);

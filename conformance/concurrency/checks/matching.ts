@@ -1,6 +1,6 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { borrowBody, enc, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
+import { borrowBody, fundedUser, lendBody, pairAsset } from '../../checks/fixtures.ts';
 import { cancelResting, cleanMarket } from '../../checks/clean-market.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, recordOne, storm, type StormOp } from '../storm.ts';
@@ -37,7 +37,7 @@ export const matchingNoOverfill: Check = {
     const [takerRate, makerRate] = m.found.rates as [number, number];
     const borrower = await fundedUser(ctx, 'conc-maker');
     const lender = await fundedUser(ctx, 'conc-takers');
-    const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { borrowAmount: AMOUNT, rate: makerRate, maturity }) });
+    const b = await ctx.call('borrow.create', { body: borrowBody(ctx, borrower, { borrowAmount: AMOUNT, rate: makerRate, maturity }) });
     if (!accepted(b)) throw new CheckSkip(`the resting borrow of ${AMOUNT} ${asset} in ${maturity} was not accepted: ${b.status} ${show(b.json)}`);
     const makerId = String(positionIdIn(b.json, ctx.profile.ids.borrow));
     const left: string[] = [makerId];
@@ -64,7 +64,7 @@ async function overfill(ctx: CheckContext, id: string, o: Market) {
   const { asset, maturity, lender, makerId, left, takerRate } = o;
   const AMOUNT = legalAmount(ctx.profile);
   const n = stormOf(ctx);
-  const mk = await ctx.api('GET', `/positions/${enc(makerId)}`);
+  const mk = await ctx.call('position.get', { params: { positionId: makerId } });
   if ((mk.json as { status?: unknown })?.status !== 'pending') throw new CheckSkip(`the resting borrow ${makerId} was ${show((mk.json as { status?: unknown })?.status)} at once, not pending: the ${maturity} market is not the check's own`);
   const lend = (): StormOp => ({ kind: 'lend.create', body: lendBody(ctx, lender, { asset, amount: AMOUNT, rate: takerRate, maturity, mode: 'advanced', autoRollover: false }) });
   const { history, replies } = await storm(ctx, id, Array.from({ length: n }, lend));

@@ -1,7 +1,7 @@
 import { Decimal } from '../../../contract/decimal.ts';
 import { legalAmount } from '../../../contract/order-amounts.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { borrowBody, createLend, enc, fundedUser, pairAsset } from '../../checks/fixtures.ts';
+import { borrowBody, createLend, fundedUser, pairAsset } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, storm, type StormOp } from '../storm.ts';
@@ -55,7 +55,7 @@ const cancelOnce: Check = {
     noteRateLimited(ctx, s, 'cancels');
     requireAnswered(s, n, 2, 'cancels');
     if (!s.accepted.length) {
-      const g = await ctx.api('GET', `/positions/${enc(positionId)}`);
+      const g = await ctx.call('position.get', { params: { positionId } });
       const status = (g.json as { status?: unknown } | undefined)?.status;
       if (status !== 'cancelled') throw new CheckSkip(`no cancel of ${positionId} was accepted and it is ${show(status)}: it was matched before the storm (no cancel to race)`);
       stormFail(ctx, history, 'one of the overlapping cancels succeeds', '1 accepted', `0 accepted and ${positionId} is cancelled`);
@@ -80,13 +80,13 @@ async function activeBorrow(ctx: CheckContext): Promise<{ borrower: string; posi
   const amount = legalAmount(ctx.profile, 0, { asset: pairAsset(ctx.profile) });
   await createLend(ctx, lender, { asset: pairAsset(ctx.profile), rate, amount, maturity });
   const body = borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity, collateral: searchableCollateral(ctx.profile, pairAsset(ctx.profile), amount) });
-  const b = await ctx.api('POST', '/borrow', { body });
+  const b = await ctx.call('borrow.create', { body });
   if (!accepted(b)) throw new CheckSkip(`a borrow crossing the partner's own lend was not accepted (${b.status} ${show(b.json)}), so there is no active loan to repay`);
   const positionId = positionIdIn(b.json, ctx.profile.ids.borrow);
   if (!positionId) fail('POST /borrow answers with the new position\'s id', `a ${ctx.profile.ids.borrow ?? 'positionId (or one field named like an id)'} string`, show(b.json), b.exchange);
   const t0 = Date.now();
   for (;;) {
-    const g = await ctx.api('GET', `/positions/${enc(positionId as string)}`);
+    const g = await ctx.call('position.get', { params: { positionId: positionId as string } });
     const status = (g.json as { status?: unknown } | undefined)?.status;
     if (status === 'active') break;
     if (Date.now() - t0 > 3_000) throw new CheckSkip(`the borrow ${String(positionId)} crossing the partner's own lend is still ${show(status)} after 3 s, so there is no active loan to repay`);

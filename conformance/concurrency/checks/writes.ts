@@ -1,5 +1,5 @@
 import { CheckSkip, unaffordable, pass, show, type Check, type CheckContext } from '../../check.ts';
-import { createLend, enc, fundedUser } from '../../checks/fixtures.ts';
+import { createLend, fundedUser } from '../../checks/fixtures.ts';
 import type { Reply } from '../../http.ts';
 import type { Exchanges } from '../exchanges.ts';
 import { expectOnly, noteRateLimited, sort, stormFail } from '../kit.ts';
@@ -41,7 +41,7 @@ export const patchNoLostUpdate: Check = {
     const positions: Array<{ id: string; flags: Flags }> = [];
     for (let i = 0; i < POSITIONS; i++) {
       const c = await createLend(ctx, userId);
-      const g = await ctx.api('GET', `/positions/${enc(c.body.positionId)}`);
+      const g = await ctx.call('position.get', { params: { positionId: c.body.positionId } });
       if (g.status === 429) throw unaffordable(`reading ${c.body.positionId} answered 429 twice: the rate limit leaves no room for this check now`);
       const f = g.json as Flags;
       if (typeof f?.autoRollover !== 'boolean' || typeof f?.autoRefinance !== 'boolean') throw new CheckSkip(`the lend ${c.body.positionId} reads without both autoRollover and autoRefinance as booleans: ${show(g.json)}`);
