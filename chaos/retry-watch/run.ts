@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultProfile, KEY_PREFIX, legalAmount, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
+import { defaultProfile, KEY_PREFIX, legalAmount, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, UNKNOWN_SCHEME_REASON, resolveCall, type CallInput, type PartnerEndpointId, type Profile } from '../../contract/index.ts';
 import { findId } from '../../contract/body-id.ts';
 import { restingRate } from '../../contract/resting-rate.ts';
 import { generateWebhookSecret, SIGNATURE_SCHEMES } from '../../signing/signature.ts';
@@ -46,7 +46,10 @@ export interface RetryWatchOptions {
   log?: (line: string) => void;
 }
 
-async function call(o: RetryWatchOptions, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+/** Calls an endpoint of the contract's table by its id (contract/call.ts): method and path from the table, under the run's profile. */
+async function call<Id extends PartnerEndpointId>(o: RetryWatchOptions, id: Id, input: CallInput<Id> = {} as CallInput<Id>): Promise<{ status: number; json: any }> {
+  const { params, body } = input as { params?: Record<string, string>; body?: unknown };
+  const { method, path } = resolveCall(o.profile ?? defaultProfile, id, params);
   const res = await fetch(o.baseUrl.replace(/\/$/, '') + path, {
     method,
     headers: { authorization: `Bearer ${o.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -105,20 +108,20 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
   });
   let webhookId: string | undefined;
   try {
-    const reg = await call(o, 'POST', '/webhooks', { url: rx.url, events: ['position.created'], secret });
+    const reg = await call(o, 'webhooks.create', { body: { url: rx.url, events: ['position.created'], secret } });
     if (reg.status < 200 || reg.status > 299) throw new Error(`POST /webhooks answered ${reg.status}: ${JSON.stringify(reg.json)?.slice(0, 300)}`);
     // The registration result is not shown in the spec: its id where the profile names it, else the one id-like field.
     webhookId = findId(reg.json, profile.ids.webhook)?.value;
     // The amount from the profile's bounds (its minimum order may exceed 100); the rate below its rate bound (issue 47).
     const restRate = restingRate(profile.bounds.rateBelow).rate ?? 0.01;
-    const lend = await call(o, 'POST', '/lend', { userId, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity });
+    const lend = await call(o, 'lend.create', { body: { userId, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity } });
     lendAnswered = true;
     if (lend.status < 200 || lend.status > 299 || typeof lend.json?.positionId !== 'string') throw new Error(`POST /lend answered ${lend.status}: ${JSON.stringify(lend.json)?.slice(0, 300)}`);
     positionId = lend.json.positionId as string;
     const causedAt = Date.now();
     let slowNote: string | undefined;
     if (slowUser) {
-      const l2 = await call(o, 'POST', '/lend', { userId: slowUser, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity });
+      const l2 = await call(o, 'lend.create', { body: { userId: slowUser, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity } });
       if (l2.status >= 200 && l2.status < 300 && typeof l2.json?.positionId === 'string') slowId = l2.json.positionId as string;
       else slowNote = `the second lend was refused (${l2.status}), so no delivery could be answered after ${SLOW_ANSWER_MS / 1000} s`;
     } else slowNote = 'the profile names the funded users (funding.userIds): a second event cannot be told apart before its order is answered';
@@ -185,9 +188,9 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
       figures,
     };
   } finally {
-    if (webhookId && webhookDeletable(profile)) await call(o, 'DELETE', `/webhooks/${encodeURIComponent(webhookId)}`).catch(() => undefined);
+    if (webhookId && webhookDeletable(profile)) await call(o, 'webhooks.delete', { params: { webhookId } }).catch(() => undefined);
     // The two lends rest at a rate no borrow crosses; they are withdrawn rather than left in the book.
-    for (const id of [positionId, slowId]) if (id) await call(o, 'POST', `/positions/${encodeURIComponent(id)}/cancel`).catch(() => undefined);
+    for (const id of [positionId, slowId]) if (id) await call(o, 'position.cancel', { params: { positionId: id } }).catch(() => undefined);
     await rx.close();
   }
 }

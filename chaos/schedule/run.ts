@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
+import { defaultProfile, EVENT_TYPES, KEY_PREFIX, WEBHOOK_RESPONSE_DEADLINE_MS, WEBHOOK_RETRY_DELAYS_MS, webhookDeletable, UNKNOWN_SCHEME_REASON, resolveCall, type CallInput, type PartnerEndpointId, type Profile } from '../../contract/index.ts';
 import { findId } from '../../contract/body-id.ts';
 import { generateWebhookSecret } from '../../signing/signature.ts';
 import * as results from '../../kernel/results.ts';
@@ -50,13 +50,16 @@ export interface ScheduleOptions {
   log?: (line: string) => void;
 }
 
+/** Calls an endpoint of the contract's table by its id (contract/call.ts): method and path from the table, under the profile. */
 interface Api {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
+  call<Id extends PartnerEndpointId>(id: Id, input?: CallInput<Id>): Promise<{ status: number; json: any }>;
 }
 
-function api(baseUrl: string, key: string): Api {
+function api(baseUrl: string, key: string, profile: Profile): Api {
   return {
-    async call(method, path, body) {
+    async call(id, input = {} as CallInput<typeof id>) {
+      const { params, body } = input as { params?: Record<string, string>; body?: unknown };
+      const { method, path } = resolveCall(profile, id, params);
       const res = await fetch(baseUrl.replace(/\/$/, '') + path, {
         method,
         headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -123,8 +126,8 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     }
     if (!key) throw new Error('--api-key (or LENDCHECK_API_KEY) is required with --base-url');
     if (key.startsWith(KEY_PREFIX.production) && !opts.allowLive) throw new Error(`refusing a ${KEY_PREFIX.production} key: pass --allow-live to run against production`);
-    const target = api(baseUrl, key);
-    const clock = await target.call('GET', '/sandbox/clock');
+    const target = api(baseUrl, key, profile);
+    const clock = await target.call('sandbox.clock');
     const controls = clock.status === 200 && typeof clock.json?.timeScale === 'number';
     if (timeScale === undefined) timeScale = controls ? (clock.json.timeScale as number) : 1;
     log(`sandbox controls: ${controls ? 'yes' : 'no'}; time scale ${timeScale}`);
@@ -134,11 +137,11 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const rx = await startReceiver({ secret, db: dbFile, plan: parsePlan(opts.plan ?? SCHEDULE_PLAN), timeScale, profile, host: opts.receiverHost });
     let rxOpen = true;
     cleanups.push(() => (rxOpen ? rx.close() : undefined));
-    const reg = await target.call('POST', '/webhooks', { url: rx.url, events: [...EVENT_TYPES], secret });
+    const reg = await target.call('webhooks.create', { body: { url: rx.url, events: [...EVENT_TYPES], secret } });
     if (reg.status < 200 || reg.status >= 300) throw new Error(`POST /webhooks answered ${reg.status}: ${JSON.stringify(reg.json)?.slice(0, 300)}`);
     // The registration result is not shown in the spec: its id where the profile names it, else the one id-like field.
     const webhookId = findId(reg.json, profile.ids.webhook)?.value;
-    if (webhookId && webhookDeletable(profile)) cleanups.unshift(async () => void (await target.call('DELETE', `/webhooks/${webhookId}`).catch(() => undefined)));
+    if (webhookId && webhookDeletable(profile)) cleanups.unshift(async () => void (await target.call('webhooks.delete', { params: { webhookId } }).catch(() => undefined)));
     log(`receiver ${rx.url} registered${webhookId ? ` as ${webhookId}` : ''}`);
 
     // 3. Events: orders always (so events for real positions flow), sandbox triggers for every type when present.
@@ -149,7 +152,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     // The first event the run causes (the warm-up trigger, else the orders): the 30 s for a first delivery run from here.
     const firstCausedAt = Date.now();
     if (controls) {
-      const w = await target.call('POST', '/sandbox/trigger', { type: 'position.liquidated', userId });
+      const w = await target.call('sandbox.trigger', { body: { type: 'position.liquidated', userId } });
       const until = Date.now() + 10_000;
       while (w.status < 300 && rx.count() === 0 && Date.now() < until) await sleep(50);
       await sleep(500);
@@ -157,14 +160,14 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const started = Date.now();
     const positions: string[] = [];
     for (const amount of ['150', '250']) {
-      const r = await target.call('POST', '/lend', { userId, asset: 'USDC', amount, maturity: profile.lifecycle.defaultMaturity });
+      const r = await target.call('lend.create', { body: { userId, asset: 'USDC', amount, maturity: profile.lifecycle.defaultMaturity } });
       if (r.status >= 200 && r.status < 300 && typeof r.json?.positionId === 'string') positions.push(r.json.positionId);
       else orderNotes.push(`POST /lend answered ${r.status}: ${JSON.stringify(r.json)?.slice(0, 200)}`);
     }
     const triggered: Array<{ eventId: string; type: string }> = [];
     if (controls) {
       for (const type of EVENT_TYPES) {
-        const r = await target.call('POST', '/sandbox/trigger', { type, userId });
+        const r = await target.call('sandbox.trigger', { body: { type, userId } });
         if (r.status >= 200 && r.status < 300 && typeof r.json?.eventId === 'string') triggered.push({ eventId: r.json.eventId, type });
         else orderNotes.push(`POST /sandbox/trigger ${type} answered ${r.status}`);
       }
@@ -195,7 +198,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
       if (controls) {
         for (const t of triggered) {
           if (states.get(t.eventId)?.state && states.get(t.eventId)!.state !== 'pending') continue;
-          const r = await target.call('GET', `/sandbox/events/${t.eventId}/attempts`);
+          const r = await target.call('sandbox.attempts', { params: { eventId: t.eventId } });
           if (r.status === 200) states.set(t.eventId, { state: r.json.state, attempts: (r.json.attempts ?? []).filter((a: { outcome: string }) => a.outcome !== 'pending').length });
         }
       }
@@ -248,7 +251,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
 async function impliedEvents(target: Api, positions: string[], profile: Profile): Promise<Array<{ subject: string; type: string }>> {
   const out: Array<{ subject: string; type: string }> = [];
   for (const id of positions) {
-    const r = await target.call('GET', `/positions/${id}`);
+    const r = await target.call('position.get', { params: { positionId: id } });
     if (r.status !== 200) continue;
     out.push({ subject: id, type: 'position.created' });
     if (r.json?.matchedAt) out.push({ subject: id, type: 'position.matched' });

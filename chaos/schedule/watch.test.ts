@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
+import { defaultProfile, routeOf, WEBHOOK_RETRY_DELAYS_MS } from '../../contract/index.ts';
 import { runChaosSchedule } from './run.ts';
 import { stillAwaited } from './watch.ts';
 import type { AttemptRow } from '../store.ts';
@@ -33,20 +33,22 @@ async function fakeTarget(sender: Partial<FakeSenderOptions>): Promise<string> {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const json = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
-      if (req.method === 'POST' && req.url === '/v1/webhooks') {
+      // The endpoint asked, through the contract's one router (the path under /v1).
+      const path = (req.url ?? '/').replace('/v1', '');
+      const id = routeOf(defaultProfile, req.method ?? 'GET', path, true)?.id;
+      if (id === 'webhooks.create') {
         const b = JSON.parse(body) as { url: string; secret: string };
         hook = { url: b.url, secret: b.secret };
         return json(201, { webhookId: 'wh_1', url: b.url });
       }
-      if (req.method === 'POST' && req.url === '/v1/lend') {
+      if (id === 'lend.create') {
         const positionId = `pos_${++n}`;
         const ev = envelope('position.created', { positionId, userId: 'u1', type: 'lend', asset: 'USDC', amount: '150.00', rate: 0.05, status: 'active' });
         // Sent in the background, as a service does after it answered.
         if (hook) sendWithRetries(ev, { url: hook.url, secret: hook.secret, timeScale: SCALE, ...sender }).catch((e: unknown) => console.error(e));
         return json(201, { positionId, status: 'active' });
       }
-      const pos = /^\/v1\/positions\/(pos_\d+)$/.exec(req.url ?? '');
-      if (req.method === 'GET' && pos) return json(200, { positionId: pos[1], status: 'active' });
+      if (id === 'position.get') return json(200, { positionId: decodeURIComponent(path.split('/').pop()!), status: 'active' });
       return json(404, { error: { code: 'not_found', message: `${req.method} ${req.url}` } });
     });
   });

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { EVENT_TYPES, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
+import { EVENT_TYPES, UNKNOWN_SCHEME_REASON, resolveCall, type CallInput, type PartnerEndpointId, type Profile } from '../../contract/index.ts';
 import { generateWebhookSecret, verifyWebhook } from '../../signing/signature.ts';
 import { findId } from '../../conformance/body-id.ts';
 
@@ -78,7 +78,10 @@ export function formatLine(f: Forwarded, at = new Date()): string {
   return `${t}  ${(f.type ?? '?').padEnd(20)} ${(f.id ?? '?').padEnd(28)} → ${answer}  ${Math.round(f.ms)} ms`;
 }
 
-async function api(o: ListenOptions, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown; text: string }> {
+/** Calls an endpoint of the contract's table by its id (contract/call.ts): method and path from the table, under the profile. */
+async function api<Id extends PartnerEndpointId>(o: ListenOptions, id: Id, input: CallInput<Id>): Promise<{ status: number; json: unknown; text: string }> {
+  const { params, body } = input as { params?: Record<string, string>; body?: unknown };
+  const { method, path } = resolveCall(o.profile, id, params);
   const r = await request(`${o.baseUrl}${path}`, {
     method: method as 'POST',
     headers: { authorization: `Bearer ${o.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -151,20 +154,21 @@ export async function startListen(o: ListenOptions): Promise<Listener> {
     // Loopback unless the target reaches this machine at another address.
     server.listen(o.port ?? 0, host === '127.0.0.1' || host === 'localhost' ? host : '0.0.0.0', resolve);
   });
-  const url = `http://${host}:${(server.address() as AddressInfo).port}/webhooks`;
+  // Any path reaches the handler above; this one names the listener, not the target's API.
+  const url = `http://${host}:${(server.address() as AddressInfo).port}/lendcheck-listen`;
   const closeServer = () =>
     new Promise<void>((r) => {
       server.closeAllConnections();
       server.close(() => r());
     });
 
-  const reg = await api(o, 'POST', '/webhooks', { url, events: [...(o.events ?? EVENT_TYPES)], secret }).catch(async (e: Error) => {
+  const reg = await api(o, 'webhooks.create', { body: { url, events: [...(o.events ?? EVENT_TYPES)], secret } }).catch(async (e: Error) => {
     await closeServer();
     throw new Error(`cannot reach ${o.baseUrl}: ${e.message}`);
   });
   if (reg.status < 200 || reg.status > 299) {
     await closeServer();
-    throw new Error(`POST ${o.baseUrl}/webhooks answered ${reg.status}: ${reg.text.slice(0, 300)}`);
+    throw new Error(`POST ${o.baseUrl}${resolveCall(o.profile, 'webhooks.create').path} answered ${reg.status}: ${reg.text.slice(0, 300)}`);
   }
   // A target that generates its own secret and returns it signs with that one.
   const theirs = findSecret(reg.json);
@@ -186,7 +190,7 @@ export async function startListen(o: ListenOptions): Promise<Listener> {
         if (!webhookId) log('note: the registration named no subscription id, so it is left on the target');
         else if (!o.profile.webhooks.listAndDelete) log(`note: the profile says the target has no DELETE /webhooks/{id}; subscription ${webhookId} is left on it`);
         else {
-          const d = await api(o, 'DELETE', `/webhooks/${encodeURIComponent(webhookId)}`);
+          const d = await api(o, 'webhooks.delete', { params: { webhookId } });
           log(d.status >= 200 && d.status < 300 ? `removed subscription ${webhookId}` : `could not remove subscription ${webhookId}: DELETE answered ${d.status}`);
         }
       } catch (e) {

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limitProbePath, parseProfile } from '../../contract/index.ts';
+import { limitProbe, parseProfile, routeOf } from '../../contract/index.ts';
 import { limiterPathNotKeyed } from './limiter-path.ts';
 import { runLoad } from './run.ts';
 
@@ -17,19 +17,24 @@ import { runLoad } from './run.ts';
  * limit and Remaining whoever asks), or with the key's own limit when a key is given. /quotes
  * refuses a missing key.
  */
+const QUOTES = parseProfile({ ratesPath: '/quotes' });
+
 function target(): Server {
   let publicLeft = 100;
   return createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const keyed = !!req.headers.authorization;
     const send = (status: number, body: unknown, h: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...h }).end(JSON.stringify(body));
-    const own = path.startsWith('/v1/own/');
-    if (/\/markets\/[^/]+\/orderbook$/.test(path)) {
+    // /v1/<kind>/… : the kind of target, then the path under /v1, routed by the contract's one router.
+    const [, , kind = '', ...rest] = path.split('/');
+    const own = kind === 'own';
+    const id = routeOf(QUOTES, req.method ?? 'GET', `/${rest.join('/')}`, keyed)?.id;
+    if (id === 'orderbook.get' || id === 'public.orderbook') {
       if (own && keyed) return send(200, { lends: [], borrows: [] }, { 'x-ratelimit-limit': '500', 'x-ratelimit-remaining': '499' });
       publicLeft--;
-      return send(200, { lends: [], borrows: [] }, path.startsWith('/v1/bare/') ? {} : { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(publicLeft) });
+      return send(200, { lends: [], borrows: [] }, kind === 'bare' ? {} : { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(publicLeft) });
     }
-    if (path === '/v1/quotes' && !keyed) return send(401, { error: { code: 'authentication_failed', message: 'no key' } });
+    if (kind === 'quotes' && !keyed) return send(401, { error: { code: 'authentication_failed', message: 'no key' } });
     send(404, { error: { code: 'not_found', message: 'no route' } });
   });
 }
@@ -47,7 +52,7 @@ describe('the limiter path of the tier runs', () => {
   it('takes a path refused without a key, or one whose keyed answers come from another bucket; else names the option', { timeout: 30_000 }, async () => {
     expect(await limiterPathNotKeyed(base, parseProfile({ ratesPath: '/quotes' }), 'ck_test_k')).toBeUndefined();
     const unknown = parseProfile({ ratesPath: null });
-    expect(limitProbePath(unknown)).toMatch(/orderbook$/);
+    expect(limitProbe(unknown)).toEqual({ id: 'orderbook.get', params: { asset: unknown.assets.borrow[0] } });
     expect(await limiterPathNotKeyed(`${base}/own`, unknown, 'ck_test_k')).toBeUndefined();
     expect(await limiterPathNotKeyed(`${base}/shared`, unknown, 'ck_test_k')).toMatch(/ratesPath null.*answered 200 without a key.*public bucket.*ratesPath in the profile file/);
     expect(await limiterPathNotKeyed(`${base}/bare`, unknown, 'ck_test_k')).toMatch(/no X-RateLimit-Remaining/);

@@ -1,10 +1,10 @@
 // The rate-limit scenario measures one key's bucket through a keyed read: the profile's rates
 // path, or where that is unknown (ratesPath null) the authenticated order book (contract
-// limitProbePath). Its template, /markets/{asset}/orderbook, is also the public order book's
+// limitProbe). Its template, /markets/{asset}/orderbook, is also the public order book's
 // (/markets/{id}/orderbook), so a target may serve it without a key, from the public bucket:
 // measuring that against tier figures fails a correct service (issue 47, cause 1). Answers tell
 // (contract limiter-bucket.ts); where they cannot, the run skips, saying which option supplies one.
-import { limitProbePath, type Profile } from '../../contract/index.ts';
+import { limitProbe, resolveCall, type Profile } from '../../contract/index.ts';
 import { keyedBucketApart, refusedWithoutKey, type LimitReply } from '../../contract/limiter-bucket.ts';
 import type { CheckResult, PartResult } from '../../kernel/results.ts';
 
@@ -13,7 +13,8 @@ export const REFILL_WAIT_MS = 2500;
 
 /** Undefined when the limiter's path draws from the key's bucket (contract limiter-bucket.ts); else why the tier run cannot measure the key. */
 export async function limiterPathNotKeyed(baseUrl: string, profile: Profile, apiKey: string, fetchImpl: typeof fetch = fetch): Promise<string | undefined> {
-  const path = limitProbePath(profile);
+  const probe = limitProbe(profile);
+  const path = resolveCall(profile, probe.id, probe.params).path;
   const get = async (key?: string): Promise<LimitReply> => {
     let out: LimitReply = { status: 0, headers: {} };
     // A 429 (the client address's public bucket spent by another run) says nothing either way: asked again.

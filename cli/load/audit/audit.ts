@@ -3,6 +3,7 @@ import type { Profile } from '../../../contract/index.ts';
 import { restingRate } from '../../../contract/resting-rate.ts';
 import type { CheckResult } from '../../../kernel/results.ts';
 import { HttpClient, type Reply } from '../../../conformance/http.ts';
+import { callSpec } from '../../../conformance/call.ts';
 import type { Sample } from '../samples.ts';
 
 // The ledger audit after a load run, Jepsen's bank checker over a REST API: for every user the
@@ -52,15 +53,14 @@ export function acksOf(samples: Sample[]): Ack[] {
 }
 
 const MAX_PAGES = 50;
-const enc = encodeURIComponent;
 const errOf = (r: Reply) => (r.json as { error?: { code?: string; details?: { available?: unknown } } } | undefined)?.error;
 
 /** A user's funds of `asset` from the details of an order larger than any balance, or why not. */
 async function probe(http: HttpClient, key: string, profile: Profile, userId: string, asset: string): Promise<{ available?: Decimal; why?: string }> {
-  const r = await http.request({ method: 'POST', path: '/lend', key, body: { userId, asset, amount: profile.amounts.maxOrder, rate: restingRate(profile.bounds.rateBelow).rate ?? 0.01, maturity: profile.lifecycle.defaultMaturity } });
+  const r = await http.request(callSpec(profile, 'lend.create', { key, body: { userId, asset, amount: profile.amounts.maxOrder, rate: restingRate(profile.bounds.rateBelow).rate ?? 0.01, maturity: profile.lifecycle.defaultMaturity } }));
   if (r.status >= 200 && r.status < 300) {
     const id = (r.json as { positionId?: string } | undefined)?.positionId;
-    if (id) await http.request({ method: 'POST', path: `/positions/${enc(id)}/cancel`, key });
+    if (id) await http.request(callSpec(profile, 'position.cancel', { params: { positionId: id }, key }));
     return { why: `${userId} holds at least the largest order (${profile.amounts.maxOrder} ${asset})` };
   }
   const e = errOf(r);
@@ -73,11 +73,11 @@ interface Listed {
   status: string;
 }
 
-async function listAll(http: HttpClient, key: string, userId: string): Promise<{ items: Listed[]; why?: string }> {
+async function listAll(http: HttpClient, key: string, profile: Profile, userId: string): Promise<{ items: Listed[]; why?: string }> {
   const items: Listed[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await http.request({ method: 'GET', path: `/users/${enc(userId)}/positions`, key, query: { limit: 100, cursor } });
+    const r = await http.request(callSpec(profile, 'positions.list', { params: { userId }, key, query: { limit: 100, cursor } }));
     if (r.status < 200 || r.status > 299) return { items, why: `GET /users/${userId}/positions answered ${r.status}` };
     const body = r.json as { positions?: Array<{ positionId?: string; status?: string }>; hasMore?: boolean; nextCursor?: string | null } | undefined;
     for (const p of body?.positions ?? []) items.push({ id: String(p.positionId), status: String(p.status) });
@@ -96,7 +96,7 @@ export async function auditAfterLoad(i: AuditInput): Promise<AuditResult> {
   let conserved = 0;
   let ordersSeen = 0;
   try {
-    const controls = await http.request({ method: 'GET', path: '/sandbox/clock', key: i.keys[0] }).then((r) => r.status === 200, () => false);
+    const controls = await http.request(callSpec(i.profile, 'sandbox.clock', { key: i.keys[0] })).then((r) => r.status === 200, () => false);
     // What a fresh user holds: the baseline of conservation (the target funds new users alike).
     const refUser = `audit-ref-${i.runId}`;
     const ref = new Map<string, Decimal | undefined>();
@@ -110,7 +110,7 @@ export async function auditAfterLoad(i: AuditInput): Promise<AuditResult> {
     for (const [k, list] of users) {
       const [, user] = k.split('\u0000') as [string, string];
       const key = i.keys[list[0]!.keyIndex] ?? i.keys[0]!;
-      const listed = await listAll(http, key, user);
+      const listed = await listAll(http, key, i.profile, user);
       if (listed.why) notes.push(`${user}: list not read whole (${listed.why})`);
       const count = new Map<string, number>();
       for (const p of listed.items) count.set(p.id, (count.get(p.id) ?? 0) + 1);
@@ -125,7 +125,7 @@ export async function auditAfterLoad(i: AuditInput): Promise<AuditResult> {
         if (s !== undefined && s !== 'cancelled') violations.push(`${user}: acknowledged cancel of ${a.position} not visible: listed ${s}`);
       }
       if (controls) {
-        const b = await http.request({ method: 'GET', path: `/sandbox/users/${enc(user)}/balances`, key });
+        const b = await http.request(callSpec(i.profile, 'sandbox.balances', { params: { userId: user }, key }));
         for (const x of (b.json as { balances?: Array<{ asset: string; available: string; locked: string }> } | undefined)?.balances ?? []) {
           if (new Decimal(x.available).isNeg() || new Decimal(x.locked).isNeg()) violations.push(`${user}: ${x.asset} available ${x.available}, locked ${x.locked}: negative funds`);
         }
