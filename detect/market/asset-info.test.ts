@@ -84,11 +84,12 @@ describe('assets.info detection', () => {
 
   it('reads lent stablecoins\' prices from the TVL: confirms 1 USD, or shows another price', async () => {
     const target = (lent: Record<string, string>, tvl: string) => {
-      const replies = [
-        { markets: Object.entries(lent).map(([asset, totalLent]) => ({ id: `${asset}-30d`, asset, maturity: '30d', totalLent })) },
-        { metric: 'tvl', points: [{ timestamp: 'x', value: '0' }, { timestamp: 'y', value: tvl }] },
-      ];
-      return { pub: () => Promise.resolve({ status: 200, json: replies.shift() } as unknown as Reply) } as unknown as Probe;
+      // Answered by the endpoint each call names (Probe.call), whatever order they come in.
+      const replies: Record<string, unknown> = {
+        'public.markets': { markets: Object.entries(lent).map(([asset, totalLent]) => ({ id: `${asset}-30d`, asset, maturity: '30d', totalLent })) },
+        'public.tvl': { metric: 'tvl', points: [{ timestamp: 'x', value: '0' }, { timestamp: 'y', value: tvl }] },
+      };
+      return { call: (id: string) => Promise.resolve({ status: replies[id] ? 200 : 404, json: replies[id] } as unknown as Reply) } as unknown as Probe;
     };
     const stables = ['USDC', 'USDT', 'DAI'];
     expect(await lentPrices(target({ USDC: '150.805476', USDT: '30.011505', DAI: '0' }, '180.81'), stables)).toMatchObject({ confirmed: ['USDC', 'USDT'] });
