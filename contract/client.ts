@@ -5,6 +5,7 @@ import {
   type RequestOf,
   type ResponseOf,
 } from './endpoint-bodies.ts';
+import { fillPath } from './fill-path.ts';
 
 // `lendcheck/client`: a small typed client of the interface, for a partner's tests (and
 // scripts) against the msw sandbox, startSandbox, the container or a real service. Each method
@@ -21,7 +22,7 @@ export interface ClientOptions {
   key?: string;
   /** Default: the global fetch at the time of each call. */
   fetch?: (input: Request) => Promise<Response>;
-  /** The get-rates path, which the spec does not show (the profile's ratesPath; default '/rates'). */
+  /** The get-rates path, which the spec does not show (the profile's ratesPath; default: the table's, as in the default profile). */
   ratesPath?: string;
 }
 
@@ -68,24 +69,29 @@ export interface PartnerClient {
   call<Id extends PartnerEndpointId>(id: Id, opts?: CallOptions<Id>): Promise<ResponseOf<Id>>;
 }
 
+/**
+ * The method and path under /v1 of endpoint `id`, its `{name}` parameters filled (encoded), from
+ * the same table the client calls: for a partner's own client that names endpoints as this one
+ * does (examples/partner-app) rather than writing their paths out.
+ */
+export function endpointRoute<Id extends PartnerEndpointId>(id: Id, params: Params = {}, ratesPath?: string): { method: PartnerEndpoints[Id]['method']; path: string } {
+  const e = PARTNER_ENDPOINTS[id];
+  const template = id === 'rates.get' && ratesPath ? ratesPath : e.path;
+  return { method: e.method, path: fillPath(template, params, id) };
+}
+
 export function createClient(opts: ClientOptions): PartnerClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const send = opts.fetch ?? ((req: Request) => globalThis.fetch(req));
   async function call<Id extends PartnerEndpointId>(id: Id, o: CallOptions<Id> = {}): Promise<ResponseOf<Id>> {
-    const e = PARTNER_ENDPOINTS[id];
-    const template = id === 'rates.get' && opts.ratesPath ? opts.ratesPath : e.path;
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const v = o.params?.[name];
-      if (v === undefined) throw new Error(`${id}: no ${name} for ${e.path}`);
-      return encodeURIComponent(v);
-    });
+    const { method, path } = endpointRoute(id, o.params, opts.ratesPath);
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries((o.query ?? {}) as Query)) if (v !== undefined) qs.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json' };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     const url = `${base}${path}${qs.size ? `?${qs}` : ''}`;
-    const res = await send(new Request(url, { method: e.method, headers, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}) }));
+    const res = await send(new Request(url, { method, headers, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}) }));
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -93,7 +99,7 @@ export function createClient(opts: ClientOptions): PartnerClient {
     } catch {
       // Not JSON: kept as text for the error.
     }
-    if (!res.ok) throw new LendcheckApiError(e.method, path, res.status, body);
+    if (!res.ok) throw new LendcheckApiError(method, path, res.status, body);
     return body as ResponseOf<Id>;
   }
   return {

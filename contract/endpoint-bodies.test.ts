@@ -10,6 +10,6 @@ describe('lendcheck/types: PARTNER_ENDPOINTS', () => {
   it.each(Object.entries(PARTNER_ENDPOINTS))('%s is the endpoint table\'s method and path', (id, e) => {
     const row = table.get(id);
     expect(row, `${id} is in contract/endpoints.ts`).toBeDefined();
-    expect({ method: row!.method, path: row!.path }).toEqual(e);
+    expect({ method: row!.method, path: row!.path, access: row!.access }).toEqual(e);
   });
 });

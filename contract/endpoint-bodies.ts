@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type * as s from './schemas.ts';
 import type * as shapes from './shapes.ts';
 import type * as ctl from './sandbox-controls.ts';
-import type { Method } from './endpoint-type.ts';
+import type { Access, Method } from './endpoint-type.ts';
+import { PARTNER_ROUTES } from './routes.ts';
 
 // `lendcheck/types`: the request and response body of every endpoint a partner calls, as
 // TypeScript types inferred from the very zod schemas the sandbox and the conformance suite
@@ -95,32 +96,9 @@ export type RequestOf<Id extends PartnerEndpointId> = PartnerEndpoints[Id] exten
 /** The success body of an endpoint. */
 export type ResponseOf<Id extends PartnerEndpointId> = PartnerEndpoints[Id]['response'];
 
-/** The same table at run time (method and path), for the typed client; endpoint-bodies.test.ts holds it to endpoints.ts. */
-export const PARTNER_ENDPOINTS: { [Id in PartnerEndpointId]: { method: PartnerEndpoints[Id]['method'] & Method; path: PartnerEndpoints[Id]['path'] } } = {
-  'lend.create': { method: 'POST', path: '/lend' },
-  'borrow.create': { method: 'POST', path: '/borrow' },
-  'position.get': { method: 'GET', path: '/positions/{positionId}' },
-  'positions.list': { method: 'GET', path: '/users/{userId}/positions' },
-  'position.repay': { method: 'POST', path: '/positions/{positionId}/repay' },
-  'position.cancel': { method: 'POST', path: '/positions/{positionId}/cancel' },
-  'position.patch': { method: 'PATCH', path: '/positions/{positionId}' },
-  'user.withdraw': { method: 'POST', path: '/users/{userId}/withdraw' },
-  'rates.get': { method: 'GET', path: '/rates' },
-  'orderbook.get': { method: 'GET', path: '/markets/{asset}/orderbook' },
-  'webhooks.create': { method: 'POST', path: '/webhooks' },
-  'webhooks.list': { method: 'GET', path: '/webhooks' },
-  'webhooks.delete': { method: 'DELETE', path: '/webhooks/{webhookId}' },
-  'public.markets': { method: 'GET', path: '/markets' },
-  'public.orderbook': { method: 'GET', path: '/markets/{id}/orderbook' },
-  'public.rates': { method: 'GET', path: '/markets/rates' },
-  'public.tvl': { method: 'GET', path: '/analytics/tvl' },
-  'public.volume': { method: 'GET', path: '/analytics/volume' },
-  'public.vaults': { method: 'GET', path: '/vaults' },
-  'public.vault': { method: 'GET', path: '/vaults/{id}' },
-  'sandbox.fund': { method: 'POST', path: '/sandbox/fund' },
-  'sandbox.balances': { method: 'GET', path: '/sandbox/users/{userId}/balances' },
-  'sandbox.clock': { method: 'GET', path: '/sandbox/clock' },
-  'sandbox.clock.advance': { method: 'POST', path: '/sandbox/clock/advance' },
-  'sandbox.trigger': { method: 'POST', path: '/sandbox/trigger' },
-  'sandbox.attempts': { method: 'GET', path: '/sandbox/events/{eventId}/attempts' },
-};
+/**
+ * The same table at run time (method, path and access), for the typed client: the zod-free
+ * route list's (routes.ts). The annotation holds each row's method and path to the type's
+ * above at compile time; routes.test.ts holds the list to endpoints.ts.
+ */
+export const PARTNER_ENDPOINTS: { [Id in PartnerEndpointId]: { method: PartnerEndpoints[Id]['method'] & Method; path: PartnerEndpoints[Id]['path']; access: Access } } = PARTNER_ROUTES;

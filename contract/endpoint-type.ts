@@ -1,10 +1,11 @@
 import type { z } from 'zod';
+import type { Access, Method } from './routes.ts';
 
 // One row of the endpoint table, apart from the table (endpoints.ts), which imports the
 // sandbox controls' rows (sandbox-controls.ts), which are rows of this type too.
 
-export type Access = 'key' | 'public' | 'sandbox';
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+// Access and Method live with the zod-free route list (routes.ts), which the k6 scenarios load.
+export type { Access, Method };
 
 /** The kinds of object a partner owns (part 1: a partner acts for its own users). */
 export type OwnedObject = 'position' | 'user' | 'webhook' | 'event';

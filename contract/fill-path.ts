@@ -1,4 +1,4 @@
-import { PARTNER_ENDPOINTS, type PartnerEndpointId } from './endpoint-bodies.ts';
+import { ROUTES, type RouteId } from './routes.ts';
 
 // A path template's `{name}` segments filled, each value encoded as one segment: the one way
 // every caller turns an endpoint of the table into the path it sends (call.ts, endpointRequest).
@@ -18,10 +18,11 @@ export function fillPath(template: string, params: Partial<Record<string, string
 }
 
 /**
- * The path of endpoint `id` from the zod-free run-time table (PARTNER_ENDPOINTS), for light
- * callers that have no profile: the CLI's preflight and probes, which must not load the
- * schemas (cli/startup.test.ts). The get-rates path is the profile's: ask resolveCall for it.
+ * The path of endpoint `id` from the schema-free route list (routes.ts), for light callers that
+ * have no profile: the CLI's preflight and probes, which must not load the schemas
+ * (cli/startup.test.ts), the k6 scenarios and the console's browser script. The get-rates path
+ * is the profile's: ask resolveCall for it (or, with no profile, take it as a value).
  */
-export function routePath(id: Exclude<PartnerEndpointId, 'rates.get'>, params: Partial<Record<string, string>> = {}): string {
-  return fillPath(PARTNER_ENDPOINTS[id].path, params, id);
+export function routePath(id: Exclude<RouteId, 'rates.get'>, params: Partial<Record<string, string>> = {}): string {
+  return fillPath(ROUTES[id].path, params, id);
 }

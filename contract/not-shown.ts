@@ -1,3 +1,5 @@
+import { ROUTES } from './routes.ts';
+
 // Each line of the spec that says "not shown", matched by a phrase unique to it, and the
 // profile options (or lendcheck-v1 shapes) that answer it; `responses` is what the OpenAPI export
 // says of a body the spec does not show (the fields `profile detect` recorded, else nothing). A test reads the spec and fails
@@ -22,10 +24,11 @@ export const NOT_SHOWN: NotShownItem[] = [
   { phrase: 'Transitions: not shown', answers: ['lifecycle.transitions', 'lifecycle.statusAfterFullRepay', 'lifecycle.statusAfterLiquidation'] },
   { phrase: 'Success status codes: not shown', answers: ['successStatus'] },
   { phrase: '| POST | /borrow |', answers: ['shapes.createBorrowResponse', 'responses'] },
-  { phrase: '/positions/{positionId}/repay', answers: ['shapes.repayResult', 'lifecycle.repayOnLend', 'responses'] },
-  { phrase: '/positions/{positionId}/cancel', answers: ['shapes.cancelResult', 'lifecycle.cancellable', 'responses'] },
+  // An endpoint whose whole row is "not shown" is found by its path (the route list's).
+  { phrase: ROUTES['position.repay'].path, answers: ['shapes.repayResult', 'lifecycle.repayOnLend', 'responses'] },
+  { phrase: ROUTES['position.cancel'].path, answers: ['shapes.cancelResult', 'lifecycle.cancellable', 'responses'] },
   { phrase: '| PATCH | /positions/{positionId}', answers: ['shapes.patchResult', 'responses'] },
-  { phrase: '/users/{userId}/withdraw', answers: ['shapes.withdrawalRecord', 'withdrawals.destinationPattern', 'responses'] },
+  { phrase: ROUTES['user.withdraw'].path, answers: ['shapes.withdrawalRecord', 'withdrawals.destinationPattern', 'responses'] },
   { phrase: 'Get-rates path: not shown', answers: ['ratesPath'] },
   { phrase: '| GET | /markets/{asset}/orderbook', answers: ['shapes.authOrderBook', 'orderbookPath', 'responses'] },
   { phrase: 'whether optional or required: not shown', answers: ['webhooks.secretRequired', 'shapes.webhookRegistration', 'responses'] },
@@ -49,7 +52,7 @@ export const NOT_SHOWN: NotShownItem[] = [
   { phrase: 'Meaning of burst and the unit of', answers: ['limits.burstMeaning', 'limits.resetUnit', 'limits.limitHeader'] },
   {
     phrase: 'Minimum and maximum order, collateral and withdrawal amounts',
-    answers: ['amounts.minOrder', 'amounts.maxOrder', 'amounts.minWithdrawal', 'amounts.minCollateralRatio'],
+    answers: ['amounts.minOrder', 'amounts.maxOrder', 'amounts.minWithdrawal', 'amounts.minCollateralRatio', 'amounts.pledgeTaken'],
   },
   { phrase: 'Deprecation and change policy', answers: ['versioning.deprecationPolicy'] },
 ];

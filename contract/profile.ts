@@ -8,6 +8,7 @@ import { accessOptions } from './profile-access.ts';
 import { requestsOptions } from './profile-requests.ts';
 import { bodiesOptions } from './profile-bodies.ts';
 import { marketsOptions } from './profile-markets.ts';
+import { ROUTES, type RouteId } from './routes.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
 // spec text it answers (`spec`) and why the default was chosen (`reason`). The sandbox
@@ -20,32 +21,26 @@ export const JSON_FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'obje
 const endpointKey = z.string().regex(/^(GET|POST|PATCH|DELETE|PUT) \/\S*$/);
 const errorChoice = z.object({ code: z.string().min(1), status: z.number().int().min(400).max(599) });
 
-export const SUCCESS_STATUS_DEFAULTS: Record<string, number> = {
-  'POST /lend': 201,
-  'POST /borrow': 201,
-  'GET /positions/{positionId}': 200,
-  'GET /users/{userId}/positions': 200,
-  'POST /positions/{positionId}/repay': 200,
-  'POST /positions/{positionId}/cancel': 200,
-  'PATCH /positions/{positionId}': 200,
-  'POST /users/{userId}/withdraw': 202,
-  'GET /rates': 200,
-  'GET /markets/{asset}/orderbook': 200,
-  'POST /webhooks': 201,
-  'GET /webhooks': 200,
-  'DELETE /webhooks/{webhookId}': 200,
-};
+// The defaults of two records keyed as a profile file keys them ("METHOD path" and a public
+// path), built from the route list (routes.ts) so no path is restated here.
+const endpointKeyOf = (id: RouteId): string => `${ROUTES[id].method} ${ROUTES[id].path}`;
 
-export const PUBLIC_ENVELOPE_DEFAULTS: Record<string, 'bare' | 'data'> = {
-  '/markets': 'bare',
-  '/markets/{id}/orderbook': 'bare',
-  '/markets/rates': 'data',
-  '/analytics/tvl': 'data',
-  '/analytics/volume': 'data',
-  '/analytics/rates': 'data',
-  '/vaults': 'data',
-  '/vaults/{id}': 'data',
-};
+/** 201 for creations, 202 for a withdrawal that completes later, 200 otherwise (keyed endpoints). */
+const SUCCESS_BY_ENDPOINT: [RouteId, number][] = [
+  ['lend.create', 201], ['borrow.create', 201], ['position.get', 200], ['positions.list', 200],
+  ['position.repay', 200], ['position.cancel', 200], ['position.patch', 200], ['user.withdraw', 202],
+  ['rates.get', 200], ['orderbook.get', 200], ['webhooks.create', 201], ['webhooks.list', 200], ['webhooks.delete', 200],
+];
+
+export const SUCCESS_STATUS_DEFAULTS: Record<string, number> = Object.fromEntries(SUCCESS_BY_ENDPOINT.map(([id, status]) => [endpointKeyOf(id), status]));
+
+/** Bare where the spec shows a bare example, {data, timestamp} elsewhere (public endpoints). */
+const ENVELOPE_BY_ENDPOINT: [RouteId, 'bare' | 'data'][] = [
+  ['public.markets', 'bare'], ['public.orderbook', 'bare'], ['public.rates', 'data'], ['public.tvl', 'data'],
+  ['public.volume', 'data'], ['public.rateSeries', 'data'], ['public.vaults', 'data'], ['public.vault', 'data'],
+];
+
+export const PUBLIC_ENVELOPE_DEFAULTS: Record<string, 'bare' | 'data'> = Object.fromEntries(ENVELOPE_BY_ENDPOINT.map(([id, form]) => [ROUTES[id].path, form]));
 
 const assetInfo = z.object({ decimals: z.number().int().min(0).max(36), oraclePriceUsd: z.string() });
 
@@ -56,7 +51,7 @@ export const profileSchema = z.object({
     spec: 'Part 4: "Success status codes: not shown."',
     reason: '201 for creations, 202 for a withdrawal that completes later, 200 otherwise: the usual REST reading. null: unknown (a detected profile that did not see the endpoint succeed), so any 2xx is the target\'s own choice and nothing is asserted of it.',
   }),
-  ratesPath: doc(z.string().regex(/^\/\S+$/).nullable().default('/rates'), {
+  ratesPath: doc(z.string().regex(/^\/\S+$/).nullable().default(ROUTES['rates.get'].path), {
     spec: 'Part 4: "Get-rates path: not shown."',
     reason: 'A top-level /rates beside /markets; the public /markets/rates stays separate. null: the path is unknown (detection found it neither among its candidates nor in the target\'s own OpenAPI document), so nothing is asserted of it and the rates checks skip, saying so.',
   }),
@@ -271,6 +266,10 @@ export const profileSchema = z.object({
       minCollateralRatio: doc(z.string().nullable().default('1.5'), {
         spec: 'Part 8: "Minimum and maximum ... collateral amounts: not shown."',
         reason: '150 % over-collateralisation, usual for crypto lending. null: unknown (a detected profile where no stablecoin pair let it be read); the checks that pledge collateral then skip naming it.',
+      }),
+      pledgeTaken: doc(z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/)).default({}), {
+        spec: 'Part 8: "Minimum and maximum ... collateral amounts: not shown."',
+        reason: 'Per "collateral/borrow" pair, collateral per unit borrowed that the target was seen to take: what a borrow pledges where minCollateralRatio is unknown (without a second stablecoin only the ratio over the collateral\'s price shows). Empty: none seen.',
       }),
       liquidationRatio: doc(z.string().default('1.2'), {
         spec: 'Part 3: liquidation exists; its threshold: not shown.',

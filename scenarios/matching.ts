@@ -41,8 +41,8 @@ function order(side: 'lend' | 'borrow', user: string, m: Market, keyIndex: numbe
   // pool_key (an index, never the key) lets the run check each key's rate against its tier.
   const tags = { ...metricTags, pool_key: String(keyIndex) };
   return call(cfg, side === 'lend'
-    ? { endpoint: 'lend.create', name: '/lend', path: '/lend', method: 'POST', body: lendBody(cfg, user, m), tags, key }
-    : { endpoint: 'borrow.create', name: '/borrow', path: '/borrow', method: 'POST', body: borrowBody(cfg, user, m), tags, key });
+    ? { endpoint: 'lend.create', body: lendBody(cfg, user, m), tags, key }
+    : { endpoint: 'borrow.create', body: borrowBody(cfg, user, m), tags, key });
 }
 
 /** Tells the receiver this order's acknowledgement time; its matched event is joined to it there. */
@@ -78,7 +78,7 @@ function byPolling(id: string, ackMs: number, firstStatus: string, key: string, 
   let status = firstStatus;
   while (status !== 'active' && Date.now() < deadline) {
     sleep(plan.pollSeconds);
-    const r = call(cfg, { endpoint: 'position.get', name: '/positions/{positionId}', path: `/positions/${id}`, tags, key });
+    const r = call(cfg, { endpoint: 'position.get', params: { positionId: id }, tags, key });
     if (r.status === 429) {
       backOff(header(r, 'Retry-After'));
       continue;

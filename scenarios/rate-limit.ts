@@ -19,8 +19,8 @@ expect429AsNormal();
 
 function target(tags: Record<string, string>): Call {
   return cfg.publicMode
-    ? { endpoint: 'public.markets', name: cfg.publicPath, path: cfg.publicPath, auth: false, tags }
-    : { endpoint: 'rates.get', name: cfg.ratesPath, path: cfg.ratesPath, tags };
+    ? { endpoint: 'public.markets', path: cfg.publicPath, tags }
+    : { endpoint: 'rates.get', path: cfg.ratesPath, tags };
 }
 
 function hit(phase: string, extra: Record<string, string> = {}): Res {

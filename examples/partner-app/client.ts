@@ -1,7 +1,10 @@
 // The partner's own server code, as a partner would write it: a fetch-based client of the
 // lending interface. It sends JSON with its Content-Type, and meets a 429 politely: it waits
 // for X-RateLimit-Reset (or Retry-After) before trying again, through `sleep`, which a test may
-// point at its test clock.
+// point at its test clock. It names each endpoint by its id, as lendcheck's own client does
+// (lendcheck/client's endpointRoute gives the method and path), so no path is written out here.
+import { endpointRoute } from 'lendcheck/client';
+import type { PartnerEndpointId } from 'lendcheck/types';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -38,23 +41,29 @@ export class LendingClient {
     }
   }
 
+  /** One endpoint by its id, its path parameters filled: `call('position.get', { positionId })`. */
+  call<T>(id: PartnerEndpointId, params: Record<string, string> = {}, body?: unknown): Promise<{ status: number; body: T }> {
+    const { method, path } = endpointRoute(id, params);
+    return this.request<T>(method, path, body);
+  }
+
   lend(userId: string, amount: string, rate: number) {
-    return this.request<{ positionId: string; status: string }>('POST', '/lend', { userId, asset: 'USDC', amount, rate, maturity: '30d' });
+    return this.call<{ positionId: string; status: string }>('lend.create', {}, { userId, asset: 'USDC', amount, rate, maturity: '30d' });
   }
 
   borrow(userId: string, amount: string, rate: number) {
-    return this.request<{ positionId: string }>('POST', '/borrow', { userId, collateral: { asset: 'ETH', amount: '10' }, borrowAsset: 'USDC', borrowAmount: amount, rate, maturity: '30d' });
+    return this.call<{ positionId: string }>('borrow.create', {}, { userId, collateral: { asset: 'ETH', amount: '10' }, borrowAsset: 'USDC', borrowAmount: amount, rate, maturity: '30d' });
   }
 
   position(id: string) {
-    return this.request<{ positionId: string; status: string }>('GET', `/positions/${id}`);
+    return this.call<{ positionId: string; status: string }>('position.get', { positionId: id });
   }
 
   withdraw(userId: string, amount: string) {
-    return this.request<unknown>('POST', `/users/${userId}/withdraw`, { asset: 'USDC', amount, destination: '0x000000000000000000000000000000000000dEaD' });
+    return this.call<unknown>('user.withdraw', { userId }, { asset: 'USDC', amount, destination: '0x000000000000000000000000000000000000dEaD' });
   }
 
   subscribe(url: string, events: string[], secret: string) {
-    return this.request<{ webhookId: string }>('POST', '/webhooks', { url, events, secret });
+    return this.call<{ webhookId: string }>('webhooks.create', {}, { url, events, secret });
   }
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSandbox, type StartedSandbox } from 'lendcheck';
+import { endpointRoute } from 'lendcheck/client';
 import { installPartnerMatchers } from 'lendcheck/testcontainers';
 import { partnerScenarios } from './testing/scenarios.ts';
 import { nodeReceiver } from './receiver.ts';
@@ -30,7 +31,7 @@ describe('partner app, the startSandbox way', () => {
   partnerScenarios(() => ({
     baseUrl: s.url,
     key: (p, t) => s.keys.find((k) => (p === undefined || k.partnerId === p) && (t === undefined || k.tier === t))!.key,
-    advance: (seconds) => control('/sandbox/clock/advance', { seconds }),
+    advance: (seconds) => control(endpointRoute('sandbox.clock.advance').path, { seconds }),
     hookUrl: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`,
     serve: (h) => void (handler = h),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

@@ -1,7 +1,7 @@
 // The console's browser script, served as /console/app.js. Plain ES2020, no framework: it
 // polls the sandbox's API (spec endpoints and /v1/sandbox controls) once a second with the key
 // from sessionStorage, re-renders the tables, and sends every action through those same
-// endpoints. Kept as a string here (not a .js file) because the build ships only compiled
+// endpoints, each named by its id (the page inlines their routes: page.ts CONSOLE_ENDPOINTS). Kept as a string here (not a .js file) because the build ships only compiled
 // TypeScript and data files; it is written without template literals so it embeds as is.
 
 export const CLIENT_SCRIPT = String.raw`
@@ -36,6 +36,14 @@ export const CLIENT_SCRIPT = String.raw`
         return j;
       });
     });
+  }
+  // An action names its endpoint; its method and path come from the route list the page inlines (cfg.routes).
+  function call(id, params, body) {
+    var r = cfg.routes[id];
+    var path = r.path.split('/').map(function (seg) {
+      return seg.charAt(0) === '{' ? encodeURIComponent(params[seg.slice(1, -1)]) : seg;
+    }).join('/');
+    return api(r.method, path, body);
   }
   function act(p, done) {
     notice('');
@@ -185,11 +193,11 @@ export const CLIENT_SCRIPT = String.raw`
   $('close-key').addEventListener('click', function () { sessionStorage.removeItem(KEY_ITEM); setOpen(false); refresh(); });
   $('advance-form').addEventListener('submit', function (ev) {
     ev.preventDefault();
-    act(api('POST', '/sandbox/clock/advance', { seconds: Number($('advance-seconds').value) }));
+    act(call('sandbox.clock.advance', {}, { seconds: Number($('advance-seconds').value) }));
   });
   $('fund-form').addEventListener('submit', function (ev) {
     ev.preventDefault();
-    act(api('POST', '/sandbox/fund', { userId: $('fund-user').value.trim(), asset: $('fund-asset').value, amount: $('fund-amount').value.trim() }));
+    act(call('sandbox.fund', {}, { userId: $('fund-user').value.trim(), asset: $('fund-asset').value, amount: $('fund-amount').value.trim() }));
   });
   function syncSide() { $('collateral').style.display = $('order-side').value === 'borrow' ? '' : 'none'; }
   $('order-side').addEventListener('change', syncSide); syncSide();
@@ -200,19 +208,19 @@ export const CLIENT_SCRIPT = String.raw`
       ? { userId: $('order-user').value.trim(), asset: $('order-asset').value, amount: $('order-amount').value.trim(), maturity: $('order-maturity').value }
       : { userId: $('order-user').value.trim(), collateral: { asset: $('order-collateral-asset').value, amount: $('order-collateral-amount').value.trim() }, borrowAsset: $('order-asset').value, borrowAmount: $('order-amount').value.trim(), maturity: $('order-maturity').value };
     if (rate) body.rate = Number(rate);
-    act(api('POST', '/' + side, body), function (p) { notice(''); $('live').textContent = side + ' placed: ' + (p && p.positionId ? p.positionId : 'ok'); });
+    act(call(side === 'lend' ? 'lend.create' : 'borrow.create', {}, body), function (p) { notice(''); $('live').textContent = side + ' placed: ' + (p && p.positionId ? p.positionId : 'ok'); });
   });
   $('trigger-form').addEventListener('submit', function (ev) {
     ev.preventDefault();
     var pos = $('trigger-position').value.trim();
-    act(api('POST', '/sandbox/trigger', pos ? { type: $('trigger-type').value, positionId: pos } : { type: $('trigger-type').value }));
+    act(call('sandbox.trigger', {}, pos ? { type: $('trigger-type').value, positionId: pos } : { type: $('trigger-type').value }));
   });
   document.addEventListener('click', function (ev) {
     var b = ev.target.closest && ev.target.closest('button[data-action]');
     if (!b) return;
     var a = b.getAttribute('data-action');
-    if (a === 'resend') act(api('POST', '/sandbox/events/' + encodeURIComponent(b.getAttribute('data-event')) + '/resend', {}));
-    else act(api('POST', '/sandbox/webhooks/' + encodeURIComponent(b.getAttribute('data-webhook')) + '/' + a));
+    if (a === 'resend') act(call('sandbox.resend', { eventId: b.getAttribute('data-event') }, {}));
+    else act(call(a === 'pause' ? 'sandbox.webhook.pause' : 'sandbox.webhook.resume', { webhookId: b.getAttribute('data-webhook') }));
   });
 
   setOpen(!!key());

@@ -1,12 +1,19 @@
 import { EVENT_TYPES, type Profile } from '../../contract/index.ts';
+import { ROUTES, type Method, type RouteId } from '../../contract/routes.ts';
 
 // The console's one page, rendered on the server: layout, forms and empty tables. The script
 // (client-script.ts) fills the tables from the API with the key the user types; the key lives
 // in the tab's sessionStorage only, never in this HTML. What the page needs of the profile
-// (paths, assets, maturities) is inlined as JSON; none of it is secret.
+// (its actions' routes, assets, maturities) is inlined as JSON; none of it is secret.
+
+/** The endpoints the console's actions call (client-script.ts), by their ids in the route list. */
+export const CONSOLE_ENDPOINTS = ['lend.create', 'borrow.create', 'sandbox.fund', 'sandbox.clock.advance', 'sandbox.trigger', 'sandbox.resend', 'sandbox.webhook.pause', 'sandbox.webhook.resume'] as const satisfies readonly RouteId[];
+export type ConsoleEndpoint = (typeof CONSOLE_ENDPOINTS)[number];
 
 export interface ConsoleConfig {
   ratesPath: string;
+  /** Each action's method and path template, from the route list, so the script names endpoints and writes out no path. */
+  routes: Record<ConsoleEndpoint, { method: Method; path: string }>;
   assets: string[];
   collateralAssets: string[];
   maturities: string[];
@@ -21,7 +28,8 @@ export function consoleConfig(profile: Profile, controls: boolean): ConsoleConfi
   // The spec's lend assets are the borrowable ones (profile assets.borrow says so).
   const assets = profile.assets.borrow;
   return {
-    ratesPath: profile.ratesPath ?? '/rates', // never null here: createSandbox refuses it
+    ratesPath: profile.ratesPath ?? ROUTES['rates.get'].path, // never null here: createSandbox refuses it
+    routes: Object.fromEntries(CONSOLE_ENDPOINTS.map((id) => [id, { method: ROUTES[id].method, path: ROUTES[id].path }])) as ConsoleConfig['routes'],
     assets,
     collateralAssets: profile.assets.collateral,
     maturities: profile.markets.maturities,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { ROUTES } from '../../contract/routes.ts';
 import type { Answer } from '../answer/answer.ts';
 import type { RouteHandler, SandboxPlugin } from '../pipeline/plugin.ts';
 import { CLIENT_SCRIPT } from './client-script.ts';
@@ -37,7 +38,7 @@ export function consolePlugin(): SandboxPlugin {
           path: '/console/snapshot',
           handle: async ({ req }): Promise<Answer> => {
             try {
-              const body = await consoleSnapshot(ctx.fetch, req.header('authorization'), ctx.controls, ctx.profile.ratesPath ?? '/rates');
+              const body = await consoleSnapshot(ctx.fetch, req.header('authorization'), ctx.controls, ctx.profile.ratesPath ?? ROUTES['rates.get'].path);
               return { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, body: JSON.stringify(body) };
             } catch (e) {
               if (e instanceof SnapshotError) return { status: e.status, headers: { 'content-type': 'application/json' }, body: e.body };

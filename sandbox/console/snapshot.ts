@@ -1,3 +1,4 @@
+import { routePath } from '../../contract/fill-path.ts';
 import { INTERNAL_REQUEST_ENV, type SandboxContext } from '../pipeline/plugin.ts';
 
 // What the console shows, read in one go through the sandbox's own API routes (in-process,
@@ -25,10 +26,10 @@ export async function consoleSnapshot(fetch: SandboxContext['fetch'], authorizat
     if (!r.ok) throw new SnapshotError(r.status, text);
     return JSON.parse(text) as Json;
   };
-  const markets = ((unwrap(await get('/markets', false)).markets ?? []) as Array<{ id: string }>).map((m) => m.id);
+  const markets = ((unwrap(await get(routePath('public.markets'), false)).markets ?? []) as Array<{ id: string }>).map((m) => m.id);
   const books: Record<string, Json> = {};
-  for (const id of markets) books[id] = unwrap(await get(`/markets/${encodeURIComponent(id)}/orderbook`, false));
-  const out: Json = { markets, books, rates: unwrap(await get('/markets/rates', false)).rates ?? [] };
+  for (const id of markets) books[id] = unwrap(await get(routePath('public.orderbook', { id }), false));
+  const out: Json = { markets, books, rates: unwrap(await get(routePath('public.rates'), false)).rates ?? [] };
   if (!authorization) return out;
   if (!controls) {
     // Without controls there is no user list or log to read: the key only proves itself, on the
@@ -36,10 +37,10 @@ export async function consoleSnapshot(fetch: SandboxContext['fetch'], authorizat
     await get(ratesPath);
     return { ...out, partner: true };
   }
-  const [clock, users, deliveries] = await Promise.all([get('/sandbox/clock'), get('/sandbox/users'), get('/sandbox/deliveries?limit=100')]);
+  const [clock, users, deliveries] = await Promise.all([get(routePath('sandbox.clock')), get(routePath('sandbox.users')), get(`${routePath('sandbox.deliveries')}?limit=100`)]);
   const positions: Json[] = [];
   for (const u of users.users as Array<{ userId: string }>) {
-    const page = await get(`/users/${encodeURIComponent(u.userId)}/positions?limit=100`);
+    const page = await get(`${routePath('positions.list', { userId: u.userId })}?limit=100`);
     for (const p of (page.positions ?? []) as Json[]) positions.push({ userId: u.userId, ...p });
   }
   return { ...out, partner: true, clock, users, positions, deliveries };

@@ -1,8 +1,9 @@
 // Everything a scenario needs from outside comes through __ENV: k6 cannot import the
-// zod profile, so `lendcheck load` resolves the profile's choices (burst meaning, limit
+// profile's schemas, so `lendcheck load` resolves the profile's choices (burst meaning, limit
 // header, reset unit, paths) and passes them in as plain strings. Defaults here mirror
 // the default profile so a scenario also runs by hand with `k6 run -e BASE_URL=…`.
 import { LEND_ASSETS, PUBLIC_PER_MINUTE, TIERS, type TierName } from '../../contract/constants.ts';
+import { ROUTES } from '../../contract/routes.ts';
 
 export type LimitHeaderMeaning = 'burst' | 'per-minute';
 export type ResetUnit = 'delta-seconds' | 'unix-seconds' | 'unix-ms';
@@ -89,8 +90,9 @@ export function loadConfig(): LoadConfig {
     resetUnit: oneOf<ResetUnit>('RESET_UNIT', ['delta-seconds', 'unix-seconds', 'unix-ms'], 'delta-seconds'),
     burstTolerance: num('BURST_TOLERANCE', smoke ? 0.05 : 0.02),
     sustainTolerance: num('SUSTAIN_TOLERANCE', smoke ? 0.1 : 0.02),
-    ratesPath: str('RATES_PATH', '/rates'),
-    publicPath: str('PUBLIC_PATH', '/markets'),
+    // The route list's, as in the default profile; the command passes the profile's.
+    ratesPath: str('RATES_PATH', ROUTES['rates.get'].path),
+    publicPath: str('PUBLIC_PATH', ROUTES['public.markets'].path),
     assets: str('ASSETS', LEND_ASSETS.join(',')).split(','),
     maturities: str('MATURITIES', '30d,90d,180d').split(','),
     marketSeparator: str('MARKET_SEPARATOR', '-'),

@@ -3,6 +3,7 @@
 // stays inside the tier; latency is judged per endpoint through the `endpoint` tag.
 import type { Options } from 'k6/options';
 import { PUBLIC_PER_MINUTE } from '../../contract/constants.ts';
+import type { RouteId } from '../../contract/routes.ts';
 import { perSecond, type LoadConfig } from './config.ts';
 
 export interface Action {
@@ -11,7 +12,7 @@ export interface Action {
   /** Requests one iteration makes. */
   cost: number;
   /** Endpoint ids it touches (for the per-endpoint thresholds). */
-  endpoints: string[];
+  endpoints: RouteId[];
 }
 
 export const ACTIONS: Record<string, Action> = {
@@ -27,7 +28,7 @@ export const ACTIONS: Record<string, Action> = {
   orderbook: { share: 0.1, cost: 1, endpoints: ['orderbook.get'] },
 };
 
-export const PUBLIC_ENDPOINTS = ['public.markets', 'public.orderbook', 'public.rates', 'public.tvl', 'public.vaults'];
+export const PUBLIC_ENDPOINTS: RouteId[] = ['public.markets', 'public.orderbook', 'public.rates', 'public.tvl', 'public.vaults'];
 
 export interface MixedPlan {
   /** Keyed requests per second: a fraction of the tier's rate. */

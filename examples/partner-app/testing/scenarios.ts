@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { PartnerReport } from 'lendcheck/testcontainers';
+import { endpointRoute } from 'lendcheck/client';
 import { LendingClient } from '../client.ts';
 import { trustingHandler, webhookHandler, type Received } from '../webhook-handler.ts';
 
@@ -84,7 +85,7 @@ export function partnerScenarios(way: () => Way): void {
     const seen: number[] = [];
     // Past the Starter burst (100). On a port the bucket refills in real time while the requests
     // go out, so a slow (loaded) machine may need a few more before its 429 (bounded).
-    for (let i = 0; i < 102 || (waits === 0 && i < 400); i++) seen.push((await c.request('GET', `/users/${user('reader')}/positions`)).status);
+    for (let i = 0; i < 102 || (waits === 0 && i < 400); i++) seen.push((await c.call('positions.list', { userId: user('reader') })).status);
     expect(waits, 'the client met a 429 and waited').toBeGreaterThan(0);
     expect(seen.every((s) => s === 200), `statuses: ${[...new Set(seen)].join(',')}`).toBe(true);
     const report = await way().report();
@@ -99,14 +100,14 @@ export function partnerScenarios(way: () => Way): void {
     await c.subscribe(way().hookUrl, ['position.created'], SECRET);
     const u = user('careless');
     // A careless client: a string body with no Content-Type (fetch sends text/plain).
-    await fetch(`${way().baseUrl}/lend`, { method: 'POST', headers: { authorization: `Bearer ${way().key()}` }, body: JSON.stringify({ userId: u, asset: 'USDC', amount: '5', maturity: '30d' }) });
+    await fetch(`${way().baseUrl}${endpointRoute('lend.create').path}`, { method: 'POST', headers: { authorization: `Bearer ${way().key()}` }, body: JSON.stringify({ userId: u, asset: 'USDC', amount: '5', maturity: '30d' }) });
     // The same order again "after a timeout".
     const first = await c.lend(u, '7', 0.05);
     await c.lend(u, '7', 0.05);
     // Waiting for the match by polling.
     for (let i = 0; i < 6; i++) await c.position(first.body.positionId);
     // A production key in test code.
-    await fetch(`${way().baseUrl}/users/${u}/positions`, { headers: { authorization: 'Bearer ck_live_copied_from_the_dashboard_0000' } });
+    await fetch(`${way().baseUrl}${endpointRoute('positions.list', { userId: u }).path}`, { headers: { authorization: 'Bearer ck_live_copied_from_the_dashboard_0000' } });
     // The trusting handler gets a real delivery (position.created), then the report's probe.
     let report = await way().report();
     for (let i = 0; i < 200 && !report.findings.some((f) => f.check === 'webhook-bad-signature'); i++) {
