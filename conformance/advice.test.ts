@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultProfile, parseProfile } from '../contract/index.ts';
+import { defaultProfile, parseProfile, routeOfRequest } from '../contract/index.ts';
 import { serveWrapped, type EmbeddedTarget } from './embedded.ts';
 import { runChecks } from './runner.ts';
 
@@ -12,8 +12,8 @@ beforeAll(async () => {
   t = await serveWrapped(
     async (req, next) => {
       const res = await next(req);
-      const keyed = req.headers.has('authorization');
-      if (!keyed || req.method !== 'GET' || !/\/markets\/[^/]+\/orderbook$/.test(new URL(req.url).pathname) || res.status !== 200) return res;
+      // The authenticated book only (the router tells it from the public one by the key).
+      if (routeOfRequest(defaultProfile, req)?.id !== 'orderbook.get' || res.status !== 200) return res;
       const body = (await res.json()) as Record<string, unknown>;
       const headers = new Headers(res.headers);
       headers.delete('content-length');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProfile } from '../../contract/index.ts';
+import { defaultProfile, routeOfRequest } from '../../contract/index.ts';
 import { serveWrapped } from '../embedded.ts';
 import { runChecks } from '../runner.ts';
 import { AUTHZ_CHECKS } from './testing/proof.ts';
@@ -12,7 +12,7 @@ async function run(faults: Array<{ name: string }> = []) {
   const t = await serveWrapped(
     async (req, next) => {
       const res = await next(req);
-      if (req.method !== 'GET' || !new URL(req.url).pathname.endsWith('/webhooks') || res.status !== 200) return res;
+      if (routeOfRequest(defaultProfile, req)?.id !== 'webhooks.list' || res.status !== 200) return res;
       const j = (await res.json()) as { webhooks?: Array<Record<string, unknown>> };
       // Only the events of each subscription: no id, no url.
       const items = (j.webhooks ?? []).map((w) => ({ events: w.events }));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultProfile, routeOfRequest } from '../../contract/index.ts';
 import { runAgainst } from '../testing/mutants/run.ts';
 
 // A key emptied just before the check (earlier checks, or a detection run, on the same key)
@@ -11,7 +12,7 @@ describe('limits.headers-decrease on a key emptied just before it', () => {
     const result = await runAgainst(
       async (req, next) => {
         // The first rates request with a key empties that key's real bucket first.
-        if (!drained && req.method === 'GET' && req.headers.has('authorization') && new URL(req.url).pathname.endsWith('/rates')) {
+        if (!drained && req.headers.has('authorization') && routeOfRequest(defaultProfile, req)?.id === 'rates.get') {
           for (let r = await next(req.clone()); r.status !== 429 && drained < 5000; r = await next(req.clone())) drained++;
         }
         return next(req);
@@ -30,8 +31,7 @@ describe('the limiter checks on a rates path served without a key', () => {
     const rates = { rates: [], timestamp: new Date().toISOString() };
     const result = await runAgainst(
       async (req, next) => {
-        const path = new URL(req.url).pathname;
-        if (req.method === 'GET' && !req.headers.has('authorization') && path.endsWith('/v1/rates')) return new Response(JSON.stringify(rates), { status: 200, headers: { 'content-type': 'application/json' } });
+        if (!req.headers.has('authorization') && routeOfRequest(defaultProfile, req)?.id === 'rates.get') return new Response(JSON.stringify(rates), { status: 200, headers: { 'content-type': 'application/json' } });
         return next(req);
       },
       { only: ['limits.headers-decrease', 'limits.tiers', 'limits.refill'] },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultProfile, routeOfRequest } from '../../contract/index.ts';
 import { runAgainst } from '../testing/mutants/run.ts';
 
 // Part 2 types nextCursor only as "string": a target answering nextCursor "" on the last page is
@@ -9,7 +10,7 @@ describe('nextCursor "" on the last page', () => {
     const result = await runAgainst(
       async (req, next) => {
         const res = await next(req);
-        if (req.method !== 'GET' || !/\/users\/[^/]+\/positions$/.test(new URL(req.url).pathname) || res.status !== 200) return res;
+        if (routeOfRequest(defaultProfile, req)?.id !== 'positions.list' || res.status !== 200) return res;
         const body = (await res.json()) as { hasMore?: boolean; nextCursor?: unknown };
         if (body.hasMore === false) body.nextCursor = '';
         const headers = new Headers(res.headers);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
+import { defaultProfile, parseProfile, routeOfRequest } from '../../contract/index.ts';
 import { runAgainst } from '../testing/mutants/run.ts';
 
 // Issue 47, the mutator's seed 12: a correct target whose rate bound is 0.5 (the spec shows none)
@@ -9,7 +9,7 @@ import { runAgainst } from '../testing/mutants/run.ts';
 
 /** The sandbox, but every lend asking `at` or more is refused with invalid_request naming rate. */
 const refuseRatesFrom = (at: number) => async (req: Request, next: (r: Request) => Promise<Response>): Promise<Response> => {
-  if (req.method === 'POST' && new URL(req.url).pathname.endsWith('/lend')) {
+  if (routeOfRequest(defaultProfile, req)?.id === 'lend.create') {
     const body = (await req.clone().json().catch(() => ({}))) as { rate?: unknown };
     if (typeof body.rate === 'number' && body.rate >= at) {
       return new Response(JSON.stringify({ error: { code: 'invalid_request', message: `rate: must be below ${at}` } }), { status: 400, headers: { 'content-type': 'application/json' } });

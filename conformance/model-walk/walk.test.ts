@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProfile, loadProfile, parseProfile, type Profile } from '../../contract/index.ts';
+import { defaultProfile, loadProfile, parseProfile, routeOfRequest, type Profile } from '../../contract/index.ts';
 import { serveWrapped } from '../embedded.ts';
 import { runChecks } from '../runner.ts';
 import type { FaultSetting } from '../../sandbox/faults/index.ts';
@@ -69,7 +69,7 @@ describe('model.ledger-walk', () => {
 
   it('a refusal of an amount for its decimal places is the profile\'s gap (assets.info): a skip naming it, never a failure', { timeout: 60_000 }, async () => {
     const places: Wrap = (req, next) =>
-      req.url.endsWith('/borrow')
+      routeOfRequest(defaultProfile, req)?.id === 'borrow.create'
         ? Promise.resolve(new Response(JSON.stringify({ error: { code: 'invalid_request', message: 'collateral.amount: has more than 1 decimal places for WBTC' } }), { status: 400, headers: { 'content-type': 'application/json' } }))
         : next(req);
     const c = await run({ controls: false, profile: undetectedInfo, target: minimal, wrap: places });
@@ -81,7 +81,7 @@ describe('model.ledger-walk', () => {
     // A target whose interest runs to 12 places, where the profile (its default decimals) says 6.
     const fine: Wrap = async (req, next) => {
       const res = await next(req);
-      if (req.method !== 'GET' || !/\/positions\/[^/]+$/.test(new URL(req.url).pathname) || !res.ok) return res;
+      if (routeOfRequest(defaultProfile, req)?.id !== 'position.get' || !res.ok) return res;
       const b = (await res.json()) as Record<string, unknown>;
       return new Response(JSON.stringify({ ...b, accruedInterest: '0.000000000001' }), { status: res.status, headers: res.headers });
     };
@@ -119,7 +119,7 @@ describe('model.ledger-walk', () => {
 
   it('a target that rate-limits the walk makes it skip, saying so, never fail', { timeout: 60_000 }, async () => {
     const limited: Wrap = (req, next) =>
-      req.url.includes('/withdraw')
+      routeOfRequest(defaultProfile, req)?.id === 'user.withdraw'
         ? Promise.resolve(new Response(JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'slow down' } }), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '0' } }))
         : next(req);
     const c = await run({ wrap: limited });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultProfile } from '../../contract/index.ts';
+import { defaultProfile, routeOfRequest } from '../../contract/index.ts';
 import { openApiText } from '../../contract/openapi/document.ts';
 import { serveWrapped, type EmbeddedTarget } from '../embedded.ts';
 import { startPrismProxy, type PrismProxy } from './proxy.ts';
@@ -32,7 +32,7 @@ describe('conformance suite through prism proxy', () => {
     // `broken` turns the market list into one that breaks the document, to show the proxy sees it.
     sandbox = await serveWrapped(async (req, next) => {
       const res = await next(req);
-      if (!broken || !new URL(req.url).pathname.endsWith('/markets')) return res;
+      if (!broken || routeOfRequest(defaultProfile, req)?.id !== 'public.markets') return res;
       return new Response(JSON.stringify({ markets: [{ id: 'USDC-30d', lendRate: '0.05' }] }), { status: 200, headers: res.headers });
     // Withdrawals complete in 1 s (the sandbox's default is 10): the hooks scenario waits for withdrawal.completed.
     }, { profile: defaultProfile, validateResponses: false, withdrawalDelaySeconds: 1 });

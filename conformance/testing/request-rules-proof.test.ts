@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultProfile, routeOfRequest } from '../../contract/index.ts';
 import { EXAMPLE_PROFILES, exampleProfile } from '../../examples/profiles/load.ts';
 import { CAUGHT_ELSEWHERE, runFamily } from '../concurrency/testing/proof.ts';
 
@@ -38,7 +39,7 @@ describe('request rules generated from the contract catch their faults', () => {
       controls: false,
       wrap: (req, next) => {
         const u = new URL(req.url);
-        if (!/\/orderbook$/.test(u.pathname) || !u.searchParams.has('maturity')) return next(req);
+        if (!['orderbook.get', 'public.orderbook'].includes(routeOfRequest(defaultProfile, req)?.id ?? '') || !u.searchParams.has('maturity')) return next(req);
         u.searchParams.delete('maturity');
         return next(new Request(u, req));
       },

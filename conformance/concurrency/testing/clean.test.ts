@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../../contract/index.ts';
+import { defaultProfile, parseProfile, routeOfRequest } from '../../../contract/index.ts';
 import { EXAMPLE_PROFILES, exampleProfile } from '../../../examples/profiles/load.ts';
 import { runFamily } from './proof.ts';
 
@@ -29,7 +29,7 @@ describe('the clean sandbox passes the concurrency family', () => {
 
   it('a target whose rate limit answers 429 to every other withdrawal and cancel: 429s count as not accepted, never a failure', async () => {
     let n = 0;
-    const limited = async (req: Request) => /\/(withdraw|cancel)$/.test(new URL(req.url).pathname) && !(await req.clone().text()).includes('1000000000000000');
+    const limited = async (req: Request) => ['user.withdraw', 'position.cancel'].includes(routeOfRequest(defaultProfile, req)?.id ?? '') && !(await req.clone().text()).includes('1000000000000000');
     const r = await runFamily({
       only: ['concurrency.withdraw-overcommit', 'concurrency.cancel-once', 'concurrency.conservation'],
       wrap: async (req, next) =>
