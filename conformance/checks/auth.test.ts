@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProfile } from '../../contract/index.ts';
+import { defaultProfile, parseProfile, routeOfRequest } from '../../contract/index.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { runChecks } from '../runner.ts';
 import { runAgainst } from '../testing/mutants/run.ts';
@@ -9,8 +9,8 @@ import { runAgainst } from '../testing/mutants/run.ts';
 // user_not_found failed auth.isolation before (issue 47, cause 6); now it is a profile note.
 
 const userNotFound = (status: number, code: string) => async (req: Request, next: (r: Request) => Promise<Response>) => {
-  const path = new URL(req.url).pathname;
-  if (req.method === 'GET' && /\/users\/[^/]+\/positions$/.test(path) && req.headers.get('authorization')?.includes('partner_b')) {
+  // The endpoint the request reached, through the one router (runAgainst serves the default profile).
+  if (routeOfRequest(defaultProfile, req)?.id === 'positions.list' && req.headers.get('authorization')?.includes('partner_b')) {
     return new Response(JSON.stringify({ error: { code, message: 'no such user for this partner' } }), { status, headers: { 'content-type': 'application/json' } });
   }
   return next(req);

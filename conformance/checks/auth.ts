@@ -1,7 +1,8 @@
-import { legalAmount, endpoints, KEY_PREFIX, type Profile } from '../../contract/index.ts';
+import { legalAmount, endpoints, KEY_PREFIX, type Endpoint, type LooseBody, type Profile } from '../../contract/index.ts';
 import { expectClientError, expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { borrowBody, enc, lendBody, sharedLend, validAddress } from './fixtures.ts';
+import { borrowBody, lendBody, sharedLend, validAddress } from './fixtures.ts';
+import { callById, templateOf } from './call-by-id.ts';
 
 // Part 5: every authenticated endpoint refuses a request without a valid Bearer key with
 // 401 authentication_failed, whatever is wrong with the header; and one partner never
@@ -10,27 +11,25 @@ import { borrowBody, enc, lendBody, sharedLend, validAddress } from './fixtures.
 const AUTH_REQ = ['AUTH-1', 'AUTH-4', 'ERR-authentication_failed', 'SHAPE-error'];
 
 /** A request to each authenticated endpoint with plausible input, sent without a key. */
-function unauthenticated(ctx: CheckContext, path: string, method: string): Promise<import('../http.ts').Reply> {
-  const filled = path
-    .replace('{positionId}', `${ctx.runId}-nopos`)
-    .replace('{userId}', enc(ctx.user('auth')))
-    .replace('{asset}', 'USDC')
-    .replace('{webhookId}', `${ctx.runId}-nohook`);
-  const body =
-    path === '/lend'
+function unauthenticated(ctx: CheckContext, e: Endpoint): Promise<Reply> {
+  // Every path parameter a keyed endpoint of the table takes, each a plausible value.
+  const params: Record<string, string> = { positionId: `${ctx.runId}-nopos`, userId: ctx.user('auth'), asset: 'USDC', webhookId: `${ctx.runId}-nohook` };
+  const body: LooseBody | undefined =
+    e.id === 'lend.create'
       ? lendBody(ctx, ctx.user('auth'))
-      : path === '/borrow'
+      : e.id === 'borrow.create'
         ? borrowBody(ctx, ctx.user('auth'))
-        : path.endsWith('/withdraw')
+        : e.id === 'user.withdraw'
           ? { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '1', kind: 'withdrawal' }), destination: validAddress(ctx.profile) }
-          : path === '/webhooks' && method === 'POST'
+          : e.id === 'webhooks.create'
             ? { url: 'http://127.0.0.1:9/x', events: ['position.created'] }
-            : method === 'PATCH'
+            : e.method === 'PATCH'
               ? { autoRollover: false }
-              : method === 'POST'
+              : e.method === 'POST'
                 ? {}
                 : undefined;
-  return ctx.api(method, filled, { key: null, body });
+  // The ids come from walking the table, so ctx.call's per-endpoint types cannot follow them (call-by-id.ts).
+  return callById(ctx, e.id, { params, key: null, body });
 }
 
 export function authChecks(profile: Profile): Check[] {
@@ -50,7 +49,7 @@ export function authChecks(profile: Profile): Check[] {
             ctx.profileChoice({ option: 'orderbookPath', expected: 'shared-by-auth', followed: true });
             continue;
           }
-          const r = await unauthenticated(ctx, e.path === profile.ratesPath ? profile.ratesPath : e.path, e.method);
+          const r = await unauthenticated(ctx, e);
           // The rates path is the profile's guess: a 404 there says nothing about auth.
           // So is whether the webhook list and delete exist.
           const open = e.id === 'rates.get' ? 'ratesPath' : e.id === 'webhooks.list' || e.id === 'webhooks.delete' ? 'webhooks.listAndDelete' : undefined;
@@ -81,7 +80,7 @@ export function authChecks(profile: Profile): Check[] {
         ];
         for (const [what, value] of cases) {
           // A path the spec fixes, so the answer is about the credentials alone.
-          const r = await ctx.api('GET', `/users/${encodeURIComponent(ctx.user('auth'))}/positions`, { key: null, headers: { authorization: value } });
+          const r = await ctx.call('positions.list', { params: { userId: ctx.user('auth') }, key: null, headers: { authorization: value } });
           expectError(r, 'authentication_failed', 401, `a request with ${what} is refused`);
         }
         return pass();
@@ -94,7 +93,8 @@ export function authChecks(profile: Profile): Check[] {
       needs: ['second-key', 'write'],
       async run(ctx) {
         const own = await sharedLend(ctx);
-        const before = await ctx.api('GET', `/positions/${enc(own.positionId)}`);
+        const mine = { positionId: own.positionId };
+        const before = await ctx.call('position.get', { params: mine });
         const flag = (before.json as { autoRollover?: boolean })?.autoRollover;
         const leaks = (text: string) => text.includes(own.userId);
         const key2 = ctx.key2!;
@@ -104,21 +104,21 @@ export function authChecks(profile: Profile): Check[] {
           else expectError(r, 'position_not_found', 404, title);
           ctx.profileChoice({ option: 'access.foreignStatus', expected: profile.access.foreignStatus, followed: String(r.status) === profile.access.foreignStatus, received: String(r.status) }, r.exchange);
         };
-        const get = await ctx.api('GET', `/positions/${enc(own.positionId)}`, { key: key2 });
+        const get = await ctx.call('position.get', { params: mine, key: key2 });
         refused(get, "partner 2 reading partner 1's position");
         if (leaks(get.text)) fail("partner 2's 404 tells nothing of partner 1's position", 'no owner userId in the body', show(get.text), get.exchange);
 
-        for (const [method, path, body] of [
-          ['POST', `/positions/${enc(own.positionId)}/cancel`, undefined],
-          ['PATCH', `/positions/${enc(own.positionId)}`, { autoRollover: !flag }],
-          ['POST', `/positions/${enc(own.positionId)}/repay`, {}],
+        for (const [what, send] of [
+          [templateOf(profile, 'position.cancel'), () => ctx.call('position.cancel', { params: mine, key: key2 })],
+          [templateOf(profile, 'position.patch'), () => ctx.call('position.patch', { params: mine, key: key2, body: { autoRollover: !flag } })],
+          [templateOf(profile, 'position.repay'), () => ctx.call('position.repay', { params: mine, key: key2, body: {} })],
         ] as const) {
-          const r = await ctx.api(method, path, { key: key2, body });
-          refused(r, `partner 2 calling ${method} ${path.replace(own.positionId, '{positionId}')} on partner 1's position`);
-          if (leaks(r.text)) fail(`partner 2's refusal of ${method} tells nothing of partner 1's position`, 'no owner userId in the body', show(r.text), r.exchange);
+          const r = await send();
+          refused(r, `partner 2 calling ${what} on partner 1's position`);
+          if (leaks(r.text)) fail(`partner 2's refusal of ${what.split(' ')[0]} tells nothing of partner 1's position`, 'no owner userId in the body', show(r.text), r.exchange);
         }
 
-        const list = await ctx.api('GET', `/users/${enc(own.userId)}/positions`, { key: key2 });
+        const list = await ctx.call('positions.list', { params: { userId: own.userId }, key: key2 });
         const unknownUser = profile.errors.unknownUser;
         if (list.status >= 200 && list.status < 300) {
           const items = (list.json as { positions?: Array<{ positionId?: string }> })?.positions ?? [];
@@ -136,7 +136,7 @@ export function authChecks(profile: Profile): Check[] {
           ctx.profileChoice({ option: 'errors.unknownUser', expected: unknownUser, followed: unknownUser === 'position_not_found' && list.status === 404 && code === 'position_not_found', received: `${list.status} ${code}` }, list.exchange);
         }
 
-        const still = await ctx.api('GET', `/positions/${enc(own.positionId)}`);
+        const still = await ctx.call('position.get', { params: mine });
         const after = still.json as { status?: string; autoRollover?: boolean } | undefined;
         if (still.status < 200 || still.status > 299 || after?.status === 'cancelled' || after?.autoRollover !== flag) {
           fail("partner 1's position is untouched by partner 2's attempts", `not cancelled, autoRollover ${flag}`, `${still.status} ${show(still.json)}`, still.exchange);

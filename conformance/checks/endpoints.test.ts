@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { limitProbePath, parseProfile } from '../../contract/index.ts';
+import { limitProbe, parseProfile } from '../../contract/index.ts';
 import { CheckSkip, type CheckContext } from '../check.ts';
 import { endpointChecks } from './endpoints.ts';
 
@@ -18,7 +18,7 @@ describe('endpoint checks under an unknown rates path', () => {
     expect(thrown).toBeInstanceOf(CheckSkip);
     expect((thrown as CheckSkip).kind).toBe('run-lacks');
     expect((thrown as CheckSkip).message).toMatch(/ratesPath null/);
-    expect(limitProbePath(profile)).toMatch(/^\/markets\/\w+\/orderbook$/);
+    expect(limitProbe(profile)).toEqual({ id: 'orderbook.get', params: { asset: expect.any(String) } });
   });
 
   it('with a known path, one endpoint.rates.get that asks it', () => {

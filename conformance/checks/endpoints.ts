@@ -1,11 +1,12 @@
 import { legalAmount, endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, webhookDeletable, type Endpoint, type Profile } from '../../contract/index.ts';
 import { CheckSkip, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { borrowBody, createLend, enc, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
+import { borrowBody, createLend, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { findId, listedIds, positionIdIn } from '../body-id.ts';
 import { cleanMarket, marketOrder } from './clean-market.ts';
 import { expectSuccess } from './success.ts';
 import { depthCheck } from './depth.ts';
+import { callById } from './call-by-id.ts';
 
 // One check per endpoint of spec part 4: status, content type and body schema. The
 // schemas carry the conventions (UTC timestamps, decimal-string amounts, numeric rates).
@@ -14,63 +15,62 @@ const CONV = ['CONV-amount-decimal', 'CONV-rate-fraction', 'CONV-timestamp-utc',
 
 /** How to call each endpoint with valid input; returns the reply. */
 const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> = {
-  'lend.create': async (ctx) => ctx.api('POST', '/lend', { body: lendBody(ctx, await fundedUser(ctx, 'ep-lend')) }),
-  'borrow.create': async (ctx) => ctx.api('POST', '/borrow', { body: borrowBody(ctx, await fundedUser(ctx, 'ep-borrow')) }),
-  'position.get': async (ctx) => ctx.api('GET', `/positions/${enc((await sharedLend(ctx)).positionId)}`),
-  'positions.list': async (ctx) => ctx.api('GET', `/users/${enc((await sharedLend(ctx)).userId)}/positions`),
+  'lend.create': async (ctx) => ctx.call('lend.create', { body: lendBody(ctx, await fundedUser(ctx, 'ep-lend')) }),
+  'borrow.create': async (ctx) => ctx.call('borrow.create', { body: borrowBody(ctx, await fundedUser(ctx, 'ep-borrow')) }),
+  'position.get': async (ctx) => ctx.call('position.get', { params: { positionId: (await sharedLend(ctx)).positionId } }),
+  'positions.list': async (ctx) => ctx.call('positions.list', { params: { userId: (await sharedLend(ctx)).userId } }),
   'position.repay': async (ctx) => {
     const pair = await matchedPair(ctx);
-    return ctx.api('POST', `/positions/${enc(pair.borrowId)}/repay`, { body: { amount: '1' } });
+    return ctx.call('position.repay', { params: { positionId: pair.borrowId }, body: { amount: '1' } });
   },
   'position.cancel': async (ctx) => {
     const c = await createLend(ctx, await fundedUser(ctx, 'ep-cancel'));
-    const r = await ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
+    const r = await ctx.call('position.cancel', { params: { positionId: c.body.positionId } });
     if (r.status >= 400 && r.status < 500) {
       // A counterparty may take an order at any moment (a fast test clock makes that quick).
-      const now = (await ctx.api('GET', `/positions/${enc(c.body.positionId)}`)).json as { status?: string } | undefined;
+      const now = (await ctx.call('position.get', { params: { positionId: c.body.positionId } })).json as { status?: string } | undefined;
       if (now?.status && now.status !== 'pending') throw new CheckSkip(`the lend was ${now.status} before it could be cancelled, so the cancel answer could not be seen`);
     }
     return r;
   },
-  'position.patch': async (ctx) => ctx.api('PATCH', `/positions/${enc((await sharedLend(ctx)).positionId)}`, { body: { autoRollover: false } }),
+  'position.patch': async (ctx) => ctx.call('position.patch', { params: { positionId: (await sharedLend(ctx)).positionId }, body: { autoRollover: false } }),
   'user.withdraw': async (ctx) => {
     const u = await fundedUser(ctx, 'ep-withdraw');
-    const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '10', kind: 'withdrawal' }), destination: validAddress(ctx.profile) } });
+    const r = await ctx.call('user.withdraw', { params: { userId: u }, body: { asset: 'USDC', amount: legalAmount(ctx.profile, 0, { base: '10', kind: 'withdrawal' }), destination: validAddress(ctx.profile) } });
     if (!ctx.hasControls && (r.json as { error?: { code?: string } })?.error?.code === 'insufficient_funds') {
       throw new CheckSkip('a withdrawal needs funds, and the target has no sandbox controls to add them', 'target-lacks');
     }
     return r;
   },
-  'rates.get': async (ctx) => ctx.api('GET', ctx.profile.ratesPath!), // only in the table with a path (contract endpoints)
-  'orderbook.get': async (ctx) => ctx.api('GET', `/markets/USDC/orderbook`),
+  'rates.get': async (ctx) => ctx.call('rates.get'), // only in the table with a path (contract endpoints)
+  'orderbook.get': async (ctx) => ctx.call('orderbook.get', { params: { asset: 'USDC' } }),
   'webhooks.create': async (ctx) => {
-    const r = await ctx.api('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'], secret: webhookSecret(ctx) } });
+    const r = await ctx.call('webhooks.create', { body: { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'], secret: webhookSecret(ctx) } });
     await deleteHook(ctx, r);
     return r;
   },
-  'webhooks.list': async (ctx) => ctx.api('GET', '/webhooks'),
+  'webhooks.list': async (ctx) => ctx.call('webhooks.list'),
   'webhooks.delete': async (ctx) => {
-    const c = await ctx.api('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'], secret: webhookSecret(ctx) } });
+    const c = await ctx.call('webhooks.create', { body: { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'], secret: webhookSecret(ctx) } });
     // The registration body is not shown by the spec: its id is found, or named by profile ids.webhook.
     const id = findId(c.json, ctx.profile.ids.webhook)?.value;
     if (!id) throw new CheckSkip(`POST /webhooks answered ${c.status} with no field named like an id to delete it by (name it in the profile: ids.webhook)`);
-    return ctx.api('DELETE', `/webhooks/${enc(id)}`);
+    return ctx.call('webhooks.delete', { params: { webhookId: id } });
   },
-  'public.markets': async (ctx) => ctx.pub('GET', '/markets'),
-  'public.orderbook': async (ctx) => ctx.pub('GET', `/markets/${enc(firstMarket(ctx.profile))}/orderbook`),
-  'public.rates': async (ctx) => ctx.pub('GET', '/markets/rates'),
-  'public.tvl': async (ctx) => ctx.pub('GET', '/analytics/tvl', { query: { period: periodOf(ctx.profile) } }),
-  'public.volume': async (ctx) => ctx.pub('GET', '/analytics/volume', { query: { period: periodOf(ctx.profile) } }),
-  'public.rateSeries': async (ctx) =>
-    ctx.pub('GET', '/analytics/rates', { query: { asset: 'USDC', maturity: ctx.profile.markets.maturities[0], period: periodOf(ctx.profile) } }),
-  'public.vaults': async (ctx) => ctx.pub('GET', '/vaults'),
+  'public.markets': async (ctx) => ctx.call('public.markets'),
+  'public.orderbook': async (ctx) => ctx.call('public.orderbook', { params: { id: firstMarket(ctx.profile) } }),
+  'public.rates': async (ctx) => ctx.call('public.rates'),
+  'public.tvl': async (ctx) => ctx.call('public.tvl', { query: { period: periodOf(ctx.profile) } }),
+  'public.volume': async (ctx) => ctx.call('public.volume', { query: { period: periodOf(ctx.profile) } }),
+  'public.rateSeries': async (ctx) => callById(ctx, 'public.rateSeries', { query: { asset: 'USDC', maturity: ctx.profile.markets.maturities[0], period: periodOf(ctx.profile) } }),
+  'public.vaults': async (ctx) => ctx.call('public.vaults'),
   'public.vault': async (ctx) => {
-    const list = await ctx.pub('GET', '/vaults');
+    const list = await ctx.call('public.vaults');
     // The list is not shown by the spec: its items' ids are found, whatever the list is called.
     const wrapped = list.json && typeof list.json === 'object' && 'data' in list.json && 'timestamp' in list.json;
     const id = listedIds(wrapped ? (list.json as { data: unknown }).data : list.json)[0];
     if (!id) throw new CheckSkip(`GET /vaults listed no vault whose id could be read (${list.status}), so /vaults/{id} has nothing to fetch`);
-    return ctx.pub('GET', `/vaults/${enc(id)}`);
+    return ctx.call('public.vault', { params: { id } });
   },
 };
 
@@ -91,7 +91,7 @@ export function webhookSecret(ctx: CheckContext, who = ''): string {
 
 async function deleteHook(ctx: CheckContext, created: Reply): Promise<void> {
   const id = findId(created.json, ctx.profile.ids.webhook)?.value;
-  if (id && webhookDeletable(ctx.profile)) await ctx.api('DELETE', `/webhooks/${enc(id)}`);
+  if (id && webhookDeletable(ctx.profile)) await ctx.call('webhooks.delete', { params: { webhookId: id } });
 }
 
 /**
@@ -111,7 +111,7 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   const { maturity, rate } = await pairMarket(ctx, asset, tag);
   const amount = legalAmount(ctx.profile);
   const l = await createLend(ctx, lender, { asset, rate, amount, maturity });
-  const b = await ctx.api('POST', '/borrow', { body: borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity }) });
+  const b = await ctx.call('borrow.create', { body: borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity }) });
   skipIfUnfunded(ctx, b, `a borrow for ${borrower}`);
   if (b.status < 200 || b.status > 299) fail('a borrow crossing a resting lend is accepted', 'a 2xx', `${b.status} ${show(b.json ?? b.text)}`, b.exchange);
   const borrowId = positionIdIn(b.json, ctx.profile.ids.borrow);
@@ -131,6 +131,9 @@ export async function pairMarket(ctx: CheckContext, asset: string, tag: string):
   }
   throw new CheckSkip(`every ${asset} market's book holds resting orders (left by earlier runs or others) that leave no rate at which a lend and a borrow cross only each other, so a match of the check's own orders cannot be told apart from a fill by them: ${m.seen.join('; ')}`);
 }
+
+/** The public analytics reads, which take a period (spec part 4). */
+const ANALYTICS = new Set(['public.tvl', 'public.volume', 'public.rateSeries']);
 
 const EXTRA_REQUIREMENTS: Record<string, string[]> = {
   'orderbook.get': ['BOOK-depth-default'],
@@ -157,7 +160,7 @@ function endpointCheck(e: Endpoint): Check {
       if (e.id === 'rates.get' && (r.status === 404 || r.status === 405 || refusesField(r, /route|path/))) profileGap(ctx, 'ratesPath', r, `GET ${ctx.profile.ratesPath}`);
       if ((e.id === 'webhooks.list' || e.id === 'webhooks.delete') && (r.status === 404 || r.status === 405 || refusesField(r, /route|path|method/))) profileGap(ctx, e.id === 'webhooks.delete' && !ctx.profile.webhooks.listAndDelete ? 'webhooks.deleteWithoutList' : 'webhooks.listAndDelete', r, `${e.method} ${e.path}`);
       if (e.id === 'public.orderbook' && (r.status === 404 || refusesField(r, /\bid\b|market/))) profileGap(ctx, 'markets.idSeparator', r, `the public order book of ${firstMarket(ctx.profile)}`);
-      if (e.path.startsWith('/analytics/') && refusesField(r, /period/)) profileGap(ctx, 'markets.periods', r, `GET ${e.path}?period=${periodOf(ctx.profile)}`);
+      if (ANALYTICS.has(e.id) && refusesField(r, /period/)) profileGap(ctx, 'markets.periods', r, `GET ${e.path}?period=${periodOf(ctx.profile)}`);
       const body = expectSuccess(ctx, e, r);
       if (e.id === 'lend.create') {
         if (body && typeof body === 'object' && 'type' in body) fail('the create-lend response has no type', 'no `type` field', `type ${show((body as { type: unknown }).type)}`, r.exchange);

@@ -1,11 +1,12 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { endpointBody, errorBody, LIST_LIMIT_MAX, patchPositionRequest, repayRequest, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
+import { endpointBody, errorBody, LIST_LIMIT_MAX, patchPositionRequest, repayRequest, resolveCall, webhookSubscription, withdrawRequest, type LooseBody, type Profile } from '../../contract/index.ts';
 import { bodyCases, type BodyCase } from '../cases.ts';
 import { queryCases, type QueryCase } from '../query-cases.ts';
 import { CheckSkip, expectClientError, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { casesToSend } from './sent-values.ts';
-import { borrowBody, enc, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
+import { borrowBody, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
+import { callById, templateOf } from './call-by-id.ts';
 
 // Part 7: each documented error code, provoked on purpose. invalid_request is generated
 // field rule by field rule from the contract's request schemas (see cases.ts).
@@ -88,7 +89,7 @@ export function errorChecks(profile: Profile): Check[] {
         // A string asset outside the list (an empty one too: malformed or unsupported, both fair readings) is the
         // spec's "unsupported asset", whose code part 7 leaves open: any 4xx with the error object, the profile's code noted.
         const unsupported = (c: BodyCase) => c.field === 'asset' && typeof (c.body as { asset?: unknown }).asset === 'string';
-        await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/lend', { body }), 'POST /lend', (c) => (unsupported(c) ? { choice: profile.errors.unsupportedAsset, option: 'errors.unsupportedAsset' } : undefined));
+        await expectInvalid(ctx, cases, (body) => ctx.call('lend.create', { body: body as LooseBody }), 'POST /lend', (c) => (unsupported(c) ? { choice: profile.errors.unsupportedAsset, option: 'errors.unsupportedAsset' } : undefined));
         return pass();
       },
     },
@@ -101,14 +102,14 @@ export function errorChecks(profile: Profile): Check[] {
         const u = await fundedUser(ctx, 'inv-borrow');
         const valid = borrowBody(ctx, u);
         const cases = bodyCases(endpointBody(ctx.profile, 'borrow.create'), valid, { profile: ctx.profile, endpoint: 'borrow.create' });
-        await expectInvalid(ctx, cases, (body) => ctx.api('POST', '/borrow', { body }), 'POST /borrow');
+        await expectInvalid(ctx, cases, (body) => ctx.call('borrow.create', { body: body as LooseBody }), 'POST /borrow');
         // Assets outside the profile's lists: the code is a profile choice (spec part 7 "unsupported asset").
         const ua = profile.errors.unsupportedAsset;
         for (const [field, body] of [
           ['borrowAsset', { ...valid, borrowAsset: 'NOTANASSET' }],
           ['collateral.asset', { ...valid, collateral: { asset: 'NOTANASSET', amount: '1' } }],
         ] as const) {
-          const r = await ctx.api('POST', '/borrow', { body });
+          const r = await ctx.call('borrow.create', { body });
           expectProfileError(ctx, r, ua, 'errors.unsupportedAsset', `POST /borrow with an unsupported ${field}`);
         }
         return pass();
@@ -127,7 +128,7 @@ export function errorChecks(profile: Profile): Check[] {
         for (const bad of ['0x123', 'not-an-address', `${validAddress(ctx.profile)}00`]) {
           if (!pattern.test(bad)) cases.push({ field: 'destination', what: `destination ${JSON.stringify(bad)} (profile withdrawals.destinationPattern)`, body: { ...valid, destination: bad } });
         }
-        await expectInvalid(ctx, cases, (body) => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body }), 'POST /users/{userId}/withdraw');
+        await expectInvalid(ctx, cases, (body) => ctx.call('user.withdraw', { params: { userId: u }, body: body as LooseBody }), 'POST /users/{userId}/withdraw');
         return pass();
       },
     },
@@ -138,7 +139,7 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const b = await sharedBorrow(ctx);
-        await expectInvalid(ctx, bodyCases(repayRequest, { amount: '1' }, { profile: ctx.profile, endpoint: 'position.repay' }), (body) => ctx.api('POST', `/positions/${enc(b.positionId)}/repay`, { body }), 'POST /positions/{positionId}/repay');
+        await expectInvalid(ctx, bodyCases(repayRequest, { amount: '1' }, { profile: ctx.profile, endpoint: 'position.repay' }), (body) => ctx.call('position.repay', { params: { positionId: b.positionId }, body: body as LooseBody }), 'POST /positions/{positionId}/repay');
         return pass();
       },
     },
@@ -151,7 +152,7 @@ export function errorChecks(profile: Profile): Check[] {
         const own = await sharedLend(ctx);
         const cases = bodyCases(patchPositionRequest, { autoRollover: true, autoRefinance: false }, { profile: ctx.profile, endpoint: 'position.patch' });
         cases.push({ field: 'autoRollover', what: 'an empty body', body: {} });
-        await expectInvalid(ctx, cases, (body) => ctx.api('PATCH', `/positions/${enc(own.positionId)}`, { body }), 'PATCH /positions/{positionId}');
+        await expectInvalid(ctx, cases, (body) => ctx.call('position.patch', { params: { positionId: own.positionId }, body: body as LooseBody }), 'PATCH /positions/{positionId}');
         return pass();
       },
     },
@@ -162,7 +163,7 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const valid = { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'] };
-        await expectInvalid(ctx, bodyCases(webhookSubscription, valid, { profile: ctx.profile, endpoint: 'webhooks.create' }), (body) => ctx.api('POST', '/webhooks', { body }), 'POST /webhooks');
+        await expectInvalid(ctx, bodyCases(webhookSubscription, valid, { profile: ctx.profile, endpoint: 'webhooks.create' }), (body) => ctx.call('webhooks.create', { body: body as LooseBody }), 'POST /webhooks');
         return pass();
       },
     },
@@ -173,18 +174,22 @@ export function errorChecks(profile: Profile): Check[] {
       async run(ctx) {
         // A user the target knows: for an unseen one it may answer position_not_found first (profile errors.unknownUser).
         const { userId: u, fresh } = await knownUser(ctx, 'inv-query');
-        const list = `/users/${enc(u)}/positions`;
-        const paths: Record<string, [string, string]> = { 'positions.list': [list, 'GET /users/{userId}/positions'], 'orderbook.get': ['/markets/USDC/orderbook', 'GET /markets/USDC/orderbook'] };
+        // Each generated case's endpoint, called by its id, and how a failure names it (the list by its template, the book by its asset).
+        const book = resolveCall(ctx.profile, 'orderbook.get', { asset: 'USDC' });
+        const sends: Record<string, [(query: Record<string, string>) => Promise<Reply>, string]> = {
+          'positions.list': [(query) => ctx.call('positions.list', { params: { userId: u }, query }), templateOf(ctx.profile, 'positions.list')],
+          'orderbook.get': [(query) => ctx.call('orderbook.get', { params: { asset: 'USDC' }, query }), `${book.method} ${book.path}`],
+        };
         const cases: QueryCase[] = [
           ...queryCases(ctx.profile).filter((c) => c.expect !== 'valid'),
           { endpoint: 'positions.list', field: 'cursor', kind: 'value', what: 'a cursor that was never issued', value: 'not-a-real-cursor!!', expect: 'invalid', requirements: ['PAGE-cursor'] },
         ];
         if (!cases.length) fail('generated query cases', 'at least one case', 'none');
         for (const c of cases) {
-          const [path, label] = paths[c.endpoint]!;
-          const r = await ctx.api('GET', path, { query: { [c.field]: c.value } });
+          const [send, label] = sends[c.endpoint]!;
+          const r = await send({ [c.field]: c.value });
           const title = `${label} with ${c.what}${cites(c.requirements)}`;
-          if (fresh && path === list && r.status === 404 && ctx.profile.errors.unknownUser === 'position_not_found') {
+          if (fresh && c.endpoint === 'positions.list' && r.status === 404 && ctx.profile.errors.unknownUser === 'position_not_found') {
             ctx.note(`${title}: not seen, a read-only run has no user the target knows (errors.unknownUser is position_not_found)`);
             continue;
           }
@@ -204,7 +209,7 @@ export function errorChecks(profile: Profile): Check[] {
         let available: string | undefined;
         if (ctx.hasControls) {
           await fund(ctx, u, 'USDC', '50.25');
-          const b = await ctx.api('GET', `/sandbox/users/${enc(u)}/balances`);
+          const b = await ctx.call('sandbox.balances', { params: { userId: u } });
           available = (b.json as { balances?: Array<{ asset: string; available: string }> })?.balances?.find((x) => x.asset === 'USDC')?.available;
           if (!available) fail('the balances control lists USDC after funding', 'a USDC balance', show(b.json), b.exchange);
         }
@@ -212,8 +217,8 @@ export function errorChecks(profile: Profile): Check[] {
         const lendAmount = over('100');
         const withdrawAmount = over('0.5');
         for (const [what, send, required] of [
-          [`POST /lend of ${lendAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', '/lend', { body: lendBody(ctx, u, { amount: lendAmount }) }), lendAmount],
-          [`POST /users/{userId}/withdraw of ${withdrawAmount}${available ? ` with ${available} available` : ''}`, () => ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount: withdrawAmount, destination: validAddress(ctx.profile) } }), withdrawAmount],
+          [`POST /lend of ${lendAmount}${available ? ` with ${available} available` : ''}`, () => ctx.call('lend.create', { body: lendBody(ctx, u, { amount: lendAmount }) }), lendAmount],
+          [`POST /users/{userId}/withdraw of ${withdrawAmount}${available ? ` with ${available} available` : ''}`, () => ctx.call('user.withdraw', { params: { userId: u }, body: { asset: 'USDC', amount: withdrawAmount, destination: validAddress(ctx.profile) } }), withdrawAmount],
         ] as const) {
           const r = await send();
           if (!available && refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, what);
@@ -243,11 +248,11 @@ export function errorChecks(profile: Profile): Check[] {
       requirements: ['ERR-position_not_found', 'SHAPE-error'],
       async run(ctx) {
         const id = `${ctx.runId}-missing`;
-        const calls: Array<[string, string, unknown]> = [['GET', `/positions/${id}`, undefined]];
-        if (!ctx.readOnly) calls.push(['POST', `/positions/${id}/cancel`, undefined], ['POST', `/positions/${id}/repay`, {}], ['PATCH', `/positions/${id}`, { autoRollover: true }]);
-        for (const [m, p, body] of calls) {
-          const r = await ctx.api(m, p, { body });
-          expectError(r, 'position_not_found', 404, `${m} ${p.replace(id, '{unknown id}')}`);
+        const calls: Array<[string, LooseBody | undefined]> = [['position.get', undefined]];
+        if (!ctx.readOnly) calls.push(['position.cancel', undefined], ['position.repay', {}], ['position.patch', { autoRollover: true }]);
+        for (const [endpoint, body] of calls) {
+          const r = await callById(ctx, endpoint, { params: { positionId: id }, body });
+          expectError(r, 'position_not_found', 404, templateOf(ctx.profile, endpoint).replace('{positionId}', '{unknown id}'));
         }
         return pass();
       },

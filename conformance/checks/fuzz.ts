@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { legalAmount, endpointBody, patchPositionRequest, positionListQuery, webhookSubscription, withdrawRequest, type Profile } from '../../contract/index.ts';
 import { CheckFailure, expectClientError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { TransportError, type Reply } from '../http.ts';
-import { enc, sharedLend } from './fixtures.ts';
+import type { CallOptions } from '../call.ts';
+import { sharedLend } from './fixtures.ts';
+import { templateOf } from './call-by-id.ts';
 
 // A property-based corpus (fast-check, seeded per run so a failure can be replayed with
 // --seed) of malformed bodies, query strings, path parameters, oversized payloads and
@@ -60,12 +62,21 @@ const jsonish = fc.oneof(
 );
 
 export function fuzzChecks(profile: Profile): Check[] {
-  const bodies: Array<[string, string, (ctx: CheckContext) => Promise<string>, { safeParse(v: unknown): { success: boolean } }]> = [
-    ['POST', '/lend', async () => '/lend', endpointBody(profile, 'lend.create')],
-    ['POST', '/borrow', async () => '/borrow', endpointBody(profile, 'borrow.create')],
-    ['POST', '/users/{userId}/withdraw', async (ctx) => `/users/${enc(ctx.user('fuzz'))}/withdraw`, withdrawRequest],
-    ['PATCH', '/positions/{positionId}', async (ctx) => `/positions/${enc((await sharedLend(ctx)).positionId)}`, patchPositionRequest],
-    ['POST', '/webhooks', async () => '/webhooks', webhookSubscription],
+  // Each body-taking endpoint by its id, with what its path needs (a user, the run's shared lend) filled once per run.
+  type Send = (o: CallOptions) => Promise<Reply>;
+  const bodies: Array<[string, (ctx: CheckContext) => Promise<Send>, { safeParse(v: unknown): { success: boolean } }]> = [
+    ['lend.create', async (ctx) => (o) => ctx.call('lend.create', o), endpointBody(profile, 'lend.create')],
+    ['borrow.create', async (ctx) => (o) => ctx.call('borrow.create', o), endpointBody(profile, 'borrow.create')],
+    ['user.withdraw', async (ctx) => (o) => ctx.call('user.withdraw', { params: { userId: ctx.user('fuzz') }, ...o }), withdrawRequest],
+    [
+      'position.patch',
+      async (ctx) => {
+        const { positionId } = await sharedLend(ctx);
+        return (o) => ctx.call('position.patch', { params: { positionId }, ...o });
+      },
+      patchPositionRequest,
+    ],
+    ['webhooks.create', async (ctx) => (o) => ctx.call('webhooks.create', o), webhookSubscription],
   ];
   return [
     {
@@ -74,10 +85,10 @@ export function fuzzChecks(profile: Profile): Check[] {
       requirements: ['ERR-invalid_request', 'SHAPE-error', 'EP-json'],
       needs: ['write'],
       async run(ctx) {
-        for (const [m, label, pathOf, schema] of bodies) {
-          const path = await pathOf(ctx);
+        for (const [id, sendOf, schema] of bodies) {
+          const send = await sendOf(ctx);
           await shrunkCase(ctx, jsonish.filter((v) => !schema.safeParse(v).success), async (body) =>
-            bad(await ctx.api(m, path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `${m} ${label} with body ${show(body)}`),
+            bad(await send({ raw: JSON.stringify(body), headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `${templateOf(profile, id)} with body ${show(body)}`),
             RUNS,
             BODY_EXAMPLES,
           );
@@ -99,17 +110,17 @@ export function fuzzChecks(profile: Profile): Check[] {
             return true;
           }
         });
-        for (const raw of texts) bad(await ctx.api('POST', '/lend', { raw, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `POST /lend with non-JSON ${show(raw)}`);
+        for (const raw of texts) bad(await ctx.call('lend.create', { raw, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS }), `POST /lend with non-JSON ${show(raw)}`);
         const u = ctx.user('fuzz-ct');
         const amount = legalAmount(profile, 0, { base: '10' });
         const valid = JSON.stringify({ userId: u, asset: 'USDC', amount });
         const mt = profile.errors.unsupportedMediaType;
         for (const ct of ['text/plain', 'application/x-www-form-urlencoded']) {
-          const r = await ctx.api('POST', '/lend', { raw: valid, headers: { 'content-type': ct }, timeoutMs: TIMEOUT_MS });
+          const r = await ctx.call('lend.create', { raw: valid, headers: { 'content-type': ct }, timeoutMs: TIMEOUT_MS });
           expectProfileError(ctx, r, mt, 'errors.unsupportedMediaType', `POST /lend with Content-Type ${ct} is refused`);
         }
         const big = JSON.stringify({ userId: u, asset: 'USDC', amount, pad: 'x'.repeat(profile.limits.maxBodyBytes + 1024) });
-        const r = await ctx.api('POST', '/lend', { raw: big, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS });
+        const r = await ctx.call('lend.create', { raw: big, headers: { 'content-type': 'application/json' }, timeoutMs: TIMEOUT_MS });
         const pl = profile.errors.payloadTooLarge;
         if (r.status >= 500) fail('an oversized body never gets a 5xx', `${pl.status} ${pl.code}`, `${r.status}`, r.exchange);
         // A target that takes a larger body is within the spec (the bound is not shown): the profile's, unless --strict.
@@ -127,25 +138,26 @@ export function fuzzChecks(profile: Profile): Check[] {
       title: 'random query strings on the position list and order book never get a 5xx; values the contract refuses get a 4xx with the error object',
       requirements: ['ERR-invalid_request', 'SHAPE-error', 'EP-positions-list', 'EP-orderbook-auth'],
       async run(ctx) {
-        const list = `/users/${enc(ctx.user('fuzz-q'))}/positions`;
+        const userId = ctx.user('fuzz-q');
+        const list = templateOf(profile, 'positions.list');
         const arb = fc.record({ key: fc.constantFrom('limit', 'status', 'type', 'cursor'), value: fc.oneof(fc.string({ maxLength: 12 }), fc.integer().map(String), fc.double().map(String)) });
         await shrunkCase(
           ctx,
           arb,
           async ({ key, value }) => {
-            const r = await ctx.api('GET', list, { query: { [key]: value }, timeoutMs: TIMEOUT_MS });
-            if (r.status >= 500) fail(`GET /users/{userId}/positions?${key}=… never gets a 5xx`, 'a 2xx or 4xx', `${r.status} for ${key}=${show(value)}`, r.exchange);
+            const r = await ctx.call('positions.list', { params: { userId }, query: { [key]: value }, timeoutMs: TIMEOUT_MS });
+            if (r.status >= 500) fail(`${list}?${key}=… never gets a 5xx`, 'a 2xx or 4xx', `${r.status} for ${key}=${show(value)}`, r.exchange);
             // Blank or padded values may fairly be read as absent or trimmed; they are held to "no 5xx" only.
             if (value.trim() === '' || value.trim() !== value) return;
             const overMax = key === 'limit' && Number(value) > 100;
             const valid = positionListQuery.safeParse({ [key]: value }).success && !(overMax && profile.pagination.overMax === 'reject');
-            if (!valid && key !== 'cursor') bad(r, `GET /users/{userId}/positions?${key}=${show(value)}`);
-            if (key === 'cursor' && (r.status < 200 || r.status > 299)) bad(r, `GET /users/{userId}/positions?cursor=${show(value)}`);
+            if (!valid && key !== 'cursor') bad(r, `${list}?${key}=${show(value)}`);
+            if (key === 'cursor' && (r.status < 200 || r.status > 299)) bad(r, `${list}?cursor=${show(value)}`);
           },
           RUNS * 2,
         );
         for (const value of fc.sample(fc.string({ maxLength: 8 }), { numRuns: 6, seed: ctx.seed })) {
-          const r = await ctx.api('GET', '/markets/USDC/orderbook', { query: { depth: value }, timeoutMs: TIMEOUT_MS });
+          const r = await ctx.call('orderbook.get', { params: { asset: 'USDC' }, query: { depth: value }, timeoutMs: TIMEOUT_MS });
           if (r.status >= 500) fail('GET /markets/{asset}/orderbook?depth=… never gets a 5xx', 'a 2xx or 4xx', `${r.status} for ${show(value)}`, r.exchange);
           if (r.status >= 400) bad(r, `GET /markets/USDC/orderbook?depth=${show(value)}`);
         }
@@ -160,7 +172,7 @@ export function fuzzChecks(profile: Profile): Check[] {
         const idArb = fc.string({ minLength: 1, maxLength: 24 }).filter((s) => s.trim().length > 0 && !/[/?#]/.test(s) && s !== '.' && s !== '..');
         const ids = fc.sample(idArb, { numRuns: RUNS, seed: ctx.seed });
         await shrunkCase(ctx, idArb, async (id) => {
-          const r = await ctx.api('GET', `/positions/${enc(id)}`, { timeoutMs: TIMEOUT_MS });
+          const r = await ctx.call('position.get', { params: { positionId: id }, timeoutMs: TIMEOUT_MS });
           if (r.status >= 500) fail('GET /positions/{random} never gets a 5xx', '404 position_not_found', `${r.status}`, r.exchange);
           // An id that cannot exist is either not found or malformed; both answers are fair.
           bad(r, `GET /positions/${show(id)}`);
@@ -170,7 +182,7 @@ export function fuzzChecks(profile: Profile): Check[] {
           }
         });
         for (const id of ids.slice(0, 3)) {
-          const r = await ctx.pub('GET', `/vaults/${enc(`${ctx.runId}${id}`)}`, { timeoutMs: TIMEOUT_MS });
+          const r = await ctx.call('public.vault', { params: { id: `${ctx.runId}${id}` }, timeoutMs: TIMEOUT_MS });
           if (r.status >= 500 || r.status < 400) fail(`GET /vaults/{unknown} is refused`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
           bad(r, `GET /vaults/${show(id)}`);
         }

@@ -1,16 +1,19 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { legalAmount, controls, position, positionList, type Position, type Profile } from '../../contract/index.ts';
+import { legalAmount, controls, endpointById, position, positionList, successKey, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
-import { createLend, enc, expectSuccess, fundedUser, profileGap, refusesField, restingRateFor, skipIfUnfunded, validAddress } from './fixtures.ts';
+import { createLend, expectSuccess, fundedUser, profileGap, refusesField, restingRateFor, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { matchedPair } from './endpoints.ts';
 import { NEEDS_CLOCK } from './hooks.ts';
 
 // Part 3: the states a position moves through, and what each operation does to it.
 // Transitions the spec does not show come from profile.lifecycle / profile.errors.
 
+/** An endpoint's successStatus key in the profile (`GET /positions/{positionId}`), from the table. */
+const keyOf = (ctx: CheckContext, id: 'position.get' | 'positions.list') => successKey(endpointById(ctx.profile, id)!);
+
 async function read(ctx: CheckContext, id: string, title: string): Promise<Position> {
-  const r = await ctx.api('GET', `/positions/${enc(id)}`);
-  expectSuccess(ctx, r, 'GET /positions/{positionId}', title);
+  const r = await ctx.call('position.get', { params: { positionId: id } });
+  expectSuccess(ctx, r, keyOf(ctx, 'position.get'), title);
   return expectShape(r, position, `${title}: the position matches the spec`);
 }
 
@@ -29,10 +32,10 @@ async function readUntil(ctx: CheckContext, id: string, ok: (p: Position) => boo
  * allows is refused as insufficient_funds, whose details the spec fixes ({required, available}).
  */
 async function availableOf(ctx: CheckContext, userId: string, asset: string): Promise<Decimal> {
-  const r = await ctx.api('POST', '/lend', { body: { userId, asset, amount: ctx.profile.amounts.maxOrder, rate: await restingRateFor(ctx), maturity: ctx.profile.lifecycle.defaultMaturity } });
+  const r = await ctx.call('lend.create', { body: { userId, asset, amount: ctx.profile.amounts.maxOrder, rate: await restingRateFor(ctx), maturity: ctx.profile.lifecycle.defaultMaturity } });
   if (r.status >= 200 && r.status < 300) {
     const id = (r.json as { positionId?: string })?.positionId;
-    if (id) await ctx.api('POST', `/positions/${enc(id)}/cancel`);
+    if (id) await ctx.call('position.cancel', { params: { positionId: id } });
     throw new CheckSkip(`${userId} holds at least the largest order (${ctx.profile.amounts.maxOrder} ${asset}), so its balance cannot be read from an insufficient_funds answer`);
   }
   if (refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, `a lend of ${ctx.profile.amounts.maxOrder} ${asset} to read the balance`);
@@ -54,7 +57,7 @@ async function withdrawOrganic(ctx: CheckContext) {
   // A fraction when the profile's minimum allows one (exactness shows), else that minimum.
   const amount = legalAmount(ctx.profile, 0, { base: '40.25', kind: 'withdrawal' });
   if (before.lt(amount)) throw new CheckSkip(`${u} has ${before.toFixed()} USDC available, less than the ${amount} to withdraw: name a funded user in the profile (funding.userIds)`);
-  const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
+  const r = await ctx.call('user.withdraw', { params: { userId: u }, body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
   skipIfUnfunded(ctx, r, `a withdrawal for ${u}`);
   if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const after = await availableOf(ctx, u, 'USDC');
@@ -85,8 +88,8 @@ export function lifecycleChecks(profile: Profile): Check[] {
           if (p[k] !== c.body[k]) fail(`${k} reads back as created`, show(c.body[k]), show(p[k]), r);
         }
         if (!new Decimal(p.amount).eq(amount)) fail('the amount reads back exactly', amount, show(p.amount), r);
-        const l = await ctx.api('GET', `/users/${enc(u)}/positions`);
-        expectSuccess(ctx, l, 'GET /users/{userId}/positions', 'GET /users/{userId}/positions after a lend');
+        const l = await ctx.call('positions.list', { params: { userId: u } });
+        expectSuccess(ctx, l, keyOf(ctx, 'positions.list'), `${keyOf(ctx, 'positions.list')} after a lend`);
         const list = expectShape(l, positionList, 'the list matches the spec');
         const item = list.positions.find((x) => x.positionId === c.body.positionId);
         if (!item) fail('the new lend is listed for its user', `${c.body.positionId} in positions`, show(list.positions.map((x) => x.positionId)), l.exchange);
@@ -106,7 +109,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         const duration = profile.markets.maturities[1] ?? profile.lifecycle.defaultMaturity;
         let now = Date.now();
         if (ctx.hasControls) {
-          const clock = await ctx.api('GET', '/sandbox/clock');
+          const clock = await ctx.call('sandbox.clock');
           now = Date.parse(expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').now);
         }
         const date = new Date(now + Number.parseInt(duration, 10) * 86_400_000).toISOString().slice(0, 10);
@@ -130,7 +133,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
       async run(ctx) {
         const u = await fundedUser(ctx, 'cancel');
         const c = await createLend(ctx, u);
-        const r = await ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
+        const r = await ctx.call('position.cancel', { params: { positionId: c.body.positionId } });
         if (r.status < 200 || r.status > 299) {
           const now = await read(ctx, c.body.positionId, 'GET after a refused cancel');
           // A counterparty may take an order at any moment (a fast test clock makes that quick).
@@ -139,7 +142,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         }
         const p = await read(ctx, c.body.positionId, 'GET of the cancelled position');
         if (p.status !== 'cancelled') fail('a cancelled position reads back cancelled', 'status cancelled', show(p.status), ctx.http.log[ctx.http.log.length - 1]);
-        const again = await ctx.api('POST', `/positions/${enc(c.body.positionId)}/cancel`);
+        const again = await ctx.call('position.cancel', { params: { positionId: c.body.positionId } });
         expectProfileError(ctx, again, profile.errors.invalidState, 'errors.invalidState', 'cancelling a cancelled position is refused');
         return pass();
       },
@@ -158,7 +161,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
           if (!p.matchedAt) fail(`the matched ${side} carries matchedAt`, 'an ISO 8601 UTC matchedAt', 'none', ex);
           if (p.type !== side) fail(`the ${side} reads back with type ${side}`, side, show(p.type), ex);
         }
-        const r = await ctx.api('POST', `/positions/${enc(pair.lendId)}/cancel`);
+        const r = await ctx.call('position.cancel', { params: { positionId: pair.lendId } });
         expectProfileError(ctx, r, profile.errors.invalidState, 'errors.invalidState', 'cancelling a matched (active) position is refused: cancel applies to unmatched orders');
         const p = await read(ctx, pair.lendId, 'GET after the refused cancel');
         if (p.status !== 'active') fail('a refused cancel leaves the position active', 'active', show(p.status));
@@ -173,13 +176,13 @@ export function lifecycleChecks(profile: Profile): Check[] {
       async run(ctx) {
         const pair = await matchedPair(ctx, 'life-repay');
         await readUntil(ctx, pair.borrowId, (x) => x.status === 'active', 'GET of the borrow before repaying');
-        const onLend = await ctx.api('POST', `/positions/${enc(pair.lendId)}/repay`, { body: { amount: '1' } });
+        const onLend = await ctx.call('position.repay', { params: { positionId: pair.lendId }, body: { amount: '1' } });
         expectProfileError(ctx, onLend, profile.lifecycle.repayOnLend, 'lifecycle.repayOnLend', 'repay on a lend position is refused: a lender owes nothing');
-        const part = await ctx.api('POST', `/positions/${enc(pair.borrowId)}/repay`, { body: { amount: '10' } });
+        const part = await ctx.call('position.repay', { params: { positionId: pair.borrowId }, body: { amount: '10' } });
         if (part.status < 200 || part.status > 299) fail('a partial repay of 10 succeeds', 'a 2xx', `${part.status} ${show(part.json ?? part.text)}`, part.exchange);
         const mid = await read(ctx, pair.borrowId, 'GET after a partial repay');
         if (mid.status !== 'active') fail('a partly repaid borrow stays active', 'active', show(mid.status));
-        const full = await ctx.api('POST', `/positions/${enc(pair.borrowId)}/repay`, { body: {} });
+        const full = await ctx.call('position.repay', { params: { positionId: pair.borrowId }, body: {} });
         if (full.status < 200 || full.status > 299) fail('a repay without amount repays the rest', 'a 2xx', `${full.status} ${show(full.json ?? full.text)}`, full.exchange);
         const end = await read(ctx, pair.borrowId, 'GET after the full repay');
         const want = profile.lifecycle.statusAfterFullRepay;
@@ -197,7 +200,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         const u = await fundedUser(ctx, 'patch');
         const c = await createLend(ctx, u);
         for (const v of [false, true]) {
-          const r = await ctx.api('PATCH', `/positions/${enc(c.body.positionId)}`, { body: { autoRollover: v } });
+          const r = await ctx.call('position.patch', { params: { positionId: c.body.positionId }, body: { autoRollover: v } });
           if (r.status < 200 || r.status > 299) fail(`PATCH autoRollover ${v} succeeds`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
           const p = await read(ctx, c.body.positionId, 'GET after PATCH');
           if (p.autoRollover !== v) fail('the PATCHed autoRollover persists', String(v), show(p.autoRollover), ctx.http.log[ctx.http.log.length - 1]);
@@ -205,7 +208,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         const pair = await matchedPair(ctx, 'life-patch');
         const b = await read(ctx, pair.borrowId, 'GET of a borrow');
         const want = !b.autoRefinance;
-        const r = await ctx.api('PATCH', `/positions/${enc(pair.borrowId)}`, { body: { autoRefinance: want } });
+        const r = await ctx.call('position.patch', { params: { positionId: pair.borrowId }, body: { autoRefinance: want } });
         if (r.status < 200 || r.status > 299) fail(`PATCH autoRefinance ${want} succeeds`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await read(ctx, pair.borrowId, 'GET after PATCH autoRefinance');
         if (after.autoRefinance !== want) fail('the PATCHed autoRefinance persists', String(want), show(after.autoRefinance), ctx.http.log[ctx.http.log.length - 1]);
@@ -221,14 +224,14 @@ export function lifecycleChecks(profile: Profile): Check[] {
         if (!ctx.hasControls) return withdrawOrganic(ctx);
         const u = ctx.user('withdraw');
         const amount = legalAmount(ctx.profile, 0, { base: '40.25', kind: 'withdrawal' });
-        await ctx.api('POST', '/sandbox/fund', { body: { userId: u, asset: 'USDC', amount: new Decimal(amount).plus('60.25').toFixed() } });
+        await ctx.call('sandbox.fund', { body: { userId: u, asset: 'USDC', amount: new Decimal(amount).plus('60.25').toFixed() } });
         const bal = async () => {
-          const r = await ctx.api('GET', `/sandbox/users/${enc(u)}/balances`);
+          const r = await ctx.call('sandbox.balances', { params: { userId: u } });
           const b = expectShape(r, controls.balancesResponse, 'the balances control');
           return new Decimal(b.balances.find((x) => x.asset === 'USDC')?.available ?? '0');
         };
         const before = await bal();
-        const r = await ctx.api('POST', `/users/${enc(u)}/withdraw`, { body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
+        const r = await ctx.call('user.withdraw', { params: { userId: u }, body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
         if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await bal();
         if (!before.minus(after).eq(amount)) fail('the available balance drops by the amount withdrawn', `${before.minus(amount).toFixed()}`, after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
@@ -245,10 +248,10 @@ export function lifecycleChecks(profile: Profile): Check[] {
         if (!ctx.hasControls) throw new CheckSkip(NEEDS_CLOCK.maturity, 'target-lacks');
         const pair = await matchedPair(ctx, 'life-mature');
         const p = await readUntil(ctx, pair.lendId, (x) => x.status === 'active', 'GET of the matched lend');
-        const clock = await ctx.api('GET', '/sandbox/clock');
+        const clock = await ctx.call('sandbox.clock');
         const now = expectShape(clock, controls.clockResponse, 'GET /sandbox/clock').now;
         const seconds = Math.ceil((Date.parse(p.maturity) - Date.parse(now)) / 1000) + 86_400;
-        const adv = await ctx.api('POST', '/sandbox/clock/advance', { body: { seconds: Math.max(1, seconds) } });
+        const adv = await ctx.call('sandbox.clock.advance', { body: { seconds: Math.max(1, seconds) } });
         expectStatus(adv, [200, 201], 'POST /sandbox/clock/advance');
         const m = await readUntil(ctx, pair.lendId, (x) => x.status === 'matured', 'GET after maturity');
         if (m.status !== 'matured') fail('a lend past its maturity is matured', 'status matured', show(m.status), ctx.http.log[ctx.http.log.length - 1]);
