@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { EVENT_TYPES, WEBHOOK_SECRET_PREFIX } from '../../contract/index.ts';
+import { routePath } from '../../contract/fill-path.ts';
 import { caller, KEY_A } from '../../sandbox/testing/helpers.ts';
 import { freePort, spawnReceiver } from './restart-receiver.ts';
 import { judgeReceiverDb, type DrillResult, type RestartRecord } from './restart-result.ts';
@@ -28,7 +29,7 @@ export async function runRestartDrill(o: DrillOptions): Promise<DrillResult> {
   const db = join(o.dir, `receiver-${o.lossy ? 'lossy' : 'real'}-${Date.now()}.db`);
   const port = await freePort();
 
-  const sub = await call('POST', '/webhooks', { key, body: { url: `http://127.0.0.1:${port}/hook`, events: [...EVENT_TYPES] } });
+  const sub = await call('POST', routePath('webhooks.create'), { key, body: { url: `http://127.0.0.1:${port}/hook`, events: [...EVENT_TYPES] } });
   if (sub.status !== 201 || !String(sub.body.secret).startsWith(WEBHOOK_SECRET_PREFIX)) throw new Error(`subscribe: ${sub.status} ${JSON.stringify(sub.body)}`);
   const webhookId = sub.body.webhookId as string;
   const secret = sub.body.secret as string;
@@ -76,7 +77,7 @@ export async function runRestartDrill(o: DrillOptions): Promise<DrillResult> {
   current.child.kill('SIGTERM');
   await Promise.race([current.exited, sleep(15_000).then(() => current.child.kill('SIGKILL'))]);
   await current.exited;
-  await call('DELETE', `/webhooks/${webhookId}`, { key });
+  await call('DELETE', routePath('webhooks.delete', { webhookId }), { key });
 
   return judgeReceiverDb(db, [...final.values()], o.timeScale, { restarts, triggerErrors: stream.errors(), streamMs, drainMs });
 }

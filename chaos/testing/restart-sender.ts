@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '../../contract/index.ts';
+import { routePath } from '../../contract/fill-path.ts';
 import type { caller } from '../../sandbox/testing/helpers.ts';
 import type { SenderEvent } from './restart-reconcile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,7 +18,7 @@ export function startStream(call: Call, key: string, ratePerSec: number) {
   let n = 0;
   const fire = () => {
     const type = EVENT_TYPES[n++ % EVENT_TYPES.length];
-    const p = call('POST', '/sandbox/trigger', { key, body: { type, userId: `drill_${n}` } })
+    const p = call('POST', routePath('sandbox.trigger'), { key, body: { type, userId: `drill_${n}` } })
       .then((r) => (r.status === 200 ? void emitted.push({ eventId: r.body.eventId, atMs: Date.now() }) : void errors++))
       .catch(() => void errors++)
       .finally(() => pending.delete(p));
@@ -47,7 +48,7 @@ export async function drainSender(call: Call, key: string, webhookId: string, id
   const drainStart = Date.now();
   const final = new Map<string, SenderEvent>();
   const readEvent = async (id: string, keepPending = false) => {
-    const r = await call('GET', `/sandbox/events/${id}/attempts`, { key });
+    const r = await call('GET', routePath('sandbox.attempts', { eventId: id }), { key });
     if (r.status !== 200) throw new Error(`attempts of ${id}: ${r.status}`);
     const attempts = (r.body.attempts as Array<{ attempt: number; webhookId: string; sentAt?: string; status: number | null; outcome: string; error?: string }>)
       .filter((a) => a.webhookId === webhookId && a.outcome !== 'pending')

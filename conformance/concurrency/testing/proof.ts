@@ -3,13 +3,14 @@ import type { FaultSetting } from '../../../sandbox/faults/index.ts';
 import { serveWrapped } from '../../embedded.ts';
 import { runChecks, type ConformanceResult } from '../../runner.ts';
 import { HttpClient } from '../../http.ts';
+import { callSpec } from '../../call.ts';
 import type { TierName } from '../../../contract/index.ts';
 
 /** Sends reads on `key` until the target answers 429: the bucket is empty. */
 async function drain(baseUrl: string, key: string): Promise<void> {
   const http = new HttpClient({ baseUrl });
   try {
-    for (let i = 0; i < 5_000; i++) if ((await http.send({ method: 'GET', path: '/markets', key })).status === 429) return;
+    for (let i = 0; i < 5_000; i++) if ((await http.send(callSpec(defaultProfile, 'public.markets', { key }))).status === 429) return;
     throw new Error(`the bucket of ${baseUrl} never emptied`);
   } finally {
     await http.close();
