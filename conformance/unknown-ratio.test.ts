@@ -12,12 +12,12 @@ import { runChecks } from './runner.ts';
 
 const CHECKS = ['endpoint.borrow.create', 'concurrency.borrow-overcommit'];
 
-async function run(ratio: string | null) {
+async function run(ratio: string | null, pledgeTaken: Record<string, string> = {}) {
   const choices = mutatedChoices(28);
   const t = await serveWrapped((req, next) => next(req), { profile: parseProfile(choices), controls: false });
   try {
     // As detection leaves it: ETH's price not read (it is read through the ratio), so the default's.
-    const profile = parseProfile({ ...choices, assets: { ...choices.assets, info: defaultProfile.assets.info }, amounts: { ...choices.amounts, minCollateralRatio: ratio } });
+    const profile = parseProfile({ ...choices, assets: { ...choices.assets, info: defaultProfile.assets.info }, amounts: { ...choices.amounts, minCollateralRatio: ratio, pledgeTaken } });
     return (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile, only: CHECKS })).checks;
   } finally {
     await t.close();
@@ -32,6 +32,13 @@ describe('seed 28: a collateral ratio detection could not read', () => {
       expect(c.status, `${c.id}: ${c.message}`).toBe('skipped');
       expect(c.message).toMatch(/amounts\.minCollateralRatio, which is unknown/);
     }
+  }, 90_000);
+
+  it('pledges what detection saw taken for the pair (amounts.pledgeTaken); the overcommit storm, at the ratio, still skips', async () => {
+    // 0.002 ETH per USDT: the rung of detection's ladder above the target's 2.97 / 2500 (0.001188).
+    const checks = await run(null, { 'ETH/USDT': '0.002' });
+    expect(checks.find((c) => c.id === 'endpoint.borrow.create')?.status).toBe('passed');
+    expect(checks.find((c) => c.id === 'concurrency.borrow-overcommit')?.message).toMatch(/amounts\.minCollateralRatio, which is unknown/);
   }, 90_000);
 
   it('runs and passes them where the profile gives the target\'s ratio', async () => {

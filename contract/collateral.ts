@@ -25,10 +25,8 @@ export const COLLATERAL_MARGIN = 2;
  */
 export function collateralFor(profile: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
   const asset = collateralAsset(profile, borrowAsset);
-  const ratio = known(profile.amounts.minCollateralRatio, 'amounts.minCollateralRatio', `a borrow's collateral (${asset} against ${borrowAsset})`);
-  const price = (a: string) => new Decimal(profile.assets.info[a]?.oraclePriceUsd ?? '1');
   const decimals = profile.assets.info[asset]?.decimals ?? 6;
-  const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(ratio).mul(COLLATERAL_MARGIN).div(price(asset));
+  const need = new Decimal(borrowAmount).mul(pledgePerUnit(profile, asset, borrowAsset)).mul(COLLATERAL_MARGIN);
   return { asset, amount: need.toSignificantDigits(2, Decimal.ROUND_UP).toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
 }
 
@@ -36,4 +34,18 @@ export function collateralFor(profile: Profile, borrowAsset: string, borrowAmoun
 export function collateralAsset(profile: Profile, borrowAsset: string): string {
   const others = profile.assets.collateral.filter((a) => a !== borrowAsset);
   return others.find((a) => !(LEND_ASSETS as readonly string[]).includes(a)) ?? others[0] ?? profile.assets.collateral[0] ?? 'ETH';
+}
+
+/**
+ * Collateral per unit borrowed at the minimum: the ratio at the profile's prices, else a pledge
+ * the target was seen to take for this pair (amounts.pledgeTaken, read where the ratio cannot
+ * be: issue 47, mutator seed 28), else UnknownOption naming the ratio.
+ */
+function pledgePerUnit(profile: Profile, asset: string, borrowAsset: string): Decimal {
+  const ratio = profile.amounts.minCollateralRatio;
+  const taken = profile.amounts.pledgeTaken[`${asset}/${borrowAsset}`];
+  if (ratio === null && taken !== undefined) return new Decimal(taken);
+  const price = (a: string) => new Decimal(profile.assets.info[a]?.oraclePriceUsd ?? '1');
+  const r = known(ratio, 'amounts.minCollateralRatio', `a borrow's collateral (${asset} against ${borrowAsset}; nor is amounts.pledgeTaken known for the pair)`);
+  return price(borrowAsset).mul(r).div(price(asset));
 }

@@ -29,6 +29,13 @@ describe('an unknown minimum collateral ratio', () => {
     expect(collateralFor(defaultProfile, 'USDC', '100').asset).toBe(collateralAsset(defaultProfile, 'USDC'));
   });
 
+  it('pledges twice a pledge seen taken for the pair where the ratio is unknown (amounts.pledgeTaken)', () => {
+    const p = parseProfile({ assets: { borrow: ['USDT'], collateral: ['ETH', 'USDT'] }, amounts: { minCollateralRatio: null, pledgeTaken: { 'ETH/USDT': '0.0012' } } });
+    expect(collateralFor(p, 'USDT', '100')).toEqual({ asset: 'ETH', amount: '0.24' });
+    // Another pair has no pledge seen: unknown still.
+    expect(() => collateralFor(parseProfile({ amounts: { minCollateralRatio: null, pledgeTaken: { 'ETH/USDT': '0.0012' } } }), 'USDC', '100')).toThrow(UnknownOption);
+  });
+
   it('pledges twice the ratio where it is known', () => {
     const p = parseProfile({ amounts: { minCollateralRatio: '2.97' }, assets: { info: { ...defaultProfile.assets.info, ETH: { decimals: 18, oraclePriceUsd: '2500' } } } });
     // 100 × 2.97 × 2 / 2500 = 0.2376, rounded up to two significant digits.

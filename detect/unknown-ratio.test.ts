@@ -17,6 +17,12 @@ describe('a collateral ratio detection cannot read', () => {
       expect(d.options['amounts.minCollateralRatio']).toMatchObject({ detected: false, value: null, reason: expect.stringMatching(/no second stablecoin .*unknown \(null\)/) });
       expect((d.profile.amounts as Record<string, unknown>).minCollateralRatio).toBeNull();
       expect(d.merged.amounts.minCollateralRatio).toBeNull();
+      // What a borrow needs is read instead: collateral per unit borrowed, at or above the target's
+      // 2.97 / 3000 (the default ETH price) and within a rung (2.5×) of it.
+      const taken = d.merged.amounts.pledgeTaken['ETH/USDT'];
+      expect(d.options['amounts.pledgeTaken']).toMatchObject({ detected: true });
+      expect(Number(taken)).toBeGreaterThanOrEqual(2.97 / 3000);
+      expect(Number(taken)).toBeLessThan((2.5 * 2.97) / 3000);
     } finally {
       await server.close();
     }

@@ -1,8 +1,9 @@
 // The profile's choices, resolved here and handed to the scenarios as env: k6 cannot
 // import the zod profile. API_KEY travels in the process environment only (never as
 // `-e` on the command line, where `ps` would show it).
-import { ADDRESS_FORMS, addressFor, collateralAsset, collateralFor, legalAmount, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
+import { ADDRESS_FORMS, addressFor, collateralAsset, legalAmount, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
 import { restingRate } from '../../contract/resting-rate.ts';
+import { pledgeOf } from './unknown-collateral.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -23,8 +24,8 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
   const lendable = profile.assets.borrow.filter((a) => (LEND_ASSETS as readonly string[]).includes(a));
   // The collateral every suite pledges (contract/collateral.ts), for an order on the first market.
   const orderAmount = orderAmountOf(profile);
-  // Unknown ratio: the borrowing scenarios skip before k6 (unknown-collateral.ts); the others send no borrow.
-  const collateral = profile.amounts.minCollateralRatio === null ? { asset: collateralAsset(profile, lendable[0] ?? 'USDC'), amount: '' } : collateralFor(profile, lendable[0] ?? 'USDC', orderAmount);
+  // Unknown pledge: the borrowing scenarios skip before k6 (unknown-collateral.ts); the others send no borrow.
+  const collateral = pledgeOf(profile, lendable[0] ?? 'USDC', orderAmount) ?? { asset: collateralAsset(profile, lendable[0] ?? 'USDC'), amount: '' };
   return {
     BASE_URL: i.baseUrl,
     TIER: i.tier,

@@ -1,18 +1,35 @@
-import type { Profile } from '../../contract/index.ts';
+import { collateralFor, LEND_ASSETS, legalAmount, UnknownOption, type Profile } from '../../contract/index.ts';
 import type { CheckResult, PartResult } from '../../kernel/results.ts';
 import type { ScenarioName } from './env.ts';
 
 // The scenarios that borrow (matching, mixed) pledge collateral at the profile's minimum ratio
-// (contract/collateral.ts). Where a detected profile does not know it (null), a guessed pledge
+// (contract/collateral.ts), or a pledge seen taken. Where a detected profile knows neither, a guessed pledge
 // could be refused by a correct target and fail its figures (issue 47, mutator seed 28), so the
 // run skips before k6 starts, naming the option.
 
 const BORROWING: readonly ScenarioName[] = ['matching', 'mixed'];
 
+/** The collateral of a borrow, or undefined where the profile knows no pledge for it. */
+export function pledgeOf(profile: Profile, borrowAsset: string, amount: string): { asset: string; amount: string } | undefined {
+  try {
+    return collateralFor(profile, borrowAsset, amount);
+  } catch (e) {
+    if (e instanceof UnknownOption) return undefined;
+    throw e;
+  }
+}
+
 /** Why the scenario cannot run under the profile, or undefined. */
 export function unknownCollateralReason(scenario: ScenarioName, profile: Profile): string | undefined {
-  if (!BORROWING.includes(scenario) || profile.amounts.minCollateralRatio !== null) return undefined;
-  return `the ${scenario} scenario borrows, and its collateral needs profile amounts.minCollateralRatio, which is unknown (detection could not read it: no second stablecoin is taken as collateral to compare amounts at par); set it in the profile file (--profile)`;
+  if (!BORROWING.includes(scenario)) return undefined;
+  const asset = profile.assets.borrow.find((a) => (LEND_ASSETS as readonly string[]).includes(a)) ?? 'USDC';
+  try {
+    collateralFor(profile, asset, legalAmount(profile));
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof UnknownOption)) throw e;
+    return `the ${scenario} scenario borrows: ${e.message}; set it in the profile file (--profile)`;
+  }
 }
 
 /** The scenario's part, skipped with the reason before k6 starts. */

@@ -4,6 +4,7 @@ import { errorOf, errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { NO_MARKET, stablePair, tradeAsset } from '../market/assets.ts';
 import { EVM_ADDRESS } from './lifecycle.ts';
 import { firstTrue, niceLadder, ratioLadder } from '../search.ts';
+import { pledgeTaken } from './pledge.ts';
 
 // Amount bounds by bounded search. Orders carry a maturity no
 // market has, so an order that passes the amount rules is refused for its maturity and
@@ -45,7 +46,7 @@ export const orderBoundsDetector: Detector = {
 
 export const amountsDetector: Detector = {
   name: 'amount bounds',
-  options: ['amounts.minCollateralRatio'],
+  options: ['amounts.minCollateralRatio', 'amounts.pledgeTaken'],
   async run(p) {
     const minOrder = String(p.found.get('amounts.minOrder')?.value ?? '1');
     await collateralRatio(p, minOrder);
@@ -83,10 +84,14 @@ export const withdrawalBoundDetector: Detector = {
  */
 async function collateralRatio(p: Probe, minOrder: string): Promise<void> {
   const pair = stablePair(p);
-  if (!pair) return p.miss('amounts.minCollateralRatio', 'no second stablecoin is taken as collateral to compare amounts at par');
-  const { borrow: asset, collateral: coll } = pair;
   const maturity = p.fact<string[]>('maturities')?.[0] ?? '30d';
   const borrow = Decimal.max(new Decimal(minOrder), new Decimal(String(p.found.get('amounts.maxOrder')?.value ?? '1000000')));
+  if (!pair) {
+    p.miss('amounts.minCollateralRatio', 'no second stablecoin is taken as collateral to compare amounts at par');
+    // What a borrow needs is still there to read: collateral per unit borrowed (pledge.ts).
+    return pledgeTaken(p, borrow.toFixed(), maturity);
+  }
+  const { borrow: asset, collateral: coll } = pair;
   const ladder = ratioLadder('1', '3', '0.05');
   const evidence: Reply[] = [];
   const i = await firstTrue(ladder, async (ratio) => {

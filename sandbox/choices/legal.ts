@@ -52,9 +52,9 @@ const marketsHold: Rule = (p) => [
 ];
 
 const amountsAreDecimals: Rule = (p) => {
-  const a = p.amounts as Record<string, string | null>;
-  // null: unknown (a detected profile's minCollateralRatio), no rule to hold.
-  const out = Object.entries(a).filter(([, v]) => v !== null && !DECIMAL.test(v)).map(([k, v]) => `amounts.${k}: expected a decimal string / received ${v}`);
+  const a = p.amounts as unknown as Record<string, string | null>;
+  // null: unknown (a detected profile's minCollateralRatio), no rule to hold; pledgeTaken is a record (its schema types it).
+  const out = Object.entries(a).filter(([, v]) => typeof v === 'string' && !DECIMAL.test(v)).map(([k, v]) => `amounts.${k}: expected a decimal string / received ${v}`);
   if (a.minCollateralRatio !== null && Number(a.liquidationRatio) >= Number(a.minCollateralRatio)) out.push(`amounts.liquidationRatio: expected below minCollateralRatio ${a.minCollateralRatio} / received ${a.liquidationRatio}`);
   if (Number(a.minOrder) > Number(a.maxOrder)) out.push(`amounts.minOrder: expected at most maxOrder / received ${a.minOrder}`);
   return out;
