@@ -41,7 +41,7 @@ export interface SandboxOptions {
   /** WAL checkpoints on a worker thread instead of inside commits (default on for a file). */
   backgroundCheckpoints?: boolean;
   /**
-   * false: no `/v1/sandbox/*` controls at all (they answer like any unknown route), as a
+   * false: no sandbox controls (the `sandbox.*` endpoints) at all (they answer like any unknown route), as a
    * real partner sandbox has none; users stay pre-funded and crossing orders still match.
    */
   controls?: boolean;

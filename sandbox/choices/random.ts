@@ -1,7 +1,11 @@
 import { parseProfile, SUCCESS_STATUS_DEFAULTS, PUBLIC_ENVELOPE_DEFAULTS, type Profile, type ProfileInput } from '../../contract/index.ts';
+import { ROUTES } from '../../contract/routes.ts';
 import { drawFieldNames } from './bodies.ts';
 import { drawFrom, type Draw } from './draw.ts';
 import { SIGNATURE_SCHEMES } from '../../signing/variants.ts';
+
+/** The default profile's get-rates path. */
+const RATES = ROUTES['rates.get'].path;
 
 // `lendcheck sandbox --choices random --seed N`: a profile drawn at every point the spec
 // leaves "not shown", among choices a correct service could make (sandbox/choices/legal.ts
@@ -85,7 +89,8 @@ export function randomChoices(seed: number): ProfileInput {
     successStatus: successStatuses(d),
     // The spec gives no path: detection's candidates, and paths outside them (found through the
     // target's own OpenAPI document, which the sandbox serves; detect/market/rates.ts).
-    ratesPath: d.pick(['/rates', '/market-rates', '/interest-rates', '/rates/current', '/lending-rates', '/lending/rates', '/quotes', '/fixed-rates']),
+    // The default first (the route list's), then others; the order is the seeds' (a fixed seed draws the same path).
+    ratesPath: d.pick([RATES, '/market-rates', '/interest-rates', `${RATES}/current`, '/lending-rates', '/lending/rates', '/quotes', '/fixed-rates']),
     publicEnvelope: Object.fromEntries(Object.keys(PUBLIC_ENVELOPE_DEFAULTS).map((p) => [p, d.pick(['bare', 'data'] as const)])),
     // Every variant of HMAC over the raw body lendcheck knows (signing/variants.ts, issue 47): the soak covers each.
     signature: { scheme: d.pick(SIGNATURE_SCHEMES) },

@@ -1,4 +1,5 @@
 import { RATE_LIMIT_HEADERS, type Profile } from '../../contract/index.ts';
+import { CONTROLS_PREFIX, PARTNER_REPORT_PATH } from './path.ts';
 import type { Answer } from '../answer/answer.ts';
 import { isInternalRequest, type SandboxContext } from '../pipeline/plugin.ts';
 import { NodeRequest, type SandboxRequest } from '../pipeline/request.ts';
@@ -15,11 +16,8 @@ import type { Exchange } from './types.ts';
 /** Past this many exchanges the oldest are dropped (a load run must not grow the heap without end). */
 export const RECORD_CAP = 20_000;
 
-/** The report's own control. */
-export const PARTNER_REPORT_PATH = '/v1/sandbox/partner-report';
-/** The sandbox's controls (the clock, funding, the report itself) are the test's calls, not the
- *  partner's code at work: no real service has them, so no rule of the interface applies. */
-const CONTROLS = '/v1/sandbox/';
+// The controls (path.ts) are the test's calls, not the partner's code at work: not recorded.
+export { PARTNER_REPORT_PATH };
 
 const ORDER_ENDPOINTS = new Set(['lend.create', 'borrow.create']);
 const READ_ENDPOINTS = new Set(['position.get', 'positions.list']);
@@ -92,7 +90,7 @@ export class Recorder {
   }
 
   readonly stage: Stage = (req, next) => {
-    if (isInternalRequest(req.env) || req.path.startsWith(CONTROLS)) return next();
+    if (isInternalRequest(req.env) || req.path.startsWith(CONTROLS_PREFIX)) return next();
     const at = this.now();
     const t0 = performance.now();
     return andThen(next(), (a) => {

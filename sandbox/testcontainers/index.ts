@@ -1,7 +1,11 @@
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
 import type { Profile } from '../../contract/index.ts';
+import { API_VERSION_PREFIX } from '../../contract/constants.ts';
+import { routePath } from '../../contract/fill-path.ts';
+import { ROUTES } from '../../contract/routes.ts';
 import { DEFAULT_KEYS, type KeyEntry } from '../auth/keys.ts';
 import type { PartnerReport } from '../partner-report/types.ts';
+import { PARTNER_REPORT_PATH } from '../partner-report/path.ts';
 
 // `lendcheck/testcontainers`: the sandbox image as a testcontainers module, in the style of
 // testcontainers' own (PostgreSqlContainer and the rest): a GenericContainer with `with…`
@@ -18,6 +22,8 @@ export type { KeyEntry } from '../auth/keys.ts';
 export const DEFAULT_SANDBOX_IMAGE = process.env.LENDCHECK_IMAGE ?? 'lendcheck-sandbox:local';
 const PORT = 8080;
 const PROFILE_IN_CONTAINER = '/tmp/lendcheck-profile.json';
+/** The partner report's control under the base URL (which ends in /v1). */
+const REPORT = PARTNER_REPORT_PATH.slice(API_VERSION_PREFIX.length);
 
 export class LendcheckSandboxContainer extends GenericContainer {
   private keys: KeyEntry[] = DEFAULT_KEYS;
@@ -89,7 +95,7 @@ export class LendcheckSandboxContainer extends GenericContainer {
     if (this.hostNetwork) {
       // No mapped port on the host network: the wait polls the service's own port.
       this.withNetworkMode('host').withExposedPorts().withWaitStrategy(Wait.forLogMessage(/lendcheck sandbox listening on/));
-    } else this.withWaitStrategy(Wait.forHttp('/v1/markets', PORT).forStatusCodeMatching((s) => s < 500));
+    } else this.withWaitStrategy(Wait.forHttp(`${API_VERSION_PREFIX}${routePath('public.markets')}`, PORT).forStatusCodeMatching((s) => s < 500));
     const started = await super.start();
     const base = this.hostNetwork ? `http://127.0.0.1:${port}/v1` : `http://${started.getHost()}:${started.getMappedPort(PORT)}/v1`;
     return new StartedLendcheckSandboxContainer(started, base, this.keys);
@@ -119,18 +125,18 @@ export class StartedLendcheckSandboxContainer extends AbstractStartedContainer {
 
   /** Moves the sandbox's test clock forward (POST /v1/sandbox/clock/advance): matching, maturity, retries fall due. */
   async advanceClock(seconds: number): Promise<{ now: string }> {
-    return this.control('POST', '/sandbox/clock/advance', { seconds: Math.ceil(seconds) });
+    return this.control(ROUTES['sandbox.clock.advance'].method, routePath('sandbox.clock.advance'), { seconds: Math.ceil(seconds) });
   }
 
   /** The partner report so far (GET /v1/sandbox/partner-report); `partner` narrows it to that partner's findings. */
   async partnerReport(partner?: string): Promise<PartnerReport> {
     const key = partner === undefined ? undefined : this.key(partner);
-    return this.control('GET', '/sandbox/partner-report', undefined, key);
+    return this.control('GET', REPORT, undefined, key);
   }
 
   /** Forgets what the report recorded (DELETE /v1/sandbox/partner-report), for a clean next test. */
   async resetPartnerReport(): Promise<void> {
-    await this.control('DELETE', '/sandbox/partner-report');
+    await this.control('DELETE', REPORT);
   }
 
   private async control<T>(method: string, path: string, body?: unknown, key = (this.keys.find((k) => k.tier === 'scale') ?? this.keys.at(-1))?.key): Promise<T> {
