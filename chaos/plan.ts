@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../contract/index.ts';
+import { seeded } from '../faults/index.ts';
 import { faultNames, getFault, type FaultDef } from './faults/index.ts';
 
 // A fault plan maps event types and attempt numbers to faults, e.g.
@@ -19,6 +20,7 @@ export const planRule = z
     attempts: z.union([z.literal('all'), z.array(z.number().int().min(1)).min(1), attemptRange]).default('all'),
     fault: z.string().min(1),
     config: z.unknown().optional(),
+    /** The rule's toxicity (faults/http.ts): the share of the attempts it selects that the fault takes, drawn from the plan's seed. */
     probability: z.number().min(0).max(1).default(1),
   })
   .superRefine((rule, ctx) => {
@@ -58,18 +60,6 @@ function selects(rule: z.infer<typeof planRule>, eventType: string | null, attem
   if (rule.attempts === 'all') return true;
   if (Array.isArray(rule.attempts)) return rule.attempts.includes(attempt);
   return attempt >= rule.attempts.from && attempt <= rule.attempts.to;
-}
-
-// mulberry32: a four-line seeded PRNG; no library is worth a dependency for repeatable rolls.
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function parsePlan(input: unknown): Plan {

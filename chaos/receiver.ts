@@ -6,7 +6,7 @@ import { verifyWebhook } from '../signing/signature.ts';
 import { EMPTY_PLAN, type Plan } from './plan.ts';
 import { AttemptStore } from './store.ts';
 import { canonicalJson, sha256 } from './canonical.ts';
-import { OK_BODY, type FaultOutcome } from './faults/index.ts';
+import { OK_BODY, serveToxic, type FaultOutcome } from './faults/index.ts';
 
 export interface ReceiverOptions {
   secret: string;
@@ -228,7 +228,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       res.writeHead(200, { 'content-type': 'application/json' }).end(OK_BODY);
     } else {
       const answering = (o: FaultOutcome) => store.finish(seq, realNowMs(), o.response, o.status);
-      const outcome = await chosen.def.install(chosen.config, { req, res, deadlineMs: opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, answering });
+      const toxic = chosen.def.install(chosen.config, { deadlineMs: opts.deadlineMs ?? WEBHOOK_RESPONSE_DEADLINE_MS });
+      const outcome = await serveToxic(toxic, req, res, { body, answering });
       // The exchange ends, as the sender sees it, when the answer is written or the connection
       // dropped: faults return at that moment (or earlier, when the sender hung up first). A
       // status written ahead by `answering` is kept if the process dies before this line.

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION_PREFIX, type Profile } from '../contract/index.ts';
+import type { Toxic } from '../faults/index.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox/app.ts';
 import { DEFAULT_KEYS, type KeyEntry } from '../sandbox/auth/keys.ts';
 import { fetchListener } from '../sandbox/http/fetch-listener.ts';
@@ -23,8 +24,8 @@ export interface EmbeddedTarget {
   close(): Promise<void>;
 }
 
-/** Request → Response middleware around the sandbox's fetch handler (the mutants use it). */
-export type FetchWrapper = (req: Request, next: (req: Request) => Promise<Response>) => Promise<Response>;
+/** Request → Response middleware around the sandbox's fetch handler (the mutants use it): the HTTP seams' one toxic shape (faults/http.ts). */
+export type FetchWrapper = Toxic;
 
 function pickKeys(keys: KeyEntry[]): Omit<EmbeddedTarget, 'url' | 'close'> {
   const a = keys.filter((k) => k.partnerId === keys[0]?.partnerId);

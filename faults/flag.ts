@@ -2,7 +2,9 @@ import type { FaultSetting } from './fault.ts';
 
 /**
  * The `--fault` flag: names separated by commas, each optionally with `:key=value` settings
- * joined by `;` (numbers and booleans as such), e.g. `withdraw-race:gapMs=10,cursor-shift`.
+ * joined by `;` (numbers and booleans as such), e.g. `withdraw-race:gapMs=10,cursor-shift`. The keys
+ * `toxicity` and `seed` are the setting's own (the share of requests an HTTP fault touches, and
+ * the seed of its draw), not the fault's config.
  */
 export function parseFaultFlag(flag: string): FaultSetting[] {
   return flag
@@ -18,6 +20,7 @@ export function parseFaultFlag(flag: string): FaultSetting[] {
         if (v === undefined) throw new Error(`fault ${name}: setting ${JSON.stringify(kv)} is not key=value`);
         config[k] = v === 'true' ? true : v === 'false' ? false : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
       }
-      return { name, config };
+      const { toxicity, seed, ...own } = config;
+      return { name, config: own, ...(toxicity !== undefined ? { toxicity: Number(toxicity) } : {}), ...(seed !== undefined ? { seed: Number(seed) } : {}) };
     });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlan } from '../plan.ts';
 import { startReceiver, type Receiver } from '../receiver.ts';
 import { signWebhook } from '../../signing/signature.ts';
-import { faultNames, getFault } from './index.ts';
+import { RECEIVER_FAULTS, faultNames, serveToxic, type ReceiverFault } from './index.ts';
 
 // Each fault seen from the sender's side of a real socket. The deadline is shortened to
 // 150 ms so that "after the deadline" faults take a fraction of a second.
@@ -93,13 +93,14 @@ describe('faults', () => {
 
 describe('held faults write their answer ahead', () => {
   // A crash between a held answer leaving and the fault returning must not lose the status
-  // the sender saw, so each held fault hands it to `answering` before the status line goes out.
+  // the sender saw, so the door hands each held fault's answer to `answering` before the status line goes out.
   for (const [name, config] of [['slow-headers', { delayMs: 50, status: 202 }], ['late-200', { lateByMs: 10 }], ['slow-body', { totalMs: 40, chunks: 2, status: 201 }]] as const) {
     it(`${name} calls answering before any byte of its answer`, async () => {
       const calls: Array<{ status: number | null; headersSent: boolean }> = [];
+      const fault: ReceiverFault = RECEIVER_FAULTS.get(name);
       const server = createServer((req, res) => {
-        getFault(name)!.install(getFault(name)!.config.parse(config), {
-          req, res, deadlineMs: 50,
+        serveToxic(fault.install(fault.config.parse(config), { deadlineMs: 50 }), req, res, {
+          body: Buffer.from('{}'),
           answering: async (o) => void calls.push({ status: o.status, headersSent: res.headersSent }),
         }).catch((e: unknown) => res.destroy(e as Error));
       });

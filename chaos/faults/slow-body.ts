@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { registerFault } from '../../faults/index.ts';
-import { hold, type ReceiverFault } from './registry.ts';
+import { answer, hold, receiverFault } from './registry.ts';
 
 // Sends headers at once, then trickles the body in chunks so the response ends late.
 const config = z
@@ -11,22 +10,28 @@ const config = z
   })
   .prefault({});
 
-export const slowBody = registerFault<ReceiverFault<typeof config>>({
-  seam: 'receiver',
+export const slowBody = receiverFault({
   name: 'slow-body',
   description: 'send the headers at once, then the body in chunks spread over totalMs',
   config,
-  async install(cfg, ctx) {
-    await ctx.answering?.({ status: cfg.status, response: `${cfg.status}, body still being sent` });
-    ctx.res.writeHead(cfg.status, { 'content-type': 'application/json' });
-    ctx.res.flushHeaders();
+  install: (cfg) => async (req) => {
     const body = Buffer.from(JSON.stringify({ received: true, pad: 'x'.repeat(cfg.chunks * 4) }));
     const size = Math.ceil(body.length / cfg.chunks);
-    for (let i = 0; i < cfg.chunks; i++) {
-      if ((await hold(ctx, cfg.totalMs / cfg.chunks)) === 'peer-closed') return { status: cfg.status, response: `slow-body: sender gave up after chunk ${i}` };
-      ctx.res.write(body.subarray(i * size, (i + 1) * size));
-    }
-    ctx.res.end();
-    return { status: cfg.status, response: `${cfg.status} with body spread over ${cfg.totalMs} ms` };
+    let ended!: (line: string) => void;
+    const final = new Promise<string>((r) => (ended = r));
+    let i = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if ((await hold(req.signal, cfg.totalMs / cfg.chunks)) === 'peer-closed') {
+          ended(`slow-body: sender gave up after chunk ${i}`);
+          return c.close();
+        }
+        c.enqueue(body.subarray(i * size, (i + 1) * size));
+        if (++i < cfg.chunks) return;
+        ended(`${cfg.status} with body spread over ${cfg.totalMs} ms`);
+        c.close();
+      },
+    });
+    return answer(new Response(stream, { status: cfg.status, headers: { 'content-type': 'application/json' } }), `${cfg.status}, body still being sent`, final);
   },
 });

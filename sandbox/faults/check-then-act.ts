@@ -19,7 +19,7 @@ export interface Spend {
  * again. The debit is relative (available − amount), so two withdrawals of 600000 from
  * 1000000 leave −200000: an overdraft, not a lost write.
  */
-export function balanceRace(name: string, endpoint: string, what: string, spend: (i: Input) => Spend): EngineFault<typeof gapConfig> {
+export function balanceRace<const N extends string>(name: N, endpoint: string, what: string, spend: (i: Input) => Spend): EngineFault<typeof gapConfig, N> {
   return engineFault({
     name,
     description: `${what}: the funds are checked, the handler awaits ${'`gapMs`'}, then debits without checking again`,
@@ -43,7 +43,7 @@ export function balanceRace(name: string, endpoint: string, what: string, spend:
  * Check-then-act on one position: the position is read, then the real operation runs on
  * that copy, so a transition another request made in the gap is not seen.
  */
-export function staleRowRace(name: string, endpoint: string, description: string, breaks: string): EngineFault<typeof gapConfig> {
+export function staleRowRace<const N extends string>(name: N, endpoint: string, description: string, breaks: string): EngineFault<typeof gapConfig, N> {
   return engineFault({
     name,
     description,

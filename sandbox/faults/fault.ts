@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { registerFault, type Fault } from '../../faults/index.ts';
+import type { Fault } from '../../faults/index.ts';
 import type { Profile } from '../../contract/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Input, Resolver } from '../endpoints/resolvers.ts';
@@ -9,6 +9,14 @@ import type { Input, Resolver } from '../endpoints/resolvers.ts';
 // resolvers: the clean path keeps its own code and its synchronous speed, and a resolver a
 // fault wraps may return a promise (the async gap a race needs; the engine over
 // better-sqlite3 is otherwise race-free).
+//
+// Why not the HTTP seams' `(request, next) => response` shape (faults/http.ts): an engine bug
+// lives between the parsed request and the ledger, where no HTTP message exists. A race needs
+// its `await` between the check and the act inside one operation (a toxic around the whole
+// exchange can only delay before or after it, never split it), and an authorization bug acts
+// as another partner on the resolved caller, which the request no longer shows. So an engine
+// fault replaces resolvers (and body parsers), keyed by endpoint id, and registers in the
+// sandbox's one registry (index.ts) like every other fault.
 
 /** A resolver that may wait: the only kind a fault installs. */
 export type FaultResolver = (engine: Engine, input: Input) => unknown;
@@ -20,7 +28,7 @@ export type Resolvers = Readonly<Record<string, Resolver | FaultResolver>>;
  * An engine fault: `install` receives the resolvers as they stand and returns the ones it
  * replaces, keyed by endpoint id.
  */
-export interface EngineFault<S extends z.ZodType = z.ZodType> extends Fault<S, [Resolvers], Record<string, FaultResolver>> {
+export interface EngineFault<S extends z.ZodType = z.ZodType, N extends string = string> extends Fault<S, [Resolvers], Record<string, FaultResolver>, N> {
   readonly seam: 'engine';
   readonly breaks: string;
   /**
@@ -41,8 +49,8 @@ export interface EngineFault<S extends z.ZodType = z.ZodType> extends Fault<S, [
 /** A fault's wrapper of one endpoint's body parse (sandbox/endpoints/route.ts). */
 export type BodyParser = (json: unknown, parse: (json: unknown) => unknown) => unknown;
 
-/** Registers an engine fault: a module gives the rest, and its config's type is read from the schema. */
-export const engineFault = <S extends z.ZodType>(fault: Omit<EngineFault<S>, 'seam'>): EngineFault<S> => registerFault({ ...fault, seam: 'engine' });
+/** Defines an engine fault (listed in index.ts): a module gives the rest; its name's literal and its config's type are kept. */
+export const engineFault = <const N extends string, S extends z.ZodType>(fault: Omit<EngineFault<S, N>, 'seam'>): EngineFault<S, N> => ({ ...fault, seam: 'engine' });
 
 /** The real wait of a race: the other requests of a storm run during it. */
 export const gap = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

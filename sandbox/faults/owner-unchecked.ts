@@ -27,7 +27,7 @@ const ROUTES: Record<keyof typeof VERBS, string> = {
   repay: 'POST /positions/{positionId}/repay',
 };
 
-function ownerUnchecked(verb: keyof typeof VERBS): EngineFault<typeof config> {
+function ownerUnchecked<V extends keyof typeof VERBS>(verb: V): EngineFault<typeof config, `owner-unchecked-${V}`> {
   const endpoint = VERBS[verb];
   return engineFault({
     name: `owner-unchecked-${verb}`,
@@ -46,4 +46,4 @@ function ownerUnchecked(verb: keyof typeof VERBS): EngineFault<typeof config> {
   });
 }
 
-export const OWNER_UNCHECKED: EngineFault[] = (Object.keys(VERBS) as Array<keyof typeof VERBS>).map(ownerUnchecked);
+export const OWNER_UNCHECKED = [ownerUnchecked('get'), ownerUnchecked('cancel'), ownerUnchecked('patch'), ownerUnchecked('repay')] as const;

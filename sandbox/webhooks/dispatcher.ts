@@ -7,6 +7,7 @@ import { migrateWebhooks } from '../store/webhook-schema.ts';
 import { httpSender, type AttemptResult, type Sender } from './sender.ts';
 import { dispatcherQueries } from './dispatcher-queries.ts';
 import { subscribed, type FanOutSub, type HookFaultEffects } from './faults/types.ts';
+import type { WireFaults } from './toxic-door.ts';
 
 // Reads the transactional outbox by seq and delivers each event to every subscription of
 // its partner that wants the type. All durable state is in SQLite (cursor, deliveries with
@@ -35,8 +36,10 @@ export interface DispatcherOptions {
   wallNow?: () => number;
   /** Business ms before the 1st..nth retry; the spec's schedule unless a test shortens it. */
   retryDelaysMs?: readonly number[];
-  /** Deliberate sender bugs (faults/): only tests and `--fault` give any. */
+  /** Deliberate bugs of the sender's logic (faults/): only tests and `--fault` give any. */
   faults?: HookFaultEffects;
+  /** Deliberate bugs on the sender's wire, its toxics behind their door (toxic-door.ts): likewise. */
+  wire?: WireFaults;
 }
 
 interface DueRow {
@@ -103,6 +106,7 @@ export class Dispatcher {
 
   private readonly q: ReturnType<typeof dispatcherQueries>;
   private readonly faults: HookFaultEffects;
+  private readonly wire: WireFaults | undefined;
 
   constructor(opts: DispatcherOptions) {
     this.db = opts.db;
@@ -113,6 +117,7 @@ export class Dispatcher {
     this.pollMs = opts.pollMs ?? 25;
     this.wallNow = opts.wallNow ?? Date.now;
     this.faults = opts.faults ?? {};
+    this.wire = opts.wire;
     const delays = opts.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
     this.retryDelays = this.faults.retryDelaysMs?.(delays) ?? delays;
     if (opts.send) {
@@ -122,7 +127,7 @@ export class Dispatcher {
       // Connections per origin up to the overall bound: subscriptions of several partners often
       // share one receiver (one origin), and a pool of maxPerEndpoint connections held them all
       // to that one subscription's bound; each subscription is still held to maxPerEndpoint.
-      const s = httpSender({ timeoutMs: this.faults.timeoutMs ?? opts.timeoutMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, connectionsPerOrigin: this.maxInFlight });
+      const s = httpSender({ timeoutMs: opts.timeoutMs ?? WEBHOOK_RESPONSE_DEADLINE_MS, connectionsPerOrigin: this.maxInFlight });
       this.send = s.send;
       this.closeSender = s.close;
     }
@@ -282,23 +287,24 @@ export class Dispatcher {
     this.sending++;
     const signal = this.abort.signal;
     const p = (async () => {
-      const wire = this.faults.body?.(row.payload, row.event_id, row.attempts + 1) ?? { sent: row.payload, signed: row.payload, eventId: row.event_id };
-      const headers: Record<string, string> = {
+      const sign = (body: string, eventId: string): Record<string, string> => ({
         'content-type': 'application/json',
         'user-agent': 'lendcheck-sandbox-webhooks/1',
-        ...signWebhookHeaders(wire.signed, row.secret, {
+        ...signWebhookHeaders(body, row.secret, {
           // A profile whose scheme is unknown (a detection result) still has this sandbox sign: under the default.
           scheme: this.profile.signature.scheme ?? undefined,
           timestamp: Math.floor(this.wallNow() / 1000),
           // Standard Webhooks' webhook-id: the event id, the same on every retry (its idempotency key).
-          id: wire.eventId,
+          id: eventId,
         }),
-      };
+      });
+      let headers = sign(row.payload, row.event_id);
       const sentAt = this.clock.now();
       const t0 = performance.now();
       let result: AttemptResult;
       try {
-        result = await this.send(row.url, wire.sent, headers, signal);
+        if (!this.wire) result = await this.send(row.url, row.payload, headers, signal);
+        else ({ result, headers } = await this.wire(this.send, { url: row.url, body: row.payload, headers, signal, attempt: row.attempts + 1, sign }));
       } catch (e) {
         result = { status: null, error: (e as Error).message };
       }

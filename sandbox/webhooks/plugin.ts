@@ -1,7 +1,8 @@
 import type { SandboxContext, SandboxPlugin } from '../pipeline/plugin.ts';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 import { webhookRoutes } from './routes.ts';
-import { hookFaultEffects, senderFaults } from './faults/index.ts';
+import { hookFaultEffects, senderFaults, wireSettings } from './faults/index.ts';
+import { wireFaults } from './toxic-door.ts';
 
 // Webhooks as a sandbox plugin: subscription routes and the trigger/attempts controls,
 // plus the dispatcher that drains the outbox while the sandbox runs.
@@ -42,7 +43,8 @@ export function webhooksPlugin(opts: WebhooksPluginOptions = {}): WebhooksPlugin
       if (!dispatch || dispatcher) return;
       const given = senderFaults(ctx.faults);
       const faults = given.length ? hookFaultEffects(given, { db: ctx.db }) : undefined;
-      dispatcher = new Dispatcher({ db: ctx.db, clock: ctx.clock, profile: ctx.profile, ...dispatcherOpts, ...(faults ? { faults } : {}) });
+      const wire = wireFaults(wireSettings(ctx.faults));
+      dispatcher = new Dispatcher({ db: ctx.db, clock: ctx.clock, profile: ctx.profile, ...dispatcherOpts, ...(faults ? { faults } : {}), ...(wire ? { wire } : {}) });
       // Committed engine events wake the dispatcher at once instead of at its next poll.
       unsubscribe = ctx.engine.onEvents(() => dispatcher?.kick());
       dispatcher.start();

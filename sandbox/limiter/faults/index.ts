@@ -1,11 +1,11 @@
-import './slow-refill.ts';
 import { atSeam, type Installed } from '../../../faults/index.ts';
 import type { LimitRule } from '../gcra.ts';
 import type { LimitFault, LimitFaultSetting } from './types.ts';
 
-// The limiter's faults: importing this module registers them (faults/) at the 'limiter' seam.
+// The limiter's faults, listed in the sandbox's one registry (sandbox/faults/index.ts).
 
 export type { LimitFault, LimitFaultSetting } from './types.ts';
+export { slowRefill } from './slow-refill.ts';
 
 /** The limiter's faults among a sandbox's validated settings (SandboxContext.faults). */
 export const limiterFaults = (all: readonly Installed[] = []): LimitFaultSetting[] => atSeam<LimitFault>(all, 'limiter');
