@@ -3,6 +3,7 @@ import { expectClientError, expectError, fail, show, type Check, type CheckConte
 import type { Reply } from '../http.ts';
 import { borrowBody, lendBody, sharedLend, validAddress } from './fixtures.ts';
 import { callById, templateOf } from './call-by-id.ts';
+import type { RouteId } from '../../contract/routes.ts';
 
 // Part 5: every authenticated endpoint refuses a request without a valid Bearer key with
 // 401 authentication_failed, whatever is wrong with the header; and one partner never
@@ -29,7 +30,7 @@ function unauthenticated(ctx: CheckContext, e: Endpoint): Promise<Reply> {
                 ? {}
                 : undefined;
   // The ids come from walking the table, so ctx.call's per-endpoint types cannot follow them (call-by-id.ts).
-  return callById(ctx, e.id, { params, key: null, body });
+  return callById(ctx, e.id as RouteId, { params, key: null, body });
 }
 
 export function authChecks(profile: Profile): Check[] {

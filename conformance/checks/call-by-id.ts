@@ -1,4 +1,5 @@
 import { endpointById, type LooseBody, type Profile } from '../../contract/index.ts';
+import type { RouteId } from '../../contract/routes.ts';
 import type { CallOptions } from '../call.ts';
 import type { CheckContext } from '../check.ts';
 import type { Reply } from '../http.ts';
@@ -8,6 +9,7 @@ import type { Reply } from '../http.ts';
 // ctx.call's per-endpoint types cannot follow them; and public.rateSeries is a row of the
 // table that lendcheck/types does not name (contract/routes.ts). The call is ctx.call all the
 // same: method and path from the table, the id on the exchange, the answer judged on arrival.
+// The id is still one of the table's routes (RouteId), so a misspelt one fails at compile time.
 
 export interface CallByIdInput extends CallOptions {
   params?: Record<string, string>;
@@ -15,12 +17,12 @@ export interface CallByIdInput extends CallOptions {
   body?: LooseBody;
 }
 
-export function callById(ctx: CheckContext, id: string, input: CallByIdInput = {}): Promise<Reply> {
-  return (ctx.call as unknown as (id: string, input: CallByIdInput) => Promise<Reply>)(id, input);
+export function callById(ctx: CheckContext, id: RouteId, input: CallByIdInput = {}): Promise<Reply> {
+  return (ctx.call as unknown as (id: RouteId, input: CallByIdInput) => Promise<Reply>)(id, input);
 }
 
 /** An endpoint as a failure names it: its method and path template (`GET /positions/{positionId}`), from the table. */
-export function templateOf(profile: Profile, id: string): string {
+export function templateOf(profile: Profile, id: RouteId): string {
   const e = endpointById(profile, id);
   if (!e) throw new Error(`${id} is no endpoint of the table under this profile`);
   return `${e.method} ${e.path}`;

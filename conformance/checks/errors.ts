@@ -248,7 +248,7 @@ export function errorChecks(profile: Profile): Check[] {
       requirements: ['ERR-position_not_found', 'SHAPE-error'],
       async run(ctx) {
         const id = `${ctx.runId}-missing`;
-        const calls: Array<[string, LooseBody | undefined]> = [['position.get', undefined]];
+        const calls: Array<['position.get' | 'position.cancel' | 'position.repay' | 'position.patch', LooseBody | undefined]> = [['position.get', undefined]];
         if (!ctx.readOnly) calls.push(['position.cancel', undefined], ['position.repay', {}], ['position.patch', { autoRollover: true }]);
         for (const [endpoint, body] of calls) {
           const r = await callById(ctx, endpoint, { params: { positionId: id }, body });

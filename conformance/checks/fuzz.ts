@@ -3,6 +3,7 @@ import { legalAmount, endpointBody, patchPositionRequest, positionListQuery, web
 import { CheckFailure, expectClientError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { TransportError, type Reply } from '../http.ts';
 import type { CallOptions } from '../call.ts';
+import type { RouteId } from '../../contract/routes.ts';
 import { sharedLend } from './fixtures.ts';
 import { templateOf } from './call-by-id.ts';
 
@@ -64,7 +65,7 @@ const jsonish = fc.oneof(
 export function fuzzChecks(profile: Profile): Check[] {
   // Each body-taking endpoint by its id, with what its path needs (a user, the run's shared lend) filled once per run.
   type Send = (o: CallOptions) => Promise<Reply>;
-  const bodies: Array<[string, (ctx: CheckContext) => Promise<Send>, { safeParse(v: unknown): { success: boolean } }]> = [
+  const bodies: Array<[RouteId, (ctx: CheckContext) => Promise<Send>, { safeParse(v: unknown): { success: boolean } }]> = [
     ['lend.create', async (ctx) => (o) => ctx.call('lend.create', o), endpointBody(profile, 'lend.create')],
     ['borrow.create', async (ctx) => (o) => ctx.call('borrow.create', o), endpointBody(profile, 'borrow.create')],
     ['user.withdraw', async (ctx) => (o) => ctx.call('user.withdraw', { params: { userId: ctx.user('fuzz') }, ...o }), withdrawRequest],
