@@ -34,11 +34,10 @@ describe('seed 28: a collateral ratio detection could not read', () => {
     }
   }, 90_000);
 
-  it('pledges what detection saw taken for the pair (amounts.pledgeTaken); the overcommit storm, at the ratio, still skips', async () => {
+  it('pledges what detection saw taken for the pair (amounts.pledgeTaken), and passes them', async () => {
     // 0.002 ETH per USDT: the rung of detection's ladder above the target's 2.97 / 2500 (0.001188).
     const checks = await run(null, { 'ETH/USDT': '0.002' });
-    expect(checks.find((c) => c.id === 'endpoint.borrow.create')?.status).toBe('passed');
-    expect(checks.find((c) => c.id === 'concurrency.borrow-overcommit')?.message).toMatch(/amounts\.minCollateralRatio, which is unknown/);
+    for (const c of checks) expect(c.status, `${c.id}: ${c.message}`).toBe('passed');
   }, 90_000);
 
   it('runs and passes them where the profile gives the target\'s ratio', async () => {

@@ -41,7 +41,7 @@ export function collateralAsset(profile: Profile, borrowAsset: string): string {
  * the target was seen to take for this pair (amounts.pledgeTaken, read where the ratio cannot
  * be: issue 47, mutator seed 28), else UnknownOption naming the ratio.
  */
-function pledgePerUnit(profile: Profile, asset: string, borrowAsset: string): Decimal {
+export function pledgePerUnit(profile: Profile, asset: string, borrowAsset: string): Decimal {
   const ratio = profile.amounts.minCollateralRatio;
   const taken = profile.amounts.pledgeTaken[`${asset}/${borrowAsset}`];
   if (ratio === null && taken !== undefined) return new Decimal(taken);

@@ -15,7 +15,7 @@ export { unknownField } from './unknown-fields.ts';
 export { UNKNOWN_FIELD_POLICIES } from './profile-requests.ts';
 export { SIGNATURE_SCHEME_NAMES, UNKNOWN_SCHEME_REASON, closestSchemeName, type SignatureSchemeName } from './signature-schemes.ts';
 export * from './assertable.ts';
-export { collateralAsset, collateralFor, COLLATERAL_MARGIN } from './collateral.ts';
+export { collateralAsset, collateralFor, COLLATERAL_MARGIN, pledgePerUnit } from './collateral.ts';
 export { known, UnknownOption } from './unknown-option.ts';
 export { legalAmount, lendAsset, type AmountWish } from './order-amounts.ts';
 export * from './request-rules.ts';

@@ -1,5 +1,5 @@
 import { Decimal } from '../../../contract/decimal.ts';
-import { collateralAsset as pledgedAsset, known, LEND_ASSETS, type Profile } from '../../../contract/index.ts';
+import { collateralAsset as pledgedAsset, LEND_ASSETS, pledgePerUnit, type Profile } from '../../../contract/index.ts';
 import { CheckSkip, pass, show, type Check, type CheckContext } from '../../check.ts';
 import { borrowBody, fundedUser, lendBody, pairAsset, restingRateFor, validAddress } from '../../checks/fixtures.ts';
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
@@ -27,13 +27,9 @@ interface Plan {
 /** Collateral the search can learn when the target gives no details: a lendable one. */
 export function searchableCollateral(p: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
   const asset = collateralAsset(p, borrowAsset);
-  const price = (a: string) => new Decimal(p.assets.info[a]?.oraclePriceUsd ?? '1');
-  const need = new Decimal(borrowAmount).mul(price(borrowAsset)).mul(ratioOf(p)).mul(2).div(price(asset));
+  const need = new Decimal(borrowAmount).mul(pledgePerUnit(p, asset, borrowAsset)).mul(2);
   return { asset, amount: need.toDecimalPlaces(Math.min(p.assets.info[asset]?.decimals ?? 2, 2), Decimal.ROUND_UP).toFixed() };
 }
-
-/** The profile's minimum collateral ratio; unknown (a detected profile that could not read it), the check skips naming it. */
-const ratioOf = (p: Profile): string => known(p.amounts.minCollateralRatio, 'amounts.minCollateralRatio', 'an overcommitting borrow (collateral at the minimum ratio)');
 
 export function collateralAsset(p: Profile, borrowAsset: string): string {
   if (p.errors.insufficientFundsDetails) return pledgedAsset(p, borrowAsset);
@@ -55,14 +51,14 @@ function plan(ctx: CheckContext, kind: Kind): Plan {
   }
   const borrowAsset = pairAsset(p);
   const asset = collateralAsset(p, borrowAsset);
-  const price = (a: string) => new Decimal(p.assets.info[a]?.oraclePriceUsd ?? '1');
   return {
     asset,
     noun: 'borrows pledging collateral',
     many: (n, amount) => `${n} borrows pledging ${amount} ${asset}`,
     op: (userId, amount) => {
       // Half of what the collateral allows at the profile's minimum ratio: each borrow is valid alone.
-      const most = new Decimal(amount).mul(price(asset)).div(price(borrowAsset)).div(ratioOf(p)).div(2);
+      // pledgePerUnit: the ratio at the profile's prices, or a pledge seen taken; neither known, the check skips naming the ratio.
+      const most = new Decimal(amount).div(pledgePerUnit(p, asset, borrowAsset)).div(2);
       const borrowAmount = Decimal.min(most, p.amounts.maxOrder).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed();
       return { kind: 'borrow.create', body: borrowBody(ctx, userId, { collateral: { asset, amount }, borrowAmount, rate: 0.0001 }) };
     },
