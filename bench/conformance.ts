@@ -13,7 +13,7 @@
 // against the floor, and vitest against in-process.
 // Run: node --import tsx bench/conformance.ts [rounds]
 
-import { defaultProfile } from '../contract/index.ts';
+import { defaultProfile, resolveCall } from '../contract/index.ts';
 import { HttpClient } from '../conformance/http.ts';
 import { runConformance } from '../conformance/suite/run.ts';
 import { runCell } from '../detect/testing/matrix.ts';
@@ -27,10 +27,11 @@ async function floor(requests: number): Promise<number> {
   const s = await startSandboxServer({ port: 0, host: '127.0.0.1', profile: defaultProfile, validateResponses: false });
   const key = s.keys.find((k) => k.tier === 'scale')!.key;
   const c = new HttpClient({ baseUrl: s.url });
+  const ratesPath = resolveCall(defaultProfile, 'rates.get').path;
   try {
     const t0 = performance.now();
     // The Scale bucket holds 2000; stay inside it so the floor measures HTTP, not the limiter.
-    for (let i = 0; i < Math.min(requests, 1900); i++) await c.request({ method: 'GET', path: '/rates', key });
+    for (let i = 0; i < Math.min(requests, 1900); i++) await c.request({ method: 'GET', path: ratesPath, key });
     const ms = performance.now() - t0;
     return (ms * requests) / Math.min(requests, 1900);
   } finally {

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
+import { defaultProfile, resolveCall } from '../contract/index.ts';
 import { runLoad } from '../cli/load/run.ts';
 import { keyRate, mintPool, type PoolKey } from '../cli/load/pool.ts';
 
@@ -63,7 +64,7 @@ async function drain(url: string, keys: PoolKey[]): Promise<number> {
   await Promise.all(keys.map(async (k) => {
     for (let limited = false; !limited; ) {
       const batch = await Promise.all(Array.from({ length: 50 }, () =>
-        http.request({ method: 'GET', path: `${u.pathname}/rates`, headers: { authorization: `Bearer ${k.key}` } }).then(async (r) => (await r.body.dump(), r.statusCode))));
+        http.request({ method: 'GET', path: `${u.pathname}${resolveCall(defaultProfile, 'rates.get').path}`, headers: { authorization: `Bearer ${k.key}` } }).then(async (r) => (await r.body.dump(), r.statusCode))));
       sent += batch.length;
       limited = batch.includes(429);
     }

@@ -17,6 +17,11 @@ import os from 'node:os';
 import { setupServer } from 'msw/node';
 import { createMswSandbox } from '../sandbox/msw/index.ts';
 import { startSandbox } from '../sandbox/start.ts';
+import { routePath } from '../contract/fill-path.ts';
+import { ROUTES, type RouteId } from '../contract/routes.ts';
+
+/** An endpoint whose path the route list fixes (not the profile's get-rates path). */
+type PathId = Parameters<typeof routePath>[0];
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const PER_ROUND = Number(process.argv[3] ?? 20);
@@ -29,7 +34,9 @@ interface Target {
 
 let n = 0;
 async function scenario(t: Target): Promise<void> {
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async (id: RouteId & PathId, params: Record<string, string>, body?: unknown) => {
+    const { method } = ROUTES[id];
+    const path = routePath(id, params);
     const r = await fetch(`${t.baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${t.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -41,19 +48,19 @@ async function scenario(t: Target): Promise<void> {
   };
   const u = `bench_${process.pid}_${++n}`;
   // No rollover: on a shared sandbox a rolled lend would stay in the book and take the next test's borrow.
-  const lend = await call('POST', '/lend', { userId: `${u}_l`, asset: 'USDC', amount: '1000', rate: 0.05, maturity: '30d', autoRollover: false });
-  await call('POST', '/borrow', { userId: `${u}_b`, collateral: { asset: 'ETH', amount: '10' }, borrowAsset: 'USDC', borrowAmount: '1000', rate: 0.06, maturity: '30d' });
+  const lend = await call('lend.create', {}, { userId: `${u}_l`, asset: 'USDC', amount: '1000', rate: 0.05, maturity: '30d', autoRollover: false });
+  await call('borrow.create', {}, { userId: `${u}_b`, collateral: { asset: 'ETH', amount: '10' }, borrowAsset: 'USDC', borrowAmount: '1000', rate: 0.06, maturity: '30d' });
   // A sandbox on a port may match on its next turn: read until active (bounded).
   for (let i = 0; ; i++) {
-    const p = await call('GET', `/positions/${lend.positionId as string}`);
+    const p = await call('position.get', { positionId: lend.positionId as string });
     if (p.status === 'active') break;
     if (i === 500) throw new Error(`expected the crossing borrow to match / received status ${String(p.status)} after ${i} reads`);
     await new Promise((r) => setTimeout(r, 2));
   }
   await t.advance(31 * 86_400);
-  const later = await call('GET', `/positions/${lend.positionId as string}`);
+  const later = await call('position.get', { positionId: lend.positionId as string });
   if (!/matured|rolled/.test(String(later.status))) throw new Error(`expected matured after 31 days / received ${String(later.status)}`);
-  await call('POST', `/users/${u}_s/withdraw`, { asset: 'USDC', amount: '10', destination: '0x000000000000000000000000000000000000dEaD' });
+  await call('user.withdraw', { userId: `${u}_s` }, { asset: 'USDC', amount: '10', destination: '0x000000000000000000000000000000000000dEaD' });
 }
 
 const ms = (t0: number) => performance.now() - t0;
@@ -110,7 +117,7 @@ const started: Way = {
     const s = await startSandbox({ port: 0, liquidity: false });
     const key = s.keys.find((k) => k.partnerId === 'partner_a' && k.tier === 'growth')!.key;
     const advance = async (seconds: number) => {
-      const r = await fetch(`${s.url}/sandbox/clock/advance`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ seconds }) });
+      const r = await fetch(`${s.url}${routePath('sandbox.clock.advance')}`, { method: ROUTES['sandbox.clock.advance'].method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ seconds }) });
       if (r.status >= 300) throw new Error(`clock advance: ${r.status} ${await r.text()}`);
     };
     const setupMs = ms(t0);

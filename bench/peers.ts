@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { runK6, type K6Figures } from './lib/k6.ts';
 import { startBare, startPrism, type Peer } from './lib/peers.ts';
 import { startSandboxServer } from '../sandbox/server.ts';
+import { fillPath, routePath } from '../contract/fill-path.ts';
+import { ROUTES, type RouteId } from '../contract/routes.ts';
 
 // The sandbox beside its peers under the same k6 constant-arrival-rate load, one endpoint
 // at a time, all in one run (these machines are noisy, so only ratios are comparable).
@@ -18,40 +20,36 @@ const openapi = fileURLToPath(new URL('../contract/openapi/openapi.json', import
 
 interface Case {
   name: string;
-  method: 'GET' | 'POST';
-  /** Path under the API root; `{positionId}` and `{userId}` are filled per target. */
-  path: string;
+  /** The endpoint (the route list's method, path and access); its `{positionId}` and `{userId}` are filled per target. */
+  endpoint: RouteId;
   body?: string;
-  auth: boolean;
 }
 
 const CASES: Case[] = [
-  { name: 'GET /positions/{id}', method: 'GET', path: '/positions/{positionId}', auth: true },
-  { name: 'GET /users/{userId}/positions', method: 'GET', path: '/users/{userId}/positions', auth: true },
+  { name: 'GET /positions/{id}', endpoint: 'position.get' },
+  { name: `${ROUTES['positions.list'].method} ${ROUTES['positions.list'].path}`, endpoint: 'positions.list' },
   {
     name: 'POST /lend',
-    method: 'POST',
-    path: '/lend',
+    endpoint: 'lend.create',
     // A fresh user per VU keeps orders from running out of starting funds.
     body: JSON.stringify({ userId: 'bench_{{VU}}', asset: 'USDC', amount: '1.5', rate: 0.05, maturity: '30d' }),
-    auth: true,
   },
-  { name: 'GET /markets (public)', method: 'GET', path: '/markets', auth: false },
+  { name: 'GET /markets (public)', endpoint: 'public.markets' },
 ];
 
 async function main() {
   const key = 'ck_test_partner_a_scale';
   const sandbox = await startSandboxServer({ port: 0, plugins: [] });
-  const seed = await fetch(`${sandbox.url}/lend`, {
-    method: 'POST',
+  const seed = await fetch(`${sandbox.url}${routePath('lend.create')}`, {
+    method: ROUTES['lend.create'].method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ userId: 'bench_reader', asset: 'USDC', amount: '10', rate: 0.05 }),
   });
   const positionId = ((await seed.json()) as { positionId: string }).positionId;
   const peers: Array<Peer & { fill: (p: string) => string }> = [
-    { name: 'lendcheck sandbox', base: sandbox.url, close: () => sandbox.close(), fill: (p) => p.replace('{positionId}', positionId).replace('{userId}', 'bench_reader') },
+    { name: 'lendcheck sandbox', base: sandbox.url, close: () => sandbox.close(), fill: (p) => fillPath(p, { positionId, userId: 'bench_reader' }) },
     { ...(await startBare()), fill: (p) => p },
-    { ...(await startPrism(openapi)), fill: (p) => p.replace('{positionId}', 'pos_1').replace('{userId}', 'user_1') },
+    { ...(await startPrism(openapi)), fill: (p) => fillPath(p, { positionId: 'pos_1', userId: 'user_1' }) },
   ];
   const rows: Array<{ case: string; peer: string } & K6Figures> = [];
   try {
@@ -59,10 +57,10 @@ async function main() {
       for (const peer of peers) {
         const f = await runK6(script, {
           TARGET: peer.base,
-          PATH_: peer.fill(c.path),
-          METHOD: c.method,
+          PATH_: peer.fill(ROUTES[c.endpoint].path),
+          METHOD: ROUTES[c.endpoint].method,
           BODY: c.body ?? '',
-          KEY: c.auth ? key : '',
+          KEY: ROUTES[c.endpoint].access !== 'public' ? key : '',
           RATE,
           DURATION,
         });

@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { routePath } from '../contract/fill-path.ts';
 import { faultNames } from '../sandbox/faults/index.ts';
 
 const { values: a } = parseArgs({
@@ -48,7 +49,7 @@ function run(args: string[], log: string): Promise<number> {
 async function up(): Promise<void> {
   for (let i = 0; i < 120; i++) {
     try {
-      await fetch(`${base}/markets`);
+      await fetch(`${base}${routePath('public.markets')}`);
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 250));

@@ -42,6 +42,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { routePath } from '../contract/fill-path.ts';
+import { ROUTES } from '../contract/routes.ts';
 import { breakdown, formatBreakdown, type CpuProfile } from './lib/cpuprofile.ts';
 import { BENCH_KEY, EXHAUSTED_KEY, poolKeys } from './lib/key-pool.ts';
 import { stopChild } from './lib/child.ts';
@@ -144,13 +146,13 @@ async function main(): Promise<void> {
     const h = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
     const seed = async (url: string) => {
       const lend = (userId: string) =>
-        fetch(`${url}/lend`, { method: 'POST', headers: h, body: JSON.stringify({ userId, asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then(
+        fetch(`${url}${routePath('lend.create')}`, { method: 'POST', headers: h, body: JSON.stringify({ userId, asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then(
           (r) => r.json() as Promise<{ positionId: string }>,
         );
       const first = await lend('bench-reader');
       for (let i = 0; i < 49; i++) await lend('bench-reader');
       // Exhausts the Starter key (its burst plus margin) for the 429 endpoint.
-      if (limitsOn) for (let i = 0; i < 120; i++) await fetch(`${url}/positions/${first.positionId}`, { headers: { authorization: `Bearer ${EXHAUSTED_KEY}` } }).then((r) => r.arrayBuffer());
+      if (limitsOn) for (let i = 0; i < 120; i++) await fetch(`${url}${routePath('position.get', { positionId: first.positionId })}`, { headers: { authorization: `Bearer ${EXHAUSTED_KEY}` } }).then((r) => r.arrayBuffer());
       return first.positionId;
     };
     const one = { positionId: await seed(sb.url) };
@@ -158,11 +160,11 @@ async function main(): Promise<void> {
 
     const lendBody = () => JSON.stringify({ userId: 'USERID', asset: 'USDC', amount: '1.5', rate: 0.2, maturity: '90d' });
     const pairs: Array<{ label: string; sandbox: Scenario; bare: Scenario; target: number }> = [
-      { label: 'GET /positions/{id}', sandbox: { name: 'get', method: 'GET', path: `/positions/${one.positionId}` }, bare: { name: 'bare-get', method: 'GET', path: '/x' }, target: 5000 },
-      { label: 'GET /users/{id}/positions', sandbox: { name: 'list', method: 'GET', path: '/users/bench-reader/positions' }, bare: { name: 'bare-get2', method: 'GET', path: '/x' }, target: 5000 },
-      { label: 'POST /lend', sandbox: { name: 'lend', method: 'POST', path: '/lend', body: lendBody }, bare: { name: 'bare-post', method: 'POST', path: '/x', body: lendBody }, target: 2000 },
-      { label: '429 exhausted key', sandbox: { name: '429', method: 'GET', path: `/positions/${one.positionId}`, key: EXHAUSTED_KEY }, bare: { name: 'bare-get3', method: 'GET', path: '/x' }, target: 5000 },
-      { label: '401 unknown key', sandbox: { name: '401', method: 'GET', path: `/positions/${one.positionId}`, key: UNKNOWN_KEY }, bare: { name: 'bare-get4', method: 'GET', path: '/x' }, target: 5000 },
+      { label: 'GET /positions/{id}', sandbox: { name: 'get', method: 'GET', path: routePath('position.get', one) }, bare: { name: 'bare-get', method: 'GET', path: '/x' }, target: 5000 },
+      { label: `${ROUTES['positions.list'].method} ${ROUTES['positions.list'].path}`, sandbox: { name: 'list', method: 'GET', path: routePath('positions.list', { userId: 'bench-reader' }) }, bare: { name: 'bare-get2', method: 'GET', path: '/x' }, target: 5000 },
+      { label: 'POST /lend', sandbox: { name: 'lend', method: 'POST', path: routePath('lend.create'), body: lendBody }, bare: { name: 'bare-post', method: 'POST', path: '/x', body: lendBody }, target: 2000 },
+      { label: '429 exhausted key', sandbox: { name: '429', method: 'GET', path: routePath('position.get', one), key: EXHAUSTED_KEY }, bare: { name: 'bare-get3', method: 'GET', path: '/x' }, target: 5000 },
+      { label: '401 unknown key', sandbox: { name: '401', method: 'GET', path: routePath('position.get', one), key: UNKNOWN_KEY }, bare: { name: 'bare-get4', method: 'GET', path: '/x' }, target: 5000 },
     ];
     const wanted = new Set(values.endpoints!.split(','));
     for (let k = pairs.length - 1; k >= 0; k--) if (!wanted.has(pairs[k].sandbox.name)) pairs.splice(k, 1);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { routePath } from '../../contract/fill-path.ts';
 import { PRISM_VERSION, prismBin } from '../../conformance/prism/bin.ts';
 
 // The peers the sandbox is measured beside: a bare node:http handler (Node's ceiling)
@@ -35,7 +36,7 @@ export async function startPrism(openapiPath: string, port = 4599): Promise<Peer
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      const r = await fetch(`${base}/markets`);
+      const r = await fetch(`${base}${routePath('public.markets')}`);
       if (r.ok) break;
     } catch {
       /* not up yet */

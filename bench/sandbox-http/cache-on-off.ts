@@ -4,19 +4,21 @@
 // paired geometric mean of the rounds (issue 49: the cache behind the limiter, in every door).
 //   node --import tsx bench/sandbox-http/cache-on-off.ts
 import { connect } from 'node:net';
+import { API_VERSION_PREFIX } from '../../contract/constants.ts';
+import { routePath } from '../../contract/fill-path.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 const keys = Array.from({ length: 100 }, (_, i) => ({ key: `ck_test_b_${i}_scale`, partnerId: 'partner_a', tier: 'scale' }));
 const s = await startSandboxServer({ port: 0, dbPath: ':memory:', plugins: defaultPlugins(), keys, liquidity: { enabled: false, delaySeconds: 5 }, validateResponses: false });
 const h = { authorization: `Bearer ${keys[0]!.key}`, 'content-type': 'application/json' };
-const r = (await fetch(`${s.url}/lend`, { method: 'POST', headers: h, body: JSON.stringify({ userId: 'u', asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then((x) => x.json())) as { positionId: string };
+const r = (await fetch(`${s.url}${routePath('lend.create')}`, { method: 'POST', headers: h, body: JSON.stringify({ userId: 'u', asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then((x) => x.json())) as { positionId: string };
 const cache = s.sandbox.readCache!;
 const port = Number(new URL(s.url).port);
 let k = 1;
 function batch(N: number): Promise<void> {
   const key = keys[k++]!.key;
   return new Promise((done, fail) => {
-    const req = `GET /v1/positions/${r.positionId} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+    const req = `GET ${API_VERSION_PREFIX}${routePath('position.get', r)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n\r\n`;
     const sock = connect(port, '127.0.0.1'); let seen = 0, sent = 0;
     const pump = () => { while (sent < N && sent - seen < 64) { sock.write(req); sent++; } };
     sock.on('connect', pump);

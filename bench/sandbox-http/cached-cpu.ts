@@ -12,6 +12,9 @@
 import { connect } from 'node:net';
 import { resolve, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { API_VERSION_PREFIX } from '../../contract/constants.ts';
+import { routePath } from '../../contract/fill-path.ts';
+import { ROUTES } from '../../contract/routes.ts';
 
 const { values: v, positionals } = parseArgs({ allowPositionals: true, options: { which: { type: 'string', default: 'get' }, plugins: { type: 'string', default: 'none' }, rounds: { type: 'string', default: '60' }, n: { type: 'string' } } });
 const roots = positionals.map((p) => resolve(p));
@@ -33,10 +36,10 @@ for (const root of roots) {
   let first = '';
   // One position to read and a user with 50 to list, as bench/sandbox-http.ts seeds them.
   for (let i = 0; i < 50; i++) {
-    const r = (await fetch(`${s.url}/lend`, { method: 'POST', headers: h, body: JSON.stringify({ userId: 'bench-reader', asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then((x) => x.json())) as { positionId: string };
+    const r = (await fetch(`${s.url}${routePath('lend.create')}`, { method: 'POST', headers: h, body: JSON.stringify({ userId: 'bench-reader', asset: 'USDC', amount: '10', rate: 0.2, maturity: '180d' }) }).then((x) => x.json())) as { positionId: string };
     first ||= r.positionId;
   }
-  served.push({ root, port: Number(new URL(s.url).port), target: v.which === 'list' ? '/v1/users/bench-reader/positions' : `/v1/positions/${first}`, batches: 1 });
+  served.push({ root, port: Number(new URL(s.url).port), target: API_VERSION_PREFIX + (v.which === 'list' ? routePath('positions.list', { userId: 'bench-reader' }) : routePath('position.get', { positionId: first })), batches: 1 });
 }
 
 /** N GETs pipelined on one connection, at most 64 unanswered; resolves when N answers came. */
@@ -80,7 +83,8 @@ for (let round = 0; round < Number(v.rounds); round++) {
 }
 const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
 const ref = cpu.length - 1;
-console.log(`cached ${v.which === 'list' ? 'GET /users/{id}/positions' : 'GET /positions/{id}'}${WITH_PLUGINS ? ' (default plugins, limits on)' : ''}: ${v.rounds} rounds of ${N} pipelined requests, µs of CPU per request (median)`);
+const label = (id: 'positions.list' | 'position.get') => `${ROUTES[id].method} ${ROUTES[id].path}`;
+console.log(`cached ${label(v.which === 'list' ? 'positions.list' : 'position.get')}${WITH_PLUGINS ? ' (default plugins, limits on)' : ''}: ${v.rounds} rounds of ${N} pipelined requests, µs of CPU per request (median)`);
 served.forEach((s, i) => {
   const r = cpu[i]!.map((x, k) => x / cpu[ref]![k]!);
   const g = Math.exp(r.reduce((a, x) => a + Math.log(x), 0) / r.length);
