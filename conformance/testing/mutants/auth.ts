@@ -14,6 +14,7 @@ export const AUTH_MUTANTS = registerMutants([
     breaks: 'GET /rates answers without a key (auth skipped on one endpoint)',
     rule: 'AUTH-4',
     killers: ['auth.missing-header'],
+    direction: 'upstream',
     install: () => alterRequest((req) => matches(req, 'rates.get') && !req.headers.get('authorization'), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
   },
   {
@@ -21,6 +22,7 @@ export const AUTH_MUTANTS = registerMutants([
     breaks: 'POST /users/{userId}/withdraw answers without a key',
     rule: 'AUTH-4',
     killers: ['auth.missing-header'],
+    direction: 'upstream',
     install: () => alterRequest((req) => matches(req, 'user.withdraw') && !req.headers.get('authorization'), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
   },
   {
@@ -28,6 +30,7 @@ export const AUTH_MUTANTS = registerMutants([
     breaks: 'a ck_live_ key is accepted by the sandbox as if it were ck_test_',
     rule: 'AUTH-2',
     killers: ['auth.bad-credentials'],
+    direction: 'upstream',
     install: () => alterRequest((req) => bearer(req)?.startsWith('ck_live_') ?? false, (req) => withHeader(req, 'authorization', `Bearer ck_test_${bearer(req)!.slice('ck_live_'.length)}`)),
   },
   {
@@ -35,6 +38,7 @@ export const AUTH_MUTANTS = registerMutants([
     breaks: 'any auth scheme is accepted (Token <key> works like Bearer)',
     rule: 'AUTH-1',
     killers: ['auth.bad-credentials'],
+    direction: 'upstream',
     install: () => alterRequest((req) => /^Token\s/.test(req.headers.get('authorization') ?? ''), (req) => withHeader(req, 'authorization', (req.headers.get('authorization') ?? '').replace(/^Token/, 'Bearer'))),
   },
   {
@@ -68,6 +72,7 @@ export const AUTH_MUTANTS = registerMutants([
     breaks: "partner B's list of a user shows partner A's positions",
     rule: 'AUTH-isolation',
     killers: ['auth.isolation'],
+    direction: 'upstream',
     install: () => alterRequest((req) => matches(req, 'positions.list') && partnerB.includes(bearer(req) ?? ''), (req) => withHeader(req, 'authorization', `Bearer ${partnerA}`)),
   },
   {

@@ -24,6 +24,7 @@ export const HOOK_MUTANTS = registerMutants([
     breaks: 'deliveries are signed with a secret other than the subscription secret',
     rule: 'HOOK-verify-raw',
     killers: ['hooks.delivery'],
+    direction: 'upstream',
     install: () => alterSubscription((b) => ({ ...b, secret: 'whsec_not_the_partners_secret_0000' })),
   },
   {
@@ -32,6 +33,7 @@ export const HOOK_MUTANTS = registerMutants([
     rule: 'HOOK-subscription',
     killers: ['hooks.delivery'],
     waits: 'hooks.delivery waits DELIVERY_WAIT_MS (10 s) for the position.matched delivery',
+    direction: 'upstream',
     install: () => alterSubscription((b) => ({ ...b, events: ['withdrawal.completed'] })),
   },
 ]);

@@ -76,6 +76,7 @@ export const PAGINATION_MUTANTS = registerMutants([
     breaks: 'the default page size is 10',
     rule: 'PAGE-limit-default',
     killers: ['pagination.default-limit'],
+    direction: 'upstream',
     install: () => alterRequest((req) => matches(req, 'positions.list') && !q(req).has('limit'), (req) => withQuery(req, (s) => s.set('limit', '10'))),
   },
   {
@@ -83,6 +84,7 @@ export const PAGINATION_MUTANTS = registerMutants([
     breaks: 'the status filter is ignored',
     rule: 'PAGE-filters',
     killers: ['pagination.filters'],
+    direction: 'upstream',
     install: () => alterRequest((req) => matches(req, 'positions.list') && q(req).has('status') && q(req).has('cursor'), (req) => withQuery(req, (s) => s.delete('status'))),
   },
   {
@@ -90,6 +92,7 @@ export const PAGINATION_MUTANTS = registerMutants([
     breaks: 'the type filter is ignored',
     rule: 'PAGE-filters',
     killers: ['pagination.filters'],
+    direction: 'upstream',
     install: () => alterRequest((req) => matches(req, 'positions.list') && q(req).get('type') === 'borrow', (req) => withQuery(req, (s) => s.delete('type'))),
   },
   {
@@ -97,6 +100,7 @@ export const PAGINATION_MUTANTS = registerMutants([
     breaks: 'a cursor the service never issued is taken as the first page',
     rule: 'PAGE-cursor',
     killers: ['pagination.bad-cursor'],
+    direction: 'upstream',
     install: () => {
       const issued = new Set<string>();
       return async (req, next) => {
@@ -115,6 +119,7 @@ export const PAGINATION_MUTANTS = registerMutants([
     breaks: 'a walk restarts from the newest position after inserts, repeating items',
     rule: 'PAGE-cursor',
     killers: ['pagination.stable-insert'],
+    direction: 'upstream',
     install: () => {
       let lends = 0;
       let lastSeen = 0;
