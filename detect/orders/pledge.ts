@@ -27,7 +27,7 @@ export async function pledgeTaken(p: Probe, maxOrder: string, maturity: string):
   const pledge = (k: string) => B.times(k).toDecimalPlaces(2, Decimal.ROUND_UP);
   const evidence: Reply[] = [];
   const passes = async (k: string): Promise<boolean> => {
-    const r = await p.api('POST', '/borrow', {
+    const r = await p.call('borrow.create', {
       body: { userId: p.user('amounts'), collateral: { asset, amount: pledge(k).toFixed() }, borrowAsset: borrow, borrowAmount: B.toFixed(), rate: 0.0001, maturity },
     });
     evidence.push(r);
