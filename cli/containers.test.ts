@@ -1,6 +1,6 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,24 +81,30 @@ async function waitHealthy(container: string, seconds: number): Promise<string> 
   return spawnSync(engine, ['inspect', '--format', '{{.State.Health.Status}}', container], { encoding: 'utf8' }).stdout.trim();
 }
 
-/** The CLI from the sources, as a child; resolves with its exit code and output. */
+/** The CLI from the sources, as a child; resolves with its exit code and output. The output goes
+ * to a file, not a pipe: the two gates run side by side, and the other test's synchronous engine
+ * calls (builds, compose up) block this worker's event loop for seconds, in which a full pipe
+ * would stall the gate itself, in the middle of its timed chaos and load steps. */
 function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; out: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'lendcheck-cli-'));
+  const log = join(dir, 'out.log');
+  const fd = openSync(log, 'w');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'cli/bin.js'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const child = spawn(process.execPath, [join(root, 'cli/bin.js'), ...args], { cwd: root, env, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
     const timer = setTimeout(() => child.kill('SIGINT'), timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      const out = readFileSync(log, 'utf8');
+      rmSync(dir, { recursive: true, force: true });
       resolve({ code, out });
     });
   });
 }
 
 /** Containers of this run still known to the engine (left over = not cleaned up). */
-function containersOf(filter: string): string[] {
-  return spawnSync(engine, ['ps', '-a', '-q', '--filter', filter], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+function containersOf(...filters: string[]): string[] {
+  return spawnSync(engine, ['ps', '-a', '-q', ...filters.flatMap((f) => ['--filter', f])], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
 }
 
 const secs = (t0: number) => Math.round((performance.now() - t0) / 1000);
@@ -142,7 +148,11 @@ describe.skipIf(!!skipReason)(`containers on ${engine}${skipReason ? ` (skipped:
     }
   });
 
-  it('lendcheck gate --target-image runs through testcontainers against the image and passes, the chaos schedule included', async () => {
+  // The two gates below run side by side (it.concurrent, both after the build above): each
+  // spends most of its two minutes waiting on its own container (the chaos schedule's retries,
+  // the load step's fixed-rate arrivals), so one after the other they left the two cores idle
+  // for about 100 s of CI. Each has its own container, port, keys' buckets and report dir.
+  it.concurrent('lendcheck gate --target-image runs through testcontainers against the image and passes, the chaos schedule included', async () => {
     expect(built, 'the image built by the test above').not.toBe('');
     const t0 = performance.now();
     const port = await freePort();
@@ -164,10 +174,11 @@ describe.skipIf(!!skipReason)(`containers on ${engine}${skipReason ? ` (skipped:
     expect(r.out, 'the chaos step ran on the container at its fast clock').toMatch(/time scale 3600/);
     expect(r.code, r.out.slice(-4000)).toBe(0);
     expect(r.out).toMatch(/verdict: PASS/);
-    expect(containersOf(`ancestor=${built}`), 'containers left by testcontainers').toEqual([]);
+    // testcontainers' own label: the compose test beside this one runs the same image meanwhile.
+    expect(containersOf(`ancestor=${built}`, 'label=org.testcontainers=true'), 'containers left by testcontainers').toEqual([]);
   });
 
-  it('docker-compose brings up the sandbox and the receiver; the gate passes against it with k6 from its container; the receiver records deliveries', async () => {
+  it.concurrent('docker-compose brings up the sandbox and the receiver; the gate passes against it with k6 from its container; the receiver records deliveries', async () => {
     expect(built, 'the image built by the first test').not.toBe('');
     const project = `lendcheck-test-${process.pid}`;
     const port = await freePort();
