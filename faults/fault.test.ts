@@ -11,7 +11,7 @@ import { faultRegistry } from './registry.ts';
 
 const cfg = z.object({ ms: z.number().int().min(0).default(5) }).strict();
 const a = defineFault({ name: 'test-a', seam: 'engine', description: 'a', config: cfg, install: (c: { ms: number }) => c.ms });
-const b = defineFault({ name: 'test-b', seam: 'limiter', description: 'b', config: cfg, install: (c: { ms: number }) => -c.ms });
+const b = defineFault({ name: 'test-b', seam: 'http-proxy', description: 'b', config: cfg, install: (c: { ms: number }) => -c.ms });
 const registry = faultRegistry(a, b);
 
 describe('fault registry', () => {
@@ -33,12 +33,13 @@ describe('fault registry', () => {
     const v = registry.validate([{ name: 'test-a', config: { ms: 7 } }, { name: 'test-b', toxicity: 0.25, seed: 9 }]);
     expect(v.map((i) => (i.fault as Fault<typeof cfg, [], number>).install(i.config as { ms: number }))).toEqual([7, -5]);
     expect(v.map((i) => [i.toxicity, i.seed])).toEqual([[1, 1], [0.25, 9]]);
-    expect(atSeam(v, 'limiter').map((i) => i.fault.name)).toEqual(['test-b']);
+    expect(atSeam(v, 'http-proxy').map((i) => i.fault.name)).toEqual(['test-b']);
+    expect(() => registry.validate([{ name: 'test-a', toxicity: 0.5 }])).toThrow(/toxicity applies to the HTTP seams only, not to engine/);
     expect(registry.find('nope')).toBeUndefined();
     expect(() => registry.validate([{ name: 'nope' }])).toThrow(/^unknown fault "nope"; faults are test-a, test-b$/);
     expect(() => registry.validate([{ name: 'test-a', config: { ms: -1 } }])).toThrow(/^fault test-a: bad config: ms: /);
     expect(() => registry.validate([{ name: 'test-a', config: { m: 1 } }])).toThrow(/^fault test-a: bad config: \(root\)/);
-    expect(() => registry.validate([{ name: 'test-a', toxicity: 2 }])).toThrow(/toxicity 2 is not a share in 0\.\.1/);
+    expect(() => registry.validate([{ name: 'test-b', toxicity: 2 }])).toThrow(/test-b: toxicity 2 is not a share in 0\.\.1/);
   });
 
   it('parses the --fault flag, toxicity and seed as the setting\'s own', () => {

@@ -1,5 +1,7 @@
 import { configProblem, type Fault, type FaultSetting, type Installed, type Seam } from './fault.ts';
 
+const HTTP_SEAMS: readonly Seam[] = ['receiver', 'http-proxy', 'webhook-sender'];
+
 // One typed registry for every host (the sandbox, the chaos receiver, the mutants' proxy):
 // a host lists its faults once, by value, and the registry's names are a union type. Naming a
 // fault in code goes through `get` or `setting`, so a missing or misspelt name is a type error
@@ -52,6 +54,8 @@ export function faultRegistry<const T extends readonly Fault[]>(...faults: T): F
         if (!fault) throw new Error(`unknown fault ${JSON.stringify(s.name)}; faults are ${names.join(', ')}`);
         const parsed = fault.config.safeParse(s.config ?? {});
         if (!parsed.success) throw new Error(`fault ${s.name}: bad config: ${configProblem(parsed.error.issues)}`);
+        // Toxicity is a share of HTTP exchanges; a fault at another seam has none to draw from.
+        if (s.toxicity !== undefined && !HTTP_SEAMS.includes(fault.seam)) throw new Error(`fault ${s.name}: toxicity applies to the HTTP seams only, not to ${fault.seam}`);
         const toxicity = s.toxicity ?? 1;
         if (!(toxicity >= 0 && toxicity <= 1)) throw new Error(`fault ${s.name}: toxicity ${toxicity} is not a share in 0..1`);
         return { fault, config: parsed.data, toxicity, seed: s.seed ?? 1 };

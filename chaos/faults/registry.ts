@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { HttpFault, Toxic } from '../../faults/index.ts';
+import type { HttpFault } from '../../faults/index.ts';
 
 // The receiver's seam of the one fault interface (faults/): each fault is one module whose
 // `install` builds a toxic, `(request, next) => response` over Fetch API objects like every HTTP
@@ -68,9 +68,6 @@ export function drop(kind: DropKind, response: string): Response {
 
 /** The door's reading of a toxic's answer. */
 export const noteOf = (res: Response): Note | undefined => notes.get(res);
-
-/** A toxic built from its fault, for the door. */
-export type { Toxic };
 
 export { setTimeout as sleep } from 'node:timers/promises';
 
