@@ -26,6 +26,7 @@ export const NOT_HONOURED: Record<string, string> = {
   'consistency.readAfterWrite': 'the sandbox reads its own writes at once, whatever the profile says',
   'consistency.convergenceMs': 'the sandbox reads its own writes at once, whatever the profile says',
   'bodies.fieldNames': 'not compared: detection records the fields a target sends (`responses`), not the sandbox\'s renaming map that made them',
+  'amounts.pledgeTaken': 'a pledge seen taken, lendcheck\'s own record of what a borrow needed, read only where the ratio cannot be (no second stablecoin; detect/orders/pledge.ts): the sandbox\'s rule is amounts.minCollateralRatio, and it never reads this record',
   'access.foreignStatus': 'the sandbox answers 404 to another partner\'s object whatever the profile says (a 403 is the other correct answer; the matrix takes both)',
   // Requirements the user states of a target (what it must refuse), not behaviours a probe reads back.
   'webhooks.requireHttps': 'a requirement the user states, not a behaviour: the sandbox refuses plain http to a public host either way',
