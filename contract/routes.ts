@@ -1,3 +1,4 @@
+import { API_VERSION_PREFIX } from './constants.ts';
 // The endpoint table's routes (contract/endpoints.ts): each endpoint's id, method, path under
 // /v1 and access, as plain data with no schema library, for what cannot load the schemas: the k6
 // scenarios (k6 runs them itself, with no package resolution), the sandbox console's browser
@@ -61,3 +62,11 @@ const OTHER_ROUTES = {
 export const ROUTES = { ...PARTNER_ROUTES, ...OTHER_ROUTES };
 
 export type RouteId = keyof typeof ROUTES;
+
+/**
+ * Where the sandbox's controls live: the first segment the controls' routes share, under the
+ * version prefix (`/v1/sandbox/`). A plugin's own control route (the partner report) sits under
+ * it too, and a sandbox without controls serves nothing there (sandbox/partner-report/path.test.ts
+ * holds every route of the list to it).
+ */
+export const CONTROLS_PREFIX = `${API_VERSION_PREFIX}/${ROUTES['sandbox.clock'].path.split('/')[1]}/`;

@@ -7,6 +7,7 @@ import type { SandboxRequest } from './request.ts';
 import { profileEndpoints } from './profile-cache.ts';
 import { compileRouter, type RouteEntry, type Router } from '../../contract/router.ts';
 import { decodeParam } from './url.ts';
+import { CONTROLS_PREFIX } from '../../contract/routes.ts';
 
 // The sandbox's one route table, compiled once from the contract's endpoints(profile) and
 // the routes the plugins declare. Each contract endpoint is served by the plugin that
@@ -28,8 +29,6 @@ export interface TableOptions {
   /** The core's handler of an endpoint, when it has a resolver for it. */
   core(e: Endpoint): EndpointRun | undefined;
 }
-
-const CONTROLS_PREFIX = `${API_VERSION_PREFIX}/sandbox/`;
 
 export function compileTable(o: TableOptions): Router<Route> {
   const { profile, controls } = o;
