@@ -1,3 +1,4 @@
+import { routePath } from '../contract/fill-path.ts';
 import { TIERS, WEBHOOK_RETRY_DELAYS_MS } from '../contract/constants.ts';
 import type { RunSummary, PartResult, CheckResult } from '../kernel/results.ts';
 
@@ -60,7 +61,7 @@ export function fixtureRunSummary(opts: { withSecrets?: boolean; failing?: boole
       message: failing ? 'expected error.details.available to be a decimal string / received number 12.5' : undefined,
       exchange: failing
         ? {
-            method: 'POST', url: `${target}/users/u-42/withdraw`, status: 400,
+            method: 'POST', url: `${target}${routePath('user.withdraw', { userId: 'u-42' })}`, status: 400, endpoint: 'user.withdraw',
             requestHeaders: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
             requestBody: JSON.stringify({ asset: 'USDC', amount: '1000000', destination: '0x52908400098527886E0F7030069857D2E4169EE7' }),
             responseHeaders: { 'content-type': 'application/json', 'x-ratelimit-remaining': '97' },
