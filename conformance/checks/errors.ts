@@ -185,7 +185,7 @@ export function errorChecks(profile: Profile): Check[] {
           { endpoint: 'positions.list', field: 'cursor', kind: 'value', what: 'a cursor that was never issued', value: 'not-a-real-cursor!!', expect: 'invalid', requirements: ['PAGE-cursor'] },
         ];
         if (!cases.length) fail('generated query cases', 'at least one case', 'none');
-        for (const c of cases) {
+        for (const c of casesToSend(ctx, cases, (q) => q.value)) {
           const [send, label] = sends[c.endpoint]!;
           const r = await send({ [c.field]: c.value });
           const title = `${label} with ${c.what}${cites(c.requirements)}`;

@@ -153,7 +153,9 @@ export function lifecycleChecks(profile: Profile): Check[] {
       requirements: ['STATE-matched-active', 'SHAPE-position-matchedAt', 'STATE-rate-may-differ', 'STATE-cancel-unmatched', 'EP-borrow'],
       needs: ['write'],
       async run(ctx) {
-        const pair = await matchedPair(ctx, 'life-match');
+        // The run's shared pair (endpoint.position.repay repays 1 of its borrow, lifecycle.patch sets its
+        // autoRefinance): neither changes what this check reads, and a pair costs 4 to 10 requests (issue 48).
+        const pair = await matchedPair(ctx);
         for (const [side, id] of [['lend', pair.lendId], ['borrow', pair.borrowId]] as const) {
           const p = await readUntil(ctx, id, (x) => x.status === 'active', `GET of the matched ${side}`);
           const ex = ctx.http.log[ctx.http.log.length - 1];
@@ -205,7 +207,8 @@ export function lifecycleChecks(profile: Profile): Check[] {
           const p = await read(ctx, c.body.positionId, 'GET after PATCH');
           if (p.autoRollover !== v) fail('the PATCHed autoRollover persists', String(v), show(p.autoRollover), ctx.http.log[ctx.http.log.length - 1]);
         }
-        const pair = await matchedPair(ctx, 'life-patch');
+        // The run's shared pair: setting autoRefinance changes nothing the other readers of it look at.
+        const pair = await matchedPair(ctx);
         const b = await read(ctx, pair.borrowId, 'GET of a borrow');
         const want = !b.autoRefinance;
         const r = await ctx.call('position.patch', { params: { positionId: pair.borrowId }, body: { autoRefinance: want } });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, endpointBody, withdrawRequest } from '../../contract/index.ts';
 import { bodyCases } from '../cases.ts';
-import { casesToSend, unsentCases } from './sent-values.ts';
+import { queryCases } from '../query-cases.ts';
+import { casesToSend, unsent, unsentCases } from './sent-values.ts';
 
 const lendValid = { userId: 'u', asset: 'USDC', amount: '100', rate: 0.05, maturity: '30d' };
 const borrowValid = { userId: 'u', collateral: { asset: 'ETH', amount: '1' }, borrowAsset: 'USDC', borrowAmount: '100', rate: 0.08, maturity: '30d' };
@@ -29,6 +30,18 @@ describe('a malformed value is sent once a run', () => {
       }
       if (mine.some((c) => ['format', 'bound', 'value'].includes(c.kind ?? ''))) expect(send.some((c) => c.field === field && ['format', 'bound', 'value'].includes(c.kind ?? '')), field).toBe(true);
     }
+  });
+
+  it('sends the order book\'s maturity filter its first near miss only, once a body was refused them', () => {
+    const seen = new Set<string>();
+    unsentCases(seen, lend());
+    const q = queryCases(defaultProfile).filter((c) => c.expect !== 'valid');
+    const { send, left } = unsent(seen, q, (c) => c.value);
+    const maturity = (cs: typeof q) => cs.filter((c) => c.endpoint === 'orderbook.get' && c.field === 'maturity');
+    expect(maturity(send)).toHaveLength(1);
+    expect(maturity(left).length).toBeGreaterThanOrEqual(3);
+    // Past a maximum is the profile's choice, never left out.
+    expect(left.filter((c) => c.expect === 'over-max')).toEqual([]);
   });
 
   it('leaves out a value another field of the same check was already given, and notes it', () => {

@@ -4,7 +4,8 @@ import type { CheckContext } from '../check.ts';
 // One malformed value earns its request once a run. The generated cases give every decimal
 // field the same six near misses (`1e3`, `-1`, letters, zero, two points, empty), every rate the
 // same bound and bad values, every maturity the same six formats: on POST /borrow alone that was
-// 17 requests repeating what POST /lend had just been refused for (issue 48). A field still gets
+// 17 requests repeating what POST /lend had just been refused for (issue 48), and the order book's
+// maturity filter was sent the maturity near misses again. A field (or query parameter) still gets
 // its own missing and wrong-type cases, its enum's edges, and the first of its format, bound and
 // value cases whatever was sent before; only a further one whose value an earlier field of the
 // run was already given is left out, and the check's note counts them.
@@ -18,14 +19,21 @@ function valueAt(body: unknown, field: string): unknown {
   return field.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), body);
 }
 
+/** What the record needs of a case: which field it breaks, how, and with what value. */
+interface Sendable {
+  field: string;
+  kind?: BodyCase['kind'];
+}
+
 /**
  * The cases worth sending: `cases` less the format, bound and value cases whose value an earlier
- * field of the run (of this check or one before) was already sent, keeping the first such case of every field. `seen` is the
- * run's record (ctx.shared), updated with what is kept.
+ * field of the run (of this check or one before) was already sent, keeping the first such case of
+ * every field. `seen` is the run's record (ctx.shared), updated with what is kept. `valueOf` reads
+ * the malformed value (a body case's field, a query case's value).
  */
-export function unsentCases(seen: Set<string>, cases: BodyCase[]): { send: BodyCase[]; left: BodyCase[] } {
-  const send: BodyCase[] = [];
-  const left: BodyCase[] = [];
+export function unsent<C extends Sendable>(seen: Set<string>, cases: C[], valueOf: (c: C) => unknown): { send: C[]; left: C[] } {
+  const send: C[] = [];
+  const left: C[] = [];
   const kept = new Set<string>();
   for (const c of cases) {
     if (!SHARED_KINDS.has(c.kind)) {
@@ -33,7 +41,7 @@ export function unsentCases(seen: Set<string>, cases: BodyCase[]): { send: BodyC
       continue;
     }
     // The kind with the value: an empty string as a decimal's format is not an empty userId.
-    const v = `${c.kind}:${JSON.stringify(valueAt(c.body, c.field))}`;
+    const v = `${c.kind}:${JSON.stringify(valueOf(c))}`;
     if (kept.has(c.field) && seen.has(v)) {
       left.push(c);
       continue;
@@ -45,11 +53,14 @@ export function unsentCases(seen: Set<string>, cases: BodyCase[]): { send: BodyC
   return { send, left };
 }
 
-/** unsentCases over the run's record; the check notes what it left out and why. */
-export function casesToSend(ctx: Pick<CheckContext, 'shared' | 'note'>, cases: BodyCase[]): BodyCase[] {
+/** unsent for generated bodies: the value is the one at the case's field. */
+export const unsentCases = (seen: Set<string>, cases: BodyCase[]) => unsent(seen, cases, (c) => valueAt(c.body, c.field));
+
+/** unsent over the run's record; the check notes what it left out and why. A body case's value is at its field. */
+export function casesToSend<C extends Sendable & { what: string }>(ctx: Pick<CheckContext, 'shared' | 'note'>, cases: C[], valueOf: (c: C) => unknown = (c) => valueAt((c as unknown as BodyCase).body, c.field)): C[] {
   let seen = ctx.shared.get(KEY) as Set<string> | undefined;
   if (!seen) ctx.shared.set(KEY, (seen = new Set()));
-  const { send, left } = unsentCases(seen, cases);
+  const { send, left } = unsent(seen, cases, valueOf);
   if (left.length) ctx.note(`${left.length} generated case(s) left out, their malformed values already refused on an earlier field of this run (each field keeps its first): ${left.map((c) => c.what).join('; ')}`);
   return send;
 }
