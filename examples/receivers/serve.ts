@@ -44,7 +44,7 @@ export async function serve(handler: Handler, port = 0): Promise<Running> {
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, // the partner's own receiving path (any path reaches it), not the API's
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(() => r()));
