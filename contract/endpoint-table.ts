@@ -52,7 +52,7 @@ export function routeOf(profile: Profile, method: string, path: string, keyed: b
 }
 
 function routerOf(all: readonly Endpoint[]): Router<Endpoint[]> {
-  // One entry per method and path shape: the two order books share `/markets/{}/orderbook`.
+  // One entry per method and path shape: the two order books (keyed and public) share one.
   const shapes = new Map<string, { method: string; path: string; value: Endpoint[] }>();
   for (const e of all) {
     const k = `${e.method} ${e.path.replace(/\{\w+\}/g, '{}')}`;
