@@ -30,8 +30,24 @@ cd "$work/app"
 # The machine's npm config (nodedir) is what lets better-sqlite3 build its native module
 # without downloading headers; an empty project inherits it like any consumer would.
 npm init -y >/dev/null
+# better-sqlite3's native module: a consumer's install takes a prebuilt binary from the package's
+# releases (prebuild-install). Where that download cannot be had (no route to GitHub here), it
+# compiles SQLite from source: a minute of a core, in the middle of the static step, for a build
+# `npm ci` has just made in this checkout for the same Node. So the checkout's binary is offered
+# the way prebuild-install takes a downloaded one (its local-prebuilds directory), when its
+# version is the one this install resolves; any other version still downloads or compiles.
+# The installed package then loads it (the sandbox, startSandbox and the msw test below).
+prebuilds="$work/prebuilds"
+sqlite="$repo/node_modules/better-sqlite3"
+if [ -f "$sqlite/build/Release/better_sqlite3.node" ]; then
+  mkdir -p "$prebuilds"
+  sqlite_tgz="better-sqlite3-v$(node -p "require('$sqlite/package.json').version")-node-v$(node -p 'process.versions.modules')-$(node -p 'process.platform')-$(node -p 'process.arch').tar.gz"
+  tar -czf "$prebuilds/$sqlite_tgz" -C "$sqlite" build/Release/better_sqlite3.node
+fi
 step "npm install --omit=dev $tgz (in $work/app)"
-npm install --omit=dev --no-audit --no-fund "$work/$tgz" >/dev/null
+npm_config_better_sqlite3_local_prebuilds="$prebuilds" npm install --omit=dev --no-audit --no-fund "$work/$tgz" >/dev/null
+if [ -d node_modules/better-sqlite3/build/Release/obj.target ]; then echo "better-sqlite3 $(node -p "require('./node_modules/better-sqlite3/package.json').version"): compiled from source"
+else echo "better-sqlite3 $(node -p "require('./node_modules/better-sqlite3/package.json').version"): the checkout's binary, as a local prebuild"; fi
 test ! -e node_modules/tsx || { echo "tsx was installed as a runtime dependency" >&2; exit 1; }
 test ! -e node_modules/typescript || { echo "typescript was installed as a runtime dependency" >&2; exit 1; }
 # The lean install: what only some uses need is an optional peer, never pulled by lendcheck itself.
