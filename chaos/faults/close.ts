@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { drop, hold, receiverFault } from './registry.ts';
+import { drop, hold, receiverFault } from './receiver-fault.ts';
 
 // A clean FIN with no response bytes: the sender sees a socket hang-up, not a reset.
 const config = z.object({ afterMs: z.number().int().min(0).max(600_000).default(0) }).prefault({});

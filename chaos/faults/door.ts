@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Toxic } from '../../faults/index.ts';
-import { noteOf, okAnswer, type FaultOutcome } from './registry.ts';
+import { noteOf, okAnswer, type FaultOutcome } from './receiver-fault.ts';
 
 // The receiver's door for a toxic: the node request becomes a Fetch Request (its signal aborts
 // when the sender hangs up), the toxic runs with the receiver's own 200 as `next`, and its answer

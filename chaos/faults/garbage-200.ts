@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { answer, receiverFault } from './registry.ts';
+import { answer, receiverFault } from './receiver-fault.ts';
 
 // 200 with a body that is neither JSON nor what the content type claims: a sender must
 // judge success by the status alone.

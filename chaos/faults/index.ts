@@ -7,7 +7,7 @@ import { slowBody } from './slow-body.ts';
 import { slowHeaders } from './slow-headers.ts';
 import { status } from './status.ts';
 import { timeout } from './timeout.ts';
-import type { ReceiverFault } from './registry.ts';
+import type { ReceiverFault } from './receiver-fault.ts';
 
 /** The receiver's faults, in one typed registry (faults/registry.ts): `RECEIVER_FAULTS.get('late-200')`. */
 export const RECEIVER_FAULTS = faultRegistry(timeout, slowHeaders, slowBody, status, reset, close, late200, garbage200);
@@ -22,4 +22,4 @@ export const getFault = (name: string): ReceiverFault | undefined => RECEIVER_FA
 export const faultNames = (): string[] => [...RECEIVER_FAULTS.names].sort();
 
 export { serveToxic } from './door.ts';
-export { OK_BODY, answer, drop, receiverFault, type ReceiverEnv, type ReceiverFault, type ReceiverFault as FaultDef, type FaultOutcome } from './registry.ts';
+export { OK_BODY, answer, drop, receiverFault, type ReceiverEnv, type ReceiverFault, type ReceiverFault as FaultDef, type FaultOutcome } from './receiver-fault.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answer, drop, hold, receiverFault } from './registry.ts';
+import { answer, drop, hold, receiverFault } from './receiver-fault.ts';
 
 // The tricky one: the work is done and acknowledged, but after the deadline. A sender must
 // treat it as failed and retry, so the receiver then sees a duplicate it must accept.

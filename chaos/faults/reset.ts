@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { drop, hold, receiverFault } from './registry.ts';
+import { drop, hold, receiverFault } from './receiver-fault.ts';
 
 // resetAndDestroy() sends a TCP RST (Node ≥ 16.17), the closest thing to a crashed peer.
 const config = z.object({ afterMs: z.number().int().min(0).max(600_000).default(0) }).prefault({});

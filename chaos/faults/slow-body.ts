@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answer, hold, receiverFault } from './registry.ts';
+import { answer, hold, receiverFault } from './receiver-fault.ts';
 
 // Sends headers at once, then trickles the body in chunks so the response ends late.
 const config = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answer, drop, hold, receiverFault } from './registry.ts';
+import { answer, drop, hold, receiverFault } from './receiver-fault.ts';
 
 // Waits before the status line; whether this breaks the deadline depends on delayMs.
 const config = z.object({ delayMs: z.number().int().min(0).max(600_000).default(4_000), status: z.number().int().min(100).max(599).default(200) }).prefault({});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answer, receiverFault } from './registry.ts';
+import { answer, receiverFault } from './receiver-fault.ts';
 
 // Any status the plan chooses; 3xx carry a Location so a redirect-following sender shows itself.
 const config = z.object({

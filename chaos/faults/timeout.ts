@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { drop, hold, receiverFault } from './registry.ts';
+import { drop, hold, receiverFault } from './receiver-fault.ts';
 
 // Holds the request open past the 5 s deadline and then drops it without answering.
 const config = z.object({ holdMs: z.number().int().positive().max(600_000).optional() }).prefault({});
