@@ -70,3 +70,10 @@ export type RouteId = keyof typeof ROUTES;
  * holds every route of the list to it).
  */
 export const CONTROLS_PREFIX = `${API_VERSION_PREFIX}/${ROUTES['sandbox.clock'].path.split('/')[1]}/`;
+
+/**
+ * Where a service may serve the get-rates endpoint, which part 4 does not show ("Get-rates
+ * path: not shown"): the paths `profile detect` tries first, in order (then the target's own
+ * OpenAPI document). The reference sandbox's default comes first.
+ */
+export const RATES_PATH_CANDIDATES: readonly string[] = [ROUTES['rates.get'].path, '/market-rates', `${ROUTES['rates.get'].path}/current`, '/interest-rates', '/lending-rates'];

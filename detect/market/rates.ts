@@ -1,3 +1,4 @@
+import { RATES_PATH_CANDIDATES } from '../../contract/routes.ts';
 import { defaultProfile, endpointById, endpointTable, RATE_LIMIT_HEADERS, TIERS, ratesResponse } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { ok, type Detector, type Probe, successOption } from '../probe.ts';
@@ -12,8 +13,8 @@ import { ok, type Detector, type Probe, successOption } from '../probe.ts';
 // endpoint taken for it made the auth check expect a 401 from a public endpoint and the load
 // step measure the public bucket against tier figures (issue 47, cause 1).
 
-/** Where the get-rates path is looked for (the detector's data, not endpoints of the table: the spec names no path). */
-export const RATES_PATH_CANDIDATES = ['/rates', '/market-rates', '/rates/current', '/interest-rates', '/lending-rates'];
+/** Where the get-rates path is looked for: the contract's list of the open point (contract/routes.ts). */
+export { RATES_PATH_CANDIDATES };
 
 /** The public rates endpoint of part 4: never the authenticated get-rates path. */
 export const PUBLIC_RATES_PATH = endpointById(defaultProfile, 'public.rates')!.path;
