@@ -6,7 +6,8 @@ import { CAUGHT_BY as STORM_CAUGHT, CAUGHT_ELSEWHERE } from '../../conformance/c
 import { AUTHZ_FAULTS, CAUGHT_BY as HOOK_CAUGHT, RETRY_FAULTS } from '../../conformance/hooks/testing/proof.ts';
 import { FAULTS, faultNames } from '../../sandbox/faults/index.ts';
 import { randomProfile } from '../../sandbox/choices/random.ts';
-import { run, soakKeys, startSandbox } from './soak.ts';
+import { mutatedProfile } from '../../sandbox/choices/mutate-profile.ts';
+import { run, soakKeys, startSandbox, type Choices } from './soak.ts';
 
 // Every sandbox fault mode under seeded choices (issue 38): for each --fault, the sandbox plays
 // the implementation `--choices random --seed N` draws, with that one bug; lendcheck detects
@@ -15,6 +16,9 @@ import { run, soakKeys, startSandbox } from './soak.ts';
 // clean, the same checks without a fault, which must PASS: a catch is only a catch where the
 // correct implementation of the same choices passes.
 //   node --import tsx bench/neutrality/faults.ts [--seeds 8] [--parallel 2] [--out FILE] [--only fault,fault]
+//        [--choices mutate] [--each-seed]
+// --choices mutate: the shape mutator's seeds (`sandbox --choices mutate --seed N`) instead of the
+// random draw; --each-seed: every fault under every seed (else each fault under one seed).
 // Controls stay on (the test clock reaches the retry schedule in seconds); the spec's rate limits
 // are on every key, as in the soak.
 
@@ -35,11 +39,11 @@ interface Outcome { seed: number; fault: string | null; checks: string[]; exitCo
 type Check = { id: string; status: string; message?: string };
 
 /** One run: the seed's sandbox with the fault (or clean), detection, the checks. */
-export async function one(seed: number, fault: string | null, checks: string[]): Promise<Outcome> {
+export async function one(seed: number, fault: string | null, checks: string[], choices: Choices = 'random'): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), `lendcheck-faults-${seed}-${fault ?? 'clean'}-`));
   const { keys, store } = soakKeys('scale');
   const t0 = Date.now();
-  const sb = await startSandbox(seed, dir, store, fault ? ['--fault', fault] : [], true);
+  const sb = await startSandbox(seed, dir, store, fault ? ['--fault', fault] : [], true, choices);
   let exitCode: number | null = null;
   const statuses: Record<string, string> = {};
   let why = '';
@@ -74,7 +78,10 @@ export async function one(seed: number, fault: string | null, checks: string[]):
 }
 
 async function main(): Promise<void> {
-  const { values: v } = parseArgs({ options: { seeds: { type: 'string', default: '8' }, parallel: { type: 'string', default: '2' }, out: { type: 'string' }, only: { type: 'string' } } });
+  const { values: v } = parseArgs({ options: { seeds: { type: 'string', default: '8' }, parallel: { type: 'string', default: '2' }, out: { type: 'string' }, only: { type: 'string' }, choices: { type: 'string', default: 'random' }, 'each-seed': { type: 'boolean', default: false } } });
+  if (v.choices !== 'random' && v.choices !== 'mutate') throw new Error(`--choices: expected random or mutate, got "${v.choices}"`);
+  const choices: Choices = v.choices;
+  const profileOf = choices === 'mutate' ? mutatedProfile : randomProfile;
   const faults = v.only ? v.only.split(',') : faultNames();
   const nSeeds = Math.max(1, Number(v.seeds));
   // Fault i runs on seed (i mod n) + 1, or the next seed whose choices make it a bug at all
@@ -84,11 +91,14 @@ async function main(): Promise<void> {
     const bugUnder = FAULTS.get(f)?.bugUnder;
     for (let k = 0; k < nSeeds; k++) {
       const seed = ((i + k) % nSeeds) + 1;
-      if (!bugUnder || bugUnder(randomProfile(seed))) return seed;
+      if (!bugUnder || bugUnder(profileOf(seed))) return seed;
     }
     throw new Error(`fault ${f} is no bug under the choices of seeds 1-${nSeeds}; give more --seeds`);
   };
-  const jobs: { seed: number; fault: string | null; checks: string[] }[] = faults.map((f, i) => ({ seed: seedFor(f, i), fault: f, checks: [catchingCheck(f)] }));
+  const everySeed = Array.from({ length: nSeeds }, (_, k) => k + 1);
+  const jobs: { seed: number; fault: string | null; checks: string[] }[] = v['each-seed']
+    ? faults.flatMap((f) => everySeed.filter((s) => !FAULTS.get(f)?.bugUnder || FAULTS.get(f)!.bugUnder!(profileOf(s))).map((seed) => ({ seed, fault: f, checks: [catchingCheck(f)] })))
+    : faults.map((f, i) => ({ seed: seedFor(f, i), fault: f, checks: [catchingCheck(f)] }));
   for (let seed = 1; seed <= nSeeds; seed++) {
     const checks = [...new Set(jobs.filter((j) => j.seed === seed).flatMap((j) => j.checks))];
     if (checks.length) jobs.push({ seed, fault: null, checks });
@@ -97,18 +107,18 @@ async function main(): Promise<void> {
   const results: Outcome[] = [];
   const write = () => {
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify({ kind: 'lendcheck-neutrality-faults', controls: true, tier: 'scale', runs: results.length, ok: results.filter((r) => r.ok).length, results }, null, 2) + '\n');
+    writeFileSync(out, JSON.stringify({ kind: 'lendcheck-neutrality-faults', choices, controls: true, tier: 'scale', runs: results.length, ok: results.filter((r) => r.ok).length, results }, null, 2) + '\n');
   };
   const queue = [...jobs];
   const worker = async () => {
     for (let j = queue.shift(); j; j = queue.shift()) {
-      let r = await one(j.seed, j.fault, j.checks);
+      let r = await one(j.seed, j.fault, j.checks, choices);
       // A race is caught only when the storm's requests overlap inside the fault's window (5 ms):
       // on a loaded machine a storm can spread wider and miss it. A missed race runs once more,
       // and the JSON says on which try it was caught (a clean run is never rerun).
       if (!r.ok && j.fault && STORM_CAUGHT[j.fault] && r.exitCode === 0) {
         const first = r;
-        r = { ...(await one(j.seed, j.fault, j.checks)), tries: 2 };
+        r = { ...(await one(j.seed, j.fault, j.checks, choices)), tries: 2 };
         r.why = `${r.why} (try 2; try 1: ${first.why})`;
       }
       results.push(r);

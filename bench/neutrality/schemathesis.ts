@@ -5,6 +5,8 @@ import { runSchemathesis } from '../../conformance/schemathesis/run.ts';
 import { detectProfile } from '../../detect/index.ts';
 import { defaultPlugins } from '../../sandbox/plugins.ts';
 import { randomProfile } from '../../sandbox/choices/random.ts';
+import { mutatedProfile } from '../../sandbox/choices/mutate-profile.ts';
+import { shapeMutatorPlugin } from '../../sandbox/mutate/plugin.ts';
 import { startSandboxServer } from '../../sandbox/server.ts';
 import { parseSeeds } from './run.ts';
 
@@ -15,7 +17,9 @@ import { parseSeeds } from './run.ts';
 // than what detection learned the target does (issue 38 part 4). Rate limits are off, as in
 // conformance/schemathesis/schemathesis.test.ts: a 429 is documented, but it would starve the
 // stateful phase.
-//   node --import tsx bench/neutrality/schemathesis.ts --seeds 1-5 [--out FILE] [--max-examples 10]
+//   node --import tsx bench/neutrality/schemathesis.ts --seeds 1-5 [--out FILE] [--max-examples 10] [--choices mutate]
+// --choices mutate: the shape mutator's seeds (`sandbox --choices mutate --seed N`: its profile and
+// its reshaped success bodies) instead of the random draw (issue 47, part 5).
 
 export interface SchemathesisSeed {
   seed: number;
@@ -27,9 +31,12 @@ export interface SchemathesisSeed {
   failures: { check: string; message: string }[];
 }
 
-export async function schemathesisSeed(seed: number, maxExamples = 10): Promise<SchemathesisSeed> {
+export async function schemathesisSeed(seed: number, maxExamples = 10, choices: 'random' | 'mutate' = 'random'): Promise<SchemathesisSeed> {
   const t0 = performance.now();
-  const server = await startSandboxServer({ port: 0, host: '127.0.0.1', profile: randomProfile(seed), controls: false, plugins: defaultPlugins({ rateLimits: false }) });
+  const profile = choices === 'mutate' ? mutatedProfile(seed) : randomProfile(seed);
+  // The mutator last, so innermost: it reshapes only what the route answered (sandbox/start.ts).
+  const plugins = [...defaultPlugins({ rateLimits: false }), ...(choices === 'mutate' ? [shapeMutatorPlugin(seed)] : [])];
+  const server = await startSandboxServer({ port: 0, host: '127.0.0.1', profile, controls: false, plugins });
   let detectMs = 0;
   try {
     const key = (partner: string) => server.keys.find((k) => k.partnerId === partner)!.key;
@@ -50,14 +57,16 @@ export async function schemathesisSeed(seed: number, maxExamples = 10): Promise<
 }
 
 async function main(): Promise<void> {
-  const { values: v } = parseArgs({ options: { seeds: { type: 'string', default: '1-5' }, out: { type: 'string' }, 'max-examples': { type: 'string', default: '10' } } });
+  const { values: v } = parseArgs({ options: { seeds: { type: 'string', default: '1-5' }, out: { type: 'string' }, 'max-examples': { type: 'string', default: '10' }, choices: { type: 'string', default: 'random' } } });
+  if (v.choices !== 'random' && v.choices !== 'mutate') throw new Error(`--choices: expected random or mutate, got "${v.choices}"`);
+  const choices = v.choices;
   const out = resolve(v.out ?? `.lendcheck/neutrality-schemathesis-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   const results: SchemathesisSeed[] = [];
   for (const seed of parseSeeds(v.seeds!)) {
-    const r = await schemathesisSeed(seed, Number(v['max-examples']));
+    const r = await schemathesisSeed(seed, Number(v['max-examples']), choices);
     results.push(r);
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify({ kind: 'lendcheck-neutrality-schemathesis', checks: 'all', phases: 'all', rateLimits: false, seedsRun: results.length, passed: results.filter((x) => x.verdict === 'PASS').length, results }, null, 2)}\n`);
+    writeFileSync(out, `${JSON.stringify({ kind: 'lendcheck-neutrality-schemathesis', choices, checks: 'all', phases: 'all', rateLimits: false, seedsRun: results.length, passed: results.filter((x) => x.verdict === 'PASS').length, results }, null, 2)}\n`);
     const f = r.figures as { cases?: number; operations?: number; uniqueFailures?: number };
     console.log(`seed ${seed}: ${r.verdict} in ${(r.wallMs / 1000).toFixed(0)} s (detect ${(r.detectMs / 1000).toFixed(0)} s); ${f.cases ?? '?'} cases, ${f.operations ?? '?'} operations${r.failures.length ? ` — ${r.failures.map((x) => x.check).join(', ')}` : ''}`);
   }

@@ -47,6 +47,9 @@ describe('Schemathesis JUnit and summary', () => {
     expect(text).toContain('expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429", "5xx", "422"]');
     expect(text).toContain('expected-statuses = ["2xx", "401", "403", "404", "429", "5xx", "400", "409", "422"]');
     expect(text).toMatch(/\[auth\.wfc\]\npath = "\/tmp\/x\/peers\.json"\npeers = \["partner_1","partner_2"\]/);
+    // Invalid data refused with the profile's own status for an open condition (mutator seed 3: an unsupported asset answered 412).
+    const own = schemathesisConfig({ ...strict, errors: { ...strict.errors, unsupportedAsset: { code: 'pbcuwu', status: 412 } } }, { headerEnv: 'K' });
+    expect(own).toMatch(/\[checks\.negative_data_rejection\]\nexpected-statuses = \["400", "401", "403", "404", "405", "406", "409", "415", "422", "428", "429", "5xx", "412"\]/);
     expect(text).not.toMatch(/headers =/);
     expect(schemathesisConfig(exampleProfile('default'), { headerEnv: 'K' })).toMatch(/^headers = \{ Authorization = "\$\{K\}" \}\n/);
     // unsupported_method wants 405; a profile answering a missing method otherwise turns it off, saying why.
