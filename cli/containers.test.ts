@@ -50,7 +50,7 @@ function setUpEngine(): { engine: string; reason?: undefined } | { engine?: unde
 const wanted = process.env.LENDCHECK_CONTAINERS;
 const setup: ReturnType<typeof setUpEngine> = wanted === '1'
   ? setUpEngine()
-  : { reason: wanted === '0' ? 'LENDCHECK_CONTAINERS=0 asks to leave the engine runs out' : ".ci/run's container step runs them (LENDCHECK_CONTAINERS=1 npx vitest run cli/containers.test.ts, about 4 minutes); npm test leaves them out to keep its time" };
+  : { reason: wanted === '0' ? 'LENDCHECK_CONTAINERS=0 asks to leave the engine runs out' : ".ci/run's container step runs them (LENDCHECK_CONTAINERS=1 npx vitest run cli/containers.test.ts, about 3 minutes); npm test leaves them out to keep its time" };
 const engine = setup.engine ?? 'podman';
 const engineProbe = setup.engine ? await probeDockerEngine() : { ok: false as const, reason: setup.reason };
 const skipReason = setup.reason ?? (engineProbe.ok ? undefined : `the engine's Docker API does not answer: ${engineProbe.reason}`);
