@@ -3,6 +3,7 @@
 // `-e` on the command line, where `ps` would show it).
 import { ADDRESS_FORMS, addressFor, collateralAsset, legalAmount, LEND_ASSETS, limitProbePath, type Profile } from '../../contract/index.ts';
 import { restingRate } from '../../contract/resting-rate.ts';
+import { routePath } from '../../contract/fill-path.ts';
 import { pledgeOf } from './unknown-collateral.ts';
 
 export const SCENARIOS = ['rate-limit', 'matching', 'mixed'] as const;
@@ -37,7 +38,7 @@ export function scenarioEnv(profile: Profile, i: ScenarioEnvInput): Record<strin
     PUBLIC_BURST: String(profile.limits.publicBurst),
     // The limiter's scenario needs a keyed read; where the rates path is unknown, another (contract limitProbePath).
     RATES_PATH: limitProbePath(profile),
-    PUBLIC_PATH: '/markets',
+    PUBLIC_PATH: routePath('public.markets'),
     ASSETS: lendable.join(','),
     ORDER_AMOUNT: orderAmount,
     // The mix's lends that must stay pending: below the profile's rate bound (issue 47), never a fixed 0.5.
