@@ -21,6 +21,13 @@ const callRow = (ctx: CheckContext, id: PartnerEndpointId, input: { params: Reco
 
 const ok = (r: Reply) => r.status >= 200 && r.status < 300;
 type PositionState = { status?: unknown; autoRollover?: unknown; amount?: unknown };
+/** Whether a position read as `then` has since matched: pending then, active now and carrying matchedAt (part 3), the rest as it was. */
+function matchedMeanwhile(then: PositionState, after: Reply): boolean {
+  const now = stateOf(after);
+  const matchedAt = (after.json as { matchedAt?: unknown } | undefined)?.matchedAt;
+  return then.status === 'pending' && now.status === 'active' && typeof matchedAt === 'string' && now.autoRollover === then.autoRollover;
+}
+
 const stateOf = (r: Reply): PositionState => {
   const p = (r.json ?? {}) as PositionState;
   return { status: p.status, autoRollover: p.autoRollover, amount: p.amount };
@@ -79,6 +86,8 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
   };
 
   let driven = 0;
+  // A's position as last read: what B's next change must leave it.
+  let last = before;
   for (const c of cells) {
     const aim = cellParams(c, o);
     if ('missing' in aim) {
@@ -105,8 +114,17 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
     if (c.owns.verb === 'change' && c.owns.object === 'position') {
       const after = await read();
       const now = stateOf(after);
-      if (!ok(after) || JSON.stringify(now) !== JSON.stringify(before)) {
-        fail(`${B} calling ${cellName(c)} on ${A}'s position has no effect`, `${A}'s ${o.positionId} still ${show(before)}`, `${after.status} ${show(now)} after ${B}'s request answered ${r.status}`, r.exchange);
+      // A resting order matched meanwhile (pending → active, with matchedAt: part 3) is the market's
+      // doing, a counterparty or the service's own liquidity on its clock, never a cancel, repay or
+      // PATCH of B's: the cells after it compare against the matched state (a gate at 3600× saw
+      // this, CI of session 16). Every other change is B's.
+      if (ok(after) && matchedMeanwhile(last, after)) {
+        notes.push(`${A}'s ${o.positionId} matched (${last.status} → ${now.status}) around ${B}'s ${cellName(c)}: the market's move, not B's; later cells compare against it`);
+        last = now;
+        continue;
+      }
+      if (!ok(after) || JSON.stringify(now) !== JSON.stringify(last)) {
+        fail(`${B} calling ${cellName(c)} on ${A}'s position has no effect`, `${A}'s ${o.positionId} still ${show(last)}`, `${after.status} ${show(now)} after ${B}'s request answered ${r.status}`, r.exchange);
       }
     }
     if (c.owns.verb === 'change' && c.owns.object === 'user') await fundsUnmoved(c, r);
