@@ -1,7 +1,7 @@
 import type { Input } from '../endpoints/resolvers.ts';
 import { gapConfig } from './config.ts';
 import { engineFault, gap, type EngineFault } from './fault.ts';
-import { checkFunds, withStaleRow, withoutFundsCheck } from './kit.ts';
+import { checkFunds, validateFirst, withStaleRow, withoutFundsCheck } from './kit.ts';
 
 // The two check-then-act races, each shared by the faults of one kind (one file per fault
 // names the endpoint). The handler checks, lets go (an `await` of `gapMs`) and then acts on
@@ -29,6 +29,8 @@ export function balanceRace<const N extends string>(name: N, endpoint: string, w
       const real = resolvers[endpoint]!;
       return {
         [endpoint]: async (engine, input) => {
+          // Its own rules first (a dry run, rolled back), then the funds: the race is in the funds alone.
+          validateFirst(engine, () => withoutFundsCheck(engine, () => real(engine, input)));
           const s = spend(input);
           checkFunds(engine, input.partner!.partnerId, s.userId, s.asset, s.amount);
           await gap(config.gapMs);

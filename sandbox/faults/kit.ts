@@ -26,6 +26,29 @@ export function checkFunds(engine: Engine, partnerId: string, userId: string, as
   engine.ledger.covering(partnerId, userId, asset, new D(amount));
 }
 
+/** Thrown inside a dry run to roll it back: never leaves validateFirst. */
+class DryRun extends Error {}
+
+/**
+ * The real handler's own refusals, before any funds are looked at: `fn` (the real operation,
+ * funds check skipped) runs in a transaction that is always rolled back (engine.tx undoes rows,
+ * events and what memory kept of them), so a body the real service refuses (a maturity, an
+ * asset, the collateral ratio) gets that refusal, as a service that validates before it
+ * checks funds gives it; only a request the real handler would take goes on to the race. A
+ * handler that answers through a promise is not dry-run (it could not be rolled back whole).
+ */
+export function validateFirst(engine: Engine, fn: () => unknown): void {
+  try {
+    engine.tx(() => {
+      const out = fn();
+      if (out && typeof (out as { then?: unknown }).then === 'function') return;
+      throw new DryRun();
+    });
+  } catch (e) {
+    if (!(e instanceof DryRun)) throw e;
+  }
+}
+
 /** The "act" of check-then-act: the real operation, with the funds check it already passed skipped. */
 export function withoutFundsCheck<R>(engine: Engine, fn: () => R): R {
   const { ledger } = engine;
