@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, routeOfRequest } from '../../contract/index.ts';
-import { serveWrapped } from '../embedded.ts';
-import { runChecks } from '../runner.ts';
-import { AUTHZ_CHECKS } from './testing/proof.ts';
+import { runAuthz } from './testing/proof.ts';
 
 // A's resting lend may match while B's requests are under way: a counterparty, or the service's
 // own liquidity on its clock (a gate at 3600× saw it). That move is the market's, never a cancel,
@@ -13,26 +11,19 @@ const CHANGES = new Set(['position.cancel', 'position.repay', 'position.patch'])
 
 async function run(faults: Array<{ name: string }> = []) {
   let changed = false;
-  const t = await serveWrapped(
-    async (req, next) => {
-      const id = routeOfRequest(defaultProfile, req)?.id;
-      const res = await next(req);
-      if (id && CHANGES.has(id)) changed = true;
-      // After B's first change call, A's position reads as matched (as if the market had filled it meanwhile).
-      if (!changed || id !== 'position.get' || res.status !== 200) return res;
-      const j = (await res.json()) as Record<string, unknown>;
-      const matched = j.status === 'pending' ? { ...j, status: 'active', matchedAt: new Date().toISOString() } : j;
-      const headers = new Headers(res.headers);
-      headers.delete('content-length');
-      return new Response(JSON.stringify(matched), { status: 200, headers });
-    },
-    { profile: defaultProfile, controls: false, faults },
-  );
-  try {
-    return (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: defaultProfile, only: AUTHZ_CHECKS })).checks.find((c) => c.id === 'authz.matrix')!;
-  } finally {
-    await t.close();
-  }
+  const r = await runAuthz(faults, defaultProfile, defaultProfile, async (req, next) => {
+    const id = routeOfRequest(defaultProfile, req)?.id;
+    const res = await next(req);
+    if (id && CHANGES.has(id)) changed = true;
+    // After B's first change call, A's position reads as matched (as if the market had filled it meanwhile).
+    if (!changed || id !== 'position.get' || res.status !== 200) return res;
+    const j = (await res.json()) as Record<string, unknown>;
+    const matched = j.status === 'pending' ? { ...j, status: 'active', matchedAt: new Date().toISOString() } : j;
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(matched), { status: 200, headers });
+  });
+  return r.checks.find((c) => c.id === 'authz.matrix')!;
 }
 
 describe('authz.matrix when A\'s resting lend matches during B\'s requests', () => {

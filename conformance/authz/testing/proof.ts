@@ -27,9 +27,9 @@ export function namesCell(message: string, cell: { route: string; verb: string }
   return message.includes(cell.route) && message.includes(`verb ${cell.verb}`) && message.includes('partner A (--api-key)') && message.includes('partner B (--api-key-2)');
 }
 
-/** `judge`: the profile the suite reads, when it differs from the one the sandbox serves (a requirement the target does not meet). */
-export async function runAuthz(faults: FaultSetting[] = [], profile: Profile = defaultProfile, judge: Profile = profile): Promise<ConformanceResult> {
-  const t = await serveWrapped((req, next) => next(req), { profile, controls: false, faults });
+/** `judge`: the profile the suite reads, when it differs from the one the sandbox serves (a requirement the target does not meet); `wrap`: a door in front of it that changes answers. */
+export async function runAuthz(faults: FaultSetting[] = [], profile: Profile = defaultProfile, judge: Profile = profile, wrap: Parameters<typeof serveWrapped>[0] = (req, next) => next(req)): Promise<ConformanceResult> {
+  const t = await serveWrapped(wrap, { profile, controls: false, faults });
   try {
     return await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: judge, only: AUTHZ_CHECKS });
   } finally {
