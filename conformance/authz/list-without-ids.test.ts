@@ -1,30 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, routeOfRequest } from '../../contract/index.ts';
-import { serveWrapped } from '../embedded.ts';
-import { runChecks } from '../runner.ts';
-import { AUTHZ_CHECKS } from './testing/proof.ts';
+import { runAuthz } from './testing/proof.ts';
 
 // The webhook list's body is not shown by the spec: a correct target may list its subscriptions
 // without their ids (mutator seeds 20, 23, 30 dropped, nulled or renamed them). A's subscription
 // then survives B's requests as long as A can still delete it; the matrix must not fail it.
 
 async function run(faults: Array<{ name: string }> = []) {
-  const t = await serveWrapped(
-    async (req, next) => {
-      const res = await next(req);
-      if (routeOfRequest(defaultProfile, req)?.id !== 'webhooks.list' || res.status !== 200) return res;
-      const j = (await res.json()) as { webhooks?: Array<Record<string, unknown>> };
-      // Only the events of each subscription: no id, no url.
-      const items = (j.webhooks ?? []).map((w) => ({ events: w.events }));
-      return new Response(JSON.stringify({ items }), { status: 200, headers: res.headers });
-    },
-    { profile: defaultProfile, controls: false, faults },
-  );
-  try {
-    return (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: defaultProfile, only: AUTHZ_CHECKS })).checks.find((c) => c.id === 'authz.matrix')!;
-  } finally {
-    await t.close();
-  }
+  const r = await runAuthz(faults, defaultProfile, defaultProfile, async (req, next) => {
+    const res = await next(req);
+    if (routeOfRequest(defaultProfile, req)?.id !== 'webhooks.list' || res.status !== 200) return res;
+    const j = (await res.json()) as { webhooks?: Array<Record<string, unknown>> };
+    // Only the events of each subscription: no id, no url.
+    const items = (j.webhooks ?? []).map((w) => ({ events: w.events }));
+    return new Response(JSON.stringify({ items }), { status: 200, headers: res.headers });
+  });
+  return r.checks.find((c) => c.id === 'authz.matrix')!;
 }
 
 describe('authz.matrix against a webhook list that shows no ids', () => {
