@@ -23,9 +23,31 @@ describe('failed checks on the console, each with its curl', () => {
     }
   });
 
-  it('a long reproduction is cut on the console, saying where the rest is', () => {
+  it('a long reproduction is cut on the console to its end: the failing request shown, the earlier ones pointed at', () => {
     const [b] = failedCheckBlocks([part([check('many', 30)])], paint(false));
+    expect(b.length).toBeLessThanOrEqual(1 + REPRO_LINES_ON_CONSOLE + 1);
+    const text = b.join('\n');
+    // The exchanges end at the failure: the last one (p29) is on the console with its answer, the first is not.
+    expect(text).toContain("/v1/positions/p29'");
+    expect(b.at(-1)).toMatch(/^ {6}# {3}→ 404 /);
+    expect(text).not.toContain("/v1/positions/p0'");
+    expect(b[1]).toMatch(/# reproduce; set \$LENDCHECK_API_KEY/);
+    expect(b[2]).toMatch(/# … \d+ earlier lines \(the requests before these\) in failures\.json and the report$/);
+    // Whole steps only: the first curl line shown follows the note, never an orphan answer line.
+    expect(b[3]).toMatch(/^ {6}curl /);
+  });
+
+  it('a reproduction without curl lines (a timeline) shows its start and says where the rest is', () => {
+    const c = { ...check('timeline', 0), reproduction: { exchanges: [], omitted: 0, vars: {}, deliveries: [], timeline: Array.from({ length: 30 }, (_, i) => `attempt ${i}`).join('\n') } } as unknown as CheckResult;
+    const [b] = failedCheckBlocks([part([c])], paint(false));
     expect(b.length).toBe(1 + REPRO_LINES_ON_CONSOLE + 1);
+    expect(b[1]).toMatch(/# timeline:$/);
     expect(b.at(-1)).toMatch(/more lines in failures\.json and the report$/);
+  });
+
+  it('a short reproduction is shown whole', () => {
+    const [b] = failedCheckBlocks([part([check('few', 3)])], paint(false));
+    expect(b.length).toBe(1 + 1 + 3 * 2);
+    expect(b.join('\n')).not.toMatch(/in failures\.json/);
   });
 });

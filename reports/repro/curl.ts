@@ -121,18 +121,19 @@ const VAR_HELP: Record<string, string> = {
 };
 
 /**
- * The whole reproduction of a failed check as plain text lines (no colour): what to set, the
- * curl lines, the seed and shrunk input, the deliveries and the timeline.
+ * A failed check's reproduction in its three parts: `head`, what to set (one line, when there
+ * are exchanges); `steps`, the curl lines in the order sent, the failing request last (a
+ * check's exchanges end at its failure); `rest`, the seed and shrunk input, the deliveries and
+ * the timeline. The console shows the end of `steps` when it cannot show them all.
  */
-export function reproductionText(c: Pick<CheckResult, 'reproduction' | 'exchange'>): string[] {
+export function reproductionSections(c: Pick<CheckResult, 'reproduction' | 'exchange'>): { head: string[]; steps: string[]; rest: string[] } {
   const r = c.reproduction ?? (c.exchange ? { exchanges: [c.exchange], omitted: 0, vars: {}, deliveries: [] } : undefined);
-  if (!r) return [];
-  const out: string[] = [];
+  if (!r) return { head: [], steps: [], rest: [] };
+  const head: string[] = [];
   const vars = variablesOf(r);
-  if (r.exchanges.length) {
-    out.push(`# reproduce${vars.length ? `; set ${vars.map((v) => `$${v} (${VAR_HELP[v] ?? 'see the record'})`).join(', ')}` : ''}:`);
-    out.push(...curlLines(r));
-  }
+  if (r.exchanges.length) head.push(`# reproduce${vars.length ? `; set ${vars.map((v) => `$${v} (${VAR_HELP[v] ?? 'see the record'})`).join(', ')}` : ''}:`);
+  const steps = r.exchanges.length ? curlLines(r) : [];
+  const out: string[] = [];
   if (r.seed !== undefined) out.push(`# seed: ${r.seed} (lendcheck conformance --seed ${r.seed})`);
   if (r.input !== undefined) out.push(`# smallest failing input (shrunk): ${r.input}`);
   for (const d of r.deliveries) {
@@ -145,5 +146,14 @@ export function reproductionText(c: Pick<CheckResult, 'reproduction' | 'exchange
     out.push('# timeline:');
     for (const l of r.timeline.split('\n')) out.push(`#   ${l}`);
   }
-  return out;
+  return { head, steps, rest: out };
+}
+
+/**
+ * The whole reproduction of a failed check as plain text lines (no colour): what to set, the
+ * curl lines, the seed and shrunk input, the deliveries and the timeline.
+ */
+export function reproductionText(c: Pick<CheckResult, 'reproduction' | 'exchange'>): string[] {
+  const { head, steps, rest } = reproductionSections(c);
+  return [...head, ...steps, ...rest];
 }
