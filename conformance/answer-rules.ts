@@ -8,7 +8,9 @@ import type { Reply } from './http.ts';
 // judgement never reads the log), and the check that sent it is known. The run keeps only
 // what a report needs: how many were judged, the broken ones, and each advice once with its
 // first evidence. endpoint.every-success-body (checks/every-answer.ts) reports them; no check
-// judges these rules a second time from the log.
+// judges these rules a second time from the log. The first success answer of each endpoint is
+// kept whole too, so that endpoint's own check (checks/endpoints.ts) judges an answer the run
+// already got instead of sending a request to get another (issue 48).
 
 export interface BrokenAnswer {
   exchange: Exchange;
@@ -26,9 +28,32 @@ export interface AdvisedAnswer {
   more: number;
 }
 
+/** A success answer as it arrived, whole, and the check whose request got it. */
+export interface SeenAnswer {
+  reply: Reply;
+  check: string;
+  /** Its place among the answers judged (1 for the first). */
+  nth: number;
+}
+
+/** The query parameter names of an exchange's URL, sorted: answers differ by what was asked. */
+const askedWith = (x: Exchange): string => {
+  try {
+    return [...new Set(new URL(x.url).searchParams.keys())].sort().join('&');
+  } catch {
+    return '';
+  }
+};
+
 export class AnswerRules {
   judged = 0;
   readonly broken: BrokenAnswer[] = [];
+  /**
+   * The first success answer of each endpoint per set of query parameter names asked, in arrival
+   * order: a per-endpoint check (checks/endpoints.ts) judges one the run already got instead of
+   * asking again (issue 48). One answer per endpoint and parameter set, so the store stays small.
+   */
+  private readonly firsts = new Map<string, Map<string, SeenAnswer>>();
   /** One advice per endpoint and belief, however many answers show it: the first is its evidence. */
   readonly advised = new Map<string, AdvisedAnswer>();
 
@@ -44,6 +69,10 @@ export class AnswerRules {
     if (reply.exchange.method !== e.method) return;
     const j = judgeSuccess(this.profile, e, { status: reply.status, json: reply.json, text: reply.text, contentType: reply.headers['content-type'] ?? '' });
     this.judged++;
+    const byQuery = this.firsts.get(e.id) ?? new Map<string, SeenAnswer>();
+    this.firsts.set(e.id, byQuery);
+    const asked = askedWith(reply.exchange);
+    if (!byQuery.has(asked)) byQuery.set(asked, { reply: { status: reply.status, headers: reply.headers, json: reply.json, text: reply.text, exchange: reply.exchange }, check, nth: this.judged });
     const broken = j.failures[0];
     if (broken) this.broken.push({ exchange: reply.exchange, endpoint: e, check, finding: broken });
     for (const a of j.advisories) {
@@ -52,5 +81,11 @@ export class AnswerRules {
       if (seen) seen.more++;
       else this.advised.set(k, { finding: a, exchange: reply.exchange, endpoint: e, more: 0 });
     }
+  }
+
+  /** The first success answer the run got from endpoint `id` whose exchange `accept` takes (all by default), or undefined. */
+  firstSuccess(id: string, accept: (x: Exchange) => boolean = () => true): SeenAnswer | undefined {
+    const seen = [...(this.firsts.get(id)?.values() ?? [])].filter((a) => accept(a.reply.exchange));
+    return seen.sort((a, b) => a.nth - b.nth)[0];
   }
 }
