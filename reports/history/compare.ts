@@ -79,9 +79,17 @@ export function diffRows(current: Extracted, baseline: Extracted, bounds: Bound[
         row.pValue = Number(t.pValue.toPrecision(3));
         slower = t.effect > 0.5;
         const shift = slower ? 'slower' : 'faster';
-        row.significance = t.pValue < ALPHA
-          ? `significant: ${shift} (Mann-Whitney p=${row.pValue}, n=${cs.length}/${bs.length})`
-          : `not significant (Mann-Whitney p=${row.pValue}, n=${cs.length}/${bs.length})`;
+        const test = `Mann-Whitney p=${row.pValue}, n=${cs.length}/${bs.length}`;
+        // The test is over the endpoint's whole distribution, shared by its p50, p95 and p99 rows:
+        // a row that moved the other way (a p95 faster while the distribution is slower) is not
+        // called significant, which would contradict its own direction.
+        const agrees = row.direction === (slower ? 'worse' : 'better');
+        const itself = row.direction === 'same' ? 'unchanged' : row.direction === 'better' ? 'faster' : 'slower';
+        row.significance = t.pValue >= ALPHA
+          ? `not significant (${test})`
+          : agrees
+            ? `significant: ${shift} (${test})`
+            : `not significant for this figure (${itself}): the distribution as a whole is ${shift} (${test})`;
       } else if (isLatency(f.metric)) {
         row.significance = 'no samples kept: judged on the values alone';
       } else if (isDuration(f.metric)) {

@@ -45,6 +45,19 @@ describe('compare: tier limits and one verdict', () => {
     expect(text.trimEnd().split('\n').at(-1)).toBe(v.text);
   });
 
+  it('a percentile that moved the other way from its distribution is not called significant in that direction', () => {
+    // The samples are slower as a whole, but this run's p95 figure is lower: its row says better,
+    // and its significance must not say "significant: slower" beside it (seen on two Starter smokes).
+    const withP95 = (x: Extracted, p95: number): Extracted => ({ ...x, figures: [...x.figures, { scope: 'mixed', endpoint: 'rates.get', metric: 'p95', value: p95 }] });
+    const c = compareRuns({ runId: 'now', target: 't', current: withP95(run(60, slow), 15), baseline: { row, data: withP95(run(60, fast), 16) }, baselineReason: 'test', bounds: [] });
+    const p50 = c.rows.find((x) => x.metric === 'p50')!;
+    const p95 = c.rows.find((x) => x.metric === 'p95')!;
+    expect(p50).toMatchObject({ direction: 'worse', significance: expect.stringMatching(/^significant: slower \(Mann-Whitney/) });
+    expect(p95.direction).toBe('better');
+    expect(p95.significance).toMatch(/^not significant for this figure \(faster\): the distribution as a whole is slower \(Mann-Whitney/);
+    expect(compareVerdict(c, false).text).toContain('1 figure worse (1 significantly), 1 better');
+  });
+
   it('with a bound it crosses: REGRESSION and exit 1, on the same line', () => {
     const c = compareRuns({ runId: 'now', target: 't', current: run(60, slow), baseline: { row, data: run(60, fast) }, baselineReason: 'test', bounds: parseBounds('p50=10%') });
     expect(compareVerdict(c, true)).toEqual({ exitCode: 1, text: 'verdict: REGRESSION: 1 figure beyond the bounds (p50=10%); exit 1' });
