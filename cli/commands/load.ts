@@ -83,7 +83,11 @@ export function registerLoad(program: Command): void {
         await preflight({ baseUrl: o.baseUrl, keys: o.public ? [] : keys, allowLive: !!o.allowProduction, liveOption: '--allow-production' });
       } else if (!o.public) {
         // The embedded sandbox checks a given key as any target would (cli/preflight/embedded.ts).
-        await (await import('../preflight/embedded.ts')).checkKeysOnEmbedded([givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')], { profile });
+        // A --keys pool is added to the embedded sandbox's keys for the run (cli/load/run.ts), so
+        // the check's sandbox takes them too: --api-key may be one of the pool's.
+        const { checkKeysOnEmbedded } = await import('../preflight/embedded.ts');
+        const sandboxKeys = pool ? [...(await import('../../sandbox/auth/keys.ts')).DEFAULT_KEYS, ...pool] : undefined;
+        await checkKeysOnEmbedded([givenKey('--api-key', o.apiKey, 'LENDCHECK_API_KEY')], { profile, ...(sandboxKeys ? { sandboxKeys } : {}) });
       }
       const r = await runLoad({
         scenario: o.scenario,

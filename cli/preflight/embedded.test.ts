@@ -21,12 +21,24 @@ describe('the embedded sandbox checks a given key', () => {
     await expect(refused).rejects.toThrow(/--api-key-2: the target refused this key.*embedded sandbox/);
   });
 
+  it("a load run's --keys pool is the embedded sandbox's too: a pool key passes the check", async () => {
+    const pool = [{ key: 'ck_test_pool_key_1', partnerId: 'pool-1', tier: 'scale' }];
+    const { DEFAULT_KEYS } = await import('../../sandbox/auth/keys.ts');
+    await expect(checkKeysOnEmbedded([{ option: '--api-key', key: pool[0].key }], { sandboxKeys: [...DEFAULT_KEYS, ...pool] })).resolves.toBeUndefined();
+    await expect(checkKeysOnEmbedded([{ option: '--api-key', key: pool[0].key }])).rejects.toBeInstanceOf(InputError);
+  });
+
   it('no key given: nothing is started or checked', async () => {
     await expect(checkKeysOnEmbedded([{ option: 'LENDCHECK_API_KEY', key: undefined }])).resolves.toBeUndefined();
   });
 
   it.each([
+    ['gate', ['gate']],
     ['gate --only contract', ['gate', '--only', 'contract']],
+    ['gate --only conformance', ['gate', '--only', 'conformance']],
+    ['gate --only load', ['gate', '--only', 'load']],
+    ['gate --only chaos', ['gate', '--only', 'chaos']],
+    ['gate --only certify', ['gate', '--only', 'certify']],
     ['conformance', ['conformance']],
     ['load', ['load', '--scenario', 'rate-limit', '--smoke']],
     ['chaos schedule', ['chaos', 'schedule']],
