@@ -4,9 +4,9 @@ import { CheckSkip, expectShape, unaffordable, type CheckContext } from '../chec
 import { lendBody, restingRateFor, validAddress } from '../checks/fixtures.ts';
 import { restingRateNow } from '../checks/resting-rate.ts';
 import type { Reply } from '../http.ts';
-import type { TimedExchange } from './exchanges.ts';
+import type { Exchanges, TimedExchange } from './exchanges.ts';
 import { outcomeOf } from './linearize/ledger/adapter.ts';
-import { accepted, errorCode } from './storm.ts';
+import { accepted, errorCode, recordOne, type StormOp } from './storm.ts';
 
 // A user's available funds, learned without a balance endpoint (the spec has none), in one
 // of two ways, each named in the result so a check can say which it used:
@@ -33,15 +33,31 @@ export const exact = (f: Funds) => f.lo.eq(f.hi);
 const fmt = (d: Decimal) => (d.isNegative() ? `−${d.abs().toFixed()}` : d.toFixed());
 export const showFunds = (f: Funds) => (exact(f) ? fmt(f.lo) : `between ${fmt(f.lo)} and ${fmt(f.hi)}`);
 
-/** The funds of `userId` as the partner of `key` (default: the main key) sees them. */
-export async function learnFunds(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds> {
-  const viaDetails = ctx.profile.errors.insufficientFundsDetails ? await fromDetails(ctx, userId, asset, key) : undefined;
+/** The funds of `userId` as the partner of `key` (default: the main key) sees them. With a
+ *  `history` (main key only), the requests that learn them are recorded into it: a storm's
+ *  history then holds its funds before and after, which the linearizability judge reads. */
+export async function learnFunds(ctx: CheckContext, userId: string, asset: string, key?: string, history?: Exchanges): Promise<Funds> {
+  const send = sender(ctx, key, history);
+  const viaDetails = ctx.profile.errors.insufficientFundsDetails ? await fromDetails(ctx, send, userId, asset) : undefined;
   if (viaDetails) return viaDetails;
-  return search(ctx, userId, asset, key);
+  return search(ctx, send, userId, asset);
 }
 
-async function fromDetails(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds | undefined> {
-  const r = await ctx.call('user.withdraw', { params: { userId }, ...(key ? { key } : {}), body: { asset, amount: TOO_MUCH, destination: validAddress(ctx.profile) } });
+type Send = (op: StormOp & { kind: 'user.withdraw' | 'lend.create' | 'position.cancel' }) => Promise<Reply>;
+
+/** Sends one op: recorded into `history` when there is one (and no other key), else as a plain call. */
+function sender(ctx: CheckContext, key: string | undefined, history: Exchanges | undefined): Send {
+  if (history && !key) return (op) => recordOne(ctx, history, op);
+  const k = key ? { key } : {};
+  return (op) => {
+    if (op.kind === 'user.withdraw') return ctx.call('user.withdraw', { params: { userId: op.ids!.userId! }, ...k, body: op.body as Record<string, unknown> });
+    if (op.kind === 'lend.create') return ctx.call('lend.create', { ...k, body: op.body as Record<string, unknown> });
+    return ctx.call('position.cancel', { params: { positionId: op.ids!.positionId! }, ...k });
+  };
+}
+
+async function fromDetails(ctx: CheckContext, send: Send, userId: string, asset: string): Promise<Funds | undefined> {
+  const r = await send({ kind: 'user.withdraw', ids: { userId }, body: { asset, amount: TOO_MUCH, destination: validAddress(ctx.profile) } });
   if (r.status === 429) throw unaffordable(`reading ${asset} funds of ${userId} answered 429 twice: the target's rate limit leaves no room for this check now`);
   if (accepted(r)) throw new CheckSkip(`a withdrawal of ${TOO_MUCH} ${asset} for ${userId} was accepted, so the funds cannot be learned (and the user is drained)`);
   const available = (r.json as { error?: { details?: { available?: unknown } } } | undefined)?.error?.details?.available;
@@ -54,18 +70,18 @@ async function fromDetails(ctx: CheckContext, userId: string, asset: string, key
 }
 
 /** Does a lend of `x` fit? A refused one moves nothing; an accepted one is cancelled at once. */
-async function fits(ctx: CheckContext, userId: string, asset: string, x: Decimal, key?: string): Promise<boolean> {
-  const r = await ctx.call('lend.create', { ...(key ? { key } : {}), body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: await restingRateFor(ctx) }) });
+async function fits(ctx: CheckContext, send: Send, userId: string, asset: string, x: Decimal): Promise<boolean> {
+  const r = await send({ kind: 'lend.create', body: lendBody(ctx, userId, { asset, amount: x.toFixed(), rate: await restingRateFor(ctx) }) });
   if (errorCode(r) === 'insufficient_funds') return false;
   if (r.status === 429) throw unaffordable(`the funds search's lend answered 429 twice: the target's rate limit leaves no room for this check now`);
   if (!accepted(r)) throw new CheckSkip(`the funds search's lend of ${x.toFixed()} ${asset} answered ${r.status} ${String(errorCode(r) ?? '')}: neither accepted nor insufficient_funds`);
   const id = (r.json as { positionId?: unknown }).positionId;
-  const c: Reply = await ctx.call('position.cancel', { params: { positionId: String(id) }, ...(key ? { key } : {}) });
+  const c: Reply = await send({ kind: 'position.cancel', ids: { positionId: String(id) } });
   if (!accepted(c)) throw new CheckSkip(`the funds search's probe lend ${String(id)} could not be cancelled (${c.status}), so the search would move money`);
   return true;
 }
 
-async function search(ctx: CheckContext, userId: string, asset: string, key?: string): Promise<Funds> {
+async function search(ctx: CheckContext, send: Send, userId: string, asset: string): Promise<Funds> {
   if (!(LEND_ASSETS as readonly string[]).includes(asset)) {
     throw new CheckSkip(`no way to learn ${asset} funds: the target gives no insufficient_funds details (profile errors.insufficientFundsDetails) and ${asset} cannot be lent to search with`, 'target-lacks');
   }
@@ -74,7 +90,7 @@ async function search(ctx: CheckContext, userId: string, asset: string, key?: st
   let lo = new Decimal(0);
   let bound: Decimal | undefined;
   for (let x = Decimal.max(min, 1); x.lte(max); x = x.mul(10)) {
-    if (await fits(ctx, userId, asset, x, key)) lo = x;
+    if (await fits(ctx, send, userId, asset, x)) lo = x;
     else {
       bound = x;
       break;
@@ -82,13 +98,13 @@ async function search(ctx: CheckContext, userId: string, asset: string, key?: st
   }
   if (!bound) throw new CheckSkip(`${asset} funds of ${userId} exceed the largest order (${max.toFixed()}), so the search cannot bound them`);
   let hi: Decimal = bound;
-  if (lo.isZero() && !(await fits(ctx, userId, asset, min, key))) return { lo, hi: min, way: 'search' };
+  if (lo.isZero() && !(await fits(ctx, send, userId, asset, min))) return { lo, hi: min, way: 'search' };
   if (lo.isZero()) lo = min;
   const decimals = Math.min(ctx.profile.assets.info[asset]?.decimals ?? 2, 6);
   for (let i = 0; i < SEARCH_STEPS && hi.minus(lo).gt(new Decimal(10).pow(-decimals)); i++) {
     const mid: Decimal = lo.plus(hi).div(2).toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
     if (mid.lte(lo)) break;
-    if (await fits(ctx, userId, asset, mid, key)) lo = mid;
+    if (await fits(ctx, send, userId, asset, mid)) lo = mid;
     else hi = mid;
   }
   ctx.note(`funds of ${userId} learned by search (${asset} between ${lo.toFixed()} and ${hi.toFixed()}): the target gives no insufficient_funds details`);

@@ -8,8 +8,8 @@ import type { Exchanges, OpIds, OpRequest, TimedExchange } from './exchanges.ts'
 // endpoint it calls and the ids it names, recorded at call time. A 429 is kept as it came (not
 // retried): it was not accepted. A request that got no answer (timeout, reset) stays without
 // `complete`: it may or may not have taken effect. The storm checks keep each history in the
-// run's shared state under the check's id, so a failure can show it (timeline.ts); the
-// linearizability check reads its Recorder's history.
+// run's shared state under the check's id, so a failure can show it (timeline.ts), and the
+// linearizability judge (linearize/storm-check.ts) checks every one of them after the storms.
 
 /** One call: the endpoint, the ids its path names, and its body. */
 export interface StormOp {
@@ -87,9 +87,12 @@ export class Recorder {
   }
 }
 
-/** One history per check id, in the order its storms ran (read by reports and the proof). */
-export function historiesOf(ctx: CheckContext, checkId: string): Exchanges[] {
-  const k = `concurrency:history:${checkId}`;
+/** Where a check's histories are kept in the run's shared state: this, then its id. */
+export const HISTORY_KEY = 'concurrency:history:';
+
+/** One history per check id, in the order its storms ran (read by reports, the proof and the linearizability judge). */
+export function historiesOf(ctx: Pick<CheckContext, 'shared'>, checkId: string): Exchanges[] {
+  const k = `${HISTORY_KEY}${checkId}`;
   let h = ctx.shared.get(k) as Exchanges[] | undefined;
   if (!h) ctx.shared.set(k, (h = []));
   return h;
@@ -112,25 +115,27 @@ export const coldConnections = (ctx: CheckContext, n: number) => Math.max(0, n -
  * The whole storm (and the reads that open its connections) waits for room in the rate limit
  * first, so it is never fired into an empty bucket.
  */
-export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], firstId = 0): Promise<Recorded> {
+export async function storm(ctx: CheckContext, checkId: string, ops: StormOp[], o: { before?: Exchanges } = {}): Promise<Recorded> {
   const cold = coldConnections(ctx, ops.length);
   const n2 = ops.filter((o) => o.partner === 2).length;
   const room = await ctx.room({ 1: ops.length - n2 + cold, 2: n2 }, `a storm of ${ops.length} overlapping requests (${checkId})`);
   try {
-    return await fire(ctx, checkId, ops, firstId, room.key, cold);
+    return await fire(ctx, checkId, ops, o.before ?? [], room.key, cold);
   } finally {
     room.done();
   }
 }
 
-async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId: number, key1: string, cold: number): Promise<Recorded> {
+async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], before: Exchanges, key1: string, cold: number): Promise<Recorded> {
   if (cold) await warm(ctx, cold, key1);
-  const rec = new Recorder(ctx);
+  // The history goes on from what the check recorded before (its fixture and its funds read), so
+  // the linearizability judge sees the storm with what pins it.
+  const rec = new Recorder(ctx, before);
   // Every op is in the history, in order, before any leaves; each is stamped as it is sent.
-  const history = ops.map((o, i) => rec.open(i, o, firstId + i));
+  const sent = ops.map((o, i) => rec.open(i, o));
   const replies = await Promise.all(
     ops.map(async (o, i) => {
-      const op = history[i]!;
+      const op = sent[i]!;
       const key = o.partner === 2 ? ctx.key2 : key1;
       op.invoke = performance.now();
       const r = await ctx.api(op.request.method, op.request.path, { endpoint: o.kind, ...(key ? { key } : {}), retry429: false, ...(o.body !== undefined ? { body: o.body } : {}) });
@@ -138,8 +143,8 @@ async function fire(ctx: CheckContext, checkId: string, ops: StormOp[], firstId:
       return r;
     }),
   );
-  historiesOf(ctx, checkId).push(history);
-  return { history, replies };
+  historiesOf(ctx, checkId).push(rec.history);
+  return { history: rec.history, replies };
 }
 
 /** One request recorded into an existing history (a read or a set-up step between storms). It is
@@ -151,6 +156,34 @@ export async function recordOne(ctx: CheckContext, history: Exchanges, op: Storm
   recorder.close(rec, r);
   if (rateLimited(r)) throw unaffordable(`${rec.request.method} ${rec.request.path.split('?')[0]} answered 429 twice: the target's rate limit leaves no room for this check now`);
   return r;
+}
+
+/**
+ * A request a fixture already made (a lend the storm then cancels), recorded into a history with
+ * the times around it: the judge of histories knows the position it names. The ids and body are
+ * the request's as sent (its exchange), nothing guessed.
+ */
+export function recordMade(history: Exchanges, kind: EndpointId, reply: Reply, invoke: number, ids: OpIds = {}): TimedExchange {
+  const last = history[history.length - 1];
+  const x = reply.exchange;
+  let body: unknown;
+  try {
+    body = x.requestBody ? JSON.parse(x.requestBody) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const u = new URL(x.url);
+  const rec: TimedExchange = {
+    id: last ? last.id + 1 : 0,
+    client: -1,
+    kind,
+    invoke,
+    complete: performance.now(),
+    request: { method: x.method, path: `${u.pathname}${u.search}`, ids, ...(body !== undefined ? { body } : {}), partner: x.credential === 'LENDCHECK_API_KEY_2' ? 2 : 1 },
+    response: { status: reply.status, json: reply.json },
+  };
+  history.push(rec);
+  return rec;
 }
 
 /** A 2xx: an answer, or a recorded exchange whose answer is one. */

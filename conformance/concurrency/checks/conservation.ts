@@ -3,7 +3,8 @@ import { pass, type Check } from '../../check.ts';
 import { createLend, fundedUser, lendBody, validAddress } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, sort, stormFail, units } from '../kit.ts';
-import { storm, type StormOp } from '../storm.ts';
+import { recordMade, storm, type StormOp } from '../storm.ts';
+import type { Exchanges } from '../exchanges.ts';
 import { conserved } from './overcommit.ts';
 import { legalAmount } from '../../../contract/index.ts';
 
@@ -22,8 +23,16 @@ export const conservation: Check = {
     // The lends later cancelled: 100, raised to the profile's minimum order.
     const REFUND = legalAmount(ctx.profile);
     const userId = await fundedUser(ctx, 'conc-conserve');
-    const pending = [await createLend(ctx, userId, { amount: REFUND }), await createLend(ctx, userId, { amount: REFUND })];
-    const before = await learnFunds(ctx, userId, 'USDC');
+    // The lends and the funds read are recorded into the storm's history: the linearizability judge knows the positions and their refunds.
+    const pre: Exchanges = [];
+    const pending = [];
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      const c = await createLend(ctx, userId, { amount: REFUND });
+      recordMade(pre, 'lend.create', c.reply, t0);
+      pending.push(c);
+    }
+    const before = await learnFunds(ctx, userId, 'USDC', undefined, pre);
     const a = units(before.lo.mul(3).div(10), ctx.profile.assets.info.USDC?.decimals ?? 6);
     const ops: StormOp[] = [];
     for (let i = 0; i < 3; i++) {
@@ -31,7 +40,7 @@ export const conservation: Check = {
       ops.push({ kind: 'user.withdraw', ids: { userId: userId }, body: { asset: 'USDC', amount: a.toFixed(), destination: validAddress(ctx.profile) } });
       ops.push({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: a.toFixed() }) });
     }
-    const { history, replies } = await storm(ctx, id, ops);
+    const { history, replies } = await storm(ctx, id, ops, { before: pre });
     // A cancel may be refused (the lend matched meanwhile): it then refunds nothing.
     const s = sort(replies, (r) => isInsufficient(r) || (ops[replies.indexOf(r)]!.kind === 'position.cancel' && r.status >= 400 && r.status < 500));
     expectOnly(ctx, history, replies, s, 'a mixed storm', 'insufficient_funds (or, for a cancel, a refusal)');
@@ -46,7 +55,7 @@ export const conservation: Check = {
       if (kind === 'position.cancel') refunds = refunds.plus(REFUND);
       else debits = debits.plus(a);
     }
-    const after = await learnFunds(ctx, userId, 'USDC');
+    const after = await learnFunds(ctx, userId, 'USDC', undefined, history);
     const story = `${counts['user.withdraw'] ?? 0} withdrawals and ${counts['lend.create'] ?? 0} lends of ${a.toFixed()} USDC and ${counts['position.cancel'] ?? 0} cancels of ${REFUND} accepted from ${showFunds(before)} available`;
     if (debits.gt(before.hi.plus(refunds))) {
       stormFail(ctx, history, `accepted debits never exceed the funds plus refunds (${id})`, `debits ≤ ${before.hi.plus(refunds).toFixed()}`, `${story}: debits ${debits.toFixed()}, funds now ${showFunds(after)}`);

@@ -5,6 +5,7 @@ import { borrowBody, fundedUser, lendBody, pairAsset, restingRateFor, validAddre
 import { exact, learnFunds, showFunds, type Funds } from '../funds.ts';
 import { expectOnly, isInsufficient, noteRateLimited, requireAnswered, signed, sort, stormOf, stormFail, units } from '../kit.ts';
 import { storm, type StormOp } from '../storm.ts';
+import type { Exchanges } from '../exchanges.ts';
 import { positionIdIn } from '../../body-id.ts';
 
 // Over-commitment: STORM requests on one user that each fit its funds and together do not,
@@ -77,7 +78,9 @@ function overcommit(kind: Kind): Check {
       const n = stormOf(ctx);
       const userId = await fundedUser(ctx, `conc-${kind}`);
       if (kind === 'lend') await restingRateFor(ctx);
-      const before = await learnFunds(ctx, userId, pl.asset);
+      // The funds read is recorded into the storm's history: the linearizability judge reads it too.
+      const pre: Exchanges = [];
+      const before = await learnFunds(ctx, userId, pl.asset, undefined, pre);
       const decimals = ctx.profile.assets.info[pl.asset]?.decimals ?? 6;
       // Each fits (a ≤ funds) and together they do not (STORM·a > funds): a is 30 % of the funds.
       const a = units(before.lo.mul(3).div(10), decimals);
@@ -86,7 +89,7 @@ function overcommit(kind: Kind): Check {
       if (kind === 'lend' && a.gt(ctx.profile.amounts.maxOrder)) throw new CheckSkip(`${userId} has ${showFunds(before)} ${pl.asset}: 30 % of it is above the largest order (${ctx.profile.amounts.maxOrder})`);
       if (a.mul(n).lte(before.hi)) throw new CheckSkip(`the funds of ${userId} are known too loosely (${showFunds(before)}) for ${n} requests of ${a.toFixed()} to exceed them`);
 
-      const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => pl.op(userId, a.toFixed())));
+      const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => pl.op(userId, a.toFixed())), { before: pre });
       const s = sort(replies, isInsufficient);
       expectOnly(ctx, history, replies, s, `${pl.many(n, a.toFixed())} at once`, 'insufficient_funds');
       noteRateLimited(ctx, s, pl.noun);
@@ -96,7 +99,7 @@ function overcommit(kind: Kind): Check {
 
       const k = s.accepted.length;
       const spent = a.mul(k);
-      const after = await learnFunds(ctx, userId, pl.asset);
+      const after = await learnFunds(ctx, userId, pl.asset, undefined, history);
       const story = `${pl.many(k, a.toFixed())} accepted from ${showFunds(before)} available`;
       if (spent.gt(before.hi)) {
         stormFail(ctx, history, `overlapping ${pl.noun} never spend more than the funds (${id})`, `at most ${before.hi.div(a).floor().toFixed()} accepted`, `${story}: ${signed(before.hi.minus(spent))} (the target now reports ${showFunds(after)})`, replies[s.accepted[0]!]?.exchange);

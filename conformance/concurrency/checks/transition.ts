@@ -4,7 +4,8 @@ import { CheckSkip, fail, pass, show, type Check, type CheckContext } from '../.
 import { borrowBody, createLend, fundedUser, pairAsset } from '../../checks/fixtures.ts';
 import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
-import { accepted, storm, type StormOp } from '../storm.ts';
+import { accepted, recordMade, storm, type StormOp } from '../storm.ts';
+import type { Exchanges } from '../exchanges.ts';
 import { conserved, searchableCollateral } from './overcommit.ts';
 import { pairMarket } from '../../checks/endpoints.ts';
 import { positionIdIn } from '../../body-id.ts';
@@ -46,10 +47,14 @@ const cancelOnce: Check = {
     const userId = await fundedUser(ctx, 'conc-cancel');
     // 250, raised to the profile's minimum order (contract/order-amounts.ts).
     const amount = legalAmount(ctx.profile, 0, { base: '250' });
+    // The lend and the funds read are recorded into the storm's history: the linearizability judge knows the position and its refund.
+    const pre: Exchanges = [];
+    const t0 = performance.now();
     const lend = await createLend(ctx, userId, { amount });
+    recordMade(pre, 'lend.create', lend.reply, t0);
     const positionId = lend.body.positionId;
-    const before = await learnFunds(ctx, userId, 'USDC');
-    const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => ({ kind: 'position.cancel', ids: { positionId } }) satisfies StormOp));
+    const before = await learnFunds(ctx, userId, 'USDC', undefined, pre);
+    const { history, replies } = await storm(ctx, id, Array.from({ length: n }, () => ({ kind: 'position.cancel', ids: { positionId } }) satisfies StormOp), { before: pre });
     const s = sort(replies, invalidState());
     expectOnly(ctx, history, replies, s, `${n} overlapping cancels of ${positionId}`, 'the invalid-state error');
     noteRateLimited(ctx, s, 'cancels');
@@ -60,7 +65,7 @@ const cancelOnce: Check = {
       if (status !== 'cancelled') throw new CheckSkip(`no cancel of ${positionId} was accepted and it is ${show(status)}: it was matched before the storm (no cancel to race)`);
       stormFail(ctx, history, 'one of the overlapping cancels succeeds', '1 accepted', `0 accepted and ${positionId} is cancelled`);
     }
-    const after = await learnFunds(ctx, userId, 'USDC');
+    const after = await learnFunds(ctx, userId, 'USDC', undefined, history);
     const story = `${s.accepted.length} of ${n} cancels of one pending lend of ${amount} USDC accepted (refund ${new Decimal(amount).mul(s.accepted.length).toFixed()})`;
     if (s.accepted.length > 1 && !queuedOnly(replies, s.accepted, ctx, 'cancels')) {
       stormFail(ctx, history, 'overlapping cancels of one position: exactly one succeeds (concurrency.cancel-once)', `1 accepted, ${n - 1} invalid state; funds ${showFunds(before)} + ${amount}`, `${story}; funds now ${showFunds(after)}`, replies[s.accepted[1]!]!.exchange);

@@ -3,7 +3,7 @@ import { createLend, fundedUser } from '../../checks/fixtures.ts';
 import type { Reply } from '../../http.ts';
 import type { Exchanges } from '../exchanges.ts';
 import { expectOnly, noteRateLimited, sort, stormFail } from '../kit.ts';
-import { accepted, historiesOf, recordOne, storm, type StormOp } from '../storm.ts';
+import { accepted, historiesOf, recordMade, recordOne, storm, type StormOp } from '../storm.ts';
 
 // Writes that must stick: overlapping PATCHes of different flags of one position all persist
 // (no lost update), and a write, once acknowledged, is what the next read shows (strict, the
@@ -39,9 +39,15 @@ export const patchNoLostUpdate: Check = {
     const id = this.id;
     const userId = await fundedUser(ctx, 'conc-patch');
     const positions: Array<{ id: string; flags: Flags }> = [];
+    // The lends and their first reads are recorded into the storm's history: the linearizability judge knows the positions and their flags.
+    const pre: Exchanges = [];
     for (let i = 0; i < POSITIONS; i++) {
+      const t0 = performance.now();
       const c = await createLend(ctx, userId);
+      recordMade(pre, 'lend.create', c.reply, t0);
+      const t1 = performance.now();
       const g = await ctx.call('position.get', { params: { positionId: c.body.positionId } });
+      recordMade(pre, 'position.get', g, t1, { positionId: c.body.positionId });
       if (g.status === 429) throw unaffordable(`reading ${c.body.positionId} answered 429 twice: the rate limit leaves no room for this check now`);
       const f = g.json as Flags;
       if (typeof f?.autoRollover !== 'boolean' || typeof f?.autoRefinance !== 'boolean') throw new CheckSkip(`the lend ${c.body.positionId} reads without both autoRollover and autoRefinance as booleans: ${show(g.json)}`);
@@ -51,7 +57,7 @@ export const patchNoLostUpdate: Check = {
       { kind: 'position.patch', ids: { positionId: p.id }, body: { autoRollover: !p.flags.autoRollover } },
       { kind: 'position.patch', ids: { positionId: p.id }, body: { autoRefinance: !p.flags.autoRefinance } },
     ]);
-    const { history, replies } = await storm(ctx, id, ops);
+    const { history, replies } = await storm(ctx, id, ops, { before: pre });
     const refusedField = replies.find((r) => r.status >= 400 && r.status < 500 && r.status !== 429 && /autorefinance/i.test(JSON.stringify(r.json ?? '')));
     if (refusedField) throw new CheckSkip(`the target refuses autoRefinance on a lend position (${refusedField.status} ${show(refusedField.json)}), so two flags of one position cannot be changed at once`);
     const s = sort(replies, () => false);
@@ -85,7 +91,9 @@ export const readAfterWrite: Check = {
     const history: Exchanges = [];
     historiesOf(ctx, id).push(history);
     const userId = await fundedUser(ctx, 'conc-raw');
+    const t0 = performance.now();
     const c = await createLend(ctx, userId);
+    recordMade(history, 'lend.create', c.reply, t0);
     const pid = c.body.positionId;
     const first = await recordOne(ctx, history, { kind: 'position.get', ids: { positionId: pid } });
     const was = (first.json as Flags | undefined)?.autoRollover;
