@@ -21,14 +21,15 @@ import { positionIdIn } from '../body-id.ts';
 // unit. A command that finds a broken rule throws a WalkBreak; fast-check then shrinks the
 // sequence to the shortest one that still breaks it.
 
-export type FundsSource = (asset: string) => Promise<Decimal | undefined>;
+/** The funds of each asset asked that the target lets us learn (undefined: not learnable), in one read where it can. */
+export type FundsSource = (assets: readonly string[]) => Promise<Record<string, Decimal | undefined>>;
 
 export interface Real {
   ctx: CheckContext;
   userId: string;
   /** The asset lent, borrowed and withdrawn (lendable and borrowable). */
   asset: string;
-  /** The funds the target lets us learn, per asset (undefined: not learnable). */
+  /** The funds the target lets us learn (undefined: not learnable). */
   funds: FundsSource;
   /** The steps taken, by name (a step whose check() refused it is not run). */
   taken: string[];
@@ -168,22 +169,22 @@ async function learn(m: WalkModel, r: Real, id: string, what: string, b?: Record
 }
 
 /**
- * After each command: the funds read, then the pending borrows, which may have been matched
- * meanwhile. A target that matches on its own (a liquidity provider) may match one at any
- * moment, all the more while a 429 holds the walk, and the funds then move without the model.
- * A status only moves forward, so a borrow still pending when read after the funds was pending
- * when they were read: those funds are compared. One that moved is learned, and the funds are
- * read again (a few times at most). One read of each pending borrow a step, not one before the
- * funds and one after (half the walk's requests once borrows rest: issue 48).
+ * After each command: the funds read and compared with the model's. A target that matches on its
+ * own (a liquidity provider) may match a pending borrow at any moment, all the more while a 429
+ * holds the walk, and the funds then move without the model: so where they disagree, the pending
+ * borrows are read before anything is concluded. A status only moves forward, so a borrow still
+ * pending when read after the funds was pending when they were read: those funds are compared.
+ * One that moved is learned, and the funds are read again (a few times at most). Funds that agree
+ * need no read to explain them (a borrow matched unseen is learned when a step reads or refuses
+ * it): the borrows are read on a disagreement only, not every step (issue 48).
  */
 async function settle(m: WalkModel, r: Real, what: string): Promise<void> {
   const pending = () => positions(m).filter((x) => x.type === 'borrow' && x.status === 'pending');
   for (let round = 0; ; round++) {
-    const funds: Array<[string, Decimal, Decimal | undefined]> = [];
-    for (const asset of m.assets) {
-      const want = fundsIn(m, asset);
-      if (want !== undefined) funds.push([asset, want, await r.funds(asset)]);
-    }
+    const wanted = m.assets.map((a) => [a, fundsIn(m, a)] as const).filter((x): x is readonly [string, Decimal] => x[1] !== undefined);
+    const have = wanted.length ? await r.funds(wanted.map(([a]) => a)) : {};
+    const off = wanted.find(([a, want]) => have[a] !== undefined && !have[a]!.eq(want));
+    if (!off) return;
     let moved = false;
     for (const p of pending()) {
       const b = await readPosition(r, p.id, p.asset, what);
@@ -191,11 +192,9 @@ async function settle(m: WalkModel, r: Real, what: string): Promise<void> {
       await learn(m, r, p.id, what, b);
     }
     if (moved && round < 3) continue;
-    for (const [asset, want, have] of funds) {
-      if (have === undefined) continue;
-      if (!have.eq(want)) broken(`after ${what}, the available ${asset}`, `${want.toFixed()} (the model)`, `${have.toFixed()} (${have.minus(want).abs().toFixed()} ${have.gt(want) ? 'more: money appeared' : 'less: money vanished'})`);
-    }
-    return;
+    const [asset, want] = off;
+    const got = have[asset]!;
+    broken(`after ${what}, the available ${asset}`, `${want.toFixed()} (the model)`, `${got.toFixed()} (${got.minus(want).abs().toFixed()} ${got.gt(want) ? 'more: money appeared' : 'less: money vanished'})`);
   }
 }
 

@@ -1,9 +1,9 @@
 import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
-import { collateralFor, type Profile } from '../../contract/index.ts';
-import { CheckSkip, unaffordable, fail, pass, type Check, type CheckContext } from '../check.ts';
+import { collateralFor, controls, type Profile } from '../../contract/index.ts';
+import { CheckSkip, expectShape, unaffordable, fail, pass, type Check, type CheckContext } from '../check.ts';
 import { fund, fundedUser, pairAsset, restingRateFor } from '../checks/fixtures.ts';
-import { balanceControl, eventualReads, probeBody } from '../concurrency/funds.ts';
+import { eventualReads, probeBody } from '../concurrency/funds.ts';
 import { BudgetSpent, commandArbs, RateLimited, stopped, tour, WalkBreak, type Cmd, type FundsSource, type Real } from './commands.ts';
 import { walkModel, type WalkModel } from './model.ts';
 
@@ -48,15 +48,16 @@ export async function ledgerWalk(ctx: CheckContext, bounds: typeof WALK = WALK) 
     const tag = `walk${n++}`;
     const userId = ctx.hasControls ? ctx.user(tag) : await fundedUser(ctx, tag);
     if (ctx.hasControls) for (const a of new Set([asset, collateral])) await fund(ctx, userId, a, '1000000');
-    const funds: FundsSource = async (a) => {
+    const funds: FundsSource = async (assets) => {
       if (limited.seen) throw stopped(limited);
-      if (!ctx.hasControls) return a === asset ? probeFunds(ctx, userId, a) : undefined;
+      if (!ctx.hasControls) return assets.includes(asset) ? { [asset]: await probeFunds(ctx, userId, asset) } : {};
+      // One read of the balances control gives every asset (one a step, not one per asset: issue 48).
       const r = await ctx.call('sandbox.balances', { params: { userId } });
       if (r.status === 429) throw new RateLimited((limited.seen = 'the balances control answered 429 after one wait'));
-      return balanceControl(ctx, userId, a);
+      const b = expectShape(r, controls.balancesResponse, 'the balances control answers with balances');
+      return Object.fromEntries(assets.map((a) => [a, new Decimal(b.balances.find((x) => x.asset === a)?.available ?? '0')]));
     };
-    const start: Record<string, Decimal | undefined> = {};
-    for (const a of new Set([asset, collateral])) start[a] = await funds(a);
+    const start: Record<string, Decimal | undefined> = { [asset]: undefined, [collateral]: undefined, ...(await funds([...new Set([asset, collateral])])) };
     learnable = Object.keys(start).filter((a) => start[a] !== undefined);
     taken = [];
     return { model: walkModel(userId, start, ctx.hasControls), real: { ctx, userId, asset, funds, taken, limited, deadline: t0 + bounds.budgetMs } };
