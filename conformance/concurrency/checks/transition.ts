@@ -6,6 +6,7 @@ import { learnFunds, showFunds } from '../funds.ts';
 import { expectOnly, noteRateLimited, requireAnswered, sort, stormOf, stormFail } from '../kit.ts';
 import { accepted, recordMade, storm, type StormOp } from '../storm.ts';
 import type { Exchanges } from '../exchanges.ts';
+import { rememberWrite } from '../acknowledged.ts';
 import { conserved, searchableCollateral } from './overcommit.ts';
 import { pairMarket } from '../../checks/endpoints.ts';
 import { positionIdIn } from '../../body-id.ts';
@@ -72,6 +73,8 @@ const cancelOnce: Check = {
     }
     checkRefusals(ctx, replies, s.refused);
     conserved(ctx, history, id, story, before, new Decimal(amount).neg(), after);
+    // The acknowledged cancel, not yet read: the read-after-write check reads it next.
+    rememberWrite(ctx, 'cancel', { check: id, positionId, history });
     return pass();
   },
 };

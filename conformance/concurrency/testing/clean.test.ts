@@ -18,7 +18,12 @@ function expectClean(r: Awaited<ReturnType<typeof runFamily>>, what: string) {
 describe('the clean sandbox passes the concurrency family', () => {
   it('default profile, with and without controls', async () => {
     expectClean(await runFamily(), 'default profile with controls');
-    expectClean(await runFamily({ controls: false }), 'default profile without controls');
+    const r = await runFamily({ controls: false });
+    expectClean(r, 'default profile without controls');
+    // read-after-write reads back the writes the storms made: one request, the cancel's read.
+    const raw = r.checks.find((c) => c.id === 'concurrency.read-after-write')!;
+    expect(raw.requests).toBe(1);
+    expect(raw.notes.join('\n')).toMatch(/cancelled by concurrency\.cancel-once, read status cancelled/);
   }, 60_000);
 
   for (const name of EXAMPLE_PROFILES) {
