@@ -26,16 +26,19 @@ export const conservation: Check = {
     // The lends and the funds read are recorded into the storm's history: the linearizability judge knows the positions and their refunds.
     const pre: Exchanges = [];
     const pending = [];
-    for (let i = 0; i < 2; i++) {
+    // One lend to cancel and two withdrawals and two lends of 30 % each: a storm of five, as the
+    // others (kit.ts STORM), whose debits (120 %) still over-commit the funds; three of each and two
+    // cancels spent 4 requests more (issue 48).
+    for (let i = 0; i < 1; i++) {
       const t0 = performance.now();
       const c = await createLend(ctx, userId, { amount: REFUND });
       recordMade(pre, 'lend.create', c.reply, t0);
       pending.push(c);
     }
     const before = await learnFunds(ctx, userId, 'USDC', undefined, pre);
-    const a = units(before.lo.mul(3).div(10), ctx.profile.assets.info.USDC?.decimals ?? 6);
+    const a = units(before.lo.mul(3).div(10), ctx.profile.assets.info?.USDC?.decimals ?? 6);
     const ops: StormOp[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       if (i < pending.length) ops.push({ kind: 'position.cancel', ids: { positionId: pending[i]!.body.positionId } });
       ops.push({ kind: 'user.withdraw', ids: { userId: userId }, body: { asset: 'USDC', amount: a.toFixed(), destination: validAddress(ctx.profile) } });
       ops.push({ kind: 'lend.create', body: lendBody(ctx, userId, { amount: a.toFixed() }) });
