@@ -5,6 +5,7 @@ export * as shapes from './shapes.ts';
 export * as controls from './sandbox-controls.ts';
 export * from './profile.ts';
 export * from './profile-bodies.ts';
+export * from './profile-orderbook.ts';
 export * from './endpoints.ts';
 export * from './requirements.ts';
 export { NOT_SHOWN } from './not-shown.ts';

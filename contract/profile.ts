@@ -8,6 +8,7 @@ import { accessOptions } from './profile-access.ts';
 import { requestsOptions } from './profile-requests.ts';
 import { bodiesOptions } from './profile-bodies.ts';
 import { marketsOptions } from './profile-markets.ts';
+import { orderbookLevelsOptions } from './profile-orderbook.ts';
 import { ROUTES, type RouteId } from './routes.ts';
 
 // Every point the spec marks "not shown" is an option here. Each option carries the
@@ -63,6 +64,7 @@ export const profileSchema = z.object({
     spec: 'Part 4: /markets/{asset}/orderbook (authenticated) and /markets/{id}/orderbook (public) share one path.',
     reason: 'One path: a request with a Bearer key gets the authenticated variant, one without gets the public one.',
   }),
+  orderbookLevels: orderbookLevelsOptions,
 
   signature: signatureOptions,
   webhooks: webhooksOptions,

@@ -4,6 +4,7 @@ import { HttpClient, TransportError } from '../conformance/http.ts';
 import { amountsDetector, orderBoundsDetector, withdrawalBoundDetector } from './orders/amounts.ts';
 import { assetInfoDetector } from './market/asset-info.ts';
 import { assetsDetector } from './market/assets.ts';
+import { bookLevelsDetector } from './market/book-levels.ts';
 import { DEFAULT_MAX_REQUESTS, widenedBudget } from './budget.ts';
 import { bodyLimitDetector } from './orders/body-limit.ts';
 import { boundsDetector } from './orders/bounds.ts';
@@ -36,7 +37,7 @@ export const DETECTORS: Detector[] = [
   // The periods with the public reads (at most 15 requests): late in the list, a budget spent
   // before them left the default periods (30d among them) to be asserted of a target refusing 30d.
   ratesDetector, tierDetector, publicDetector, periodsDetector, orderBoundsDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
-  withdrawalBoundDetector, lifecycleDetector, deliveriesDetector, secretLengthDetector, amountsDetector, bodyLimitDetector,
+  withdrawalBoundDetector, lifecycleDetector, bookLevelsDetector, deliveriesDetector, secretLengthDetector, amountsDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
   // Decimals and oracle prices: a bounded search per asset, skipped (saying so) when the budget is short.
