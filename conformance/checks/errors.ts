@@ -5,6 +5,7 @@ import { queryCases, type QueryCase } from '../query-cases.ts';
 import { CheckSkip, expectClientError, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { casesToSend } from './sent-values.ts';
+import { bodyClass, pathClass, queryClass, queryMax, recordClass } from './answered-classes.ts';
 import { borrowBody, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
 import { callById, templateOf } from './call-by-id.ts';
 
@@ -24,10 +25,13 @@ async function expectInvalid(
   where: string,
   /** Cases whose code the profile gives (e.g. an unsupported asset), with the option name. */
   profileCode?: (c: BodyCase) => { choice: { code: string; status: number }; option: string } | undefined,
+  /** The endpoint and its body schema: each answer is recorded under its malformed class, for the fuzz corpus to judge its own cases of that class by (answered-classes.ts). */
+  of?: { endpoint: string; schema: Parameters<typeof bodyClass>[1] },
 ): Promise<void> {
   if (!cases.length) fail(`invalid cases for ${where}`, 'at least one generated case', 'none');
   for (const c of casesToSend(ctx, cases)) {
     const r = await send(c.body);
+    if (of) recordClass(ctx, bodyClass(of.endpoint, of.schema, c.body), { reply: r, value: c.body, what: `${where} with ${c.what} (errors.invalid.*)` });
     const p = profileCode?.(c);
     if (p) {
       expectProfileError(ctx, r, p.choice, p.option, `${where} with ${c.what}${cites(c.requirements)}`);
@@ -89,7 +93,7 @@ export function errorChecks(profile: Profile): Check[] {
         // A string asset outside the list (an empty one too: malformed or unsupported, both fair readings) is the
         // spec's "unsupported asset", whose code part 7 leaves open: any 4xx with the error object, the profile's code noted.
         const unsupported = (c: BodyCase) => c.field === 'asset' && typeof (c.body as { asset?: unknown }).asset === 'string';
-        await expectInvalid(ctx, cases, (body) => ctx.call('lend.create', { body: body as LooseBody }), 'POST /lend', (c) => (unsupported(c) ? { choice: profile.errors.unsupportedAsset, option: 'errors.unsupportedAsset' } : undefined));
+        await expectInvalid(ctx, cases, (body) => ctx.call('lend.create', { body: body as LooseBody }), 'POST /lend', (c) => (unsupported(c) ? { choice: profile.errors.unsupportedAsset, option: 'errors.unsupportedAsset' } : undefined), { endpoint: 'lend.create', schema: endpointBody(ctx.profile, 'lend.create') });
         return pass();
       },
     },
@@ -102,7 +106,7 @@ export function errorChecks(profile: Profile): Check[] {
         const u = await fundedUser(ctx, 'inv-borrow');
         const valid = borrowBody(ctx, u);
         const cases = bodyCases(endpointBody(ctx.profile, 'borrow.create'), valid, { profile: ctx.profile, endpoint: 'borrow.create' });
-        await expectInvalid(ctx, cases, (body) => ctx.call('borrow.create', { body: body as LooseBody }), 'POST /borrow');
+        await expectInvalid(ctx, cases, (body) => ctx.call('borrow.create', { body: body as LooseBody }), 'POST /borrow', undefined, { endpoint: 'borrow.create', schema: endpointBody(ctx.profile, 'borrow.create') });
         // Assets outside the profile's lists: the code is a profile choice (spec part 7 "unsupported asset").
         const ua = profile.errors.unsupportedAsset;
         for (const [field, body] of [
@@ -128,7 +132,7 @@ export function errorChecks(profile: Profile): Check[] {
         for (const bad of ['0x123', 'not-an-address', `${validAddress(ctx.profile)}00`]) {
           if (!pattern.test(bad)) cases.push({ field: 'destination', what: `destination ${JSON.stringify(bad)} (profile withdrawals.destinationPattern)`, body: { ...valid, destination: bad } });
         }
-        await expectInvalid(ctx, cases, (body) => ctx.call('user.withdraw', { params: { userId: u }, body: body as LooseBody }), 'POST /users/{userId}/withdraw');
+        await expectInvalid(ctx, cases, (body) => ctx.call('user.withdraw', { params: { userId: u }, body: body as LooseBody }), 'POST /users/{userId}/withdraw', undefined, { endpoint: 'user.withdraw', schema: withdrawRequest });
         return pass();
       },
     },
@@ -152,7 +156,7 @@ export function errorChecks(profile: Profile): Check[] {
         const own = await sharedLend(ctx);
         const cases = bodyCases(patchPositionRequest, { autoRollover: true, autoRefinance: false }, { profile: ctx.profile, endpoint: 'position.patch' });
         cases.push({ field: 'autoRollover', what: 'an empty body', body: {} });
-        await expectInvalid(ctx, cases, (body) => ctx.call('position.patch', { params: { positionId: own.positionId }, body: body as LooseBody }), 'PATCH /positions/{positionId}');
+        await expectInvalid(ctx, cases, (body) => ctx.call('position.patch', { params: { positionId: own.positionId }, body: body as LooseBody }), 'PATCH /positions/{positionId}', undefined, { endpoint: 'position.patch', schema: patchPositionRequest });
         return pass();
       },
     },
@@ -163,7 +167,7 @@ export function errorChecks(profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         const valid = { url: 'http://127.0.0.1:9/lendcheck-discard', events: ['position.created'] };
-        await expectInvalid(ctx, bodyCases(webhookSubscription, valid, { profile: ctx.profile, endpoint: 'webhooks.create' }), (body) => ctx.call('webhooks.create', { body: body as LooseBody }), 'POST /webhooks');
+        await expectInvalid(ctx, bodyCases(webhookSubscription, valid, { profile: ctx.profile, endpoint: 'webhooks.create' }), (body) => ctx.call('webhooks.create', { body: body as LooseBody }), 'POST /webhooks', undefined, { endpoint: 'webhooks.create', schema: webhookSubscription });
         return pass();
       },
     },
@@ -189,6 +193,7 @@ export function errorChecks(profile: Profile): Check[] {
           const [send, label] = sends[c.endpoint]!;
           const r = await send({ [c.field]: c.value });
           const title = `${label} with ${c.what}${cites(c.requirements)}`;
+          recordClass(ctx, queryClass(c.endpoint, c.field, c.value, queryMax(ctx.profile, c.field)), { reply: r, value: c.value, what: `${title} (errors.invalid.query)` });
           if (fresh && c.endpoint === 'positions.list' && r.status === 404 && ctx.profile.errors.unknownUser === 'position_not_found') {
             ctx.note(`${title}: not seen, a read-only run has no user the target knows (errors.unknownUser is position_not_found)`);
             continue;
@@ -252,6 +257,7 @@ export function errorChecks(profile: Profile): Check[] {
         if (!ctx.readOnly) calls.push(['position.cancel', undefined], ['position.repay', {}], ['position.patch', { autoRollover: true }]);
         for (const [endpoint, body] of calls) {
           const r = await callById(ctx, endpoint, { params: { positionId: id }, body });
+          if (endpoint === 'position.get') recordClass(ctx, pathClass(endpoint, id), { reply: r, value: id, what: `GET /positions/{unknown id} (errors.position-not-found)` });
           expectError(r, 'position_not_found', 404, templateOf(ctx.profile, endpoint).replace('{positionId}', '{unknown id}'));
         }
         return pass();
