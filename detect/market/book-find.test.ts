@@ -28,6 +28,14 @@ describe('findGainedSide: the book side that gained a resting order, by value', 
     expect(findGainedSide({ b: [] }, { b: [{ rate: 0.2, amount: null }] }, 0.2, '7')).toEqual({ path: 'b', rate: 'rate', amount: null });
   });
 
+  it('takes an array under the public name that gained one level showing no values (mutator seed 4), and only that', () => {
+    const [before, after] = [{ borrows: [{ amount: null, x: null }] }, { borrows: [{ amount: null, x: null }, { amount: null, x: null }] }];
+    expect(findGainedSide(before, after, 0.001, '100', 'borrows')).toEqual({ path: 'borrows', rate: null, amount: null });
+    expect(findGainedSide(before, after, 0.001, '100', 'lends')).toBeUndefined();
+    expect(findGainedSide(before, after, 0.001, '100')).toBeUndefined();
+    expect(findGainedSide({ borrows: [] }, { borrows: [{}, {}] }, 0.001, '100', 'borrows')).toBeUndefined();
+  });
+
   it('establishes nothing where no array gained the level, or two arrays did alike', () => {
     const same = { lends: [{ rate: 0.5, amount: '10' }] };
     expect(findGainedSide(same, same, 0.5, '10')).toBeUndefined();

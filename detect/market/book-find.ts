@@ -46,9 +46,12 @@ const countAt = (items: unknown[], rp: string, rate: number) => items.filter((it
  * The side that gained a level of `rate` holding `amount` between two answers of the book: its
  * array's path, and the paths of rate and amount inside a level (null where no field of the
  * level shows it). Preference: rate and amount both found; else the amount alone (the total of
- * one array grew by exactly the amount); else the rate alone (one more level at that rate).
+ * one array grew by exactly the amount); else the rate alone (one more level at that rate). A
+ * level that shows neither (nulled or dropped, mutator seed 4) is no value to find: only an array
+ * under the public book's own name for the side (`publicName`, part 2) that gained exactly one
+ * level is taken then, its rate and amount null.
  */
-export function findGainedSide(before: unknown, after: unknown, rate: number, amount: string): BookSide | undefined {
+export function findGainedSide(before: unknown, after: unknown, rate: number, amount: string, publicName?: string): BookSide | undefined {
   const want = new Decimal(amount);
   const arrays = paths(after, false).filter(([, v]) => (v as unknown[]).some((x) => x && typeof x === 'object' && !Array.isArray(x)));
   const found: Array<BookSide & { score: number }> = [];
@@ -66,6 +69,7 @@ export function findGainedSide(before: unknown, after: unknown, rate: number, am
     for (const rp of ratePaths) for (const ap of amountPaths) if (ap !== rp && gained(rp, ap)) found.push({ path, rate: rp, amount: ap, score: 3 });
     for (const ap of amountPaths) if (gained(null, ap)) found.push({ path, rate: null, amount: ap, score: 2 });
     for (const rp of ratePaths) if (countAt(now, rp, rate) > countAt(was, rp, rate)) found.push({ path, rate: rp, amount: null, score: 1 });
+    if (publicName !== undefined && path.split('.').pop() === publicName && now.length === was.length + 1) found.push({ path, rate: null, amount: null, score: 0.5 });
   }
   const best = Math.max(0, ...found.map((f) => f.score));
   const top = found.filter((f) => f.score === best);

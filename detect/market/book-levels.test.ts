@@ -52,4 +52,10 @@ describe('bookLevelsDetector', () => {
     expect(p.missed.get('orderbookLevels.lends')).toMatch(/no array of the book gained/);
     expect(p.found.get('orderbookLevels.borrows')?.value).toMatchObject({ path: 'wnyhc.borrows' });
   });
+
+  it('takes the public name\'s borrows that gained one level showing neither rate nor amount (mutator seed 4), with low confidence', { timeout: 30_000 }, async () => {
+    const p = await detect(mutatedProfile(4), 4);
+    expect(p.found.has('orderbookLevels.lends')).toBe(false);
+    expect(p.found.get('orderbookLevels.borrows')).toMatchObject({ value: { path: 'borrows', rate: null, amount: null }, confidence: 'low' });
+  });
 });

@@ -5,6 +5,7 @@ import { findId } from '../../conformance/body-id.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { tradeAsset } from './assets.ts';
 import { findGainedSide } from './book-find.ts';
+import type { BookSide } from '../../contract/profile-orderbook.ts';
 import { errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { probeAmount } from '../orders/probe-amount.ts';
 import { probeRate } from '../orders/rate-bound.ts';
@@ -32,8 +33,8 @@ export const bookLevelsDetector: Detector = {
     const lend = await p.call('lend.create', { body: { userId: user, asset, amount, rate, maturity } });
     if (!ok(lend)) throw new Error(`a resting lend of ${amount} ${asset} at ${rate} answered ${lend.status} ${errorText(lend).slice(0, 160)}`);
     const after = await read();
-    const lends = ok(after) ? findGainedSide(before.json, after.json, rate, amount) : undefined;
-    if (lends) p.set(BOOK.lends, lends, lends.rate && lends.amount ? 'high' : 'medium', [before, lend, after], `the array whose levels at ${rate} gained the ${amount} of a resting lend placed between two reads`);
+    const lends = ok(after) ? findGainedSide(before.json, after.json, rate, amount, 'lends') : undefined;
+    if (lends) p.set(BOOK.lends, lends, confidence(lends), [before, lend, after], found(lends, 'lend', rate, amount));
     else p.miss(BOOK.lends, `no array of the book gained a level of ${rate} holding ${amount} after a resting lend (read ${after.status})`);
     try {
       await borrowSide(p, asset, maturity, ok(after) ? after : before, lends ? sideLevels(after.json, lends)?.map((l) => l.rate) : undefined);
@@ -43,6 +44,12 @@ export const bookLevelsDetector: Detector = {
     }
   },
 };
+
+const confidence = (s: BookSide) => (s.rate && s.amount ? 'high' : s.rate || s.amount ? 'medium' : 'low');
+const found = (s: BookSide, order: string, rate: number, amount: string) =>
+  s.rate || s.amount
+    ? `the array whose levels at ${rate} gained the ${amount} of a resting ${order} placed between two reads`
+    : `the array under the public book's name that gained one level when a resting ${order} of ${amount} at ${rate} was placed between two reads; its levels show neither rate nor amount`;
 
 /** A resting borrow below every lend rate shown (or the ladder's lowest), between two reads: the borrow side. */
 async function borrowSide(p: Probe, asset: string, maturity: string, before: Reply, lendRates: unknown[] | undefined): Promise<void> {
@@ -58,8 +65,8 @@ async function borrowSide(p: Probe, asset: string, maturity: string, before: Rep
   if (!ok(b)) return p.miss(BOOK.borrows, `a resting borrow of ${size} ${asset} at ${rate} answered ${b.status} ${errorText(b).slice(0, 160)}`);
   try {
     const after = await p.call('orderbook.get', { params: { asset }, query: { maturity } });
-    const side = ok(after) ? findGainedSide(before.json, after.json, rate, size) : undefined;
-    if (side) p.set(BOOK.borrows, side, side.rate && side.amount ? 'high' : 'medium', [before, b, after], `the array whose levels at ${rate} gained the ${size} of a resting borrow placed between two reads`);
+    const side = ok(after) ? findGainedSide(before.json, after.json, rate, size, 'borrows') : undefined;
+    if (side) p.set(BOOK.borrows, side, confidence(side), [before, b, after], found(side, 'borrow', rate, size));
     else p.miss(BOOK.borrows, `no array of the book gained a level of ${rate} holding ${size} after a resting borrow (read ${after.status})`);
   } finally {
     const id = findId(b.json, (p.found.get('ids.borrow')?.value as string | undefined) ?? 'positionId')?.value ?? findId(b.json)?.value;
