@@ -52,6 +52,14 @@ export const patchNoLostUpdate: Check = {
       const t0 = performance.now();
       const c = await createLend(ctx, userId);
       recordMade(pre, 'lend.create', c.reply, t0);
+      // A later lend's flags: autoRollover from its create answer (spec part 4), autoRefinance as
+      // the first lend read (the same order's default). Were it otherwise, its PATCH would write
+      // the value it holds: nothing lost to see there, never a failure (one read fewer, issue 48).
+      const first = positions[0];
+      if (first && typeof c.body.autoRollover === 'boolean') {
+        positions.push({ id: c.body.positionId, flags: { autoRollover: c.body.autoRollover, autoRefinance: first.flags.autoRefinance } });
+        continue;
+      }
       const t1 = performance.now();
       const g = await ctx.call('position.get', { params: { positionId: c.body.positionId } });
       recordMade(pre, 'position.get', g, t1, { positionId: c.body.positionId });
