@@ -25,7 +25,7 @@ export const COLLATERAL_MARGIN = 2;
  */
 export function collateralFor(profile: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
   const asset = collateralAsset(profile, borrowAsset);
-  const decimals = profile.assets.info[asset]?.decimals ?? 6;
+  const decimals = profile.assets.info?.[asset]?.decimals ?? 6;
   const need = new Decimal(borrowAmount).mul(pledgePerUnit(profile, asset, borrowAsset)).mul(COLLATERAL_MARGIN);
   return { asset, amount: need.toSignificantDigits(2, Decimal.ROUND_UP).toDecimalPlaces(Math.min(decimals, 8), Decimal.ROUND_UP).toFixed() };
 }
@@ -38,14 +38,24 @@ export function collateralAsset(profile: Profile, borrowAsset: string): string {
 
 /**
  * Collateral per unit borrowed at the minimum: the ratio at the profile's prices, else a pledge
- * the target was seen to take for this pair (amounts.pledgeTaken, read where the ratio cannot
- * be: issue 47, mutator seed 28), else UnknownOption naming the ratio.
+ * the target was seen to take for this pair (amounts.pledgeTaken, read where the ratio or the
+ * prices cannot be: issue 47, mutator seed 28), else UnknownOption naming the ratio, or the
+ * prices (assets.info) where the ratio is known but a price of the pair is not: a price of 1 or
+ * the sandbox's in its place would be a guess a correct target can refuse.
  */
 export function pledgePerUnit(profile: Profile, asset: string, borrowAsset: string): Decimal {
   const ratio = profile.amounts.minCollateralRatio;
   const taken = profile.amounts.pledgeTaken[`${asset}/${borrowAsset}`];
-  if (ratio === null && taken !== undefined) return new Decimal(taken);
-  const price = (a: string) => new Decimal(profile.assets.info[a]?.oraclePriceUsd ?? '1');
-  const r = known(ratio, 'amounts.minCollateralRatio', `a borrow's collateral (${asset} against ${borrowAsset}; nor is amounts.pledgeTaken known for the pair)`);
-  return price(borrowAsset).mul(r).div(price(asset));
+  const pair = `a borrow's collateral (${asset} against ${borrowAsset}; nor is amounts.pledgeTaken known for the pair)`;
+  if (taken !== undefined && (ratio === null || !pricesKnown(profile, [asset, borrowAsset]))) return new Decimal(taken);
+  const r = known(ratio, 'amounts.minCollateralRatio', pair);
+  return assetPrice(profile, borrowAsset, pair).mul(r).div(assetPrice(profile, asset, pair));
+}
+
+const pricesKnown = (profile: Profile, assets: string[]) => assets.every((a) => profile.assets.info?.[a] !== undefined);
+
+/** The asset's oracle price in USD from the profile, or UnknownOption naming assets.info (null, or a record without the asset). */
+export function assetPrice(profile: Profile, asset: string, need: string): Decimal {
+  const info = known(profile.assets.info, 'assets.info', need);
+  return new Decimal(known(info[asset]?.oraclePriceUsd, 'assets.info', `${need}, at ${asset}'s price (the record has no ${asset})`));
 }

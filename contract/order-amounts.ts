@@ -30,7 +30,7 @@ export function legalAmount(profile: Profile, n = 0, wish: AmountWish = {}): str
   const min = new Decimal(wish.kind === 'withdrawal' ? profile.amounts.minWithdrawal : profile.amounts.minOrder);
   const max = new Decimal(profile.amounts.maxOrder);
   const start = Decimal.min(Decimal.max(new Decimal(wish.base ?? '100'), min), max);
-  const places = Math.min(profile.assets.info[wish.asset ?? 'USDC']?.decimals ?? 6, 8);
+  const places = Math.min(profile.assets.info?.[wish.asset ?? 'USDC']?.decimals ?? 6, 8);
   const step = start.plus(SERIES).lte(max) ? new Decimal(1) : new Decimal(10).pow(-places);
   const v = start.plus(step.times(n));
   if (v.lte(max)) return v.toFixed();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readFileSync } from 'node:fs';
 import { EVENT_TYPES, TIER_NAMES } from './constants.ts';
+import { assetInfoSchema, DEFAULT_ASSET_INFO } from './asset-info.ts';
 import { doc } from './profile-doc.ts';
 import { fundingOptions, idsOptions } from './profile-target.ts';
 import { signatureOptions, webhooksOptions } from './profile-webhooks.ts';
@@ -42,8 +43,6 @@ const ENVELOPE_BY_ENDPOINT: [RouteId, 'bare' | 'data'][] = [
 ];
 
 export const PUBLIC_ENVELOPE_DEFAULTS: Record<string, 'bare' | 'data'> = Object.fromEntries(ENVELOPE_BY_ENDPOINT.map(([id, form]) => [ROUTES[id].path, form]));
-
-const assetInfo = z.object({ decimals: z.number().int().min(0).max(36), oraclePriceUsd: z.string() });
 
 export const profileSchema = z.object({
   name: z.string().default('lendcheck-default'),
@@ -235,19 +234,10 @@ export const profileSchema = z.object({
         spec: 'Part 2: collateral "ETH and USDC are given as examples".',
         reason: 'The examples plus the other stablecoins and wrapped bitcoin.',
       }),
-      info: doc(
-        z.record(z.string(), assetInfo).default({
-          USDC: { decimals: 6, oraclePriceUsd: '1' },
-          USDT: { decimals: 6, oraclePriceUsd: '1' },
-          DAI: { decimals: 18, oraclePriceUsd: '1' },
-          ETH: { decimals: 18, oraclePriceUsd: '3000' },
-          WBTC: { decimals: 8, oraclePriceUsd: '60000' },
-        }),
-        {
-          spec: 'Precision of amounts per asset: not shown.',
-          reason: 'Each token\'s on-chain decimals; more digits than that are over-precise and rejected.',
-        },
-      ),
+      info: doc(z.record(z.string(), assetInfoSchema).nullable().default({ ...DEFAULT_ASSET_INFO }), {
+        spec: 'Precision of amounts per asset and their prices: not shown.',
+        reason: 'Each token\'s on-chain decimals; more digits than that are over-precise and rejected. null: unknown (a detected profile that could not read them); a borrow pledging collateral at the minimum ratio then skips naming this option, as does an asset the record lacks.',
+      }),
     })
     .prefault({}),
 

@@ -1,4 +1,4 @@
-import { legalAmount, endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, webhookDeletable, type Endpoint, type Profile } from '../../contract/index.ts';
+import { legalAmount, endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, periodToSend, webhookDeletable, type Endpoint, type Profile } from '../../contract/index.ts';
 import { CheckSkip, evidenceOf, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Exchange } from '../../kernel/results.ts';
 import type { Reply } from '../http.ts';
@@ -76,8 +76,8 @@ const CALLS: Record<string, (ctx: CheckContext, e: Endpoint) => Promise<Reply>> 
   },
 };
 
-/** A period the profile lists (markets.periods, detected): its default when listed, else the first. */
-export const periodOf = (p: Profile) => (p.markets.periods.includes(p.markets.defaultPeriod) ? p.markets.defaultPeriod : (p.markets.periods[0] ?? p.markets.defaultPeriod));
+/** A period the profile lists (markets.periods, detected), else the spec's example 30d (contract/period.ts). */
+export const periodOf = (p: Profile) => periodToSend(p);
 
 export const firstMarket = (p: Profile) => marketId(p, 'USDC', p.markets.maturities[0] ?? '30d');
 

@@ -100,7 +100,7 @@ async function search(ctx: CheckContext, send: Send, userId: string, asset: stri
   let hi: Decimal = bound;
   if (lo.isZero() && !(await fits(ctx, send, userId, asset, min))) return { lo, hi: min, way: 'search' };
   if (lo.isZero()) lo = min;
-  const decimals = Math.min(ctx.profile.assets.info[asset]?.decimals ?? 2, 6);
+  const decimals = Math.min(ctx.profile.assets.info?.[asset]?.decimals ?? 2, 6);
   for (let i = 0; i < SEARCH_STEPS && hi.minus(lo).gt(new Decimal(10).pow(-decimals)); i++) {
     const mid: Decimal = lo.plus(hi).div(2).toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
     if (mid.lte(lo)) break;

@@ -15,7 +15,7 @@ export const WALK_PLACES = 2;
 
 /** The places the walk sends of `asset`: two, or fewer if the profile says the asset has fewer. */
 export function placesOf(profile: Profile, asset: string): number {
-  return Math.min(profile.assets.info[asset]?.decimals ?? WALK_PLACES, WALK_PLACES);
+  return Math.min(profile.assets.info?.[asset]?.decimals ?? WALK_PLACES, WALK_PLACES);
 }
 
 /** `units` steps of `base` plus `units` of the last place sent: an amount with a fraction, within the order bounds. */

@@ -79,6 +79,6 @@ export function amountProblem(value: unknown): string | undefined {
  * the profile's gap (assets.info), never as a broken rule.
  */
 export function overPrecise(profile: Profile, asset: string, value: string): string | undefined {
-  const places = profile.assets.info[asset]?.decimals;
+  const places = profile.assets.info?.[asset]?.decimals;
   return places !== undefined && decimalPlaces(value) > places ? `${value} has ${decimalPlaces(value)} decimal places; the profile gives ${asset} ${places}` : undefined;
 }

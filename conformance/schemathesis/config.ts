@@ -45,8 +45,21 @@ export function schemathesisConfig(p: Profile, auth: ConfigAuth, base = readFile
     const all = [...new Set([...have, ...extra])];
     return `expected-statuses = [${all.map((s) => `"${s}"`).join(', ')}]`;
   });
+  text += unknownPeriods(p, extra);
   // Top-level keys go before the first table.
   if (auth.headerEnv) text = `headers = { Authorization = "\${${auth.headerEnv}}" }\n${text}`;
   if (auth.wfcFile) text += `\n[auth.wfc]\npath = ${JSON.stringify(auth.wfcFile)}\npeers = ${JSON.stringify(auth.peers ?? [])}\n`;
   return text;
+}
+
+/**
+ * Where the profile does not know the analytics periods (markets.periods null: detection could not
+ * read them), the document lists none (contract/openapi/exact.ts), so a period Schemathesis draws
+ * may be one the target does not offer: its 400 is the target's own rule, not a refusal of valid
+ * data (part 4: "Allowed values of period: not shown").
+ */
+function unknownPeriods(p: Profile, extra: string[]): string {
+  if (p.markets.periods !== null) return '';
+  const statuses = [...new Set(['2xx', '400', '429', '5xx', ...extra])].map((s) => `"${s}"`).join(', ');
+  return `\n# markets.periods is unknown: a period the target does not offer is refused with its own 400.\n[[operations]]\ninclude-operation-id-regex = "^public\\\\.(tvl|volume|rateSeries)$"\nchecks.positive_data_acceptance.expected-statuses = [${statuses}]\n`;
 }

@@ -1,6 +1,7 @@
 import { LEND_ASSETS, LIST_LIMIT_MAX } from '../constants.ts';
 import type { Endpoint } from '../endpoints.ts';
 import { marketId, type Profile } from '../profile.ts';
+import { SPEC_EXAMPLE_PERIOD } from '../profile-markets.ts';
 
 // What zod's JSON Schema export cannot say on its own: the profile's closed lists (assets,
 // maturities, periods), one-of-several-fields rules, the error statuses each operation can
@@ -15,7 +16,10 @@ const ISO_DATE = '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$';
 
 /** Assets with an order book: the lendable ones plus the profile's borrow list. */
 export const marketAssets = (p: Profile) => [...new Set<string>([...LEND_ASSETS, ...p.assets.borrow])];
-const known = (p: Profile, list: string[]) => list.filter((a) => p.assets.info[a] !== undefined);
+const known = (p: Profile, list: string[]) => list.filter((a) => p.assets.info?.[a] !== undefined);
+/** The assets whose precision the profile knows (none where assets.info is unknown: the document then names no list it does not know). */
+const infoAssets = (p: Profile) => Object.keys(p.assets.info ?? {});
+const assetIn = (list: string[]) => (list.length ? assetEnum(list) : { type: 'string' });
 const assetEnum = (list: string[]) => ({ type: 'string', enum: list });
 const maturityEnum = (p: Profile) => ({ type: 'string', enum: [...p.markets.maturities] });
 
@@ -45,7 +49,7 @@ function perAsset(p: Profile, assets: string[], assetAt: string[], amountAt: str
   };
   return assets.map((a) => ({
     if: nest(assetAt, { const: a }),
-    then: nest(amountAt, { type: 'string', pattern: amountPattern(p.assets.info[a]?.decimals ?? 0, bounds?.min, bounds?.max) }),
+    then: nest(amountAt, { type: 'string', pattern: amountPattern(p.assets.info?.[a]?.decimals ?? 0, bounds?.min, bounds?.max) }),
   }));
 }
 
@@ -89,10 +93,10 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
         ],
       };
     case 'user.withdraw':
-      set(body, 'asset', assetEnum(Object.keys(p.assets.info)));
+      set(body, 'asset', assetIn(infoAssets(p)));
       set(body, 'destination', { type: 'string', pattern: p.withdrawals.destinationPattern });
       positive(body, 'amount');
-      return { ...body, allOf: perAsset(p, Object.keys(p.assets.info), ['asset'], ['amount'], { min: p.amounts.minWithdrawal }) };
+      return infoAssets(p).length ? { ...body, allOf: perAsset(p, infoAssets(p), ['asset'], ['amount'], { min: p.amounts.minWithdrawal }) } : body;
     case 'position.repay':
       positive(body, 'amount');
       return body;
@@ -103,11 +107,11 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
       // Part 4: "whether optional or required: not shown"; the profile says which.
       return p.webhooks.secretRequired ? { ...body, required: [...new Set([...((body.required as string[]) ?? []), 'secret'])] } : body;
     case 'sandbox.fund':
-      set(body, 'asset', assetEnum(Object.keys(p.assets.info)));
+      set(body, 'asset', assetIn(infoAssets(p)));
       positive(body, 'amount');
-      return { ...body, allOf: perAsset(p, Object.keys(p.assets.info), ['asset'], ['amount']) };
+      return infoAssets(p).length ? { ...body, allOf: perAsset(p, infoAssets(p), ['asset'], ['amount']) } : body;
     case 'sandbox.oracle':
-      set(body, 'asset', assetEnum(Object.keys(p.assets.info)));
+      set(body, 'asset', assetIn(infoAssets(p)));
       positive(body, 'priceUsd');
       return body;
     case 'sandbox.trigger':
@@ -120,7 +124,7 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
 
 /** Narrows a query parameter's schema. */
 export function exactQuery(p: Profile, e: Endpoint, name: string, schema: Json): Json {
-  if (name === 'period') return { type: 'string', enum: [...p.markets.periods], ...(p.markets.periods.includes(p.markets.defaultPeriod) ? { default: p.markets.defaultPeriod } : {}) };
+  if (name === 'period') return periodSchema(p);
   if (name === 'maturity' && (e.id === 'orderbook.get' || e.id === 'public.rateSeries')) return maturityEnum(p);
   if (name === 'asset' && e.id === 'public.rateSeries') return assetEnum(marketAssets(p));
   // An integer from 1; the spec's maximum of 100 only where the target refuses more (pagination.overMax
@@ -206,4 +210,15 @@ export function linksOf(p: Profile, e: Endpoint, ids: Set<string>): Json | undef
     default:
       return undefined;
   }
+}
+
+/**
+ * The `period` parameter: the profile's periods and default where it knows them. Unknown (null, a
+ * detected profile that could not read them), the document lists none and states no default: it
+ * never promises the sandbox's periods (issue 47), only the spec's example form.
+ */
+function periodSchema(p: Profile): Json {
+  const { periods, defaultPeriod } = p.markets;
+  const dflt = defaultPeriod !== null && (periods === null || periods.includes(defaultPeriod)) ? { default: defaultPeriod } : {};
+  return periods === null ? { type: 'string', example: SPEC_EXAMPLE_PERIOD, ...dflt } : { type: 'string', enum: [...periods], ...dflt };
 }

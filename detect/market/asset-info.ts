@@ -1,4 +1,4 @@
-import { defaultProfile } from '../../contract/index.ts';
+import { DEFAULT_ASSET_INFO, defaultProfile } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { STABLE } from './assets.ts';
 import { baseAmount, detectDecimals } from './decimals.ts';
@@ -60,7 +60,7 @@ export const assetInfoDetector: Detector = {
       const maxOrder = String(p.found.get('amounts.maxOrder')?.value ?? defaultProfile.amounts.maxOrder);
       const r = await detectPrice(p, {
         asset: a, decimals: info[a]!.decimals, borrowAsset: stableBorrow, borrow: maxOrder, ratio: String(ratio),
-        maturity: p.fact<string[]>('maturities')?.[0] ?? defaultProfile.lifecycle.defaultMaturity, guess: defaultProfile.assets.info[a]?.oraclePriceUsd,
+        maturity: p.fact<string[]>('maturities')?.[0] ?? defaultProfile.lifecycle.defaultMaturity, guess: DEFAULT_ASSET_INFO[a]?.oraclePriceUsd,
       });
       if ('miss' in r) return p.miss('assets.info', r.miss);
       info[a]!.oraclePriceUsd = r.price;

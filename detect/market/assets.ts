@@ -1,4 +1,4 @@
-import { defaultProfile } from '../../contract/index.ts';
+import { DEFAULT_ASSET_INFO } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { errorText, type Detector, type Probe } from '../probe.ts';
 import { probeAmount } from '../orders/probe-amount.ts';
@@ -17,7 +17,7 @@ export const assetsDetector: Detector = {
   options: ['assets.borrow', 'assets.collateral'],
   async run(p) {
     const markets = p.fact<string[]>('assets') ?? [];
-    const known = [...new Set([...markets, ...Object.keys(defaultProfile.assets.info)])];
+    const known = [...new Set([...markets, ...Object.keys(DEFAULT_ASSET_INFO)])];
     const borrow = async (borrowAsset: string, collateral: string) =>
       p.call('borrow.create', { body: { userId: p.user('assets'), collateral: { asset: collateral, amount: '1000000' }, borrowAsset, borrowAmount: probeAmount(p, '100'), maturity: NO_MARKET } });
     // Borrow assets against a collateral the target takes: the one that worked last first.

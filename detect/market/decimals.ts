@@ -1,5 +1,5 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { defaultProfile } from '../../contract/index.ts';
+import { DEFAULT_ASSET_INFO } from '../../contract/index.ts';
 import type { Reply } from '../../conformance/http.ts';
 import { NO_MARKET } from './assets.ts';
 import { errorText, type Probe } from '../probe.ts';
@@ -46,7 +46,7 @@ export async function detectDecimals(p: Probe, asset: string, o: { role: AmountR
     if (r.status >= 400 && r.status < 500 && field.test(text)) return false;
     throw new Error(`a borrow with ${d} decimal places of ${asset} answered ${r.status} ${text.slice(0, 160)}`);
   };
-  const guess = defaultProfile.assets.info[asset]?.decimals;
+  const guess = DEFAULT_ASSET_INFO[asset]?.decimals;
   let lo = 0;
   let hi = MAX_DECIMALS;
   if (guess !== undefined) {

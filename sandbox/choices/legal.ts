@@ -48,7 +48,7 @@ const lifecycleHolds: Rule = (p) => {
 
 const marketsHold: Rule = (p) => [
   ...p.markets.maturities.filter((m) => !DURATION.test(m)).map((m) => `markets.maturities: expected durations such as 30d (part 2) / received ${m}`),
-  ...(p.markets.periods.includes(p.markets.defaultPeriod) ? [] : [`markets.defaultPeriod: expected one of periods / received ${p.markets.defaultPeriod}`]),
+  ...(p.markets.periods === null || p.markets.defaultPeriod === null || p.markets.periods.includes(p.markets.defaultPeriod) ? [] : [`markets.defaultPeriod: expected one of periods / received ${p.markets.defaultPeriod}`]),
 ];
 
 const amountsAreDecimals: Rule = (p) => {

@@ -14,7 +14,7 @@ import { caller, testSandbox, type Caller } from '../testing/helpers.ts';
 
 const profile = defaultProfile;
 const USERS = ['u1', 'u2', 'u3'];
-const decimalsOf = (asset: string) => profile.assets.info[asset]?.decimals ?? 0;
+const decimalsOf = (asset: string) => profile.assets.info?.[asset]?.decimals ?? 0;
 
 const edgeRate = fc.oneof(
   fc.constantFrom(0, 5e-324, 0.0000004, 0.05, 0.9999995, 0.9999996, 0.99999999, 1 - 2 ** -53),

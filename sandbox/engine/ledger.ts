@@ -1,5 +1,5 @@
-import type { Profile } from '../../contract/index.ts';
-import { decimalPlaces } from '../../contract/index.ts';
+import type { AssetInfo, Profile } from '../../contract/index.ts';
+import { decimalPlaces, DEFAULT_ASSET_INFO } from '../../contract/index.ts';
 import type { Clock } from './clock.ts';
 import type { SandboxConfig } from './config.ts';
 import { ApiError, invalid } from '../answer/errors.ts';
@@ -77,8 +77,17 @@ export class Ledger {
     return new ApiError(e.code, `${field}: unsupported asset ${asset}`, e.status);
   }
 
+  /** The assets the sandbox deals in: its profile's, the defaults where a (detected) profile leaves them unknown. */
+  private get assetInfo(): Readonly<Record<string, AssetInfo>> {
+    return this.profile.assets.info ?? DEFAULT_ASSET_INFO;
+  }
+
+  hasAsset(asset: string): boolean {
+    return this.assetInfo[asset] !== undefined;
+  }
+
   assetDecimals(asset: string, field = 'asset'): number {
-    const info = this.profile.assets.info[asset];
+    const info = this.assetInfo[asset];
     if (!info) throw this.unsupportedAsset(field, asset);
     return info.decimals;
   }
@@ -185,7 +194,7 @@ export class Ledger {
   price(asset: string): Dec {
     const p = this.prices.get(asset);
     if (p) return p;
-    const info = this.profile.assets.info[asset];
+    const info = this.assetInfo[asset];
     if (!info) throw this.unsupportedAsset('asset', asset);
     return new D(info.oraclePriceUsd);
   }

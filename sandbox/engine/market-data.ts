@@ -1,4 +1,4 @@
-import { marketId } from '../../contract/index.ts';
+import { DEFAULT_PERIODS, marketId, SPEC_EXAMPLE_PERIOD } from '../../contract/index.ts';
 import { ApiError, invalid } from '../answer/errors.ts';
 import type { BookSide } from './book.ts';
 import type { Engine } from './engine.ts';
@@ -113,8 +113,9 @@ export function orderBook(engine: Engine, asset: string, maturities: string[], d
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: DAY_MS, w: 7 * DAY_MS, m: 30 * DAY_MS, y: 365 * DAY_MS };
 
 export function periodMs(engine: Engine, period: string | undefined): { period: string; ms: number } {
-  const p = period ?? engine.profile.markets.defaultPeriod;
-  const allowed = engine.profile.markets.periods;
+  // A (detected) profile that leaves the periods unknown: the sandbox serves its own.
+  const p = period ?? engine.profile.markets.defaultPeriod ?? SPEC_EXAMPLE_PERIOD;
+  const allowed = engine.profile.markets.periods ?? DEFAULT_PERIODS;
   const m = /^(\d+)([hdwmy])$/.exec(p);
   if (!allowed.includes(p) || !m) throw invalid('period', `must be one of ${allowed.join(', ')}`);
   return { period: p, ms: Number(m[1]) * UNIT_MS[m[2]] };

@@ -91,8 +91,8 @@ export function borrow(engine: EngineCore, partnerId: string, req: BorrowInput):
   const { profile, ledger } = engine;
   const now = engine.now();
   const unsupported = (field: string, asset: string) => ledger.unsupportedAsset(field, asset);
-  if (!profile.assets.borrow.includes(req.borrowAsset) || !profile.assets.info[req.borrowAsset]) throw unsupported('borrowAsset', req.borrowAsset);
-  if (!profile.assets.collateral.includes(req.collateral.asset) || !profile.assets.info[req.collateral.asset]) {
+  if (!profile.assets.borrow.includes(req.borrowAsset) || !ledger.hasAsset(req.borrowAsset)) throw unsupported('borrowAsset', req.borrowAsset);
+  if (!profile.assets.collateral.includes(req.collateral.asset) || !ledger.hasAsset(req.collateral.asset)) {
     throw unsupported('collateral.asset', req.collateral.asset);
   }
   ledger.checkPrecision('borrowAmount', req.borrowAmount, req.borrowAsset);

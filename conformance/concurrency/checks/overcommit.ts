@@ -29,7 +29,7 @@ interface Plan {
 export function searchableCollateral(p: Profile, borrowAsset: string, borrowAmount: string): { asset: string; amount: string } {
   const asset = collateralAsset(p, borrowAsset);
   const need = new Decimal(borrowAmount).mul(pledgePerUnit(p, asset, borrowAsset)).mul(2);
-  return { asset, amount: need.toDecimalPlaces(Math.min(p.assets.info[asset]?.decimals ?? 2, 2), Decimal.ROUND_UP).toFixed() };
+  return { asset, amount: need.toDecimalPlaces(Math.min(p.assets.info?.[asset]?.decimals ?? 2, 2), Decimal.ROUND_UP).toFixed() };
 }
 
 export function collateralAsset(p: Profile, borrowAsset: string): string {
@@ -81,7 +81,7 @@ function overcommit(kind: Kind): Check {
       // The funds read is recorded into the storm's history: the linearizability judge reads it too.
       const pre: Exchanges = [];
       const before = await learnFunds(ctx, userId, pl.asset, undefined, pre);
-      const decimals = ctx.profile.assets.info[pl.asset]?.decimals ?? 6;
+      const decimals = ctx.profile.assets.info?.[pl.asset]?.decimals ?? 6;
       // Each fits (a ≤ funds) and together they do not (STORM·a > funds): a is 30 % of the funds.
       const a = units(before.lo.mul(3).div(10), decimals);
       const min = new Decimal(kind === 'withdraw' ? ctx.profile.amounts.minWithdrawal : kind === 'lend' ? ctx.profile.amounts.minOrder : '0');
