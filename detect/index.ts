@@ -14,7 +14,7 @@ import { fundsDetailsDetector } from './orders/funds-details.ts';
 import { unknownFieldsDetector } from './orders/unknown-fields.ts';
 import { lifecycleDetector } from './orders/lifecycle.ts';
 import { liquidationDetector } from './orders/liquidation.ts';
-import { detectedStatuses, getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE, UNKNOWN_IF_UNDETECTED, UNSTATED_BOUNDS } from './options.ts';
+import { detectedStatuses, getOption, inapplicable, profileOptions, RECORDS, sameValue, setOption, UNDETECTABLE, UNKNOWN_IF_UNDETECTED, UNKNOWN_MARKET_DATA, UNSTATED_BOUNDS } from './options.ts';
 import { ordersDetector } from './orders/orders.ts';
 import { OutOfBudget, Probe, type Confidence, type Detector } from './probe.ts';
 import { periodsDetector, publicDetector } from './market/public.ts';
@@ -133,7 +133,7 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
   for (const [opt, f] of probe.found) if (!sameValue(f.value, getOption(defaultProfile, opt))) setOption(diff, opt, f.value);
   // A bound the spec does not give is stated only when detection saw it enforced (profile `bounds`).
   for (const opt of UNSTATED_BOUNDS) if (!probe.found.has(opt)) setOption(diff, opt, null);
-  for (const opt of UNKNOWN_IF_UNDETECTED) if (!probe.found.has(opt)) setOption(diff, opt, null);
+  for (const opt of [...UNKNOWN_IF_UNDETECTED, ...UNKNOWN_MARKET_DATA]) if (!probe.found.has(opt)) setOption(diff, opt, null);
   // The spec shows no rates path: one detection did not find is unknown (null), never the default asserted.
   if (!probe.found.has('ratesPath')) diff.ratesPath = null;
   // A record given in a profile replaces the default one whole, so a changed record is written whole.
@@ -161,7 +161,7 @@ function assemble(probe: Probe, maxRequests: number, durationMs: number): Detect
       const why = probe.missed.get(opt) ?? UNDETECTABLE[opt] ?? 'no detector reads it';
       if (UNSTATED_BOUNDS.includes(opt)) options[opt] = { detected: false, value: null, default: def, reason: `${why}; no bound is stated (null), as the spec gives none` };
       else if (opt.startsWith('successStatus.')) options[opt] = { detected: false, value: null, default: def, reason: `${why}; the status is unknown (null): any 2xx is the target's own, and the exported document says 2XX` };
-      else if (UNKNOWN_IF_UNDETECTED.includes(opt)) options[opt] = { detected: false, value: null, default: def, reason: `${why}; unknown (null): the checks that need it skip naming it, none sends the default in its place` };
+      else if (UNKNOWN_IF_UNDETECTED.includes(opt) || UNKNOWN_MARKET_DATA.includes(opt)) options[opt] = { detected: false, value: null, default: def, reason: `${why}; unknown (null): the checks that need it skip naming it, none sends the default in its place` };
       else if (opt === 'ratesPath') options[opt] = { detected: false, value: null, default: def, reason: `${why}; the path is unknown (null): nothing is asserted of it, and the rates checks skip saying so` };
       else options[opt] = { detected: false, value: def, default: def, reason: why };
     }

@@ -83,6 +83,15 @@ export const UNKNOWN_IF_UNDETECTED = ['amounts.minCollateralRatio', 'orderbookLe
 export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth', 'webhooks.secretMinLength'];
 
 /**
+ * Market data the spec does not give, unknown (null) when undetected as UNKNOWN_IF_UNDETECTED:
+ * the assets' prices and decimals (a borrow's pledge at the minimum ratio is priced by them; the
+ * sandbox's ETH at 3000 against a target's 1000 under-pledges by three) and the analytics periods
+ * (the sandbox's five would be asserted of a target offering others; the reads send the spec's
+ * example 30d instead, a refusal of it a skip naming markets.periods).
+ */
+export const UNKNOWN_MARKET_DATA = ['assets.info', 'markets.periods', 'markets.defaultPeriod'];
+
+/**
  * Every success status of the interface, as the profile's successStatus keys (public reads
  * included). Part 4: "Success status codes: not shown": one detection did not see is unknown
  * (null) in a detected profile, never the default asserted in its place (issue 47: a withdrawal
