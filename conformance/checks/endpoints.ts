@@ -5,6 +5,7 @@ import type { Reply } from '../http.ts';
 import { borrowBody, createLend, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { findId, listedIds, positionIdIn } from '../body-id.ts';
 import { cleanMarket, marketOrder } from './clean-market.ts';
+import { pagedLend, pagedUser } from './paged-user.ts';
 import { expectSuccess } from './success.ts';
 import { depthCheck } from './depth.ts';
 import { callById } from './call-by-id.ts';
@@ -107,12 +108,15 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   const have = ctx.shared.get(k) as { lendId: string; borrowId: string; lender: string; borrower: string } | undefined;
   if (have) return have;
   const asset = pairAsset(ctx.profile);
-  const lender = await fundedUser(ctx, `${tag}-lender`);
+  // The run's shared pair lends from the paged user (paged-user.ts): its lend is one of the positions
+  // the pagination checks page (one lend fewer to place there, and an active one among them).
+  const shared = tag === 'match';
+  const lender = shared ? (await pagedUser(ctx)).userId : await fundedUser(ctx, `${tag}-lender`);
   const borrower = await fundedUser(ctx, `${tag}-borrower`);
   // Read last, just before the orders, so the book is as current as it can be.
   const { maturity, rate } = await pairMarket(ctx, asset, tag);
   const amount = legalAmount(ctx.profile);
-  const l = await createLend(ctx, lender, { asset, rate, amount, maturity });
+  const l = shared ? await pagedLend(ctx, { asset, rate, amount, maturity }, { matched: true }) : await createLend(ctx, lender, { asset, rate, amount, maturity });
   const b = await ctx.call('borrow.create', { body: borrowBody(ctx, borrower, { rate, borrowAmount: amount, maturity }) });
   skipIfUnfunded(ctx, b, `a borrow for ${borrower}`);
   if (b.status < 200 || b.status > 299) fail('a borrow crossing a resting lend is accepted', 'a 2xx', `${b.status} ${show(b.json ?? b.text)}`, b.exchange);
@@ -121,6 +125,11 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   const v = { lendId: l.body.positionId, borrowId: borrowId as string, lender, borrower };
   ctx.shared.set(k, v);
   return v;
+}
+
+/** The shared pair (tag `match`) is no longer open as its readers need it (its borrow fully repaid): the next reader makes another. */
+export function retirePair(ctx: CheckContext, tag = 'match'): void {
+  ctx.shared.delete(`matchedPair:${tag}`);
 }
 
 /** Where a pair trades: a market whose book leaves a rate free (see matchedPair), else a skip saying why. */

@@ -1,8 +1,9 @@
 import { Decimal } from '../../contract/decimal.ts';
-import { legalAmount, controls, endpointById, position, positionList, successKey, type Position, type Profile } from '../../contract/index.ts';
+import { legalAmount, controls, endpointById, LIST_LIMIT_DEFAULT, position, positionList, successKey, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import { createLend, expectSuccess, fundedUser, profileGap, refusesField, restingRateFor, skipIfUnfunded, validAddress } from './fixtures.ts';
-import { matchedPair } from './endpoints.ts';
+import { matchedPair, retirePair } from './endpoints.ts';
+import { pagedLend, pagedUser } from './paged-user.ts';
 import { NEEDS_CLOCK } from './hooks.ts';
 
 // Part 3: the states a position moves through, and what each operation does to it.
@@ -75,9 +76,12 @@ export function lifecycleChecks(profile: Profile): Check[] {
       requirements: ['STATE-create-pending', 'SHAPE-position', 'SHAPE-position-cbt', 'SHAPE-create-lend', 'EP-position-get', 'EP-positions-list', 'FIELD-lend-mode', 'FIELD-lend-autoRollover', 'STATE-status-values', 'CONV-amount-decimal'],
       needs: ['write'],
       async run(ctx) {
-        const u = await fundedUser(ctx, 'life');
+        // The run's paged user (paged-user.ts) while the new lend still lands on its list's first page whatever the order: fewer than 20 there.
+        const b = await pagedUser(ctx);
+        const shared = b.ids.length < LIST_LIMIT_DEFAULT;
+        const u = shared ? b.userId : await fundedUser(ctx, 'life');
         const amount = legalAmount(ctx.profile, 0, { base: '123.45' });
-        const c = await createLend(ctx, u, { amount });
+        const c = shared ? await pagedLend(ctx, { amount }) : await createLend(ctx, u, { amount });
         if (c.body.status !== 'pending') fail('a new lend is returned pending', 'status pending', show(c.body.status), c.reply.exchange);
         if (c.body.autoRollover !== true) fail('autoRollover defaults to true in easy mode (the default mode)', 'autoRollover true', show(c.body.autoRollover), c.reply.exchange);
         const p = await read(ctx, c.body.positionId, 'GET /positions/{positionId} of a new lend');
@@ -103,7 +107,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
       requirements: ['CONV-maturity-input', 'FIELD-lend-maturity', 'FIELD-lend-mode', 'FIELD-lend-autoRollover', 'FIELD-lend-rate'],
       needs: ['write'],
       async run(ctx) {
-        const u = await fundedUser(ctx, 'opts');
+        // The lends are the run's paged user's (paged-user.ts): positions the pagination checks page too.
         // A date one listed maturity ahead of the target's own clock (a sandbox's test clock may
         // run ahead of real time), so it names a market under either date-resolution choice.
         const duration = profile.markets.maturities[1] ?? profile.lifecycle.defaultMaturity;
@@ -114,13 +118,13 @@ export function lifecycleChecks(profile: Profile): Check[] {
         }
         const date = new Date(now + Number.parseInt(duration, 10) * 86_400_000).toISOString().slice(0, 10);
         for (const maturity of [duration, date]) {
-          const c = await createLend(ctx, u, { maturity });
+          const c = await pagedLend(ctx, { maturity });
           if (!c.body.maturity.endsWith('Z')) fail(`maturity ${maturity} comes back as a UTC timestamp`, 'an ISO 8601 UTC timestamp', show(c.body.maturity), c.reply.exchange);
         }
-        const adv = await createLend(ctx, u, { mode: 'advanced' });
+        const adv = await pagedLend(ctx, { mode: 'advanced' });
         const want = profile.lifecycle.autoRolloverAdvancedDefault;
         ctx.profileChoice({ option: 'lifecycle.autoRolloverAdvancedDefault', expected: String(want), followed: adv.body.autoRollover === want, received: String(adv.body.autoRollover) }, adv.reply.exchange);
-        const off = await createLend(ctx, u, { mode: 'easy', autoRollover: false });
+        const off = await pagedLend(ctx, { mode: 'easy', autoRollover: false });
         if (off.body.autoRollover !== false) fail('an explicit autoRollover false is kept', 'autoRollover false', show(off.body.autoRollover), off.reply.exchange);
         return pass();
       },
@@ -131,10 +135,11 @@ export function lifecycleChecks(profile: Profile): Check[] {
       requirements: ['STATE-cancel-unmatched', 'EP-cancel', 'STATE-status-values'],
       needs: ['write'],
       async run(ctx) {
-        const u = await fundedUser(ctx, 'cancel');
-        const c = await createLend(ctx, u);
+        // A lend of the run's paged user (paged-user.ts): once cancelled, one of the cancelled positions the pagination filters page.
+        const c = await pagedLend(ctx);
         const r = await ctx.call('position.cancel', { params: { positionId: c.body.positionId } });
-        if (r.status < 200 || r.status > 299) {
+        if (r.status >= 200 && r.status < 300) (await pagedUser(ctx)).cancelled.add(c.body.positionId);
+        else {
           const now = await read(ctx, c.body.positionId, 'GET after a refused cancel');
           // A counterparty may take an order at any moment (a fast test clock makes that quick).
           if (now.status !== 'pending') throw new CheckSkip(`the lend was ${now.status} before it could be cancelled (matched within ${Math.round(r.exchange.durationMs)} ms of creation), so cancel-while-pending could not be exercised`);
@@ -171,36 +176,12 @@ export function lifecycleChecks(profile: Profile): Check[] {
       },
     },
     {
-      id: 'lifecycle.repay',
-      title: 'repay is refused on a lend as the profile says; a borrow repays in part with an amount and in full without one',
-      requirements: ['EP-repay', 'STATE-status-values'],
-      needs: ['write'],
-      async run(ctx) {
-        const pair = await matchedPair(ctx, 'life-repay');
-        await readUntil(ctx, pair.borrowId, (x) => x.status === 'active', 'GET of the borrow before repaying');
-        const onLend = await ctx.call('position.repay', { params: { positionId: pair.lendId }, body: { amount: '1' } });
-        expectProfileError(ctx, onLend, profile.lifecycle.repayOnLend, 'lifecycle.repayOnLend', 'repay on a lend position is refused: a lender owes nothing');
-        const part = await ctx.call('position.repay', { params: { positionId: pair.borrowId }, body: { amount: '10' } });
-        if (part.status < 200 || part.status > 299) fail('a partial repay of 10 succeeds', 'a 2xx', `${part.status} ${show(part.json ?? part.text)}`, part.exchange);
-        const mid = await read(ctx, pair.borrowId, 'GET after a partial repay');
-        if (mid.status !== 'active') fail('a partly repaid borrow stays active', 'active', show(mid.status));
-        const full = await ctx.call('position.repay', { params: { positionId: pair.borrowId }, body: {} });
-        if (full.status < 200 || full.status > 299) fail('a repay without amount repays the rest', 'a 2xx', `${full.status} ${show(full.json ?? full.text)}`, full.exchange);
-        const end = await read(ctx, pair.borrowId, 'GET after the full repay');
-        const want = profile.lifecycle.statusAfterFullRepay;
-        if (end.status === 'active' || end.status === 'pending') fail('a fully repaid borrow is no longer open', `status ${want}`, show(end.status));
-        ctx.profileChoice({ option: 'lifecycle.statusAfterFullRepay', expected: want, followed: end.status === want, received: end.status });
-        return pass();
-      },
-    },
-    {
       id: 'lifecycle.patch',
       title: 'PATCH sets autoRollover on a lend and autoRefinance on a borrow, and a read shows the new values',
       requirements: ['EP-patch', 'FIELD-borrow-autoRefinance', 'FIELD-lend-autoRollover'],
       needs: ['write'],
       async run(ctx) {
-        const u = await fundedUser(ctx, 'patch');
-        const c = await createLend(ctx, u);
+        const c = await pagedLend(ctx);
         for (const v of [false, true]) {
           const r = await ctx.call('position.patch', { params: { positionId: c.body.positionId }, body: { autoRollover: v } });
           if (r.status < 200 || r.status > 299) fail(`PATCH autoRollover ${v} succeeds`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
@@ -215,6 +196,32 @@ export function lifecycleChecks(profile: Profile): Check[] {
         if (r.status < 200 || r.status > 299) fail(`PATCH autoRefinance ${want} succeeds`, 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await read(ctx, pair.borrowId, 'GET after PATCH autoRefinance');
         if (after.autoRefinance !== want) fail('the PATCHed autoRefinance persists', String(want), show(after.autoRefinance), ctx.http.log[ctx.http.log.length - 1]);
+        return pass();
+      },
+    },
+    {
+      id: 'lifecycle.repay',
+      title: 'repay is refused on a lend as the profile says; a borrow repays in part with an amount and in full without one',
+      requirements: ['EP-repay', 'STATE-status-values'],
+      needs: ['write'],
+      async run(ctx) {
+        // The run's shared pair, last of its readers (lifecycle.match and lifecycle.patch come before): a
+        // fully repaid borrow is no longer open, so the pair is retired after, and a later reader makes another.
+        const pair = await matchedPair(ctx);
+        await readUntil(ctx, pair.borrowId, (x) => x.status === 'active', 'GET of the borrow before repaying');
+        const onLend = await ctx.call('position.repay', { params: { positionId: pair.lendId }, body: { amount: '1' } });
+        expectProfileError(ctx, onLend, profile.lifecycle.repayOnLend, 'lifecycle.repayOnLend', 'repay on a lend position is refused: a lender owes nothing');
+        const part = await ctx.call('position.repay', { params: { positionId: pair.borrowId }, body: { amount: '10' } });
+        if (part.status < 200 || part.status > 299) fail('a partial repay of 10 succeeds', 'a 2xx', `${part.status} ${show(part.json ?? part.text)}`, part.exchange);
+        const mid = await read(ctx, pair.borrowId, 'GET after a partial repay');
+        if (mid.status !== 'active') fail('a partly repaid borrow stays active', 'active', show(mid.status));
+        const full = await ctx.call('position.repay', { params: { positionId: pair.borrowId }, body: {} });
+        retirePair(ctx);
+        if (full.status < 200 || full.status > 299) fail('a repay without amount repays the rest', 'a 2xx', `${full.status} ${show(full.json ?? full.text)}`, full.exchange);
+        const end = await read(ctx, pair.borrowId, 'GET after the full repay');
+        const want = profile.lifecycle.statusAfterFullRepay;
+        if (end.status === 'active' || end.status === 'pending') fail('a fully repaid borrow is no longer open', `status ${want}`, show(end.status));
+        ctx.profileChoice({ option: 'lifecycle.statusAfterFullRepay', expected: want, followed: end.status === want, received: end.status });
         return pass();
       },
     },

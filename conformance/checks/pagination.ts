@@ -1,41 +1,34 @@
-import { endpointById, legalAmount, LIST_LIMIT_DEFAULT, successKey, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
+import { endpointById, LIST_LIMIT_DEFAULT, successKey, LIST_LIMIT_MAX, positionList, type PositionList, type Profile } from '../../contract/index.ts';
 import { CheckSkip, expectError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
-import { createLend, expectSuccess, fundedUser, knownUser } from './fixtures.ts';
+import { expectSuccess, knownUser } from './fixtures.ts';
+import { pagedLend, pagedUser, type PagedUser } from './paged-user.ts';
 
 // Part 2 and 8: default and maximum page size, cursor walks that return every position
 // exactly once (filters included), hasMore/nextCursor agreement on every page, and a walk
 // that stays exact while positions are added during it.
 
-// 22: more than the default page of 20, and 2 pages of 11 for pagination.edges' exact multiple;
-// 3 cancelled: a fixed set that still takes pages of 1 and 2 (25 and 5 spent 7 requests more).
-const TOTAL = 22;
+// 21: more than the default page of 20, and 3 pages of 7 for pagination.walk's exact multiple;
+// 3 cancelled: a fixed set that still takes pages of 1 and 2. Lends the lifecycle checks placed for
+// that user count towards them (paged-user.ts): they are positions of the same user, known to the run.
+const TOTAL = 21;
 const CANCELLED = 3;
+/** Where pagination.walk records a walk of the whole list whose every page was full, for pagination.edges. */
+const EXACT_WALK = 'pagination:exact-walk';
 
-interface Book {
-  userId: string;
-  /** Creation order (oldest first). */
-  ids: string[];
-  cancelled: Set<string>;
-}
-
-/** One user with TOTAL lends, the first CANCELLED of them cancelled; more when the profile clamps. */
-async function pagedUser(ctx: CheckContext): Promise<Book> {
-  const have = ctx.shared.get('pagedUser') as Book | undefined;
-  if (have) return have;
-  const userId = await fundedUser(ctx, 'pages', '100000000');
-  const ids: string[] = [];
-  // Distinct amounts within the profile's bounds (contract legalAmount): a minimum order of 100 refused 10 + i.
-  for (let i = 0; i < TOTAL; i++) ids.push((await createLend(ctx, userId, { amount: legalAmount(ctx.profile, i, { base: '10' }) })).body.positionId);
-  const cancelled = new Set<string>();
-  for (const id of ids.slice(0, CANCELLED)) {
+/** The run's paged user, holding TOTAL lends at least, CANCELLED of them cancelled (the oldest still pending); more when the profile clamps. */
+async function filledUser(ctx: CheckContext): Promise<PagedUser> {
+  const b = await pagedUser(ctx);
+  if (ctx.shared.get('pagedUser:filled')) return b;
+  while (b.ids.length < TOTAL) await pagedLend(ctx);
+  // The oldest lends not yet cancelled (lifecycle.cancel may have cancelled one of them already).
+  for (const id of b.ids.filter((x) => !b.cancelled.has(x) && !b.matched.has(x)).slice(0, Math.max(0, CANCELLED - b.cancelled.size))) {
     const r = await ctx.call('position.cancel', { params: { positionId: id } });
     // An order a counterparty took first cannot be cancelled; it simply stays out of the set.
-    if (r.status >= 200 && r.status < 300) cancelled.add(id);
+    if (r.status >= 200 && r.status < 300) b.cancelled.add(id);
     else if (r.status >= 500) expectStatus(r, [200, 201, 202, 204], 'cancelling a pending position for the filter checks');
   }
-  const b = { userId, ids, cancelled };
-  ctx.shared.set('pagedUser', b);
+  ctx.shared.set('pagedUser:filled', true);
   return b;
 }
 
@@ -116,7 +109,7 @@ async function walk(ctx: CheckContext, userId: string, query: Record<string, str
 /**
  * A page size that walks `n` positions in about `pages` pages (never below `least`): a walk
  * needs several pages to test cursors, not one page per handful, which only spends the key's
- * rate limit (the paged user holds 22, or over 100 once pagination.max-limit has seen a limit
+ * rate limit (the paged user holds 21 or more, or over 100 once pagination.max-limit has seen a limit
  * over 100 taken).
  */
 const pageSize = (n: number, pages: number, least: number) => Math.min(LIST_LIMIT_MAX, Math.max(least, Math.ceil(n / pages)));
@@ -139,7 +132,7 @@ export function paginationChecks(_profile: Profile): Check[] {
       requirements: [...REQ, 'PAGE-limit-default', 'PAGE-hasMore'],
       needs: ['write'],
       async run(ctx) {
-        const b = await pagedUser(ctx);
+        const b = await filledUser(ctx);
         const { r, body } = await page(ctx, b.userId, {});
         if (body.positions.length !== LIST_LIMIT_DEFAULT) fail('the default page size is 20', `${LIST_LIMIT_DEFAULT} positions`, `${body.positions.length}`, r.exchange);
         if (!body.hasMore) fail(`hasMore is true when ${b.ids.length} positions exist and 20 were returned`, 'hasMore true', show(body.hasMore), r.exchange);
@@ -153,7 +146,7 @@ export function paginationChecks(_profile: Profile): Check[] {
       requirements: [...REQ, 'PAGE-limit-max', 'PAGE-hasMore', 'ERR-invalid_request'],
       needs: ['write'],
       async run(ctx) {
-        const b = await pagedUser(ctx);
+        const b = await filledUser(ctx);
         const over = () => ctx.call('positions.list', { params: { userId: b.userId }, query: { limit: LIST_LIMIT_MAX + 1 } });
         // limit=101 first: a refusal is within the spec whatever the user holds, so more than 100
         // positions are made only when it is taken, to tell a clamp from a limit honoured (about 76
@@ -161,7 +154,7 @@ export function paginationChecks(_profile: Profile): Check[] {
         let r101 = await over();
         const taken = () => r101.status >= 200 && r101.status < 300;
         if (taken() && b.ids.length <= LIST_LIMIT_MAX) {
-          while (b.ids.length <= LIST_LIMIT_MAX) b.ids.push((await createLend(ctx, b.userId, { amount: legalAmount(ctx.profile, b.ids.length, { base: '10' }) })).body.positionId);
+          while (b.ids.length <= LIST_LIMIT_MAX) await pagedLend(ctx);
           r101 = await over();
         }
         const all = await page(ctx, b.userId, { limit: LIST_LIMIT_MAX });
@@ -195,9 +188,12 @@ export function paginationChecks(_profile: Profile): Check[] {
       requirements: [...REQ, 'PAGE-cursor', 'PAGE-hasMore'],
       needs: ['write'],
       async run(ctx) {
-        const b = await pagedUser(ctx);
-        const w = await walk(ctx, b.userId, { limit: pageSize(b.ids.length, 4, 7) }, undefined, true);
+        const b = await filledUser(ctx);
+        const limit = pageSize(b.ids.length, 4, 7);
+        const w = await walk(ctx, b.userId, { limit }, undefined, true);
         sameSet('a full walk returns every position of the user exactly once', w.ids, b.ids);
+        // Every page exactly full (21 in pages of 7): the edge pagination.edges would walk again is walked (issue 51 item 3).
+        if (w.ids.length % limit === 0 && w.pages === w.ids.length / limit) ctx.shared.set(EXACT_WALK, { ids: [...w.ids], limit, pages: w.pages });
         const wrong = outOfOrder(w.ids, w.created, ctx.profile.pagination.order);
         ctx.profileChoice({ option: 'pagination.order', expected: `${ctx.profile.pagination.order} by createdAt (ties in any order)`, followed: !wrong, received: wrong ?? 'in order' });
         return pass();
@@ -209,17 +205,18 @@ export function paginationChecks(_profile: Profile): Check[] {
       requirements: [...REQ, 'PAGE-filters', 'PAGE-cursor', 'STATE-status-values'],
       needs: ['write'],
       async run(ctx) {
-        const b = await pagedUser(ctx);
+        const b = await filledUser(ctx);
         const cancelled = [...b.cancelled];
         const pending = b.ids.filter((id) => !b.cancelled.has(id));
         sameSet('status=cancelled returns the cancelled positions', (await walk(ctx, b.userId, { status: 'cancelled', limit: 2 }, undefined, true)).ids, cancelled);
-        sameSet('type=lend returns every lend', (await walk(ctx, b.userId, { type: 'lend', limit: pageSize(b.ids.length, 3, 9) }, undefined, true)).ids, b.ids);
+        // Two pages a walk: each filter is still asked again with a cursor, the page where a filter left out shows (issue 48).
+        sameSet('type=lend returns every lend', (await walk(ctx, b.userId, { type: 'lend', limit: pageSize(b.ids.length, 2, 9) }, undefined, true)).ids, b.ids);
         sameSet('type=borrow returns no lend', (await walk(ctx, b.userId, { type: 'borrow', limit: 9 }, undefined, true)).ids, []);
         // Pending and active move with time (a counterparty may match an order at any
         // moment), so these walks are held to the filter item by item (see walk) and to
         // the user's own non-cancelled positions, not to a fixed set.
         for (const status of ['pending', 'active'] as const) {
-          for (const w of [await walk(ctx, b.userId, { status, limit: pageSize(pending.length, 3, 6) }), await walk(ctx, b.userId, { status, type: 'lend', limit: pageSize(pending.length, 3, 8) + 1 })]) {
+          for (const w of [await walk(ctx, b.userId, { status, limit: pageSize(pending.length, 2, 6) }), await walk(ctx, b.userId, { status, type: 'lend', limit: pageSize(pending.length, 2, 8) + 1 })]) {
             const stray = w.ids.filter((id) => !pending.includes(id));
             if (stray.length) fail(`status=${status} returns only positions of this user that are not cancelled`, 'ids among the non-cancelled positions', show(stray));
           }
@@ -233,7 +230,7 @@ export function paginationChecks(_profile: Profile): Check[] {
       requirements: [...REQ, 'PAGE-hasMore', 'PAGE-cursor', 'PAGE-limit-applied', 'PAGE-filters', 'QUERY-list-status', 'QUERY-list-type'],
       needs: ['write'],
       async run(ctx) {
-        const b = await pagedUser(ctx);
+        const b = await filledUser(ctx);
         // The cancelled positions are a set nothing changes (a terminal status): totals known exactly.
         const cancelled = [...b.cancelled];
         if (!cancelled.length) throw new CheckSkip('none of the paged user\'s lends could be cancelled (each was matched first), so no list of a known, fixed size exists to page at its edges');
@@ -247,9 +244,12 @@ export function paginationChecks(_profile: Profile): Check[] {
         // An empty list: both filters, no match.
         const none = await walk(ctx, b.userId, { status: 'cancelled', type: 'borrow', limit: c }, undefined, true);
         sameSet('status=cancelled&type=borrow returns nothing for a user with lends only', none.ids, []);
-        // The whole list in pages whose total is an exact multiple, where one divides it in a few pages.
+        // The whole list in pages whose total is an exact multiple, where one divides it in a few pages:
+        // not again when pagination.walk walked this very set so, each page full and none empty behind hasMore true.
+        const exact = ctx.shared.get(EXACT_WALK) as { ids: string[]; limit: number; pages: number } | undefined;
         const k = [2, 3, 4, 5, 6].find((pages) => b.ids.length % pages === 0 && b.ids.length / pages <= LIST_LIMIT_MAX);
-        if (k) sameSet(`type=lend in ${k} pages of exactly ${b.ids.length / k} returns every position once`, (await walk(ctx, b.userId, { type: 'lend', limit: b.ids.length / k }, undefined, true)).ids, b.ids);
+        if (exact && exact.pages > 1 && exact.ids.length === b.ids.length && b.ids.every((id) => exact.ids.includes(id))) ctx.note(`the whole list in ${exact.pages} pages of exactly ${exact.limit} was walked by pagination.walk, each position once and no empty page behind hasMore true: not walked again`);
+        else if (k) sameSet(`type=lend in ${k} pages of exactly ${b.ids.length / k} returns every position once`, (await walk(ctx, b.userId, { type: 'lend', limit: b.ids.length / k }, undefined, true)).ids, b.ids);
         else ctx.note(`the paged user's ${b.ids.length} positions divide into no 2 to 6 equal pages; the exact multiple was walked on the ${c} cancelled ones`);
         return pass();
       },
@@ -276,17 +276,16 @@ export function paginationChecks(_profile: Profile): Check[] {
       needs: ['write'],
       async run(ctx) {
         // The paged user's positions are the walk's set (one fixture for the family: 8 lends of
-        // its own spent 8 requests more, issue 48); 2 are added after the first page of 8, so an
-        // offset cursor repeats or skips two. They join the paged user's set for the checks after.
-        const b = await pagedUser(ctx);
+        // its own spent 8 requests more, issue 48); 2 are added after the first page, about half
+        // of them (12 of 21: the rest in one more page, not two), so an offset cursor repeats or
+        // skips two. They join the paged user's set for the checks after.
+        const b = await filledUser(ctx);
         const before = [...b.ids];
         const added: string[] = [];
-        const w = await walk(ctx, b.userId, { limit: 8 }, async (n) => {
+        const w = await walk(ctx, b.userId, { limit: pageSize(b.ids.length + 2, 2, 8) }, async (n) => {
           if (n !== 1) return;
           for (let i = 0; i < 2; i++) {
-            const id = (await createLend(ctx, b.userId, { amount: legalAmount(ctx.profile, b.ids.length, { base: '10' }) })).body.positionId;
-            added.push(id);
-            b.ids.push(id);
+            added.push((await pagedLend(ctx)).body.positionId);
           }
         });
         const seenBefore = w.ids.filter((id) => before.includes(id));
