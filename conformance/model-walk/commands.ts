@@ -380,9 +380,9 @@ export function commandArbs(): Array<fc.Arbitrary<Cmd>> {
  * taken on every run whatever the seed: a lend and a borrow placed, the lend's flag changed and
  * read back, the lend cancelled, the borrow matched (clock), repaid in part and in full, a
  * withdrawal, and a second lend matched and carried past maturity (clock). Without the clock,
- * its clock steps are skipped (and with them what needs a match).
+ * its clock steps are skipped (and with them what needs a match), and so is that second lend.
  */
-export const tour = (): Cmd[] => [
+export const tour = (clock = true): Cmd[] => [
   new Lend(5),
   new Borrow(2),
   new Patch(0, true),
@@ -392,7 +392,8 @@ export const tour = (): Cmd[] => [
   new Clock('fill'),
   new Repay(0, false),
   new Repay(0, true),
-  new Lend(7),
+  // The lend the clock carries past maturity: without a clock, a second lend like the first.
+  ...(clock ? [new Lend(7)] : []),
   new Clock('fill'),
   new Clock('maturity'),
   new Read(1),
