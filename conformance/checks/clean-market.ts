@@ -52,8 +52,9 @@ export function bookRates(json: unknown): BookRates | undefined {
 async function listedMarketId(ctx: CheckContext, asset: string, maturity: string): Promise<string | undefined> {
   let list = ctx.shared.get(MARKETS_KEY) as Promise<Array<{ id?: unknown; asset?: unknown; maturity?: unknown }>> | undefined;
   if (!list) {
-    list = ctx
-      .call('public.markets')
+    // An answer of GET /markets the run already got (judged on arrival, answer-rules.ts) serves: market ids do not move (issue 48).
+    const seen = ctx.answers?.firstSuccess('public.markets')?.reply;
+    list = (seen ? Promise.resolve(seen) : ctx.call('public.markets'))
       .then((r) => {
         const j = r.json as { markets?: unknown; data?: { markets?: unknown } } | undefined;
         const m = r.status >= 200 && r.status < 300 ? (j?.markets ?? j?.data?.markets) : undefined;
