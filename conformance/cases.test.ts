@@ -21,4 +21,14 @@ describe('bodyCases', () => {
     expect(bodyCases(patchPositionRequest, { autoRollover: true }).length).toBeGreaterThan(0);
     expect(bodyCases(withdrawRequest, { asset: 'USDC', amount: '1', destination: '0xabc' }).map((c) => c.field)).toEqual(expect.arrayContaining(['asset', 'amount', 'destination']));
   });
+
+  it('gives a required field absent, null and one wrong type; an optional one a wrong type (its own sharper value where it has one), not null', () => {
+    const valid = { userId: 'u', asset: 'USDC', amount: '10', rate: 0.05, maturity: '30d' };
+    const cases = bodyCases(lendRequest, valid);
+    const of = (field: string) => cases.filter((c) => c.field === field && ['missing', 'type'].includes(c.kind ?? '')).map((c) => c.what);
+    expect(of('userId')).toEqual(['userId missing', 'userId as a number', 'userId as null']);
+    expect(of('rate')).toEqual(['rate as a numeric string']);
+    expect(of('maturity')).toEqual(['maturity as a number']);
+  });
 });
+

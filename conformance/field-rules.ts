@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { durationString, endpoints, maturityInput, neighbours, positiveDecimalString, requestRule, valueSetOf, type Endpoint, type Profile, type RequestRule } from '../contract/index.ts';
+import { durationString, endpoints, maturityInput, neighbours, positiveDecimalString, requestRule, valueSetOf, valueSets, type Endpoint, type Profile, type RequestRule } from '../contract/index.ts';
 
 // The one derivation of request edge cases from the contract: each request field and query
 // parameter a schema of the endpoint table constrains (an enum, a bound, a format, a type, a
@@ -13,6 +13,8 @@ export interface EdgeValue {
   kind: CaseKind;
   what: string;
   value: unknown;
+  /** For a neighbour: the value sets of the spec (or profile) it is valid in (contract/request-rules.ts). */
+  sets?: string[];
 }
 
 interface Def {
@@ -53,13 +55,14 @@ export function boundsOf(s: z.ZodType): { min?: number; max?: number } | undefin
   return { min: fin(n.minValue), max: fin(n.maxValue) };
 }
 
+// Not a word such as `tomorrow`: a parser that refuses `30days` (a duration's pattern without its
+// end) refuses a word by the same test, and one that takes it takes `30days` too (issue 48).
 const MATURITY_MISSES: Array<[string, string]> = [
   ['a bare number', '30'],
   ['a spelled-out duration', '30days'],
   ['a fractional duration', '30.5d'],
   ['a zero duration', '0d'],
   ['an impossible date', '2026-13-45'],
-  ['a word', 'tomorrow'],
 ];
 
 /**
@@ -68,7 +71,10 @@ const MATURITY_MISSES: Array<[string, string]> = [
  * takes a date where the profile's schema names only durations is never failed by one.
  */
 export const NEAR_MISSES: ReadonlyMap<z.ZodType, Array<[string, string]>> = new Map([
-  [positiveDecimalString, [['an exponent', '1e3'], ['a negative amount', '-5'], ['letters', 'abc'], ['zero', '0'], ['two points', '1.2.3'], ['an empty string', '']]],
+  // No empty string nor letters (issue 48): a decimal parser reads '' as zero (sent) or fails on it as on
+  // '1.2.3' (sent), and every check that refuses '1.2.3' (a pattern, Number, decimal.js) refuses 'abc'
+  // by the same test, while a parseFloat takes '1.2.3' and not 'abc': two points is the sharper miss.
+  [positiveDecimalString, [['an exponent', '1e3'], ['a negative amount', '-5'], ['zero', '0'], ['two points', '1.2.3']]],
   [maturityInput, MATURITY_MISSES],
   // Not a zero duration: as the book's "string filter" (part 4) `0d` is well formed, and a book may simply hold no such market.
   [durationString, MATURITY_MISSES.filter(([, v]) => v !== '0d')],
@@ -84,7 +90,8 @@ function caseVariant(options: string[]): string | undefined {
 /** An enum's edges: its neighbours, a case variant, an unknown value and the empty string. */
 export function enumEdges(options: string[], profile: Profile): EdgeValue[] {
   const set = valueSetOf(options);
-  const out: EdgeValue[] = neighbours(options, profile).map((v) => ({ kind: 'neighbour', what: `${v} (valid elsewhere in the spec, not among ${options.join(', ')})`, value: v }));
+  const others = valueSets(profile).filter((v) => v.family === set?.family && v.name !== set.name);
+  const out: EdgeValue[] = neighbours(options, profile).map((v) => ({ kind: 'neighbour', what: `${v} (valid elsewhere in the spec, not among ${options.join(', ')})`, value: v, sets: others.filter((o) => o.values.includes(v)).map((o) => o.name) }));
   const variant = caseVariant(options);
   if (variant) out.push({ kind: 'case', what: `${variant} (a case variant of ${options[0]})`, value: variant });
   out.push({ kind: 'unknown', what: `${options[0]}-unknown (a value no list of ${set?.name ?? 'the spec'} names)`, value: `${options[0]}-unknown` });

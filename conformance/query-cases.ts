@@ -20,6 +20,8 @@ export interface QueryCase {
   value: string;
   expect: QueryExpect;
   requirements: string[];
+  /** For an enum neighbour: the value sets it is valid in (one neighbour a set is sent: sent-values.ts). */
+  sets?: string[];
 }
 
 function classify(f: ConstrainedField, value: string): QueryExpect {
@@ -42,7 +44,8 @@ export function fieldQueryCases(f: ConstrainedField, profile: Profile): QueryCas
   ];
   return edges.map((x) => {
     const value = String(x.value);
-    return { endpoint: f.endpoint, field: f.field, kind: x.kind, what: `${f.field}=${value === '' ? '(empty)' : value}: ${x.what}`, value, expect: classify(f, value), requirements: f.rule?.requirements ?? [] };
+    const sets = 'sets' in x && x.sets?.length ? { sets: x.sets } : {};
+    return { endpoint: f.endpoint, field: f.field, kind: x.kind, what: `${f.field}=${value === '' ? '(empty)' : value}: ${x.what}`, value, expect: classify(f, value), requirements: f.rule?.requirements ?? [], ...sets };
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, endpointBody, withdrawRequest } from '../../contract/index.ts';
 import type { Reply } from '../http.ts';
-import { answeredClass, bodyClass, pathClass, queryClass, queryMax, recordClass } from './answered-classes.ts';
+import { answeredClass, bodyClass, loggedAnswer, loggedQueryClass, pathClass, queryClass, queryMax, recordClass } from './answered-classes.ts';
 
 const lend = endpointBody(defaultProfile, 'lend.create');
 const valid = { userId: 'u', asset: 'USDC', amount: '100' };
@@ -39,5 +39,24 @@ describe('malformed classes', () => {
     expect(answeredClass(ctx, 'k')?.what).toBe('first');
     expect(answeredClass(ctx, 'other')).toBeUndefined();
     expect(answeredClass(ctx, undefined)).toBeUndefined();
+  });
+
+  it("finds an answer in the run's log by its exact query, or by the class of its one parameter", () => {
+    const x = (url: string, status: number, body: string, endpoint = 'positions.list') => ({ method: 'GET', url, status, responseBody: body, responseHeaders: {}, endpoint });
+    const http = {
+      log: [
+        x('http://h/v1/users/a/positions?limit=101', 400, '{"error":{"code":"invalid_request","message":"limit"}}'),
+        x('http://h/v1/users/b/positions?cursor=%25%25%25', 400, '{"error":{"code":"invalid_request","message":"cursor"}}'),
+        x('http://h/v1/users/b/positions?limit=100', 200, '{"positions":[…(90000 chars)'),
+        x('http://h/v1/markets/USDC/orderbook?depth=0&maturity=30d', 400, '{}', 'orderbook.get'),
+      ],
+    } as unknown as Parameters<typeof loggedAnswer>[0]['http'];
+    expect(loggedAnswer({ http }, 'positions.list', { limit: '101' })?.status).toBe(400);
+    expect(loggedAnswer({ http }, 'positions.list', { limit: '102' })).toBeUndefined();
+    expect(loggedAnswer({ http }, 'positions.list', { limit: '100' }), 'a clipped body is no answer to judge').toBeUndefined();
+    expect(loggedAnswer({ http }, 'orderbook.get', { depth: '0' }), 'another parameter asked with it').toBeUndefined();
+    const cls = queryClass('positions.list', 'cursor', '!!');
+    expect(loggedQueryClass({ http }, 'positions.list', 'cursor', cls)).toMatchObject({ value: '%%%', reply: { status: 400 } });
+    expect(loggedQueryClass({ http }, 'positions.list', 'cursor', queryClass('positions.list', 'cursor', 'abc'))).toBeUndefined();
   });
 });

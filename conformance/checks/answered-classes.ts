@@ -82,6 +82,37 @@ export function queryClass(endpoint: string, key: string, value: string, max?: n
   return `${at} ${/^[A-Za-z0-9._-]+$/.test(value) ? 'plain' : 'special'}`;
 }
 
+/**
+ * The last answer the run's log holds for `endpoint` asked with exactly this query (whatever its
+ * path parameters), as a reply: each distinct (endpoint, parameter, value) is sent once a run,
+ * and a check that needs it again judges that answer (pagination.max-limit's limit=101 for
+ * errors.invalid.query). Undefined when none, or when the recorded body is clipped (not JSON).
+ */
+export function loggedAnswer(ctx: Pick<CheckContext, 'http'>, endpoint: string, query: Record<string, string>): Reply | undefined {
+  return logged(ctx, endpoint, (q) => [...q.keys()].length === Object.keys(query).length && Object.entries(query).every(([k, v]) => q.get(k) === v));
+}
+
+/** The last answer in the run's log of `endpoint` asked with `key` alone, whose value is of class `cls` (queryClass): any check's request counts. */
+export function loggedQueryClass(ctx: Pick<CheckContext, 'http'>, endpoint: string, key: string, cls: string, max?: number): Answered | undefined {
+  let value = '';
+  const r = logged(ctx, endpoint, (q) => [...q.keys()].length === 1 && q.has(key) && queryClass(endpoint, key, (value = q.get(key)!), max) === cls);
+  return r && { reply: r, value, what: `${r.exchange.method} ${r.exchange.url.replace(/^https?:\/\/[^/]+/, '')} (an earlier check of the run)` };
+}
+
+function logged(ctx: Pick<CheckContext, 'http'>, endpoint: string, match: (q: URLSearchParams) => boolean): Reply | undefined {
+  for (let i = ctx.http.log.length - 1; i >= 0; i--) {
+    const x = ctx.http.log[i]!;
+    if (x.endpoint !== endpoint || x.status === null || !match(new URL(x.url).searchParams)) continue;
+    const text = x.responseBody ?? '';
+    try {
+      return { status: x.status, headers: x.responseHeaders ?? {}, text, json: text ? JSON.parse(text) : undefined, exchange: x };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 /** A numeric query parameter's maximum (part 8's for limit, the profile's or none for depth); undefined for one that is no number. */
 export function queryMax(profile: Profile, key: string): number | undefined {
   if (key === 'limit') return LIST_LIMIT_MAX;

@@ -5,7 +5,7 @@ import { queryCases, type QueryCase } from '../query-cases.ts';
 import { CheckSkip, expectClientError, expectError, expectProfileError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
 import { casesToSend } from './sent-values.ts';
-import { bodyClass, pathClass, queryClass, queryMax, recordClass } from './answered-classes.ts';
+import { bodyClass, loggedAnswer, pathClass, queryClass, queryMax, recordClass } from './answered-classes.ts';
 import { borrowBody, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
 import { callById, templateOf } from './call-by-id.ts';
 
@@ -129,7 +129,8 @@ export function errorChecks(profile: Profile): Check[] {
         const valid = { asset: 'USDC', amount: '1', destination: validAddress(ctx.profile) };
         const cases = bodyCases(withdrawRequest, valid, { profile: ctx.profile, endpoint: 'user.withdraw' });
         const pattern = new RegExp(profile.withdrawals.destinationPattern);
-        for (const bad of ['0x123', 'not-an-address', `${validAddress(ctx.profile)}00`]) {
+        // Not a short hex ('0x123'): a check without a length bound takes the long one too, one without the hex test takes the word (issue 48).
+        for (const bad of ['not-an-address', `${validAddress(ctx.profile)}00`]) {
           if (!pattern.test(bad)) cases.push({ field: 'destination', what: `destination ${JSON.stringify(bad)} (profile withdrawals.destinationPattern)`, body: { ...valid, destination: bad } });
         }
         await expectInvalid(ctx, cases, (body) => ctx.call('user.withdraw', { params: { userId: u }, body: body as LooseBody }), 'POST /users/{userId}/withdraw', undefined, { endpoint: 'user.withdraw', schema: withdrawRequest });
@@ -184,15 +185,16 @@ export function errorChecks(profile: Profile): Check[] {
           'positions.list': [(query) => ctx.call('positions.list', { params: { userId: u }, query }), templateOf(ctx.profile, 'positions.list')],
           'orderbook.get': [(query) => ctx.call('orderbook.get', { params: { asset: 'USDC' }, query }), `${book.method} ${book.path}`],
         };
-        const cases: QueryCase[] = [
-          ...queryCases(ctx.profile).filter((c) => c.expect !== 'valid'),
-          { endpoint: 'positions.list', field: 'cursor', kind: 'value', what: 'a cursor that was never issued', value: 'not-a-real-cursor!!', expect: 'invalid', requirements: ['PAGE-cursor'] },
-        ];
+        // A cursor never issued is pagination.bad-cursor's (three of them, held to the same 400 invalid_request): not sent again here (issue 48).
+        const cases: QueryCase[] = queryCases(ctx.profile).filter((c) => c.expect !== 'valid');
         if (!cases.length) fail('generated query cases', 'at least one case', 'none');
         for (const c of casesToSend(ctx, cases, (q) => q.value)) {
           const [send, label] = sends[c.endpoint]!;
-          const r = await send({ [c.field]: c.value });
           const title = `${label} with ${c.what}${cites(c.requirements)}`;
+          // The same parameter and value already asked this run (pagination.max-limit's limit=101): that answer is judged.
+          const logged = loggedAnswer(ctx, c.endpoint, { [c.field]: c.value });
+          if (logged) ctx.note(`${title}: not sent again, judged from the answer the run already got for it (${logged.exchange.method} ${logged.exchange.url.replace(/^https?:\/\/[^/]+/, '')} → ${logged.status})`);
+          const r = logged ?? (await send({ [c.field]: c.value }));
           recordClass(ctx, queryClass(c.endpoint, c.field, c.value, queryMax(ctx.profile, c.field)), { reply: r, value: c.value, what: `${title} (errors.invalid.query)` });
           if (fresh && c.endpoint === 'positions.list' && r.status === 404 && ctx.profile.errors.unknownUser === 'position_not_found') {
             ctx.note(`${title}: not seen, a read-only run has no user the target knows (errors.unknownUser is position_not_found)`);

@@ -6,7 +6,7 @@ import type { CallOptions } from '../call.ts';
 import type { RouteId } from '../../contract/routes.ts';
 import { sharedLend } from './fixtures.ts';
 import { templateOf } from './call-by-id.ts';
-import { answeredClass, bodyClass, pathClass, queryClass, queryMax, recordClass, type Answered } from './answered-classes.ts';
+import { answeredClass, bodyClass, loggedQueryClass, pathClass, queryClass, queryMax, recordClass, type Answered } from './answered-classes.ts';
 
 // A property-based corpus (fast-check, seeded per run so a failure can be replayed with
 // --seed) of malformed bodies, query strings, path parameters, oversized payloads and
@@ -156,7 +156,8 @@ export function fuzzChecks(profile: Profile): Check[] {
         const amount = legalAmount(profile, 0, { base: '10' });
         const valid = JSON.stringify({ userId: u, asset: 'USDC', amount });
         const mt = profile.errors.unsupportedMediaType;
-        for (const ct of ['text/plain', 'application/x-www-form-urlencoded']) {
+        // One Content-Type that is not JSON: a service that reads bodies whatever their type takes every such body alike (issue 48: form-urlencoded left out).
+        for (const ct of ['text/plain']) {
           const r = await ctx.call('lend.create', { raw: valid, headers: { 'content-type': ct }, timeoutMs: TIMEOUT_MS, ...spare(ctx) });
           expectProfileError(ctx, r, mt, 'errors.unsupportedMediaType', `POST /lend with Content-Type ${ct} is refused`);
         }
@@ -198,7 +199,7 @@ export function fuzzChecks(profile: Profile): Check[] {
           arb,
           async ({ key, value }) => {
             const k = queryClass('positions.list', key, value, queryMax(profile, key));
-            const seen = answeredClass(ctx, k);
+            const seen = answeredClass(ctx, k) ?? loggedQueryClass(ctx, 'positions.list', key, k, queryMax(profile, key));
             if (seen) return void judged.push(judgedFrom(seen, `${list}?${key}=${show(value)}`, () => judgeList(key, String(seen.value), seen.reply, judgedTitle(`${list}?${key}=${show(value)}`, seen))));
             const r = await ctx.call('positions.list', { params: { userId }, query: { [key]: value }, timeoutMs: TIMEOUT_MS, ...spare(ctx) });
             recordClass(ctx, k, { reply: r, value, what: `${list}?${key}=${show(value)} (fuzz.query)` });
@@ -209,7 +210,7 @@ export function fuzzChecks(profile: Profile): Check[] {
         const book = 'GET /markets/{asset}/orderbook';
         for (const value of fc.sample(fc.string({ maxLength: 8 }), { numRuns: 6, seed: ctx.seed })) {
           const k = queryClass('orderbook.get', 'depth', value, queryMax(profile, 'depth'));
-          const seen = answeredClass(ctx, k);
+          const seen = answeredClass(ctx, k) ?? loggedQueryClass(ctx, 'orderbook.get', 'depth', k, queryMax(profile, 'depth'));
           const judgeBook = (r: Reply, what: string) => {
             if (r.status >= 500) fail(`${book}?depth=… never gets a 5xx`, 'a 2xx or 4xx', `${r.status} for ${what}`, r.exchange);
             if (r.status >= 400) bad(r, `${book}?depth=${what}`);

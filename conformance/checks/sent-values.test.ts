@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultProfile, endpointBody, withdrawRequest } from '../../contract/index.ts';
 import { bodyCases } from '../cases.ts';
 import { queryCases } from '../query-cases.ts';
-import { casesToSend, unsent, unsentCases } from './sent-values.ts';
+import { casesToSend, neighbourPerSet, unsent, unsentCases } from './sent-values.ts';
 
 const lendValid = { userId: 'u', asset: 'USDC', amount: '100', rate: 0.05, maturity: '30d' };
 const borrowValid = { userId: 'u', collateral: { asset: 'ETH', amount: '1' }, borrowAsset: 'USDC', borrowAmount: '100', rate: 0.08, maturity: '30d' };
@@ -53,5 +53,17 @@ describe('a malformed value is sent once a run', () => {
     const again = casesToSend(ctx, cases);
     expect(again.length).toBeLessThan(cases.length);
     expect(notes.join('\n')).toMatch(/left out, their malformed values already refused/);
+  });
+
+  it('sends one neighbour of each value set a field borrows from, and no unknown value beside it', () => {
+    const { send, left } = neighbourPerSet(lend());
+    const asset = (cs: ReturnType<typeof lend>) => cs.filter((c) => c.field === 'asset' && ['neighbour', 'unknown'].includes(c.kind ?? '')).map((c) => (c.body as { asset: string }).asset);
+    expect(asset(send)).toEqual(['ETH']);
+    expect(asset(left)).toEqual(['WBTC', 'USDC-unknown']);
+    // A mode has no neighbours: its unknown value stays.
+    expect(send.some((c) => c.field === 'mode' && c.kind === 'unknown')).toBe(true);
+    const q = neighbourPerSet(queryCases(defaultProfile).filter((c) => c.expect !== 'valid'));
+    expect(q.send.filter((c) => c.kind === 'neighbour').map((c) => `${c.field}=${c.value}`)).toEqual(['status=borrow', 'type=active']);
+    expect(q.send.filter((c) => c.kind === 'unknown')).toEqual([]);
   });
 });

@@ -19,10 +19,39 @@ function valueAt(body: unknown, field: string): unknown {
   return field.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), body);
 }
 
-/** What the record needs of a case: which field it breaks, how, and with what value. */
+/** What the record needs of a case: which field it breaks, how, with what value, and for a neighbour the value sets it comes from. */
 interface Sendable {
   field: string;
   kind?: BodyCase['kind'];
+  sets?: string[];
+}
+
+/**
+ * One enum neighbour per value set it comes from, per field (issue 48): a service that takes a
+ * value of another list takes it by testing membership of that list (or of a union with it), so
+ * the list's other values go the same way. The first neighbour of a set is sent (ETH covers both
+ * the collateral examples and the profile's collateral list for a lend asset; `active` the
+ * statuses for a type filter); a later one whose every set is covered is left out. So is the
+ * unknown value (`USDC-unknown`) of a field a neighbour was sent for: a service that takes a
+ * value of no list checks no list, and takes the neighbour too. An enum without neighbours (a
+ * mode, the event types) keeps its unknown value.
+ */
+export function neighbourPerSet<C extends Sendable>(cases: C[]): { send: C[]; left: C[] } {
+  const covered = new Set<string>();
+  const withNeighbour = new Set<string>();
+  const send: C[] = [];
+  const left: C[] = [];
+  for (const c of cases) {
+    const keys = c.kind === 'neighbour' ? (c.sets ?? []).map((s) => `${c.field}|${s}`) : [];
+    if ((keys.length && keys.every((k) => covered.has(k))) || (c.kind === 'unknown' && withNeighbour.has(c.field))) {
+      left.push(c);
+      continue;
+    }
+    for (const k of keys) covered.add(k);
+    if (c.kind === 'neighbour') withNeighbour.add(c.field);
+    send.push(c);
+  }
+  return { send, left };
 }
 
 /**
@@ -60,7 +89,9 @@ export const unsentCases = (seen: Set<string>, cases: BodyCase[]) => unsent(seen
 export function casesToSend<C extends Sendable & { what: string }>(ctx: Pick<CheckContext, 'shared' | 'note'>, cases: C[], valueOf: (c: C) => unknown = (c) => valueAt((c as unknown as BodyCase).body, c.field)): C[] {
   let seen = ctx.shared.get(KEY) as Set<string> | undefined;
   if (!seen) ctx.shared.set(KEY, (seen = new Set()));
-  const { send, left } = unsent(seen, cases, valueOf);
+  const per = neighbourPerSet(cases);
+  if (per.left.length) ctx.note(`${per.left.length} enum edge(s) left out, the same field already sent a neighbour from the same value set (an unknown value: from any set): ${per.left.map((c) => c.what).join('; ')}`);
+  const { send, left } = unsent(seen, per.send, valueOf);
   if (left.length) ctx.note(`${left.length} generated case(s) left out, their malformed values already refused on an earlier field of this run (each field keeps its first): ${left.map((c) => c.what).join('; ')}`);
   return send;
 }
