@@ -17,6 +17,8 @@ import { listIds } from './isolation.ts';
 const EXISTING = 5;
 const PAGE = 2;
 const WRITES_PER_PAGE = 1;
+/** The walk's bound in pages (each with a write after it). */
+const MAX_PAGES = 30;
 
 export const paginationUnderWrites: Check = {
   id: 'concurrency.pagination-writes',
@@ -40,7 +42,7 @@ export const paginationUnderWrites: Check = {
     const seen = new Map<string, number>();
     let cursor: string | undefined;
     let pages = 0;
-    for (; pages < 30; pages++) {
+    for (; pages < MAX_PAGES; pages++) {
       const q = `limit=${PAGE}${cursor ? `&cursor=${enc(cursor)}` : ''}`;
       const r = await recordOne(ctx, history, { kind: 'positions.list', ids: { userId }, query: q });
       if (!accepted(r)) stormFail(ctx, history, `each page of the walk is served (${id})`, 'a 2xx page', `${r.status} ${show(r.json)}`, r.exchange);
@@ -56,6 +58,11 @@ export const paginationUnderWrites: Check = {
       stormFail(ctx, history, `no position appears twice in one walk of the list (${id})`, 'each positionId once', `${twice.length} position(s) appeared more than once while ${pages * WRITES_PER_PAGE} lends were placed mid-walk, e.g. ${twice[0]![0]} ×${twice[0]![1]}`);
     }
     const missing = before.filter((x) => !seen.has(x));
+    // A walk cut short by lendcheck's own page bound (a pre-funded user of the profile holding
+    // many positions, oldest first) did not see the rest: no verdict on it, rather than a failure.
+    if (missing.length && pages === MAX_PAGES) {
+      throw new CheckSkip(`${userId} held ${before.length} positions before the walk: ${MAX_PAGES} pages of ${PAGE} did not reach the end of its list, so ${missing.length} earlier positions past them cannot be judged (no position appeared twice in what was walked)`);
+    }
     if (missing.length) {
       stormFail(ctx, history, `every position that existed before the walk appears in it (${id})`, `all ${before.length} earlier positions`, `${missing.length} skipped while lends were placed mid-walk, e.g. ${missing[0]}`);
     }
