@@ -23,4 +23,12 @@ describe('the load scenarios and an unknown collateral ratio', () => {
     expect(scenarioEnv(unknown, env).COLLATERAL_AMOUNT).toBe('');
     expect(scenarioEnv(p, env).COLLATERAL_AMOUNT).toBe('0.2');
   });
+
+  it('skips them where the prices are unknown (assets.info null), naming assets.info, and runs them where the profile gives them', () => {
+    const noPrices = parseProfile({ assets: { info: null } });
+    for (const s of ['matching', 'mixed']) expect(unknownCollateralReason(s, noPrices)).toMatch(/borrows: .*assets\.info, which is unknown/);
+    expect(scenarioEnv(noPrices, env).COLLATERAL_AMOUNT).toBe('');
+    const cheapEth = parseProfile({ assets: { info: { ...defaultProfile.assets.info, ETH: { decimals: 18, oraclePriceUsd: '1000' } } } });
+    expect(unknownCollateralReason('matching', cheapEth)).toBeUndefined();
+  });
 });
