@@ -35,7 +35,7 @@ export const MEASURED: Readonly<Record<string, number>> = {
   'lifecycle.lend-read-list': 3,
   'lifecycle.lend-options': 4,
   'lifecycle.cancel': 4,
-  'lifecycle.match': 7,
+  'lifecycle.match': 4,
   'lifecycle.repay': 6,
   'lifecycle.patch': 8,
   'lifecycle.withdraw': 3,

@@ -8,6 +8,7 @@ import { cleanMarket, marketOrder } from './clean-market.ts';
 import { pagedLend, pagedUser } from './paged-user.ts';
 import { expectSuccess } from './success.ts';
 import { depthCheck } from './depth.ts';
+import { authBookSides, SIDES } from './book-levels.ts';
 import { callById } from './call-by-id.ts';
 
 // One check per endpoint of spec part 4: status, content type and body schema. The
@@ -193,9 +194,11 @@ function endpointCheck(e: Endpoint): Check {
         if (body && typeof body === 'object' && 'type' in body) fail('the create-lend response has no type', 'no `type` field', `type ${show((body as { type: unknown }).type)}`, r.exchange);
       }
       if (e.id === 'orderbook.get' || e.id === 'public.orderbook') {
-        const book = body as { lends?: unknown[]; borrows?: unknown[] };
+        // The keyed book's body is not shown: its sides are where the profile says (book-levels.ts); a side not read there is not counted.
+        const book = e.id === 'orderbook.get' ? authBookSides(ctx.profile, r.json).sides : (body as { lends?: unknown[]; borrows?: unknown[] });
         const depth = ORDERBOOK_DEPTH_DEFAULT;
-        for (const side of ['lends', 'borrows'] as const) {
+        for (const side of SIDES) {
+          if (!Array.isArray(book?.[side])) ctx.note(`the default depth was not judged for the ${side}: the book shows none where the profile says (orderbookLevels.${side})`);
           const n = Array.isArray(book?.[side]) ? book[side]!.length : 0;
           if (n > depth) fail('the order book holds at most the default depth of 10 levels per side', `≤ ${depth} ${side}`, `${n} ${side}`, r.exchange);
         }

@@ -8,6 +8,7 @@ import { casesToSend } from './sent-values.ts';
 import { bodyClass, loggedAnswer, pathClass, queryClass, queryMax, recordClass } from './answered-classes.ts';
 import { borrowBody, fund, fundedUser, knownUser, lendBody, profileGap, refusesField, sharedBorrow, sharedLend, validAddress } from './fixtures.ts';
 import { callById, templateOf } from './call-by-id.ts';
+import { authBookSides, SIDES } from './book-levels.ts';
 
 // Part 7: each documented error code, provoked on purpose. invalid_request is generated
 // field rule by field rule from the contract's request schemas (see cases.ts).
@@ -56,9 +57,11 @@ function judgeQueryCase(ctx: CheckContext, c: QueryCase, r: Reply, title: string
   if (c.expect === 'blank') return void (ok || expectError(r, 'invalid_request', 400, `${title}: refused as malformed, or read as absent`));
   if (c.expect === 'no-match') {
     if (!ok) return void expectError(r, 'invalid_request', 400, `${title}: refused as malformed, or matching nothing`);
-    // Read as a filter, it matches no market: both sides of the book are empty.
-    const book = ((r.json as { data?: unknown } | undefined)?.data ?? r.json) as { lends?: unknown[]; borrows?: unknown[] } | undefined;
-    const n = (book?.lends?.length ?? 0) + (book?.borrows?.length ?? 0);
+    // Read as a filter, it matches no market: both sides of the book are empty (the keyed book's sides where the profile says, book-levels.ts).
+    const { sides } = authBookSides(ctx.profile, r.json);
+    const read = SIDES.filter((s) => sides[s]);
+    if (!read.length) return void ctx.note(`${title}: answered ${r.status}, and no side of the book could be read for levels (orderbookLevels): whether it matched nothing was not judged`);
+    const n = read.reduce((k, s) => k + sides[s]!.length, 0);
     if (n) fail(`${title}: taken as a filter, it matches no market`, 'a 400 invalid_request, or an empty book', `${n} levels`, r.exchange);
     return;
   }

@@ -1,7 +1,7 @@
 import { legalAmount, EVENT_TYPES, SLOW_ANSWER_MS } from '../../contract/index.ts';
 import { fail, show, type CheckContext } from '../check.ts';
 import { fundedUser, lendBody, validAddress } from '../checks/fixtures.ts';
-import { matchedPair, webhookSecret } from '../checks/endpoints.ts';
+import { hasPair, matchedPair, webhookSecret } from '../checks/endpoints.ts';
 import { findId } from '../body-id.ts';
 import { startHookReceiver, type HookReceiver } from './deliveries.ts';
 
@@ -87,7 +87,9 @@ async function runScenario(ctx: CheckContext): Promise<Scenario> {
     if (other) subs.push({ id: await subscribe(ctx, other, [...EVENT_TYPES], secret, ctx.key2), key: ctx.key2 });
     else notes.push('no second partner key: partner isolation of deliveries cannot be seen');
 
-    const pair = await matchedPair(ctx, 'hooks-deliver');
+    // The run's shared pair when no check has made it yet (the lifecycle checks read it after): its
+    // orders are placed here, while the receivers listen; else a pair of the scenario's own.
+    const pair = hasPair(ctx) ? await matchedPair(ctx, 'hooks-deliver') : await matchedPair(ctx);
     const sides: Side[] = [
       { side: 'lend', positionId: pair.lendId, userId: pair.lender, matched: false },
       { side: 'borrow', positionId: pair.borrowId, userId: pair.borrower, matched: false },
