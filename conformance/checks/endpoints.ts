@@ -128,6 +128,9 @@ export async function matchedPair(ctx: CheckContext, tag = 'match'): Promise<{ l
   return v;
 }
 
+/** Whether the run's pair of this tag was made already. */
+export const hasPair = (ctx: CheckContext, tag = 'match'): boolean => ctx.shared.has(`matchedPair:${tag}`);
+
 /** The shared pair (tag `match`) is no longer open as its readers need it (its borrow fully repaid): the next reader makes another. */
 export function retirePair(ctx: CheckContext, tag = 'match'): void {
   ctx.shared.delete(`matchedPair:${tag}`);
