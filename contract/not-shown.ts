@@ -30,7 +30,7 @@ export const NOT_SHOWN: NotShownItem[] = [
   { phrase: '| PATCH | /positions/{positionId}', answers: ['shapes.patchResult', 'responses'] },
   { phrase: ROUTES['user.withdraw'].path, answers: ['shapes.withdrawalRecord', 'withdrawals.destinationPattern', 'responses'] },
   { phrase: 'Get-rates path: not shown', answers: ['ratesPath'] },
-  { phrase: '| GET | /markets/{asset}/orderbook', answers: ['shapes.authOrderBook', 'orderbookPath', 'responses'] },
+  { phrase: '| GET | /markets/{asset}/orderbook', answers: ['shapes.authOrderBook', 'orderbookPath', 'orderbookLevels.lends', 'orderbookLevels.borrows', 'responses'] },
   { phrase: 'whether optional or required: not shown', answers: ['webhooks.secretRequired', 'shapes.webhookRegistration', 'responses'] },
   { phrase: '| GET | /markets/rates |', answers: ['shapes.publicRates', 'publicEnvelope', 'responses'] },
   { phrase: '| GET | /analytics/tvl |', answers: ['shapes.analyticsSeries', 'markets.defaultPeriod', 'responses'] },
