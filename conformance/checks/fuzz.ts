@@ -252,9 +252,10 @@ export function fuzzChecks(profile: Profile): Check[] {
           recordClass(ctx, k, { reply: r, value: id, what: `GET /positions/${show(id)} (fuzz.path)` });
           judgePosition(id, r);
         });
-        // An unknown vault slug, once a class (plain, or with special characters): every one of a class is the same lookup that finds nothing.
+        // An unknown vault slug, once a run: every one is the same lookup that finds nothing, and special characters in a
+        // path are the router's, met on GET /positions/{id} above (issue 48: three slugs spent three requests).
         for (const id of ids.slice(0, 3)) {
-          const k = pathClass('public.vault', id);
+          const k = 'public.vault path unknown';
           const seen = answeredClass(ctx, k);
           const judgeVault = (r: Reply, title: string) => {
             if (r.status >= 500 || r.status < 400) fail(`GET /vaults/{unknown} is refused`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
