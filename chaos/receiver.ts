@@ -7,6 +7,7 @@ import { EMPTY_PLAN, type Plan } from './plan.ts';
 import { AttemptStore } from './store.ts';
 import { canonicalJson, sha256 } from './canonical.ts';
 import { OK_BODY, serveToxic, type FaultOutcome } from './faults/index.ts';
+import { senderWindowSeconds } from './sender-window.ts';
 
 export interface ReceiverOptions {
   secret: string;
@@ -181,7 +182,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const env = parseEnvelope(body);
     const sig = verifyWebhook(body, req.headers, opts.secret, {
       scheme,
-      toleranceSeconds: profile.signature.toleranceSeconds,
+      // A sender is judged on the body's signature; a timestamp binds only past its retry schedule (sender-window.ts).
+      toleranceSeconds: senderWindowSeconds(profile),
       now: opts.nowSeconds?.(),
     });
     const attempt = env.id ? (seen.get(env.id) ?? 0) + 1 : 1;

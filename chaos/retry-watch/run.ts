@@ -9,6 +9,7 @@ import { verifyWebhook } from '../../signing/signature.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../validate/validate.ts';
 import { judge, type Expect, type Seen } from './judge.ts';
 import { judgeSlow, type SlowJudgement } from './judge-slow.ts';
+import { senderWindowSeconds } from '../sender-window.ts';
 import { SLOW_ANSWER_MS } from '../../contract/index.ts';
 import { startRecordingReceiver, type Arrival } from '../../receiver/recording.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
@@ -135,8 +136,9 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     log(`watching ${e.subject}: delivery answered 500, retries 1..${retries} expected after ${delaysMs.slice(0, retries).map((d) => `${d / 1000} s`).join(', ')} (about ${Math.ceil((waitMs + e.quietMs) / 60_000)} min)`);
     const seen = (a: Arrival): Seen => {
       const raw = a.raw.toString('utf8');
-      // Verified as of its arrival, as a receiver does: a timestamped scheme's replay window runs from then, not from the judging.
-      const when = { toleranceSeconds: profile.signature.toleranceSeconds, now: Math.floor(a.at / 1000) };
+      // Verified as of its arrival, as a receiver does: a timestamped scheme's replay window runs from then, not from the judging;
+      // and a sender's window is its retry schedule (sender-window.ts): retries may keep the first attempt's timestamp.
+      const when = { toleranceSeconds: senderWindowSeconds(profile), now: Math.floor(a.at / 1000) };
       const v = verifyWebhook(a.raw, a.headers, secret, { ...when, scheme });
       // Another known scheme verifying it is the profile's miss, not the target's: counted as verified.
       const other = !v.ok && SIGNATURE_SCHEMES.some((x) => x !== scheme && verifyWebhook(a.raw, a.headers, secret, { ...when, scheme: x }).ok);
