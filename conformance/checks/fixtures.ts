@@ -51,6 +51,9 @@ function profileValue(p: Profile, option: string): unknown {
   return option.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], p);
 }
 
+/** A refusal naming the amount as under a minimum (part 8: minimum amounts not shown); insufficient_funds is not one. */
+export const refusesFloor = (r: Reply) => refusesField(r, /amount/) && /least|min|below|small/.test(JSON.stringify((r.json as { error?: unknown })?.error ?? '').toLowerCase()) && !/insufficient_funds/.test(JSON.stringify(r.json));
+
 /** A refusal that names `field` (the spec's error object names the offending field). */
 export const refusesField = (r: Reply, field: RegExp) => r.status >= 400 && r.status < 500 && field.test(JSON.stringify((r.json as { error?: unknown })?.error ?? '').toLowerCase());
 
@@ -125,7 +128,7 @@ export async function createLend(ctx: CheckContext, userId: string, over: Record
   if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a lend in market ${String(lendBody(ctx, userId, over).maturity)}`);
   if (refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, `a lend of ${String(lendBody(ctx, userId, over).amount)}`);
   // Part 8: "Minimum ... order amounts: not shown": a floor above the profile's (amounts.minOrder undetected keeps the default 1) is its gap.
-  if (refusesField(r, /amount/) && /least|min|below|small/.test(JSON.stringify(r.json)) && !/insufficient_funds/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.minOrder', r, `a lend of ${String(lendBody(ctx, userId, over).amount)}`);
+  if (refusesFloor(r)) profileGap(ctx, 'amounts.minOrder', r, `a lend of ${String(lendBody(ctx, userId, over).amount)}`);
   const want = ctx.profile.successStatus['POST /lend'] ?? 201;
   if (r.status < 200 || r.status > 299) fail('POST /lend with a valid body succeeds', `a 2xx (profile: ${want})`, `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   return { reply: r, body: expectShape(r, createLendResponse, 'the create-lend response matches the spec') };

@@ -1,7 +1,7 @@
 import { Decimal } from '../../contract/decimal.ts';
 import fc from 'fast-check';
 import { show, type CheckContext } from '../check.ts';
-import { profileGap, validAddress } from '../checks/fixtures.ts';
+import { profileGap, refusesFloor, validAddress } from '../checks/fixtures.ts';
 import { restingRateNow } from '../checks/resting-rate.ts';
 import type { Reply } from '../http.ts';
 import { resolveCall, type PartnerEndpointId } from '../../contract/index.ts';
@@ -117,12 +117,12 @@ function step(m: WalkModel, input: LedgerInput, output: LedgerOutput, rep: Reply
 }
 
 /**
- * A request that takes `amount` of `asset` from the user's funds: accepted or refused as
- * insufficient_funds, as the ledger model allows (exactly when the funds suffice, where the
- * model holds them exactly), its details (when given) naming the model's funds and the amount.
+ * A request that takes `amount` of `asset` from the user's funds: accepted or refused as insufficient_funds, as the ledger model allows (exactly when the funds
+ * suffice, where the model holds them exactly), its details (when given) naming the model's funds and the amount. A refusal below the target's floor: the profile's gap.
  */
 function expectDebit(m: WalkModel, r: Real, what: string, i: Extract<LedgerInput, { kind: 'withdraw' | 'lend' | 'borrow' }>, asset: string, amount: Decimal, rep: Reply, positionId?: string): boolean {
   if (refusesPlaces(rep)) profileGap(r.ctx, 'assets.info', rep, `${what}: an amount of at most two decimal places was refused for its places`);
+  if (i.kind !== 'borrow' && refusesFloor(rep)) profileGap(r.ctx, i.kind === 'withdraw' ? 'amounts.minWithdrawal' : 'amounts.minOrder', rep, `${what}: refused below the target's floor`);
   if (ok(rep)) {
     step(m, i, { outcome: { kind: 'ok' }, ...(positionId !== undefined ? { positionId } : {}), ...(i.kind === 'lend' ? { autoRollover: false } : {}) }, rep);
     if (positionId !== undefined) m.ids.push(positionId);
