@@ -54,6 +54,8 @@ export class AnswerRules {
    * asking again (issue 48). One answer per endpoint and parameter set, so the store stays small.
    */
   private readonly firsts = new Map<string, Map<string, SeenAnswer>>();
+  /** The latest success answer of each endpoint per URL asked (a position read by its id): what a check may judge instead of reading again. */
+  private readonly latests = new Map<string, Map<string, SeenAnswer>>();
   /** One advice per endpoint and belief, however many answers show it: the first is its evidence. */
   readonly advised = new Map<string, AdvisedAnswer>();
 
@@ -72,7 +74,10 @@ export class AnswerRules {
     const byQuery = this.firsts.get(e.id) ?? new Map<string, SeenAnswer>();
     this.firsts.set(e.id, byQuery);
     const asked = askedWith(reply.exchange);
-    if (!byQuery.has(asked)) byQuery.set(asked, { reply: { status: reply.status, headers: reply.headers, json: reply.json, text: reply.text, exchange: reply.exchange }, check, nth: this.judged });
+    const seen = { reply: { status: reply.status, headers: reply.headers, json: reply.json, text: reply.text, exchange: reply.exchange }, check, nth: this.judged };
+    if (!byQuery.has(asked)) byQuery.set(asked, seen);
+    const byUrl = this.latests.get(e.id) ?? new Map<string, SeenAnswer>();
+    this.latests.set(e.id, byUrl.set(reply.exchange.url, seen));
     const broken = j.failures[0];
     if (broken) this.broken.push({ exchange: reply.exchange, endpoint: e, check, finding: broken });
     for (const a of j.advisories) {
@@ -81,6 +86,12 @@ export class AnswerRules {
       if (seen) seen.more++;
       else this.advised.set(k, { finding: a, exchange: reply.exchange, endpoint: e, more: 0 });
     }
+  }
+
+  /** The latest success answer the run got from endpoint `id` whose exchange `accept` takes, or undefined. */
+  lastSuccess(id: string, accept: (x: Exchange) => boolean): SeenAnswer | undefined {
+    const seen = [...(this.latests.get(id)?.values() ?? [])].filter((a) => accept(a.reply.exchange));
+    return seen.sort((a, b) => b.nth - a.nth)[0];
   }
 
   /** The first success answer the run got from endpoint `id` whose exchange `accept` takes (all by default), or undefined. */
