@@ -84,7 +84,7 @@ export const MEASURED: Readonly<Record<string, number>> = {
   'hooks.retry-schedule': 0,
   'limits.burst-429': 0,
   'limits.public-429': 30,
-  'model.ledger-walk': 24,
+  'model.ledger-walk': 21,
   'endpoint.every-success-body': 0,
   'errors.internal-error-shape': 0,
   'limits.headers-everywhere': 0,
