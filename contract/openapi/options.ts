@@ -58,6 +58,8 @@ export const OPTION_EFFECTS: OptionEffect[] = [
     says: 'the success body: bare, or wrapped as {data, timestamp}',
   })),
   oneChoice('orderbookPath'),
+  none('orderbookLevels.lends', 'where the authenticated book keeps its lend levels: that body is not shown (part 4), so the document does not describe it', { orderbookLevels: { lends: { path: 'data.asks' } } }),
+  none('orderbookLevels.borrows', 'where the authenticated book keeps its borrow levels: that body is not shown (part 4), so the document does not describe it', { orderbookLevels: { borrows: { path: 'data.bids' } } }),
   { option: 'signature.scheme', set: { signature: { scheme: 'hmac-sha256-hex' } }, parts: EVENT_TYPES.map((t) => ptr('webhooks', t, 'post', 'parameters')), says: 'the form (pattern) of the x-service-signature header of every delivery' },
   none('signature.toleranceSeconds', 'the receiver\'s replay window: no field of the document', { signature: { toleranceSeconds: 60 } }),
   { option: 'webhooks.secretMinLength', set: { webhooks: { secretMinLength: null } }, parts: [opOf('webhooks.create', ...JSON_BODY, 'properties', 'secret', 'minLength')], says: 'the `minLength` of the webhook `secret` (none when null: the spec gives only its prefix)' },
