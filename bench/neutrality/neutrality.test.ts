@@ -9,9 +9,12 @@ import { runSeed, type Choices } from './soak.ts';
 // spec leaves open. Main keys of the Scale tier keep the rate-limit pacing short (the soak, bench/neutrality/run.ts,
 // runs Growth keys and the whole gate). Measured: see docs/conformance.md, "Neutrality soak".
 
-// LENDCHECK_NEUTRALITY_CHOICES=mutate runs the shape mutator's CI-sized set (fixed-mutate-seeds.json) instead.
-const CHOICES: Choices = process.env.LENDCHECK_NEUTRALITY_CHOICES === 'mutate' ? 'mutate' : 'random';
-const SEEDS = fixedSeeds(CHOICES).slice(0, 3);
+// Both kinds of drawn implementation run, three seeds each: the curated choices (fixed-seeds.json) and
+// the shape mutator's, which draws what nobody listed (fixed-mutate-seeds.json; issue 47 asks for 3 in
+// CI). LENDCHECK_NEUTRALITY_CHOICES=random or =mutate runs one kind only.
+const ONLY = process.env.LENDCHECK_NEUTRALITY_CHOICES;
+const KINDS: Choices[] = ONLY === 'mutate' || ONLY === 'random' ? [ONLY] : ['random', 'mutate'];
+const SEEDS = KINDS.flatMap((choices) => fixedSeeds(choices).slice(0, 3).map((s) => ({ ...s, choices })));
 // The steps each seed runs. By default profile detection and the contract step: 26 s for the three
 // seeds at once (measured at load average ~15 on 2 cores). LENDCHECK_NEUTRALITY_STEPS=contract,conformance
 // adds the conformance suite: over 5 min for the three under load ~30 here, past CI's budget, so it is
@@ -19,9 +22,9 @@ const SEEDS = fixedSeeds(CHOICES).slice(0, 3);
 const STEPS = (process.env.LENDCHECK_NEUTRALITY_STEPS ?? 'contract').split(',');
 
 describe.concurrent('neutrality: gate --detect-profile passes against drawn implementations', () => {
-  for (const { seed, why } of SEEDS) {
-    it(`${CHOICES} seed ${seed} (kept because: ${why.slice(0, 60)}…)`, { timeout: 330_000 }, async () => {
-      const r = await runSeed(seed, { steps: STEPS, tier: 'scale', timeoutMs: 300_000, choices: CHOICES });
+  for (const { seed, why, choices } of SEEDS) {
+    it(`${choices} seed ${seed} (kept because: ${why.slice(0, 60)}…)`, { timeout: 330_000 }, async () => {
+      const r = await runSeed(seed, { steps: STEPS, tier: 'scale', timeoutMs: 300_000, choices });
       const failed = r.failures.map((f) => `${f.step}/${f.check}: ${f.message.slice(0, 300)}`);
       expect(failed, `seed ${seed}: ${r.verdict} (run kept in ${r.dir})`).toEqual([]);
       expect(r.verdict, `seed ${seed}: exit ${r.exitCode}, run kept in ${r.dir}`).toBe('PASS');
