@@ -2,9 +2,9 @@ import { RATE_LIMIT_HEADERS } from '../contract/index.ts';
 import type { Reply } from '../conformance/http.ts';
 
 // The request budget of a detection the user gave none. A Starter key's burst (100) keeps
-// detection within one full Starter bucket, but it is spent before the decimals and prices
-// of assets.info (about 40 requests, searched last): a detected file then keeps default
-// decimals the target need not follow, and the suites send amounts it refuses. A key whose
+// detection within one full Starter bucket: what the checks need most is searched first within
+// it (index.ts DETECTORS: the amount bounds, collateral ratio and assets.info before what only
+// refines notes), with room kept for cleaning up (Probe.owed), and the rest is left. A key whose
 // own X-RateLimit-Remaining, read on its first answers, shows room gets up to what a whole
 // detection costs; a Starter key, or a target without the header, keeps 100. A budget given
 // with --max-requests is never changed.

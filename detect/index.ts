@@ -25,7 +25,7 @@ import { learnShapes } from './shapes.ts';
 import { tierDetector } from './tier.ts';
 import { transitionsDetector } from './orders/transitions.ts';
 import type { RecordingReceiver } from '../receiver/recording.ts';
-import { removeSubscriptions, type LeftBehind } from './cleanup.ts';
+import { cancelPlaced, removeSubscriptions, type LeftBehind } from './cleanup.ts';
 import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 
 // `lendcheck profile detect`: probes a target with a bounded number of requests and writes
@@ -33,15 +33,25 @@ import { deliveriesDetector, subscribeDetector } from './webhooks/webhooks.ts';
 // in order of value (later ones use what earlier ones found, and the cheapest, most
 // telling probes go first), so a small budget still yields the important options.
 
+// The order is what the suites need most under a small budget (a Starter key's 100): the
+// options whose absence makes many checks skip come first. Every borrow a check sends is priced
+// by the minimum order, the collateral ratio (or the pledge taken) and the assets' decimals and
+// prices; unknown, some twenty checks skip (authz.matrix, the hooks, lifecycle, model.ledger-walk),
+// so those searches follow the markets and assets they read. Options that only refine notes or
+// statuses come after, and the body-size limit and the control-driven detectors last.
 export const DETECTORS: Detector[] = [
   // The periods with the public reads (at most 15 requests): late in the list, a budget spent
   // before them left the default periods (30d among them) to be asserted of a target refusing 30d.
-  ratesDetector, tierDetector, publicDetector, periodsDetector, orderBoundsDetector, errorsDetector, assetsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, subscribeDetector,
-  withdrawalBoundDetector, lifecycleDetector, bookLevelsDetector, deliveriesDetector, secretLengthDetector, amountsDetector, bodyLimitDetector,
+  ratesDetector, tierDetector, publicDetector, periodsDetector, orderBoundsDetector, assetsDetector,
+  // Decimals and oracle prices: a bounded search per asset (about 7 requests against the usual prices, up to 40), skipped (saying so) when the budget is short.
+  amountsDetector, assetInfoDetector,
+  // Unknown, the book's levels make the order-book checks skip (options.ts UNKNOWN_IF_UNDETECTED).
+  bookLevelsDetector,
+  errorsDetector, destinationDetector, fundsDetailsDetector, unknownFieldsDetector, ordersDetector, boundsDetector, withdrawalBoundDetector,
+  // The subscription before the organic match, whose events deliveries reads.
+  subscribeDetector, lifecycleDetector, deliveriesDetector, secretLengthDetector, bodyLimitDetector,
   // Last: they need the sandbox controls, move its clock and prices, and cost the most.
   retriesDetector, liquidationDetector, transitionsDetector,
-  // Decimals and oracle prices: a bounded search per asset, skipped (saying so) when the budget is short.
-  assetInfoDetector,
 ];
 
 export { DEFAULT_MAX_REQUESTS } from './budget.ts';
@@ -90,10 +100,11 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
   const http = new HttpClient({ baseUrl: o.baseUrl, publicBaseUrl: o.publicBaseUrl, secrets: [o.apiKey, o.apiKey2 ?? '', o.newKey ?? ''] });
   const probe = new Probe(http, { key: o.apiKey, key2: o.apiKey2, newKey: o.newKey, maxRequests: o.maxRequests ?? DEFAULT_MAX_REQUESTS, runId: Date.now().toString(36), receiverHost: o.receiverHost, retryWaitMs: o.retryWaitMs });
   let leftSubscriptions: string[] = [];
+  let leftPositions: string[] = [];
   // Ctrl-C: delete what was taken, then end as an interrupted run (exit 3).
   const onSignal = () => {
     const end = () => process.exit(3);
-    removeSubscriptions(probe).then(end, end);
+    cancelPlaced(probe).then(() => removeSubscriptions(probe)).then(end, end);
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -119,12 +130,13 @@ export async function detectProfile(o: DetectOptions): Promise<DetectedProfile> 
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    leftPositions = await cancelPlaced(probe);
     leftSubscriptions = await removeSubscriptions(probe);
     await probe.fact<{ receiver: RecordingReceiver }>('subscription')?.receiver.close();
     await probe.fact<RecordingReceiver>('retryReceiver')?.close();
     await http.close();
   }
-  const leftBehind: LeftBehind = { subscriptions: leftSubscriptions, userPrefix: probe.user('') };
+  const leftBehind: LeftBehind = { subscriptions: leftSubscriptions, ...(leftPositions.length ? { positions: leftPositions } : {}), userPrefix: probe.user('') };
   return { ...assemble(probe, probe.opts.maxRequests, performance.now() - t0), ...(budgetNote ? { budgetNote } : {}), leftBehind };
 }
 

@@ -61,8 +61,25 @@ export class Probe {
 
   constructor(readonly http: HttpClient, readonly opts: ProbeOptions) {}
 
+  /**
+   * Positions detection placed (a 2xx to POST /lend or /borrow) and has not cancelled nor seen
+   * matched, by id: each owes a cancel, made at the end when its detector made none (cleanup.ts),
+   * so no order of detection's rests on the target's book for the suites to meet.
+   */
+  readonly placed = new Set<string>();
+
+  /**
+   * Requests owed to cleaning up: a cancel per position placed, a DELETE per subscription taken.
+   * They are kept out of what the detectors may spend, so the budget never cuts them and the
+   * whole detection, cleanup included, stays within it.
+   */
+  get owed(): number {
+    return this.placed.size + [...this.subscriptions.keys()].filter((id) => !id.startsWith('(no id)')).length;
+  }
+
+  /** What the detectors may still spend: the budget less what was sent and what cleanup is owed. */
   get left(): number {
-    return this.opts.maxRequests - this.used;
+    return this.opts.maxRequests - this.used - this.owed;
   }
 
   /** A userId unique to this run. */
@@ -94,13 +111,41 @@ export class Probe {
 
   /** One request with the main key (unless `key` says otherwise); refused once the budget is spent. Endpoints are called by name (call); this is for paths that are no endpoint of the table. */
   async api(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): Promise<Reply> {
-    if (this.used >= this.opts.maxRequests) throw new OutOfBudget(`the request budget (${this.opts.maxRequests}) is spent`);
+    const cleanup = this.isCleanup(method, path, spec);
+    // A request that may leave something to clean up needs room for that cleanup too; a cleanup spends the room kept for it.
+    if (!cleanup && this.left < (this.mayPlace(method, spec) ? 2 : 1)) throw new OutOfBudget(`the request budget (${this.opts.maxRequests}) is spent`);
     this.used++;
     const reply = await this.http.send({ key: this.opts.key, ...spec, method, path });
     this.seen.push({ method, path, keyed: spec.key !== null, reply, ...(spec.endpoint ? { endpoint: spec.endpoint } : {}) });
     if (spec.key === undefined) this.mainRemaining = remainingOf(reply) ?? this.mainRemaining;
     this.trackSubscription(method, path, spec, reply);
+    this.trackPosition(method, path, spec, reply);
     return reply;
+  }
+
+  /** A position this detection placed is no longer resting (matched, or its cancel tried): it owes no cancel. */
+  settled(positionId: string): void {
+    this.placed.delete(positionId);
+  }
+
+  private mayPlace(method: string, spec: Omit<RequestSpec, 'method' | 'path'>): boolean {
+    return method === 'POST' && (spec.endpoint === 'lend.create' || spec.endpoint === 'borrow.create' || spec.endpoint === 'webhooks.create');
+  }
+
+  private isCleanup(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'>): boolean {
+    const id = idInPath(path);
+    if (spec.endpoint === 'position.cancel' && method === 'POST') return this.placed.has(id);
+    return spec.endpoint === 'webhooks.delete' && method === 'DELETE' && this.subscriptions.has(id);
+  }
+
+  /** Every position placed owes a cancel until one is tried (whatever its answer: a cancel refused is one the target will not take) or it is settled. */
+  private trackPosition(method: string, path: string, spec: Omit<RequestSpec, 'method' | 'path'>, reply: Reply): void {
+    if (method !== 'POST') return;
+    if (spec.endpoint === 'position.cancel') this.placed.delete(idInPath(path));
+    else if ((spec.endpoint === 'lend.create' || spec.endpoint === 'borrow.create') && reply.status >= 200 && reply.status < 300) {
+      const id = findId(reply.json, 'positionId')?.value ?? findId(reply.json, undefined, ['userId'])?.value;
+      if (id) this.placed.add(id);
+    }
   }
 
   /** Every subscription taken is remembered until its DELETE succeeds (leave nothing behind). */
@@ -135,6 +180,12 @@ export class Probe {
     return this.facts.get(name) as T | undefined;
   }
 }
+
+/** The id a path ends with (`/positions/{id}/cancel`, `/webhooks/{id}`). */
+const idInPath = (path: string): string => {
+  const p = path.replace(/\/cancel$/, '');
+  return decodeURIComponent(p.slice(p.lastIndexOf('/') + 1));
+};
 
 export interface Detector {
   name: string;

@@ -8,13 +8,14 @@ import { findGainedSide } from './book-find.ts';
 import type { BookSide } from '../../contract/profile-orderbook.ts';
 import { errorText, ok, type Detector, type Probe } from '../probe.ts';
 import { probeAmount } from '../orders/probe-amount.ts';
-import { probeRate } from '../orders/rate-bound.ts';
+import { probeRate, searchRateBound } from '../orders/rate-bound.ts';
 
 // Where the authenticated order book keeps its levels (profile orderbookLevels; part 4 shows no
 // body). A resting lend of a known rate and amount is placed between two reads of the book, and
 // the array whose levels gained it is the lend side (book-find.ts); a resting borrow at a rate
 // below every lend the book shows then finds the borrow side the same way. Both are cancelled.
-// Seven requests at most: three reads, two orders, two cancels.
+// Seven requests at most (three reads, two orders, two cancels), and the rate bound's search
+// when no detector before it made one.
 
 const BOOK = { lends: 'orderbookLevels.lends', borrows: 'orderbookLevels.borrows' } as const;
 
@@ -28,6 +29,8 @@ export const bookLevelsDetector: Detector = {
     const before = await read();
     if (!ok(before)) throw new Error(`GET /markets/${asset}/orderbook?maturity=${maturity} answered ${before.status} ${errorText(before).slice(0, 160)}`);
     const user = p.user('book');
+    // The resting rate lies below the target's bound: searched here when this runs before the orders detector (once per detection).
+    if (!p.found.has('bounds.rateBelow')) await searchRateBound(p);
     const amount = probeAmount(p);
     const rate = probeRate(p);
     const lend = await p.call('lend.create', { body: { userId: user, asset, amount, rate, maturity } });
@@ -53,8 +56,9 @@ const found = (s: BookSide, order: string, rate: number, amount: string) =>
 
 /** A resting borrow below every lend rate shown (or the ladder's lowest), between two reads: the borrow side. */
 async function borrowSide(p: Probe, asset: string, maturity: string, before: Reply, lendRates: unknown[] | undefined): Promise<void> {
-  const collateral = p.fact<string>('collateralAsset');
-  if (!collateral) return p.miss(BOOK.borrows, 'no collateral asset was seen taken (the organic match did not run), so no resting borrow was placed');
+  // The organic match's collateral when it ran first; else the first other asset the target takes as collateral (assets.ts).
+  const collateral = p.fact<string>('collateralAsset') ?? p.fact<string[]>('collateralAssets')?.find((a) => a !== asset);
+  if (!collateral) return p.miss(BOOK.borrows, 'no collateral asset other than the borrowed one was seen taken, so no resting borrow was placed');
   const shown = (lendRates ?? []).filter((r): r is number => typeof r === 'number' && r > 0);
   const rate = [...RESTING_LADDER].reverse().find((r) => shown.every((l) => r < l));
   if (rate === undefined) return p.miss(BOOK.borrows, `no rate of lendcheck's ladder lies below every resting lend (${Math.min(...shown)}), so a borrow there would match`);

@@ -56,7 +56,8 @@ describe('bounds detection', () => {
   it('reads named bounds at their edge, and null where the far value is taken, from the sandbox', { timeout: 60_000 }, async () => {
     const sb = await startSandboxServer({ profile: parseProfile({ bounds: { rateBelow: null, orderbookMaxDepth: 250 } }), controls: false, validateResponses: false });
     try {
-      const d = await detectProfile({ baseUrl: sb.url, apiKey: 'ck_test_partner_a_scale', maxRequests: 80 });
+      // The bounds come after the searches every borrow needs (index.ts DETECTORS), about 95 requests in.
+      const d = await detectProfile({ baseUrl: sb.url, apiKey: 'ck_test_partner_a_scale', maxRequests: 120 });
       expect(d.options['bounds.rateBelow']).toMatchObject({ detected: true, value: null });
       expect(d.options['bounds.orderbookMaxDepth']).toMatchObject({ detected: true, value: 250 });
       expect(d.merged.bounds).toEqual({ rateBelow: null, orderbookMaxDepth: 250 });

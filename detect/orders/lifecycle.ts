@@ -48,6 +48,8 @@ export const lifecycleDetector: Detector = {
     if (typeof b?.autoRefinance === 'boolean') p.set('lifecycle.autoRefinanceDefault', b.autoRefinance, 'high', [pos], 'a borrow placed without autoRefinance');
     const matched = b?.status === 'active';
     p.facts.set('matched', matched);
+    // Matched, the lend rests no more: it owes no cancel at the end (cleanup.ts); unmatched, it is cancelled then.
+    if (matched) p.settled(lendId);
 
     const rl = await p.call('position.repay', { params: { positionId: lendId }, body: {} });
     const rlc = errorChoiceOf(rl);

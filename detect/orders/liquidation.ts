@@ -83,5 +83,7 @@ async function open(p: Probe, asset: string, coll: string, ratio: Decimal, evide
   const id = findId(b.json, 'positionId')?.value ?? findId(b.json)?.value;
   if (!ok(b) || !id) throw new Error(`a borrow at collateral ratio ${ratio.toFixed()} answered ${b.status} ${errorText(b).slice(0, 160)}`);
   evidence.push(b);
+  // The pair crossed (the borrow at 0.02 over the lend at 0.01): neither rests, so neither owes a cancel (cleanup.ts).
+  for (const placed of [id, findId(lend.json, 'positionId')?.value ?? findId(lend.json)?.value]) if (placed) p.settled(placed);
   return { id, collateral };
 }

@@ -62,7 +62,9 @@ export function unseeable(controls: boolean): Record<string, string> {
  */
 export const ASSET_INFO_BUDGET = 50;
 export const SECRET_LENGTH_BUDGET = 10;
-export const NO_CONTROLS_BUDGET = DEFAULT_MAX_REQUESTS + ASSET_INFO_BUDGET + SECRET_LENGTH_BUDGET;
+/** The cancels of the resting orders and the DELETEs of the subscriptions detection made: counted in the budget since they are owed (Probe.owed). */
+export const CLEANUP_BUDGET = 10;
+export const NO_CONTROLS_BUDGET = DEFAULT_MAX_REQUESTS + ASSET_INFO_BUDGET + SECRET_LENGTH_BUDGET + CLEANUP_BUDGET;
 export const CONTROLS_BUDGET = 160 + ASSET_INFO_BUDGET + SECRET_LENGTH_BUDGET;
 /** Without controls at real time, the first retry comes a minute after the failed attempt: detection is told to wait for it. */
 export const REAL_TIME_RETRY_WAIT_MS = 100_000;
