@@ -36,6 +36,17 @@ export interface SeenAnswer {
   nth: number;
 }
 
+/** A success answer of one key to one path, with when it was asked and read (http.ts). */
+export interface TimedAnswer {
+  reply: Pick<Reply, 'status' | 'headers' | 'exchange'>;
+  check: string;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/** How many of the latest answers of each key and path are kept for sequentialRun. */
+const TIMED_KEPT = 8;
+
 /** The query parameter names of an exchange's URL, sorted: answers differ by what was asked. */
 const askedWith = (x: Exchange): string => {
   try {
@@ -56,13 +67,15 @@ export class AnswerRules {
   private readonly firsts = new Map<string, Map<string, SeenAnswer>>();
   /** The latest success answer of each endpoint per URL asked (a position read by its id): what a check may judge instead of reading again. */
   private readonly latests = new Map<string, Map<string, SeenAnswer>>();
+  /** The latest success answers of each key (its variable) and method and path, as they arrived: limits.headers-decrease reads a run of them. */
+  private readonly timed = new Map<string, TimedAnswer[]>();
   /** One advice per endpoint and belief, however many answers show it: the first is its evidence. */
   readonly advised = new Map<string, AdvisedAnswer>();
 
   constructor(private readonly profile: Profile) {}
 
   /** Judges one answer on arrival; answers to no endpoint of the table, errors and the sandbox's controls are no success answers to judge. */
-  judge(reply: Pick<Reply, 'status' | 'headers' | 'json' | 'text' | 'exchange'>, check: string): void {
+  judge(reply: Pick<Reply, 'status' | 'headers' | 'json' | 'text' | 'exchange' | 'sentAt' | 'receivedAt'>, check: string): void {
     const id = reply.exchange.endpoint;
     if (!id || reply.status < 200 || reply.status > 299) return;
     const e = endpointById(this.profile, id);
@@ -78,6 +91,7 @@ export class AnswerRules {
     if (!byQuery.has(asked)) byQuery.set(asked, seen);
     const byUrl = this.latests.get(e.id) ?? new Map<string, SeenAnswer>();
     this.latests.set(e.id, byUrl.set(reply.exchange.url, seen));
+    this.keepTimed(reply, check);
     const broken = j.failures[0];
     if (broken) this.broken.push({ exchange: reply.exchange, endpoint: e, check, finding: broken });
     for (const a of j.advisories) {
@@ -86,6 +100,43 @@ export class AnswerRules {
       if (seen) seen.more++;
       else this.advised.set(k, { finding: a, exchange: reply.exchange, endpoint: e, more: 0 });
     }
+  }
+
+  private keepTimed(reply: Pick<Reply, 'status' | 'headers' | 'exchange' | 'sentAt' | 'receivedAt'>, check: string): void {
+    const x = reply.exchange;
+    if (!x.credential || reply.sentAt === undefined || reply.receivedAt === undefined) return;
+    let path: string;
+    try {
+      path = new URL(x.url).pathname;
+    } catch {
+      return;
+    }
+    const k = `${x.credential}\u0000${x.method} ${path}`;
+    const list = this.timed.get(k) ?? [];
+    list.push({ reply: { status: reply.status, headers: reply.headers, exchange: x }, check, sentAt: reply.sentAt, receivedAt: reply.receivedAt });
+    if (list.length > TIMED_KEPT) list.shift();
+    this.timed.set(k, list);
+  }
+
+  /**
+   * The latest `n` success answers of the key named by variable `credential` to one method and
+   * path that came one after another, each asked after the one before it was read (no storm:
+   * overlapping requests may take tokens in another order than they are answered), from the first
+   * sent to the last read within `maxSpanMs`, or undefined.
+   */
+  sequentialRun(credential: string, n: number, maxSpanMs: number): TimedAnswer[] | undefined {
+    let best: TimedAnswer[] | undefined;
+    for (const [k, list] of this.timed) {
+      if (!k.startsWith(`${credential}\u0000`)) continue;
+      for (let end = list.length; end >= n; end--) {
+        const run = list.slice(end - n, end);
+        if (!run.every((a, i) => i === 0 || a.sentAt >= run[i - 1]!.receivedAt)) continue;
+        if (run[n - 1]!.receivedAt - run[0]!.sentAt > maxSpanMs) continue;
+        if (!best || run[n - 1]!.receivedAt > best[n - 1]!.receivedAt) best = run;
+        break;
+      }
+    }
+    return best;
   }
 
   /** The latest success answer the run got from endpoint `id` whose exchange `accept` takes, or undefined. */

@@ -39,6 +39,9 @@ export interface Reply {
   /** Parsed body, or undefined when the body is not JSON. */
   json: unknown;
   exchange: Exchange;
+  /** performance.now() when the request was sent and when its answer was read: whether requests overlapped (a storm) or came one after another. */
+  sentAt?: number;
+  receivedAt?: number;
 }
 
 export class TransportError extends Error {
@@ -173,16 +176,17 @@ export class HttpClient {
       } catch {
         json = undefined;
       }
+      const receivedAt = performance.now();
       const exchange: Exchange = {
         ...base,
         status: res.statusCode,
         responseHeaders: this.redactor.value(resHeaders),
         responseBody: this.clip(this.redactor.text(text)),
-        durationMs: round(performance.now() - t0),
+        durationMs: round(receivedAt - t0),
       };
       this.log.push(exchange);
       this.budget?.settle(bucket, { status: res.statusCode, headers: resHeaders }, paced, learn, order, what);
-      const reply: Reply = { status: res.statusCode, headers: resHeaders, text, json, exchange };
+      const reply: Reply = { status: res.statusCode, headers: resHeaders, text, json, exchange, sentAt: t0, receivedAt };
       for (const l of this.listeners) l(reply);
       return reply;
     } catch (e) {

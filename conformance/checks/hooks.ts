@@ -1,5 +1,5 @@
 import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
-import { SIGNATURE_SCHEMES, verifyWebhook } from '../../signing/signature.ts';
+import { SIGNATURE_SCHEMES, verifyWebhook, type SignatureScheme } from '../../signing/signature.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
 import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
 import { findId } from '../body-id.ts';
@@ -8,6 +8,8 @@ import { matchedPair, webhookSecret } from './endpoints.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
 import { arrivalExchange, startRecordingReceiver, type Arrival, type RecordingReceiver } from '../../receiver/recording.ts';
 import { eventOf } from '../hooks/deliveries.ts';
+import { startedScenario, SCENARIO_BOUND_MS, type Scenario } from '../hooks/scenario.ts';
+import type { Outcome } from '../../kernel/check-kernel.ts';
 
 // Part 6 from the sender's side: a local receiver is subscribed, an event is triggered
 // through the sandbox controls (or, without them, caused by crossing orders), and the delivery is checked (POST, envelope, data,
@@ -74,6 +76,62 @@ async function unsubscribe(ctx: CheckContext, id: string | undefined): Promise<v
   if (id && webhookDeletable(ctx.profile)) await ctx.call('webhooks.delete', { params: { webhookId: id } });
 }
 
+/**
+ * Judges one position.matched delivery: POST, x-service-signature verified over the raw body with
+ * the subscription's secret under the profile's scheme, the envelope and its data naming one of
+ * `ids`. `cite`: the pass names the delivery as its evidence (a scenario another check ran sent the requests).
+ */
+function judgeDelivery(ctx: CheckContext, d: Arrival, url: string, o: { secret: string; scheme: SignatureScheme; ids: string[]; cite?: boolean }): Outcome {
+  const profile = ctx.profile;
+  const dx = arrivalExchange(d, url);
+  if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
+  const sig = d.headers[SIGNATURE_HEADER];
+  if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
+  const v = verifyWebhook(d.raw, d.headers, o.secret, { scheme: o.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
+  // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
+  const other = SIGNATURE_SCHEMES.find((s) => s !== o.scheme && verifyWebhook(d.raw, d.headers, o.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
+  if (!v.ok && other) {
+    ctx.profileChoice({ option: 'signature.scheme', expected: o.scheme, followed: false, received: other }, dx);
+    if (!ctx.strict) return pass(o.cite ? { exchange: dx } : {});
+  }
+  if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
+  let env: unknown;
+  try {
+    env = JSON.parse(d.raw.toString('utf8'));
+  } catch {
+    fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
+  }
+  const e = eventEnvelope.safeParse(env);
+  if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env), dx);
+  const ev = e.data!;
+  if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type), dx);
+  const data = positionMatchedData.safeParse(ev.data);
+  if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
+  if (!o.ids.includes(data.data!.positionId)) fail('the event names the position', o.ids.join(' or '), show(data.data!.positionId), dx);
+  ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
+  return pass(o.cite ? { exchange: dx } : {});
+}
+
+/**
+ * Without controls, the delivery scenario (hooks/scenario.ts) that a check of this run already
+ * ran subscribed partner A to every type with the run's secret and caused a match with the run's
+ * pair: its deliveries are judged here, the same rules as on a subscription of this check's own
+ * (issue 48: one fixture serves every check that can read it).
+ */
+async function fromScenario(ctx: CheckContext, s: Scenario, scheme: SignatureScheme): Promise<Outcome> {
+  return withDetail(hookDetail(ctx, ctx.http.log.length, s.all), async () => {
+    if (!s.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, s.secret.slice(0, 6));
+    const ids = s.sides.map((x) => x.positionId);
+    const lendId = s.sides.find((x) => x.side === 'lend')?.positionId ?? ids[0]!;
+    const rx = s.all;
+    if (!rx.got.some((d) => d.raw.includes('position.created') && d.raw.includes(lendId))) fail('position.created is delivered for an organic lend', `a POST within ${SCENARIO_BOUND_MS / 1000} s`, `${rx.got.length} deliveries, none for ${lendId}`);
+    const find = (raw: string) => raw.includes('position.matched') && ids.some((id) => raw.includes(id));
+    const d = rx.got.find((x) => find(x.raw.toString('utf8')));
+    if (!d) fail('the event is delivered in near real time', `a POST carrying a position.matched event for ${ids.join(' or ')} within ${SCENARIO_BOUND_MS / 1000} s`, `${rx.got.length} deliveries, none matching`);
+    return judgeDelivery(ctx, d!, rx.url, { secret: s.secret, scheme, ids, cite: true });
+  });
+}
+
 export function hookChecks(profile: Profile): Check[] {
   return [
     {
@@ -85,6 +143,12 @@ export function hookChecks(profile: Profile): Check[] {
         // An unknown scheme (part 6 leaves it open) is a skip before any request, never a guess.
         const scheme = profile.signature.scheme;
         if (scheme === null) throw new CheckSkip(UNKNOWN_SCHEME_REASON);
+        // Its deliveries when the scenario ran (hooks.every-delivery and its kin, earlier in the
+        // run); a subscription and orders of this check's own only when it did not, or got nothing.
+        if (!ctx.hasControls) {
+          const s = await startedScenario(ctx)?.catch(() => undefined);
+          if (s && s.all.got.length) return fromScenario(ctx, s, scheme);
+        }
         const rx = await receiver(200);
         const from = ctx.http.log.length;
         let sub: { id?: string; secret: string } | undefined;
@@ -116,33 +180,7 @@ export function hookChecks(profile: Profile): Check[] {
             const arrived = await waitFor(() => rx.got.some((d) => find(d.raw.toString('utf8'))), DELIVERY_WAIT_MS);
             if (!arrived) fail('the event is delivered in near real time', `a POST carrying ${what} within ${DELIVERY_WAIT_MS / 1000} s`, `${rx.got.length} deliveries, none matching`);
             const d = rx.got.find((x) => find(x.raw.toString('utf8')))!;
-            const dx = arrivalExchange(d, rx.url);
-            if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
-            const sig = d.headers[SIGNATURE_HEADER];
-            if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
-            const v = verifyWebhook(d.raw, d.headers, sub.secret, { scheme, toleranceSeconds: profile.signature.toleranceSeconds });
-            // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
-            const other = SIGNATURE_SCHEMES.find((s) => s !== scheme && verifyWebhook(d.raw, d.headers, sub!.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
-            if (!v.ok && other) {
-              ctx.profileChoice({ option: 'signature.scheme', expected: scheme, followed: false, received: other }, dx);
-              if (!ctx.strict) return pass();
-            }
-            if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
-            let env: unknown;
-            try {
-              env = JSON.parse(d.raw.toString('utf8'));
-            } catch {
-              fail('the delivery body is JSON', 'a JSON envelope', show(d.raw.toString('utf8').slice(0, 200)), dx);
-            }
-            const e = eventEnvelope.safeParse(env);
-            if (!e.success) fail('the event envelope is {id, type, timestamp, data}', 'the spec envelope', show(env), dx);
-            const ev = e.data!;
-            if (!EVENT_TYPES.includes(ev.type) || ev.type !== 'position.matched') fail('the event carries the triggered type', 'position.matched', show(ev.type), dx);
-            const data = positionMatchedData.safeParse(ev.data);
-            if (!data.success) fail('position.matched data holds positionId, userId, rate, amount, maturity', 'the spec fields', show(ev.data), dx);
-            if (!ids.includes(data.data!.positionId)) fail('the event names the position', ids.join(' or '), show(data.data!.positionId), dx);
-            ctx.profileChoice({ option: 'webhooks.matchedIncludesType', expected: String(profile.webhooks.matchedIncludesType), followed: ('type' in (ev.data as object)) === profile.webhooks.matchedIncludesType, received: String('type' in (ev.data as object)) });
-            return pass();
+            return judgeDelivery(ctx, d, rx.url, { secret: sub.secret, scheme, ids });
           });
         } finally {
           await unsubscribe(ctx, sub?.id);

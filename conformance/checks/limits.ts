@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PUBLIC_PER_MINUTE, PUBLIC_RATE_LIMIT_MESSAGE, RATE_LIMIT_HEADERS, TIERS, type Profile, type TierName } from '../../contract/index.ts';
 import { expectError, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Reply } from '../http.ts';
+import { ENV } from '../target.ts';
 import { refillCheck } from './limits-refill.ts';
 import { keyedLimitRead } from './limit-path.ts';
 
@@ -16,13 +17,13 @@ const AUTH_REFILL_WAIT_MS = 6_000;
 
 const H = { limit: RATE_LIMIT_HEADERS.limit.toLowerCase(), remaining: RATE_LIMIT_HEADERS.remaining.toLowerCase(), reset: RATE_LIMIT_HEADERS.reset.toLowerCase() };
 
-function intHeader(r: Reply, name: string, title: string): number {
+function intHeader(r: Pick<Reply, 'headers' | 'exchange'>, name: string, title: string): number {
   const v = r.headers[name];
   if (v === undefined || !/^\d+$/.test(v.trim())) fail(title, `header ${name} with a non-negative integer`, v === undefined ? 'no such header' : show(v), r.exchange);
   return Number(v);
 }
 
-function limitHeaders(r: Reply, title: string): { limit: number; remaining: number; reset: number } {
+function limitHeaders(r: Pick<Reply, 'headers' | 'exchange'>, title: string): { limit: number; remaining: number; reset: number } {
   return { limit: intHeader(r, H.limit, title), remaining: intHeader(r, H.remaining, title), reset: intHeader(r, H.reset, title) };
 }
 
@@ -60,6 +61,27 @@ function check429(ctx: CheckContext, got: Reply[], what: string): Reply {
   return last;
 }
 
+/**
+ * Four success answers of the main key to one method and path that the run already got, each
+ * asked after the one before it was read, within the time one token takes to refill at the
+ * key's tier (answer-rules.ts sequentialRun), with their headers; undefined when the tier is
+ * unknown or the run has no such four.
+ */
+function reusedRun(ctx: CheckContext, tierOfLimit: (limit: number) => TierName | undefined, known: string | undefined): { seq: Array<Pick<Reply, 'status' | 'headers' | 'exchange'>>; elapsed: number; hs: Array<ReturnType<typeof limitHeaders>> } | undefined {
+  // Within one token of the slowest tier (Starter's second) first; the key's own tier is checked below.
+  const run = ctx.answers?.sequentialRun(ENV.apiKey, 4, 60_000 / TIERS.starter.perMinute);
+  if (!run) return undefined;
+  const seq = run.map((a) => a.reply);
+  const where = `${seq[0]!.exchange.method} ${new URL(seq[0]!.exchange.url).pathname}`;
+  const hs = seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to ${where} (sent by ${run[i]!.check})`));
+  const tier = known && known in TIERS ? (known as TierName) : tierOfLimit(hs[0]!.limit);
+  const elapsed = (run[3]!.receivedAt - run[0]!.sentAt) / 1000;
+  // A tier not known, or a refill of a token or more during them: its own quick reads judge it instead.
+  if (!tier || (elapsed * TIERS[tier].perMinute) / 60 >= 1) return undefined;
+  ctx.note(`Remaining's fall judged on four answers the run already got, one after another in ${(elapsed * 1000).toFixed(0)} ms, of the main key to ${where} (sent by ${[...new Set(run.map((a) => a.check))].join(', ')}), no keyed reads of its own`);
+  return { seq, elapsed, hs };
+}
+
 export interface KeyTiers {
   key?: string;
   key2?: string;
@@ -77,7 +99,8 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
       async run(ctx) {
         // The slowest-refilling key shows the fall best; refill during the requests is allowed for.
         const key = ctx.burstKey ?? ctx.key;
-        const tierName = ctx.burstKey ? tiers.burstKey : tiers.key;
+        const seen = reusedRun(ctx, tierOfLimit, tiers.key);
+        const tierName = seen ? tiers.key : ctx.burstKey ? tiers.burstKey : tiers.key;
         const probe = await keyedLimitRead(ctx);
         const quick = async () => {
           const seq: Reply[] = [];
@@ -86,7 +109,11 @@ export function limitChecks(profile: Profile, tiers: KeyTiers = {}): Check[] {
           return { seq, elapsed: (performance.now() - t0) / 1000, hs: seq.map((r, i) => limitHeaders(r, `answer ${i + 1} of 4 to ${probe.what}`)) };
         };
         const tierOf = (limit: number) => (tierName && tierName in TIERS ? tierName : tierOfLimit(limit)) as TierName | undefined;
-        let q = await quick();
+        // Four answers the run already got, one after another, of the main key to one path (a
+        // paging walk, a check's reads), judged the same way instead of four reads of its own
+        // (issue 48); only where the main key's tier is known and they came within the time one
+        // token takes to refill, so the fall is judged, never excused. Its own reads otherwise.
+        let q = seen ?? (await quick());
         // An empty bucket (earlier checks, or a detection run, on this key), one that answers
         // 429 at Remaining 0, cannot show a fall below 0: wait for five tokens at the tier's
         // rate (Starter's when unknown; bounded by AUTH_REFILL_WAIT_MS), then look again. A

@@ -64,6 +64,11 @@ async function readSides(ctx: CheckContext, sides: Side[]): Promise<void> {
 
 const has = (rx: HookReceiver | undefined, pred: (text: string) => boolean) => !!rx?.got.some((d) => pred(d.raw.toString('utf8')));
 
+/** The scenario when a check of this run has already started it, else undefined (nothing is sent). */
+export function startedScenario(ctx: CheckContext): Promise<Scenario> | undefined {
+  return ctx.shared.get('hooks.scenario') as Promise<Scenario> | undefined;
+}
+
 export function scenario(ctx: CheckContext): Promise<Scenario> {
   const k = 'hooks.scenario';
   let p = ctx.shared.get(k) as Promise<Scenario> | undefined;
