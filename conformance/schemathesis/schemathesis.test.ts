@@ -116,7 +116,7 @@ describe('Schemathesis against the sandbox, under every profile it can play', ()
       const server: SandboxServer = await startSandboxServer({ port: 0, host: '127.0.0.1', profile: played, controls: false, plugins: defaultPlugins({ rateLimits: false }) });
       try {
         const key = (partner: string) => server.keys.find((k) => k.partnerId === partner)!.key;
-        const detected = await detectProfile({ baseUrl: server.url, apiKey: key('partner_a'), apiKey2: key('partner_b') });
+        const detected = await detectProfile({ baseUrl: server.url, apiKey: key('partner_a'), apiKey2: key('partner_b'), maxRequests: 220 });
         expect(Object.keys(detected.merged.responses).length).toBeGreaterThan(3);
         expect(detected.merged.bounds).toEqual(played.bounds);
         expect(webhookDeletable(detected.merged)).toBe(webhookDeletable(played));
