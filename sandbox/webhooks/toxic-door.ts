@@ -51,6 +51,9 @@ const env: SenderEnv = {
   },
 };
 
+/** The requests whose send is under way (see `wireFaults`). */
+const inFlight = new Set<Request>();
+
 const NO_BODY = new Set([204, 205, 304]);
 
 /** An attempt's result as a Response (the exact result is kept beside it, for an answer a toxic passes on). */
@@ -78,7 +81,16 @@ export function wireFaults(settings: ReadonlyArray<Installed<SenderFault>>): Wir
     let headers = x.headers;
     const res = await toxic(req, async (r) => {
       headers = Object.fromEntries(r.headers);
-      return toResponse(await send(r.url === req.url ? x.url : r.url, await r.text(), headers, r.signal));
+      // `r` is pinned until its send ends: a Request holds the controller its signal follows (a
+      // toxic's deadline), and the source reaches that controller only by a weak reference.
+      // Collected mid-send, the abort never arrives and the attempt hangs (seen in CI under GC
+      // pressure); reading `r` after the await does not keep it.
+      inFlight.add(r);
+      try {
+        return toResponse(await send(r.url === req.url ? x.url : r.url, await r.text(), headers, r.signal));
+      } finally {
+        inFlight.delete(r);
+      }
     });
     return { result: await toResult(res), headers };
   };
