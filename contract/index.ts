@@ -22,6 +22,7 @@ export { periodToSend } from './period.ts';
 export { DEFAULT_PERIODS, SPEC_EXAMPLE_PERIOD } from './profile-markets.ts';
 export { DEFAULT_ASSET_INFO, type AssetInfo } from './asset-info.ts';
 export { legalAmount, lendAsset, type AmountWish } from './order-amounts.ts';
+export { orderMaturity } from './order-maturity.ts';
 export * from './request-rules.ts';
 export { endpointTable, endpointById, routeOf, routeOfRequest } from './endpoint-table.ts';
 export { resolveCall, NoSuchEndpoint, type CallInput, type ParamsOf, type LooseBody, type ResolvedCall } from './call.ts';

@@ -77,7 +77,12 @@ export const UNDETECTABLE: Record<string, string> = {
  * never sending the sandbox's default in their place (issue 47, mutator seed 28: a ratio of 2.97
  * refused the default's pledges).
  */
-export const UNKNOWN_IF_UNDETECTED = ['amounts.minCollateralRatio', 'orderbookLevels.lends', 'orderbookLevels.borrows'];
+export const UNKNOWN_IF_UNDETECTED = [
+  'amounts.minCollateralRatio', 'orderbookLevels.lends', 'orderbookLevels.borrows',
+  // No delivery seen (a Starter budget spent first): the delivery checks verify under the known
+  // variant the signature matches, or skip (conformance/hooks/verify-delivery.ts), never the default.
+  'signature.scheme',
+];
 
 /** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */
 export const UNSTATED_BOUNDS = ['bounds.rateBelow', 'bounds.orderbookMaxDepth', 'webhooks.secretMinLength'];

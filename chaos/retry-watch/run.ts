@@ -13,6 +13,7 @@ import { senderWindowSeconds } from '../sender-window.ts';
 import { SLOW_ANSWER_MS } from '../../contract/index.ts';
 import { startRecordingReceiver, type Arrival } from '../../receiver/recording.ts';
 import { selfCommand } from '../../kernel/self-command.ts';
+import { orderMaturity } from '../../contract/order-maturity.ts';
 
 // The retry schedule at real time, in a CI-sized budget: against a target with no test clock
 // (every real partner sandbox), one event's first delivery and its first retries are watched.
@@ -115,14 +116,14 @@ export async function runRetryWatch(o: RetryWatchOptions): Promise<results.PartR
     webhookId = findId(reg.json, profile.ids.webhook)?.value;
     // The amount from the profile's bounds (its minimum order may exceed 100); the rate below its rate bound (issue 47).
     const restRate = restingRate(profile.bounds.rateBelow).rate ?? 0.01;
-    const lend = await call(o, 'lend.create', { body: { userId, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity } });
+    const lend = await call(o, 'lend.create', { body: { userId, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: orderMaturity(profile) } });
     lendAnswered = true;
     if (lend.status < 200 || lend.status > 299 || typeof lend.json?.positionId !== 'string') throw new Error(`POST /lend answered ${lend.status}: ${JSON.stringify(lend.json)?.slice(0, 300)}`);
     positionId = lend.json.positionId as string;
     const causedAt = Date.now();
     let slowNote: string | undefined;
     if (slowUser) {
-      const l2 = await call(o, 'lend.create', { body: { userId: slowUser, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: profile.lifecycle.defaultMaturity } });
+      const l2 = await call(o, 'lend.create', { body: { userId: slowUser, asset: 'USDC', amount: legalAmount(profile), rate: restRate, maturity: orderMaturity(profile) } });
       if (l2.status >= 200 && l2.status < 300 && typeof l2.json?.positionId === 'string') slowId = l2.json.positionId as string;
       else slowNote = `the second lend was refused (${l2.status}), so no delivery could be answered after ${SLOW_ANSWER_MS / 1000} s`;
     } else slowNote = 'the profile names the funded users (funding.userIds): a second event cannot be told apart before its order is answered';

@@ -15,6 +15,7 @@ import { DEFAULT_TOLERANCE, validateAttempts, type Tolerance } from '../validate
 import type { AttemptRow } from '../store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { embeddedKeys } from '../../sandbox/auth/embedded-keys.ts';
+import { orderMaturity } from '../../contract/order-maturity.ts';
 
 type PartResult = results.PartResult;
 
@@ -160,7 +161,7 @@ export async function runChaosSchedule(opts: ScheduleOptions = {}): Promise<Part
     const started = Date.now();
     const positions: string[] = [];
     for (const amount of ['150', '250']) {
-      const r = await target.call('lend.create', { body: { userId, asset: 'USDC', amount, maturity: profile.lifecycle.defaultMaturity } });
+      const r = await target.call('lend.create', { body: { userId, asset: 'USDC', amount, maturity: orderMaturity(profile) } });
       if (r.status >= 200 && r.status < 300 && typeof r.json?.positionId === 'string') positions.push(r.json.positionId);
       else orderNotes.push(`POST /lend answered ${r.status}: ${JSON.stringify(r.json)?.slice(0, 200)}`);
     }

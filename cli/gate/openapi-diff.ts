@@ -1,3 +1,4 @@
+import { OPEN_REQUIRED } from '../../contract/openapi/exact.ts';
 // A target's own OpenAPI document against the one lendcheck exports under the profile
 // (contract/openapi/document.ts): each difference is a finding naming the operation and the field.
 // A failure is where the target's document contradicts what the spec and the profile say
@@ -161,13 +162,18 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
 function compareObject(ours: Json, theirs: Json, s1: Json, s2: Json, name: string, where: string, kind: 'request' | 'response' | 'recorded', add: (op: string, field: string, sev: Finding['severity'], exp: string, rec: string) => void): void {
   const mine = objectOf(ours, s1);
   const other = objectOf(theirs, s2);
+  // Fields whose requiredness the spec leaves open (POST /webhooks secret): either answer is the target's own.
+  const open = new Set((deref(ours, s1)[OPEN_REQUIRED] as string[] | undefined) ?? []);
+  for (const f of open) {
+    if (mine.required.has(f) !== other.required.has(f)) add(name, `${where}.${f}`, 'note', `${mine.required.has(f) ? 'required' : 'optional'} (the profile's choice; the spec leaves it open)`, other.required.has(f) ? 'required' : f in other.properties ? 'optional' : 'absent');
+  }
   for (const f of mine.required) {
-    if (other.required.has(f)) continue;
+    if (other.required.has(f) || open.has(f)) continue;
     if (kind === 'recorded') add(name, `${where}.${f}`, 'note', 'required (recorded by the profile; the spec does not show this body)', f in other.properties ? 'optional' : 'absent');
     else add(name, `${where}.${f}`, 'failed', 'required', f in other.properties ? 'optional' : 'absent');
   }
   for (const f of other.required) {
-    if (mine.required.has(f)) continue;
+    if (mine.required.has(f) || open.has(f)) continue;
     // A request field the target requires that the contract leaves optional refuses valid
     // requests; a response field it always sends, where the spec shows nothing, is knowledge.
     if (kind === 'request') add(name, `${where}.${f}`, 'failed', f in mine.properties ? 'optional' : 'no such field', 'required');

@@ -1,5 +1,6 @@
 import type { CheckContext } from '../check.ts';
 import { marketId } from '../../contract/index.ts';
+import { orderMaturity } from '../../contract/order-maturity.ts';
 
 
 // Checks that need their own orders to meet each other run against a target that is used
@@ -91,7 +92,7 @@ export function gapRates(book: BookRates, n: number, rateBelow: number | null = 
  * ones not the default maturity (where most checks rest their orders), the default last.
  */
 export function marketOrder(ctx: CheckContext): string[] {
-  const d = ctx.profile.lifecycle.defaultMaturity;
+  const d = orderMaturity(ctx.profile);
   const others = ctx.profile.markets.maturities.filter((m) => m !== d).reverse();
   return [...others, d];
 }

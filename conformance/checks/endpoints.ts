@@ -10,6 +10,7 @@ import { expectSuccess } from './success.ts';
 import { depthCheck } from './depth.ts';
 import { authBookSides, SIDES } from './book-levels.ts';
 import { callById } from './call-by-id.ts';
+import { orderMaturity } from '../../contract/order-maturity.ts';
 
 // One check per endpoint of spec part 4: status, content type and body schema. The
 // schemas carry the conventions (UTC timestamps, decimal-string amounts, numeric rates).
@@ -185,9 +186,9 @@ function endpointCheck(e: Endpoint): Check {
       if (seen) ctx.note(`judged the run's first success answer from ${e.id}, no request of its own: ${evidenceOf(seen.reply.exchange)}, sent by ${seen.check || 'the run'}`);
       const r = seen?.reply ?? (await call(ctx, e));
       // Paths and values the spec leaves open: a miss is the profile's, not the target's.
-      if ((e.id === 'lend.create' || e.id === 'borrow.create') && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `${e.method} ${e.path} in market ${ctx.profile.lifecycle.defaultMaturity}`);
+      if ((e.id === 'lend.create' || e.id === 'borrow.create') && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `${e.method} ${e.path} in market ${orderMaturity(ctx.profile)}`);
       if (e.id === 'borrow.create' && refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `POST /borrow of ${pairAsset(ctx.profile)}`);
-      if (e.id === 'public.rateSeries' && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `GET ${e.path} of market ${ctx.profile.lifecycle.defaultMaturity}`);
+      if (e.id === 'public.rateSeries' && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `GET ${e.path} of market ${orderMaturity(ctx.profile)}`);
       if (e.id === 'rates.get' && (r.status === 404 || r.status === 405 || refusesField(r, /route|path/))) profileGap(ctx, 'ratesPath', r, `GET ${ctx.profile.ratesPath}`);
       if ((e.id === 'webhooks.list' || e.id === 'webhooks.delete') && (r.status === 404 || r.status === 405 || refusesField(r, /route|path|method/))) profileGap(ctx, e.id === 'webhooks.delete' && !ctx.profile.webhooks.listAndDelete ? 'webhooks.deleteWithoutList' : 'webhooks.listAndDelete', r, `${e.method} ${e.path}`);
       if (e.id === 'public.orderbook' && (r.status === 404 || refusesField(r, /\bid\b|market/))) profileGap(ctx, 'markets.idSeparator', r, `the public order book of ${firstMarket(ctx.profile)}`);

@@ -3,6 +3,7 @@ import { CheckSkip, expectShape, expectStatus, fail, show, type CheckContext } f
 import type { Reply } from '../http.ts';
 import { positionIdIn } from '../body-id.ts';
 import { restingRateFor, restingRateNow } from './resting-rate.ts';
+import { orderMaturity } from '../../contract/order-maturity.ts';
 
 // Shared set-up of the checks: funded users and positions. Lends rest at a high rate below the
 // target's bound (resting-rate.ts) so they stay pending, unless a check wants a match.
@@ -19,14 +20,14 @@ export function validAddress(profile: Profile): string {
 
 export function lendBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   // The amount from the profile's bounds (a target's minimum order may exceed 100); USDC is a lend asset of part 2.
-  return { userId, asset: 'USDC', amount: legalAmount(ctx.profile), rate: restingRateNow(ctx), maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
+  return { userId, asset: 'USDC', amount: legalAmount(ctx.profile), rate: restingRateNow(ctx), maturity: orderMaturity(ctx.profile), ...over };
 }
 
 export function borrowBody(ctx: CheckContext, userId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   const borrowAsset = pairAsset(ctx.profile);
   const borrowAmount = String(over.borrowAmount ?? legalAmount(ctx.profile));
   const collateral = collateralFor(ctx.profile, borrowAsset, borrowAmount);
-  return { userId, collateral, borrowAsset, borrowAmount, rate: 0.01, maturity: ctx.profile.lifecycle.defaultMaturity, ...over };
+  return { userId, collateral, borrowAsset, borrowAmount, rate: 0.01, maturity: orderMaturity(ctx.profile), ...over };
 }
 
 /** The asset matched pairs trade: the first borrowable one that can also be lent. */
@@ -155,7 +156,7 @@ export async function sharedBorrow(ctx: CheckContext): Promise<{ userId: string;
     const userId = await fundedUser(ctx, 'borrower');
     const r = await ctx.call('borrow.create', { body: borrowBody(ctx, userId) });
     skipIfUnfunded(ctx, r, `a borrow for ${userId}`);
-    if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a borrow in market ${ctx.profile.lifecycle.defaultMaturity}`);
+    if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a borrow in market ${orderMaturity(ctx.profile)}`);
     if (refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `a borrow of ${pairAsset(ctx.profile)}`);
     if (r.status < 200 || r.status > 299) fail('POST /borrow with funded collateral succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
     // The borrow answer is not shown by the spec: its id is found, or named by profile ids.borrow.

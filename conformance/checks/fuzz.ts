@@ -61,6 +61,17 @@ async function shrunkCase<T>(ctx: CheckContext, arb: fc.Arbitrary<T>, probe: (v:
   fail('a generated case fails the same way when sent again', 'the same failure', `${show(value)} passed the second time (first: ${String((first as Error | undefined)?.message ?? first)})`, undefined, detail());
 }
 
+/** A limit past the maximum: a 4xx with the error object, or a page of at most the maximum; the profile's choice noted. */
+function overMaxAnswer(ctx: CheckContext, r: Reply, title: string): void {
+  const taken = r.status >= 200 && r.status < 300;
+  if (taken) {
+    const n = (r.json as { positions?: unknown[] } | undefined)?.positions?.length ?? 0;
+    if (n > LIST_LIMIT_MAX) fail(`${title}: not honoured (maximum ${LIST_LIMIT_MAX})`, `a 4xx, or ≤ ${LIST_LIMIT_MAX} positions`, `${n} positions`, r.exchange);
+  } else expectClientError(r, title);
+  const want = ctx.profile.pagination.overMax === 'reject' ? 'refused' : 'taken';
+  ctx.profileChoice({ option: 'pagination.overMax', expected: want, followed: (taken ? 'taken' : 'refused') === want, received: `${taken ? 'taken' : 'refused'} (${r.status})` }, r.exchange);
+}
+
 function bad(r: Reply, what: string): void {
   if (r.status >= 500) fail(`${what} never gets a 5xx`, 'a 4xx with the error object', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   expectClientError(r, `${what} gets a 4xx with the error object`);
@@ -195,8 +206,10 @@ export function fuzzChecks(profile: Profile): Check[] {
           if (r.status >= 500) fail(`${list}?${key}=… never gets a 5xx`, 'a 2xx or 4xx', `${r.status} for ${key}=${show(value)}`, r.exchange);
           // Blank or padded values may fairly be read as absent or trimmed; they are held to "no 5xx" only.
           if (value.trim() === '' || value.trim() !== value) return;
-          const overMax = key === 'limit' && Number(value) > LIST_LIMIT_MAX;
-          const valid = positionListQuery.safeParse({ [key]: value }).success && !(overMax && profile.pagination.overMax === 'reject');
+          // Past the spec's maximum, refusing and clamping both honour part 8's "maximum 100"; which one is the
+          // profile's choice (pagination.overMax, a note unless --strict), never judged by its default.
+          if (key === 'limit' && positionListQuery.safeParse({ limit: value }).success && Number(value) > LIST_LIMIT_MAX) return overMaxAnswer(ctx, r, title);
+          const valid = positionListQuery.safeParse({ [key]: value }).success;
           if (!valid && key !== 'cursor') bad(r, title);
           if (key === 'cursor' && (r.status < 200 || r.status > 299)) bad(r, title);
         };

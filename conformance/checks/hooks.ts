@@ -1,5 +1,6 @@
-import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, UNKNOWN_SCHEME_REASON, type Profile } from '../../contract/index.ts';
-import { SIGNATURE_SCHEMES, verifyWebhook, type SignatureScheme } from '../../signing/signature.ts';
+import { controls, eventEnvelope, EVENT_TYPES, positionMatchedData, SIGNATURE_HEADER, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_PREFIX, webhookDeletable, type Profile } from '../../contract/index.ts';
+import type { SignatureScheme } from '../../signing/signature.ts';
+import { verifyDelivery } from '../hooks/verify-delivery.ts';
 import { CheckSkip, expectShape, expectStatus, fail, show, withDetail, type Check, type CheckContext, type FailureDetail, pass } from '../check.ts';
 import { RECEIVER_VAR } from '../../kernel/repro-vars.ts';
 import { findId } from '../body-id.ts';
@@ -81,19 +82,13 @@ async function unsubscribe(ctx: CheckContext, id: string | undefined): Promise<v
  * the subscription's secret under the profile's scheme, the envelope and its data naming one of
  * `ids`. `cite`: the pass names the delivery as its evidence (a scenario another check ran sent the requests).
  */
-function judgeDelivery(ctx: CheckContext, d: Arrival, url: string, o: { secret: string; scheme: SignatureScheme; ids: string[]; cite?: boolean }): Outcome {
+function judgeDelivery(ctx: CheckContext, d: Arrival, url: string, o: { secret: string; scheme: SignatureScheme | null; ids: string[]; cite?: boolean }): Outcome {
   const profile = ctx.profile;
   const dx = arrivalExchange(d, url);
   if (d.method !== 'POST') fail('deliveries are HTTP POSTs', 'POST', d.method, dx);
   const sig = d.headers[SIGNATURE_HEADER];
   if (typeof sig !== 'string' || !sig) fail('each delivery carries x-service-signature', 'the header', show(sig), dx);
-  const v = verifyWebhook(d.raw, d.headers, o.secret, { scheme: o.scheme, toleranceSeconds: profile.signature.toleranceSeconds });
-  // Another known scheme verifying it is the profile's miss (the scheme is not shown), unless --strict.
-  const other = SIGNATURE_SCHEMES.find((s) => s !== o.scheme && verifyWebhook(d.raw, d.headers, o.secret, { scheme: s, toleranceSeconds: profile.signature.toleranceSeconds }).ok);
-  if (!v.ok && other) {
-    ctx.profileChoice({ option: 'signature.scheme', expected: o.scheme, followed: false, received: other }, dx);
-    if (!ctx.strict) return pass(o.cite ? { exchange: dx } : {});
-  }
+  const v = verifyDelivery(ctx, { raw: d.raw, headers: d.headers, secret: o.secret }, o.scheme, dx);
   if (!v.ok) fail(`the signature verifies over the raw body with the subscription secret (profile signature.scheme=${profile.signature.scheme})`, 'a valid signature', `verification failed: ${v.reason}`, dx);
   let env: unknown;
   try {
@@ -118,7 +113,7 @@ function judgeDelivery(ctx: CheckContext, d: Arrival, url: string, o: { secret: 
  * pair: its deliveries are judged here, the same rules as on a subscription of this check's own
  * (issue 48: one fixture serves every check that can read it).
  */
-async function fromScenario(ctx: CheckContext, s: Scenario, scheme: SignatureScheme): Promise<Outcome> {
+async function fromScenario(ctx: CheckContext, s: Scenario, scheme: SignatureScheme | null): Promise<Outcome> {
   return withDetail(hookDetail(ctx, ctx.http.log.length, s.all), async () => {
     if (!s.secret.startsWith(WEBHOOK_SECRET_PREFIX)) fail('the signing secret has the whsec_ prefix', WEBHOOK_SECRET_PREFIX, s.secret.slice(0, 6));
     const ids = s.sides.map((x) => x.positionId);
@@ -140,9 +135,8 @@ export function hookChecks(profile: Profile): Check[] {
       requirements: ['HOOK-post', 'HOOK-envelope', 'HOOK-event-types', 'HOOK-matched-data', 'HOOK-signature-header', 'HOOK-verify-raw', 'HOOK-subscription', 'HOOK-secret-prefix', 'EP-webhooks', 'CONV-timestamp-utc'],
       needs: ['write'],
       async run(ctx) {
-        // An unknown scheme (part 6 leaves it open) is a skip before any request, never a guess.
+        // An unknown scheme (part 6 leaves it open, null) is never a guess: the delivery verifies under a known variant, or the check skips (verify-delivery.ts).
         const scheme = profile.signature.scheme;
-        if (scheme === null) throw new CheckSkip(UNKNOWN_SCHEME_REASON);
         // Its deliveries when the scenario ran (hooks.every-delivery and its kin, earlier in the
         // run); a subscription and orders of this check's own only when it did not, or got nothing.
         if (!ctx.hasControls) {

@@ -6,6 +6,7 @@ import { createLend, expectSuccess, fundedUser, profileGap, refusesField, restin
 import { matchedPair, retirePair } from './endpoints.ts';
 import { pagedLend, pagedUser } from './paged-user.ts';
 import { NEEDS_CLOCK } from './hooks.ts';
+import { orderMaturity } from '../../contract/order-maturity.ts';
 
 // Part 3: the states a position moves through, and what each operation does to it.
 // Transitions the spec does not show come from profile.lifecycle / profile.errors.
@@ -54,14 +55,14 @@ async function seenOrRead(ctx: CheckContext, id: string, ok: (p: Position) => bo
  * allows is refused as insufficient_funds, whose details the spec fixes ({required, available}).
  */
 async function availableOf(ctx: CheckContext, userId: string, asset: string): Promise<Decimal> {
-  const r = await ctx.call('lend.create', { body: { userId, asset, amount: ctx.profile.amounts.maxOrder, rate: await restingRateFor(ctx), maturity: ctx.profile.lifecycle.defaultMaturity } });
+  const r = await ctx.call('lend.create', { body: { userId, asset, amount: ctx.profile.amounts.maxOrder, rate: await restingRateFor(ctx), maturity: orderMaturity(ctx.profile) } });
   if (r.status >= 200 && r.status < 300) {
     const id = (r.json as { positionId?: string })?.positionId;
     if (id) await ctx.call('position.cancel', { params: { positionId: id } });
     throw new CheckSkip(`${userId} holds at least the largest order (${ctx.profile.amounts.maxOrder} ${asset}), so its balance cannot be read from an insufficient_funds answer`);
   }
   if (refusesField(r, /amount/) && /most|max/.test(JSON.stringify(r.json))) profileGap(ctx, 'amounts.maxOrder', r, `a lend of ${ctx.profile.amounts.maxOrder} ${asset} to read the balance`);
-  if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a lend in market ${ctx.profile.lifecycle.defaultMaturity} to read the balance`);
+  if (refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `a lend in market ${orderMaturity(ctx.profile)} to read the balance`);
   const available = (r.json as { error?: { code?: string; details?: { available?: unknown } } })?.error;
   if (available?.code !== 'insufficient_funds') fail(`a lend of ${ctx.profile.amounts.maxOrder} ${asset} beyond the balance is refused as insufficient_funds`, '400 insufficient_funds', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const a = available?.details?.available;

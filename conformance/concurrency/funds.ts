@@ -7,6 +7,7 @@ import type { Reply } from '../http.ts';
 import type { Exchanges, TimedExchange } from './exchanges.ts';
 import { outcomeOf } from './linearize/ledger/adapter.ts';
 import { accepted, errorCode, recordOne, type StormOp } from './storm.ts';
+import { orderMaturity } from '../../contract/order-maturity.ts';
 
 // A user's available funds, learned without a balance endpoint (the spec has none), in one
 // of two ways, each named in the result so a check can say which it used:
@@ -143,7 +144,7 @@ export function fromProbe(ctx: CheckContext, probe: TimedExchange, asset: string
 }
 
 /** The largest-order probe body for a lend of `asset` that stays pending. */
-export const probeBody = (ctx: CheckContext, userId: string, asset: string) => ({ userId, asset, amount: ctx.profile.amounts.maxOrder, rate: restingRateNow(ctx), maturity: ctx.profile.lifecycle.defaultMaturity });
+export const probeBody = (ctx: CheckContext, userId: string, asset: string) => ({ userId, asset, amount: ctx.profile.amounts.maxOrder, rate: restingRateNow(ctx), maturity: orderMaturity(ctx.profile) });
 
 /**
  * The profile's `consistency.readAfterWrite` (an option the concurrency suite adds): when a

@@ -4,7 +4,7 @@ import { show, type CheckContext } from '../check.ts';
 import { profileGap, refusesFloor, validAddress } from '../checks/fixtures.ts';
 import { restingRateNow } from '../checks/resting-rate.ts';
 import type { Reply } from '../http.ts';
-import { resolveCall, type PartnerEndpointId } from '../../contract/index.ts';
+import { orderMaturity, resolveCall, type PartnerEndpointId } from '../../contract/index.ts';
 import type { Call } from '../call.ts';
 import { amountOf, repayPart, walkCollateral } from './amounts.ts';
 import { showFunds } from '../ledger-model/funds.ts';
@@ -12,6 +12,7 @@ import type { LedgerInput, LedgerOutput } from '../ledger-model/operations.ts';
 import { fundsOf } from '../ledger-model/state.ts';
 import { amountProblem, apply, fundsIn, open, overPrecise, positions, statusOf, type WalkModel } from './model.ts';
 import { positionIdIn } from '../body-id.ts';
+import { refusedForState } from '../invalid-state.ts';
 
 // The walk's commands, fast-check style (fc.commands): each checks that it applies to the
 // model, runs against the target, checks the answer's shape, and steps the ledger model
@@ -89,7 +90,6 @@ const code = (r: Reply) => (r.json as { error?: { code?: unknown } } | undefined
 const ok = (r: Reply) => r.status >= 200 && r.status < 300;
 const got = (r: Reply) => `${r.status} ${show(r.json ?? r.text)}`;
 const body = (r: Reply) => (r.json && typeof r.json === 'object' ? (r.json as Record<string, unknown>) : {});
-const isInvalidState = (ctx: CheckContext, r: Reply) => r.status === ctx.profile.errors.invalidState.status && code(r) === ctx.profile.errors.invalidState.code;
 
 /**
  * `value`, answered in `rep`, as an exact amount of `asset`: not a decimal string breaks the
@@ -208,7 +208,7 @@ export class Lend implements Cmd {
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const what = `lend ${amount.toFixed()} ${r.asset}`;
     // The run's resting rate (checks/resting-rate.ts), never a fixed 0.5: a correct target bound below it refuses every lend (mutator seed 12).
-    const rep = await call(r, 'lend.create', { body: { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: restingRateNow(r.ctx), maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRollover: false } });
+    const rep = await call(r, 'lend.create', { body: { userId: r.userId, asset: r.asset, amount: amount.toFixed(), rate: restingRateNow(r.ctx), maturity: orderMaturity(r.ctx.profile), autoRollover: false } });
     const b = body(rep);
     if (ok(rep)) {
       if (typeof b.positionId !== 'string') broken(what, 'a positionId', got(rep));
@@ -242,7 +242,7 @@ export class Borrow implements Cmd {
     const amount = amountOf(r.ctx.profile, r.asset, r.ctx.profile.amounts.minOrder, this.units);
     const collateral = walkCollateral(r.ctx.profile, r.asset, amount);
     const what = `borrow ${amount.toFixed()} ${r.asset} against ${collateral.amount} ${collateral.asset}`;
-    const rep = await call(r, 'borrow.create', { body: { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: r.ctx.profile.lifecycle.defaultMaturity, autoRefinance: false } });
+    const rep = await call(r, 'borrow.create', { body: { userId: r.userId, collateral, borrowAsset: r.asset, borrowAmount: amount.toFixed(), rate: 0.01, maturity: orderMaturity(r.ctx.profile), autoRefinance: false } });
     // The borrow answer is not shown by the spec: its id is found, or named by profile ids.borrow.
     const id = ok(rep) ? positionIdIn(body(rep), r.ctx.profile.ids.borrow) : undefined;
     if (ok(rep) && typeof id !== 'string') broken(what, `the new position's id (${r.ctx.profile.ids.borrow ?? 'positionId, or one field named like an id'})`, got(rep));
@@ -267,7 +267,7 @@ export class Cancel implements Cmd {
     const i = { kind: 'cancel', account: m.account, id: p.id } as const;
     if (ok(rep)) step(m, i, { outcome: { kind: 'ok' } }, rep);
     else {
-      if (!isInvalidState(r.ctx, rep)) broken(what, 'a 2xx, or the invalid-state error if it was matched meanwhile', got(rep));
+      if (!refusedForState(r.ctx, rep)) broken(what, 'a 2xx, or the invalid-state error if it was matched meanwhile', got(rep));
       // The read first: a refusal's cause (a match, an expiry) is seen before it is applied.
       await learn(m, r, p.id, what);
       step(m, i, { outcome: { kind: 'invalid-state' } }, rep);
@@ -289,7 +289,7 @@ export class Patch implements Cmd {
     const i = { kind: 'patch', account: m.account, id: p.id, flags: { autoRollover: this.autoRollover } } as const;
     if (ok(rep)) step(m, i, { outcome: { kind: 'ok' } }, rep);
     else {
-      if (!isInvalidState(r.ctx, rep)) broken(what, 'a 2xx on an open position', got(rep));
+      if (!refusedForState(r.ctx, rep)) broken(what, 'a 2xx on an open position', got(rep));
       await learn(m, r, p.id, what);
       step(m, i, { outcome: { kind: 'invalid-state' } }, rep);
     }
@@ -347,7 +347,7 @@ export class Clock implements Cmd {
   check = (m: Readonly<WalkModel>) => m.clock;
   async run(m: WalkModel, r: Real) {
     r.taken.push(this.toString());
-    const days = Number.parseInt(r.ctx.profile.lifecycle.defaultMaturity, 10);
+    const days = Number.parseInt(orderMaturity(r.ctx.profile), 10);
     const seconds = this.step === 'fill' ? 10 : (days + 1) * 86_400;
     const what = `clock +${this.step === 'fill' ? '10 s' : `${days + 1} d`}`;
     const rep = await call(r, 'sandbox.clock.advance', { body: { seconds } });

@@ -15,6 +15,9 @@ const POSITIVE_DECIMAL = '^(?:[1-9][0-9]*(?:\\.[0-9]+)?|0\\.[0-9]*[1-9][0-9]*)$'
 const ISO_DATE = '^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$';
 
 /** Assets with an order book: the lendable ones plus the profile's borrow list. */
+/** The schema extension listing request fields whose requiredness part 4 leaves open (the profile's choice). */
+export const OPEN_REQUIRED = 'x-lendcheck-open-required';
+
 export const marketAssets = (p: Profile) => [...new Set<string>([...LEND_ASSETS, ...p.assets.borrow])];
 const known = (p: Profile, list: string[]) => list.filter((a) => p.assets.info?.[a] !== undefined);
 /** The assets whose precision the profile knows (none where assets.info is unknown: the document then names no list it does not know). */
@@ -104,8 +107,10 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
       // Either flag alone is a change; an empty object is not.
       return { ...body, minProperties: 1, anyOf: [{ required: ['autoRollover'] }, { required: ['autoRefinance'] }] };
     case 'webhooks.create':
-      // Part 4: "whether optional or required: not shown"; the profile says which.
-      return p.webhooks.secretRequired ? { ...body, required: [...new Set([...((body.required as string[]) ?? []), 'secret'])] } : body;
+      // Part 4: "whether optional or required: not shown"; the profile says which, and the document
+      // names the field as one whose requiredness is open, so that a target documenting the other
+      // choice is a note beside it, never a contradiction (cli/gate/openapi-diff.ts).
+      return { ...(p.webhooks.secretRequired ? { ...body, required: [...new Set([...((body.required as string[]) ?? []), 'secret'])] } : body), [OPEN_REQUIRED]: ['secret'] };
     case 'sandbox.fund':
       set(body, 'asset', assetIn(infoAssets(p)));
       positive(body, 'amount');

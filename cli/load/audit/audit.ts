@@ -5,6 +5,7 @@ import type { CheckResult } from '../../../kernel/results.ts';
 import { HttpClient, type Reply } from '../../../conformance/http.ts';
 import { callSpec } from '../../../conformance/call.ts';
 import type { Sample } from '../samples.ts';
+import { orderMaturity } from '../../../contract/order-maturity.ts';
 
 // The ledger audit after a load run, Jepsen's bank checker over a REST API: for every user the
 // scenario touched (read from its `ledger_acks` samples, scenarios/lib/acks.ts), with no
@@ -57,7 +58,7 @@ const errOf = (r: Reply) => (r.json as { error?: { code?: string; details?: { av
 
 /** A user's funds of `asset` from the details of an order larger than any balance, or why not. */
 async function probe(http: HttpClient, key: string, profile: Profile, userId: string, asset: string): Promise<{ available?: Decimal; why?: string }> {
-  const r = await http.request(callSpec(profile, 'lend.create', { key, body: { userId, asset, amount: profile.amounts.maxOrder, rate: restingRate(profile.bounds.rateBelow).rate ?? 0.01, maturity: profile.lifecycle.defaultMaturity } }));
+  const r = await http.request(callSpec(profile, 'lend.create', { key, body: { userId, asset, amount: profile.amounts.maxOrder, rate: restingRate(profile.bounds.rateBelow).rate ?? 0.01, maturity: orderMaturity(profile) } }));
   if (r.status >= 200 && r.status < 300) {
     const id = (r.json as { positionId?: string } | undefined)?.positionId;
     if (id) await http.request(callSpec(profile, 'position.cancel', { params: { positionId: id }, key }));
