@@ -2,7 +2,7 @@ import { legalAmount, endpoints, marketId, ORDERBOOK_DEPTH_DEFAULT, periodToSend
 import { CheckSkip, evidenceOf, fail, pass, show, type Check, type CheckContext, type Need } from '../check.ts';
 import type { Exchange } from '../../kernel/results.ts';
 import type { Reply } from '../http.ts';
-import { borrowBody, createLend, fundedUser, lendBody, pairAsset, profileGap, refusesField, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
+import { borrowBody, createLend, fundedUser, lendBody, pairAsset, profileGap, refusesField, refusesFloor, sharedLend, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { findId, listedIds, positionIdIn } from '../body-id.ts';
 import { cleanMarket, marketOrder } from './clean-market.ts';
 import { pagedLend, pagedUser } from './paged-user.ts';
@@ -187,6 +187,8 @@ function endpointCheck(e: Endpoint): Check {
       const r = seen?.reply ?? (await call(ctx, e));
       // Paths and values the spec leaves open: a miss is the profile's, not the target's.
       if ((e.id === 'lend.create' || e.id === 'borrow.create') && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `${e.method} ${e.path} in market ${orderMaturity(ctx.profile)}`);
+      // Part 8: "Minimum … withdrawal amounts: not shown": under a small detection budget the profile keeps its default.
+      if (e.id === 'user.withdraw' && refusesFloor(r)) profileGap(ctx, 'amounts.minWithdrawal', r, `${e.method} ${e.path} (${r.exchange.requestBody ?? ''})`);
       if (e.id === 'borrow.create' && refusesField(r, /borrowasset/)) profileGap(ctx, 'assets.borrow', r, `POST /borrow of ${pairAsset(ctx.profile)}`);
       if (e.id === 'public.rateSeries' && refusesField(r, /maturity/)) profileGap(ctx, 'markets.maturities', r, `GET ${e.path} of market ${orderMaturity(ctx.profile)}`);
       if (e.id === 'rates.get' && (r.status === 404 || r.status === 405 || refusesField(r, /route|path/))) profileGap(ctx, 'ratesPath', r, `GET ${ctx.profile.ratesPath}`);

@@ -38,7 +38,11 @@ export function outcomeOf(profile: Profile, ex: TimedExchange): Outcome {
     };
   }
   if (code === 'position_not_found' || (r.status === 404 && code !== profile.errors.invalidState.code)) return { kind: 'not-found' };
-  if (code === profile.errors.invalidState.code && r.status === profile.errors.invalidState.status && ex.kind !== 'lend.create' && ex.kind !== 'user.withdraw') return { kind: 'invalid-state' };
+  if (ex.kind === 'lend.create' || ex.kind === 'user.withdraw') return { kind: 'no-effect' };
+  // Part 7 leaves the invalid-state code open: the profile's, or (undetected, the profile keeps its
+  // default) any other refusal with a code that means nothing else, such as a 409 `conflict`.
+  if (code === profile.errors.invalidState.code && r.status === profile.errors.invalidState.status) return { kind: 'invalid-state' };
+  if (code && r.status >= 400 && r.status < 500 && ![401, 403, 429].includes(r.status) && code !== 'authentication_failed' && code !== 'rate_limit_exceeded') return { kind: 'invalid-state' };
   return { kind: 'no-effect' };
 }
 
