@@ -5,7 +5,7 @@ import { webhookSecret } from '../checks/endpoints.ts';
 import { findId } from '../body-id.ts';
 import { learnFunds, showFunds, type Funds } from '../concurrency/funds.ts';
 import type { Reply } from '../http.ts';
-import { A, answered, B, cellName, cellParams, judgeAccess, SAMPLE_BODIES, type Made, type Owned } from './cells.ts';
+import { A, answered, B, cellName, cellParams, judgeAccess, noRoute, SAMPLE_BODIES, type Made, type Owned } from './cells.ts';
 import { matrixCells, type Cell } from './matrix.ts';
 import { webhookUrlCheck } from './webhook-url.ts';
 
@@ -177,11 +177,4 @@ export function authzChecks(profile: Profile): Check[] {
     },
     webhookUrlCheck(profile),
   ];
-}
-
-/** An answer saying the route does not exist: a 405, or a 4xx whose message names the route or method (a webhook not found names neither). */
-function noRoute(r: Reply): boolean {
-  if (r.status === 405) return true;
-  const err = (r.json as { error?: { message?: unknown } } | undefined)?.error;
-  return r.status >= 400 && r.status < 500 && /\b(route|method)\b/i.test(String(err?.message ?? ''));
 }

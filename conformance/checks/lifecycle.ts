@@ -2,7 +2,7 @@ import { Decimal } from '../../contract/decimal.ts';
 import { legalAmount, controls, endpointById, LIST_LIMIT_DEFAULT, position, positionList, successKey, type Position, type Profile } from '../../contract/index.ts';
 import { CheckSkip, evidenceOf, expectProfileError, expectShape, expectStatus, fail, show, type Check, type CheckContext, pass } from '../check.ts';
 import type { Exchange } from '../../kernel/results.ts';
-import { createLend, expectSuccess, fundedUser, profileGap, refusesField, restingRateFor, skipIfUnfunded, validAddress } from './fixtures.ts';
+import { createLend, expectSuccess, fundedUser, profileGap, refusesField, refusesFloor, restingRateFor, skipIfUnfunded, validAddress } from './fixtures.ts';
 import { matchedPair, retirePair } from './endpoints.ts';
 import { pagedLend, pagedUser } from './paged-user.ts';
 import { NEEDS_CLOCK } from './hooks.ts';
@@ -82,6 +82,8 @@ async function withdrawOrganic(ctx: CheckContext) {
   if (before.lt(amount)) throw new CheckSkip(`${u} has ${before.toFixed()} USDC available, less than the ${amount} to withdraw: name a funded user in the profile (funding.userIds)`);
   const r = await ctx.call('user.withdraw', { params: { userId: u }, body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
   skipIfUnfunded(ctx, r, `a withdrawal for ${u}`);
+  // Part 8: "Minimum … withdrawal amounts: not shown"; a floor the profile does not know is its gap.
+  if (refusesFloor(r)) profileGap(ctx, 'amounts.minWithdrawal', r, `a withdrawal of ${amount} USDC`);
   if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const after = await availableOf(ctx, u, 'USDC');
   if (!before.minus(after).eq(amount)) fail('the available balance drops by the amount withdrawn (read from insufficient_funds details)', before.minus(amount).toFixed(), after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
@@ -264,6 +266,7 @@ export function lifecycleChecks(profile: Profile): Check[] {
         };
         const before = await bal();
         const r = await ctx.call('user.withdraw', { params: { userId: u }, body: { asset: 'USDC', amount, destination: validAddress(ctx.profile) } });
+        if (refusesFloor(r)) profileGap(ctx, 'amounts.minWithdrawal', r, `a withdrawal of ${amount} USDC`);
         if (r.status < 200 || r.status > 299) fail('a withdrawal within the balance succeeds', 'a 2xx', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
         const after = await bal();
         if (!before.minus(after).eq(amount)) fail('the available balance drops by the amount withdrawn', `${before.minus(amount).toFixed()}`, after.toFixed(), ctx.http.log[ctx.http.log.length - 1]);
