@@ -213,9 +213,9 @@ export const profileSchema = z.object({
         spec: 'A known path with the wrong method: not shown.',
         reason: '405 is the HTTP status for it; the code stays a documented one.',
       }),
-      insufficientFundsDetails: doc(z.boolean().default(true), {
+      insufficientFundsDetails: doc(z.boolean().nullable().default(true), {
         spec: 'Part 7: error.details is "optional; for insufficient_funds holds required and available".',
-        reason: 'The spec shows them; a target that omits them is searched for a user\'s funds instead (conformance/concurrency/funds.ts).',
+        reason: 'The spec shows them; a target that omits them is searched for a user\'s funds instead (conformance/concurrency/funds.ts). Null: unknown (undetected), details left out are noted, never failed.',
       }),
       unsupportedMediaType: doc(errorChoice.default({ code: 'invalid_request', status: 400 }), {
         spec: 'Part 4: bodies "carry Content-Type: application/json"; a missing or wrong one: not shown.',

@@ -82,6 +82,8 @@ export const UNKNOWN_IF_UNDETECTED = [
   // No delivery seen (a Starter budget spent first): the delivery checks verify under the known
   // variant the signature matches, or skip (conformance/hooks/verify-delivery.ts), never the default.
   'signature.scheme',
+  // Part 7 calls error.details optional: undetected, details left out are noted, never failed.
+  'errors.insufficientFundsDetails',
 ];
 
 /** Bounds the spec does not give: undetected, a detected profile states none (null) rather than the sandbox's default. */

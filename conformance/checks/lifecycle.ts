@@ -66,8 +66,10 @@ async function availableOf(ctx: CheckContext, userId: string, asset: string): Pr
   const available = (r.json as { error?: { code?: string; details?: { available?: unknown } } })?.error;
   if (available?.code !== 'insufficient_funds') fail(`a lend of ${ctx.profile.amounts.maxOrder} ${asset} beyond the balance is refused as insufficient_funds`, '400 insufficient_funds', `${r.status} ${show(r.json ?? r.text)}`, r.exchange);
   const a = available?.details?.available;
-  if (typeof a !== 'string' && !ctx.profile.errors.insufficientFundsDetails) {
-    throw new CheckSkip(`the target gives no insufficient_funds details (profile errors.insufficientFundsDetails), so ${userId}'s ${asset} balance cannot be read from them`, 'target-lacks');
+  // Part 7 calls details optional: none given where the profile says so or does not know (null: undetected under
+  // a small budget) leaves the balance unread, a skip; details given must hold available as a decimal string.
+  if (available?.details === undefined && ctx.profile.errors.insufficientFundsDetails !== true) {
+    throw new CheckSkip(`the target gives no insufficient_funds details (part 7: optional; profile errors.insufficientFundsDetails ${String(ctx.profile.errors.insufficientFundsDetails)}), so ${userId}'s ${asset} balance cannot be read from them`, 'target-lacks');
   }
   if (typeof a !== 'string') fail('insufficient_funds details hold available as a decimal string', 'details.available', show(available?.details), r.exchange);
   return new Decimal(a as string);

@@ -39,7 +39,7 @@ export const showFunds = (f: Funds) => (exact(f) ? fmt(f.lo) : `between ${fmt(f.
  *  history then holds its funds before and after, which the linearizability judge reads. */
 export async function learnFunds(ctx: CheckContext, userId: string, asset: string, key?: string, history?: Exchanges): Promise<Funds> {
   const send = sender(ctx, key, history);
-  const viaDetails = ctx.profile.errors.insufficientFundsDetails ? await fromDetails(ctx, send, userId, asset) : undefined;
+  const viaDetails = ctx.profile.errors.insufficientFundsDetails !== false ? await fromDetails(ctx, send, userId, asset) : undefined;
   if (viaDetails) return viaDetails;
   return search(ctx, send, userId, asset);
 }
