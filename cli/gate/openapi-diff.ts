@@ -1,3 +1,4 @@
+import { SHOWN_BY, SHOWN_BY_OPTION } from '../../contract/openapi/by-profile.ts';
 import { OPEN_REQUIRED } from '../../contract/openapi/exact.ts';
 // A target's own OpenAPI document against the one lendcheck exports under the profile
 // (contract/openapi/document.ts): each difference is a finding naming the operation and the field.
@@ -107,7 +108,11 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
     const name = `${mine.method} ${mine.path}`;
     const other = b.get(key);
     if (!other) {
-      add(name, '(operation)', 'failed', 'the operation (spec part 4, under the profile)', 'no such operation in the target\'s document');
+      // An operation the export has only by a profile choice (part 4's table does not list it, or not
+      // its path) may be the profile's default where detection never reached it: a note naming the option.
+      const option = mine.op[SHOWN_BY] === 'profile' ? String(mine.op[SHOWN_BY_OPTION] ?? 'a profile option') : undefined;
+      if (option) add(name, '(operation)', 'note', `the operation, under the profile's ${option} (spec part 4 does not list it: the profile's choice)`, 'no such operation in the target\'s document');
+      else add(name, '(operation)', 'failed', 'the operation (spec part 4, under the profile)', 'no such operation in the target\'s document');
       continue;
     }
     // Success statuses: where the profile knows one, the target's document must offer it. Where
@@ -136,7 +141,7 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
     // The request body: required fields and the types both state.
     const rb1 = bodySchema(ours, mine.op.requestBody);
     const rb2 = bodySchema(theirs, other.op.requestBody);
-    if (rb1 && rb2) compareObject(ours, theirs, rb1, rb2, name, 'requestBody', 'request', add);
+    if (rb1 && rb2) compareBodies(ours, theirs, rb1, rb2, name, 'requestBody', 'request', add);
     else if (rb1 && !rb2) add(name, 'requestBody', 'failed', 'a JSON request body', 'none');
     // The success body: what the export requires must be there; what the target adds is a note.
     const anyMine = (mine.op.responses as Json | undefined)?.['2XX'] !== undefined;
@@ -148,8 +153,8 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
       const r2 = bodySchema(theirs, (other.op.responses as Json)[t]);
       // A body the spec does not show holds what the profile recorded: a field the target's own
       // document does not promise is a note there (the profile saw it once), never a contradiction.
-      const byProfile = ((mine.op.responses as Json)[s] as Json | undefined)?.['x-lendcheck-shown-by'] === 'profile';
-      if (r1 && r2) compareObject(ours, theirs, r1, r2, name, 'response', byProfile ? 'recorded' : 'response', add);
+      const byProfile = ((mine.op.responses as Json)[s] as Json | undefined)?.[SHOWN_BY] === 'profile';
+      if (r1 && r2) compareBodies(ours, theirs, r1, r2, name, 'response', byProfile ? 'recorded' : 'response', add);
       else if (r1 && !r2 && objectOf(ours, r1).required.size) add(name, `response ${s}`, 'failed', 'a JSON body', 'none documented');
     }
   }
@@ -159,7 +164,44 @@ export function diffOpenApi(ours: Json, theirs: Json, o: { prefix?: string; skip
   return findings;
 }
 
-function compareObject(ours: Json, theirs: Json, s1: Json, s2: Json, name: string, where: string, kind: 'request' | 'response' | 'recorded', add: (op: string, field: string, sev: Finding['severity'], exp: string, rec: string) => void): void {
+type Add = (op: string, field: string, sev: Finding['severity'], exp: string, rec: string) => void;
+type Kind = 'request' | 'response' | 'recorded';
+
+/** A body's alternatives: the branches of a pure union (anyOf or oneOf with no properties of its own), else the body. */
+function alternatives(doc: Json, s: Json, depth = 0): Json[] {
+  const union = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (!Array.isArray(union) || s.properties !== undefined || s.allOf !== undefined || depth > 5) return [s];
+  return union.flatMap((b) => alternatives(doc, deref(doc, b), depth + 1));
+}
+
+/**
+ * Two bodies, either of which may be a union: the shared order-book path holds the authenticated
+ * and the public book (the export's anyOf), and a target may document its own union. Each of the
+ * export's alternatives is held to the target's alternative that fits it best (fewest failures,
+ * then fewest notes), so a book is compared with a book, never with the other operation's body.
+ * An alternative marked with who shows it (document.ts) is held as that: the spec's book to the
+ * spec, the profile's to what the profile recorded.
+ */
+function compareBodies(ours: Json, theirs: Json, s1: Json, s2: Json, name: string, where: string, kind: Kind, add: Add): void {
+  const seen = new Set<string>();
+  for (const b1 of alternatives(ours, s1)) {
+    const k: Kind = kind === 'request' ? kind : b1[SHOWN_BY] === 'profile' ? 'recorded' : b1[SHOWN_BY] === 'spec' ? 'response' : kind;
+    let best: Finding[] | undefined;
+    for (const b2 of alternatives(theirs, s2)) {
+      const found: Finding[] = [];
+      compareObject(ours, theirs, b1, b2, name, where, k, (operation, field, severity, expected, received) => found.push({ operation, field, severity, expected, received }));
+      const score = (l: Finding[]) => l.filter((f) => f.severity === 'failed').length * 1000 + l.length;
+      if (!best || score(found) < score(best)) best = found;
+    }
+    for (const f of best ?? []) {
+      if (seen.has(findingText(f))) continue;
+      seen.add(findingText(f));
+      add(f.operation, f.field, f.severity, f.expected, f.received);
+    }
+  }
+}
+
+function compareObject(ours: Json, theirs: Json, s1: Json, s2: Json, name: string, where: string, kind: Kind, add: Add): void {
   const mine = objectOf(ours, s1);
   const other = objectOf(theirs, s2);
   // Fields whose requiredness the spec leaves open (POST /webhooks secret): either answer is the target's own.

@@ -6,6 +6,7 @@ import { RATE_FIELDS } from '../rate-bound.ts';
 import { errorBody } from '../schemas.ts';
 import { errorStatuses, exactBody, exactQuery, linksOf, orderbookSegment } from './exact.ts';
 import { documentedSuccess, hasBody, specShowsBody, toSchema, webhooksSection } from './known.ts';
+import { operationOption, SHOWN_BY, SHOWN_BY_OPTION } from './by-profile.ts';
 import { requestBody } from './requests.ts';
 
 // OpenAPI 3.1 generated from the endpoint table with zod's own JSON Schema export
@@ -56,18 +57,22 @@ function operation(profile: Profile, e: Endpoint, ids: Set<string>): Json {
       description: `${known ? 'Success' : 'Success, its status unknown to the profile (any 2xx)'} ${specShowsBody(e) ? '(shape from the spec)' : '(shape not shown by the spec: any JSON, and the id field the profile names, as contract/assertable.ts judges it)'}`,
       // Who shows this body: a diff against a target's own document holds the spec's fields to it, and
       // only notes where the target does not promise a field the profile recorded (cli/gate/openapi-diff.ts).
-      'x-lendcheck-shown-by': specShowsBody(e) ? 'spec' : 'profile',
+      [SHOWN_BY]: specShowsBody(e) ? 'spec' : 'profile',
       headers: rateHeaders(profile),
       ...(hasBody(profile, e) ? { content: { 'application/json': { schema: documentedSuccess(profile, e) } } } : {}),
       ...(links ? { links } : {}),
     },
   };
   for (const [status, codes] of [...errorStatuses(profile, e)].sort(([a], [b]) => a - b)) responses[String(status)] = errorRef(profile, codes.join(' or '));
+  // An operation present only by a profile choice (part 4's table does not list it, or not its path):
+  // a target's document without it is a note naming the option, never a contradiction.
+  const byOption = operationOption(profile, e);
   const op: Json = {
     operationId: e.id,
     summary: e.summary,
     tags: [e.access],
     'x-requirements': e.requirements,
+    ...(byOption ? { [SHOWN_BY]: 'profile', [SHOWN_BY_OPTION]: byOption } : {}),
     security: e.access === 'public' ? [] : [{ bearer: [] }],
     parameters: parameters(profile, e),
     responses,
@@ -84,20 +89,41 @@ const shape = (e: Endpoint) => `${e.method} ${e.path.replace(/\{\w+\}/g, '{}')}`
  * 'shared-by-auth'). OpenAPI forbids two templates of the same shape, so they are written
  * once: either security option, a segment that is an asset or a market id, and either body.
  * anyOf rather than oneOf: a loose public book also matches an authenticated one's fields.
+ * Each success key holds every body an answer with that status may carry: where the two
+ * statuses differ (the authenticated one unknown, `2XX`, the public one a known 200), a 200
+ * may be either book, so it must not promise the public body alone (soak seeds 12 and 13).
  */
 function sharedOperation(profile: Profile, keyed: Endpoint, pub: Endpoint, ids: Set<string>): Json {
   const k = operation(profile, keyed, ids);
   const p = operation(profile, pub, ids);
   const kr = k.responses as Record<string, Json>;
   const pr = p.responses as Record<string, Json>;
-  const ok = successCode(profile, keyed);
-  const schemaOf = (r: Json) => ((r.content as Json)['application/json'] as Json).schema as Json;
-  const responses: Json = { ...pr, ...kr };
-  responses[ok] = {
-    ...kr[ok],
-    description: 'With a key: the authenticated book of an asset (profile shape). Without: the public book of a market (spec shape).',
-    content: { 'application/json': { schema: { anyOf: [schemaOf(kr[ok]), schemaOf(pr[successCode(profile, pub)])] } } },
+  const books = [
+    { code: successCode(profile, keyed), response: kr[successCode(profile, keyed)]! },
+    { code: successCode(profile, pub), response: pr[successCode(profile, pub)]! },
+  ];
+  const covers = (code: string, s: string) => code === s || (code === '2XX' && /^2\d\d$/.test(s));
+  // Each body marked with who shows it, so a diff holds the spec's book to the spec and the other to the profile.
+  const schemaOf = (r: Json): Json | undefined => {
+    const schema = ((r.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+    return schema && { ...schema, [SHOWN_BY]: r[SHOWN_BY] };
   };
+  const responses: Json = { ...pr, ...kr };
+  for (const s of new Set(books.map((b) => b.code))) {
+    const here = books.filter((b) => covers(b.code, s));
+    if (here.length < 2) {
+      responses[s] = here[0]!.response;
+      continue;
+    }
+    // A 204 or 205 carries no body, whichever book answered it.
+    const bodies = [204, 205].includes(Number(s)) ? [] : here.flatMap((b) => schemaOf(b.response) ?? []);
+    const { content: _none, ...rest } = kr[books[0]!.code]!;
+    responses[s] = {
+      ...rest,
+      description: 'With a key: the authenticated book of an asset (profile shape). Without: the public book of a market (spec shape).',
+      ...(bodies.length ? { content: { 'application/json': { schema: bodies.length > 1 ? { anyOf: bodies } : bodies[0] } } } : {}),
+    };
+  }
   const segment = { name: 'id', in: 'path', required: true, schema: orderbookSegment(profile) };
   return {
     ...k,

@@ -82,8 +82,8 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
         ],
       };
     case 'borrow.create':
-      set(body, 'borrowAsset', assetEnum(known(p, p.assets.borrow)));
-      set(props(body).collateral, 'asset', assetEnum(known(p, p.assets.collateral)));
+      set(body, 'borrowAsset', assetIn(known(p, p.assets.borrow)));
+      set(props(body).collateral, 'asset', assetIn(known(p, p.assets.collateral)));
       positive(props(body).collateral, 'amount');
       positive(body, 'borrowAmount');
       set(body, 'maturity', { ...maturityInput(p), default: p.lifecycle.defaultMaturity });

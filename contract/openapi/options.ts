@@ -2,6 +2,7 @@ import { EVENT_TYPES } from '../constants.ts';
 import { endpoints } from '../endpoints.ts';
 import { defaultProfile, SUCCESS_STATUS_DEFAULTS, PUBLIC_ENVELOPE_DEFAULTS } from '../profile.ts';
 import { ROUTES, type RouteId } from '../routes.ts';
+import { SHOWN_BY_OPTION } from './by-profile.ts';
 
 // Which parts of the exported OpenAPI document each profile option changes: one row per
 // option (a record's entries one by one), with a value that differs from the default and
@@ -73,7 +74,7 @@ export const OPTION_EFFECTS: OptionEffect[] = [
   none('webhooks.refuseInternalAddresses', 'whether an internal address must be refused: a server rule, not a schema', { webhooks: { refuseInternalAddresses: true } }),
   none('access.foreignStatus', 'the answer to another partner\'s object: the document lists no per-caller answers', { access: { foreignStatus: '403' } }),
   { option: 'webhooks.listAndDelete', set: { webhooks: { listAndDelete: false } }, parts: [opOf('webhooks.list'), pathOf('webhooks.delete')], says: 'whether GET /webhooks and DELETE /webhooks/{webhookId} exist' },
-  { option: 'webhooks.deleteWithoutList', set: { webhooks: { listAndDelete: false, deleteWithoutList: true } }, parts: [opOf('webhooks.list')], says: 'with the list off, DELETE /webhooks/{webhookId} is still exported (only GET /webhooks goes)' },
+  { option: 'webhooks.deleteWithoutList', set: { webhooks: { listAndDelete: false, deleteWithoutList: true } }, parts: [opOf('webhooks.list'), opOf('webhooks.delete', SHOWN_BY_OPTION)], says: 'with the list off, DELETE /webhooks/{webhookId} is still exported (only GET /webhooks goes), marked as present by this option' },
   { option: 'bounds.rateBelow', set: { bounds: { rateBelow: 2 } }, parts: [ptr('paths', '*', '*', 'requestBody'), ptr('paths', '*', '*', 'responses')], says: 'the exclusiveMaximum of every rate a body or answer the spec shows carries (none when null)' },
   { option: 'bounds.orderbookMaxDepth', set: { bounds: { orderbookMaxDepth: 100 } }, parts: [opOf('public.orderbook', 'parameters')], says: 'the maximum of the order book `depth` (none when null)' },
   { option: 'webhooks.matchedIncludesType', set: { webhooks: { matchedIncludesType: false } }, parts: [ptr('webhooks', 'position.matched', 'post', ...JSON_BODY, 'properties', 'data', 'required')], says: 'whether position.matched data requires `type`' },
