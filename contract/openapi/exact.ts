@@ -88,13 +88,14 @@ export function exactBody(p: Profile, e: Endpoint, body: Json): Json {
       positive(body, 'borrowAmount');
       set(body, 'maturity', { ...maturityInput(p), default: p.lifecycle.defaultMaturity });
       if (props(body).autoRefinance) props(body).autoRefinance = { ...props(body).autoRefinance, default: p.lifecycle.autoRefinanceDefault };
-      return {
-        ...body,
-        allOf: [
+      {
+        // With assets.info unknown no asset has a known precision, and an empty allOf is not valid OpenAPI.
+        const perAssetRules = [
           ...perAsset(p, known(p, p.assets.borrow), ['borrowAsset'], ['borrowAmount'], { min: p.amounts.minOrder, max: p.amounts.maxOrder }),
           ...perAsset(p, known(p, p.assets.collateral), ['collateral', 'asset'], ['collateral', 'amount']),
-        ],
-      };
+        ];
+        return perAssetRules.length ? { ...body, allOf: perAssetRules } : body;
+      }
     case 'user.withdraw':
       set(body, 'asset', assetIn(infoAssets(p)));
       set(body, 'destination', { type: 'string', pattern: p.withdrawals.destinationPattern });
