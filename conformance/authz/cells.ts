@@ -89,6 +89,11 @@ export function judgeAccess(ctx: CheckContext, profile: Profile, c: Cell, o: Own
     // a small budget: mutator seed 12 under Starter, a 400 "no route"): no access and no effect, its status the target's.
     if (c.owns.object === 'webhook' && noRoute(r)) {
       ctx.profileChoice({ option: 'webhooks.listAndDelete', expected: `${c.endpoint.method} ${c.endpoint.path}`, followed: false, received: `${r.status} ${show(r.json ?? r.text).slice(0, 120)}` }, r.exchange);
+    } else if (c.owns.object === 'webhook' && webhookRefusal(r)) {
+      // Part 7 shows no code for an unknown subscription: any 4xx with the error object refuses it (mutator seeds
+      // 14, 24 under Starter: a 400 "no subscription", errors.unknownRoute undetected), the status noted; that it
+      // had no effect is judged apart (A's subscription survives: checks.ts).
+      if (!refusals.has(r.status)) ctx.profileChoice({ option: 'errors.unknownRoute', expected: `${named}`, followed: false, received: `${r.status} ${show(r.json ?? r.text).slice(0, 120)}` }, r.exchange);
     } else if (!refusals.has(r.status)) fail(`${title} is refused as not found or forbidden`, `${named} (profile access.foreignStatus: ${profile.access.foreignStatus}${refusals.size > 2 ? `; errors.unknownRoute: ${profile.errors.unknownRoute.status}` : ''})`, `${r.status} ${show(r.json ?? r.text).slice(0, 300)}`, r.exchange);
     ctx.profileChoice({ option: 'access.foreignStatus', expected: profile.access.foreignStatus, followed: String(r.status) === profile.access.foreignStatus, received: String(r.status) }, r.exchange);
   }
@@ -102,4 +107,10 @@ export function noRoute(r: Reply): boolean {
   if (r.status === 405) return true;
   const err = (r.json as { error?: { message?: unknown } } | undefined)?.error;
   return r.status >= 400 && r.status < 500 && /\b(route|method)\b/i.test(String(err?.message ?? ''));
+}
+
+/** A refusal of a webhook id: a 4xx with the error object, neither the key's nor the rate limit's. */
+function webhookRefusal(r: Reply): boolean {
+  const err = (r.json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  return r.status >= 400 && r.status < 500 && r.status !== 401 && r.status !== 429 && typeof err?.code === 'string' && typeof err.message === 'string';
 }
