@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ASSET_INFO, parseProfile, type ProfileInput } from '../contract/index.ts';
-import { serveWrapped } from './embedded.ts';
 import { runChecks } from './runner.ts';
+import { withServed } from './testing/served.ts';
 
 // Issue 47: what detection could not establish is unknown (null) in the detected profile, and the
 // checks that need it skip naming it, or send only what the spec itself states. Prices: a borrow's
 // pledge at the minimum ratio is priced by assets.info. Periods: the analytics reads send a
 // period the profile lists, else the spec's example 30d; a refusal of it is the profile's gap.
 
-async function run(target: ProfileInput, profile: ProfileInput, only: string[]) {
-  const t = await serveWrapped((req, next) => next(req), { profile: parseProfile(target), controls: false });
-  try {
-    return (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: parseProfile(profile), only })).checks;
-  } finally {
-    await t.close();
-  }
+function run(target: ProfileInput, profile: ProfileInput, only: string[]) {
+  return withServed({ profile: parseProfile(target), controls: false }, async (t) =>
+    (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: parseProfile(profile), only })).checks);
 }
 
 const BORROWS = ['endpoint.borrow.create', 'concurrency.borrow-overcommit'];

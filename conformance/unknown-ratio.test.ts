@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile, parseProfile } from '../contract/index.ts';
 import { mutatedChoices } from '../sandbox/choices/mutate-profile.ts';
-import { serveWrapped } from './embedded.ts';
 import { runChecks } from './runner.ts';
+import { withServed } from './testing/served.ts';
 
 // Mutator seed 28 (issue 47): a minimum collateral ratio of 2.97 with ETH the only collateral
 // against the one borrowable stablecoin, so detection cannot read it at par. The detected
@@ -12,16 +12,13 @@ import { runChecks } from './runner.ts';
 
 const CHECKS = ['endpoint.borrow.create', 'concurrency.borrow-overcommit'];
 
-async function run(ratio: string | null, pledgeTaken: Record<string, string> = {}) {
+function run(ratio: string | null, pledgeTaken: Record<string, string> = {}) {
   const choices = mutatedChoices(28);
-  const t = await serveWrapped((req, next) => next(req), { profile: parseProfile(choices), controls: false });
-  try {
+  return withServed({ profile: parseProfile(choices), controls: false }, async (t) => {
     // As detection leaves it: ETH's price not read (it is read through the ratio), so the default's.
     const profile = parseProfile({ ...choices, assets: { ...choices.assets, info: defaultProfile.assets.info }, amounts: { ...choices.amounts, minCollateralRatio: ratio, pledgeTaken } });
     return (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile, only: CHECKS })).checks;
-  } finally {
-    await t.close();
-  }
+  });
 }
 
 describe('seed 28: a collateral ratio detection could not read', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serveWrapped } from '../../conformance/embedded.ts';
+import { withServed } from '../../conformance/testing/served.ts';
 import { parseProfile, type Profile } from '../../contract/index.ts';
 import type { FaultSetting } from '../../sandbox/faults/index.ts';
 import { webhooksPlugin } from '../../sandbox/webhooks/plugin.ts';
@@ -13,18 +13,15 @@ import { runRetryWatch } from './run.ts';
 // A 1 s floor: the sandbox and the watch share this process, whose timers a loaded 2-core box delays.
 const DELAYS = [3_000, 6_000, 30_000, 60_000, 120_000];
 
-async function watch(faults: FaultSetting[] = [], profile?: Profile) {
-  const t = await serveWrapped((req, next) => next(req), { controls: false, plugins: [webhooksPlugin({ retryDelaysMs: DELAYS })], faults, ...(profile ? { profile } : {}) });
-  const t0 = Date.now();
-  try {
+function watch(faults: FaultSetting[] = [], profile?: Profile) {
+  return withServed({ controls: false, plugins: [webhooksPlugin({ retryDelaysMs: DELAYS })], faults, ...(profile ? { profile } : {}) }, async (t) => {
+    const t0 = Date.now();
     const r = await runRetryWatch({ baseUrl: t.url, apiKey: t.apiKey, expectedDelaysMs: DELAYS, tolerance: { pct: 2, minMs: 1_000 }, quietMs: 2_000, ...(profile ? { profile } : {}) });
     const ms = Date.now() - t0;
     // What the watch left on the target: its subscription is deleted in its own finally (issue 39).
     const listed = await fetch(`${t.url}/webhooks`, { headers: { authorization: `Bearer ${t.apiKey}` } }).then((x) => x.json() as Promise<{ webhooks: unknown[] }>);
     return { r, ms, left: listed.webhooks, by: (id: string) => r.checks.find((c) => c.id === id)! };
-  } finally {
-    await t.close();
-  }
+  });
 }
 
 describe('retry watch at real time, no controls', () => {

@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseProfile, type ProfileInput } from '../../contract/index.ts';
-import { serveWrapped } from '../embedded.ts';
 import { runChecks } from '../runner.ts';
+import { withServed } from '../testing/served.ts';
 
 // Part 8: "Minimum ... order amounts: not shown". A profile whose amounts.minOrder detection did
 // not read keeps the default 1; a target whose floor is higher refuses the lends sent under it,
 // naming the amount. That refusal is the profile's gap (a skip naming amounts.minOrder), not a
 // failure of POST /lend (issue 47 item 3).
 
-async function run(profile: ProfileInput) {
-  const t = await serveWrapped((req, next) => next(req), { profile: parseProfile({ amounts: { minOrder: '5000' } }) });
-  try {
-    return (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: parseProfile(profile), only: ['lifecycle.cancel'] })).checks;
-  } finally {
-    await t.close();
-  }
+function run(profile: ProfileInput) {
+  return withServed({ profile: parseProfile({ amounts: { minOrder: '5000' } }) }, async (t) =>
+    (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: parseProfile(profile), only: ['lifecycle.cancel'] })).checks);
 }
 
 describe('a minimum order above the profile\'s', () => {

@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../contract/index.ts';
-import { serveWrapped } from '../embedded.ts';
 import { runChecks } from '../runner.ts';
+import { withServed } from '../testing/served.ts';
 import { refillWindowMs, REFILL_WINDOW_MS } from './limits-refill.ts';
 
 // limits.refill against the sandbox as it is, and against the sandbox whose limiter refills 60
 // times slower than its headers state (--fault slow-refill): the first passes, the second fails
 // within two windows naming the stated and the measured refill, and the run stops there.
 
-async function run(faults: Array<{ name: string; config?: Record<string, unknown> }>, only: string[]) {
-  const t = await serveWrapped((req, next) => next(req), { profile: defaultProfile, validateResponses: false, controls: false, faults });
-  try {
-    return await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, burstKey: t.burstKey, keyTiers: t.keyTiers, profile: defaultProfile, only, say: () => {} });
-  } finally {
-    await t.close();
-  }
+function run(faults: Array<{ name: string; config?: Record<string, unknown> }>, only: string[]) {
+  return withServed({ profile: defaultProfile, validateResponses: false, controls: false, faults }, (t) =>
+    runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, burstKey: t.burstKey, keyTiers: t.keyTiers, profile: defaultProfile, only, say: () => {} }));
 }
 
 describe('limits.refill', () => {
@@ -42,13 +38,10 @@ describe('limits.refill', () => {
   it('measures a Growth key over 2 s (10 tokens stated, not 40) and still fails one 60 times slower', { timeout: 60_000 }, async () => {
     expect([refillWindowMs(1), refillWindowMs(5), refillWindowMs(1000 / 60)]).toEqual([REFILL_WINDOW_MS, 2_000, 2_000]);
     const keys = [{ key: 'ck_test_refill_a_growth', partnerId: 'partner_a', tier: 'growth' as const }, { key: 'ck_test_refill_b_growth', partnerId: 'partner_b', tier: 'growth' as const }];
-    const t = await serveWrapped((req, next) => next(req), { profile: defaultProfile, validateResponses: false, controls: false, faults: [{ name: 'slow-refill' }], keys });
-    try {
+    await withServed({ profile: defaultProfile, validateResponses: false, controls: false, faults: [{ name: 'slow-refill' }], keys }, async (t) => {
       const r = await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, keyTiers: t.keyTiers, profile: defaultProfile, only: ['limits.refill'], say: () => {} });
       expect(r.checks[0]!.status).toBe('failed');
       expect(r.checks[0]!.message).toMatch(/stated 300\/min with a burst of 500.* over 2\.\d s/s);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

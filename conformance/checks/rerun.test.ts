@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProfile } from '../../contract/index.ts';
-import { serveWrapped, type EmbeddedTarget } from '../embedded.ts';
+import type { EmbeddedTarget } from '../embedded.ts';
 import { runChecks, type ConformanceResult } from '../runner.ts';
+import { withServed } from '../testing/served.ts';
 
 // The suite is a CI gate run again and again against one long-lived sandbox, so a run meets
 // earlier runs' leftovers (and anyone's orders) in the shared order books. A correct service
@@ -44,14 +45,8 @@ async function drain(t: EmbeddedTarget, key: string, left: number): Promise<void
   throw new Error('the bucket did not drain');
 }
 
-async function withSandbox(body: (t: EmbeddedTarget) => Promise<void>): Promise<void> {
-  const t = await serveWrapped((req, next) => next(req), { profile: defaultProfile, controls: false, keys: KEYS, validateResponses: false });
-  try {
-    await body(t);
-  } finally {
-    await t.close();
-  }
-}
+const withSandbox = (body: (t: EmbeddedTarget) => Promise<void>): Promise<void> =>
+  withServed({ profile: defaultProfile, controls: false, keys: KEYS, validateResponses: false }, body);
 
 describe('runs again and again against one sandbox', () => {
   it('a run cut short by the rate limit leaves no resting order, and the next two runs pass alike', { timeout: 120_000 }, () =>

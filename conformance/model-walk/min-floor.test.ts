@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProfile, type ProfileInput } from '../../contract/index.ts';
-import { serveWrapped } from '../embedded.ts';
 import { runChecks } from '../runner.ts';
+import { withServed } from '../testing/served.ts';
 
 // Part 8: "Minimum and maximum order ... and withdrawal amounts: not shown". A profile that keeps
 // the default floor of 1 (detection did not read the target's) must not have the walk fail a
@@ -10,13 +10,9 @@ import { runChecks } from '../runner.ts';
 
 const FLOOR = { amounts: { minOrder: '5000', minWithdrawal: '5000' } };
 
-async function walk(profile: ProfileInput) {
-  const t = await serveWrapped((req, next) => next(req), { profile: parseProfile(FLOOR) });
-  try {
-    return (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: parseProfile(profile), only: ['model.ledger-walk'] })).checks;
-  } finally {
-    await t.close();
-  }
+function walk(profile: ProfileInput) {
+  return withServed({ profile: parseProfile(FLOOR) }, async (t) =>
+    (await runChecks({ baseUrl: t.url, apiKey: t.apiKey, apiKey2: t.apiKey2, profile: parseProfile(profile), only: ['model.ledger-walk'] })).checks);
 }
 
 describe('the ledger walk and a floor above the profile\'s', () => {
