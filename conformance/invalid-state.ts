@@ -7,7 +7,7 @@ import type { Reply } from './http.ts';
 // under --strict), never the test of whether the answer is a refusal (a 409 `conflict` is one).
 
 /** Codes and statuses that mean something else: the funds, the position's existence, the key, the rate limit. */
-const OTHER_CODES = new Set(['insufficient_funds', 'position_not_found', 'authentication_failed', 'rate_limit_exceeded']);
+export const OTHER_CODES = new Set(['insufficient_funds', 'position_not_found', 'authentication_failed', 'rate_limit_exceeded']);
 const OTHER_STATUSES = new Set([401, 429]);
 
 const errorCode = (r: Reply): string | undefined => {

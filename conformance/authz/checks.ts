@@ -155,11 +155,11 @@ async function matrix(ctx: CheckContext, profile: Profile): Promise<ReturnType<t
     if (noRoute(d)) {
       ctx.profileChoice({ option: 'webhooks.listAndDelete', expected: 'a DELETE /webhooks/{webhookId}', followed: false, received: `${d.status} ${show(d.json ?? d.text).slice(0, 120)}` }, d.exchange);
       notes.push(`DELETE /webhooks/{webhookId} answered ${d.status} as a route the target does not have (profile webhooks.listAndDelete differs): whether ${A}'s subscription survived ${B}'s requests was not judged by a delete`);
-      return pass({ notes: [`matrix: ${driven} of ${cells.length} cells driven (${cells.map((c) => c.endpoint.id).join(', ')})`, ...notes], exchange: base.exchange });
+    } else {
+      if (unseen && !ok(d)) fail(`${B}'s DELETE /webhooks/{webhookId} on ${A}'s subscription has no effect`, `${A}'s list still holds ${o.webhook.id} (or its url ${o.webhook.url}), or ${A} can still delete it`, `neither: the list ${show(unseen.json).slice(0, 200)}; the delete ${d.status}`, d.exchange);
+      if (unseen && ok(d)) notes.push(`${A}'s list did not show its subscription by id or url (the list's body is not shown by the spec); ${A}'s own delete of it answered ${d.status}, so it survived ${B}'s requests`);
+      if (!ok(d)) fail(`${A}'s subscription survives ${B}'s requests: ${A} can still delete it`, 'a 2xx', `${d.status} ${show(d.json ?? d.text).slice(0, 200)}`, d.exchange);
     }
-    if (unseen && !ok(d)) fail(`${B}'s DELETE /webhooks/{webhookId} on ${A}'s subscription has no effect`, `${A}'s list still holds ${o.webhook.id} (or its url ${o.webhook.url}), or ${A} can still delete it`, `neither: the list ${show(unseen.json).slice(0, 200)}; the delete ${d.status}`, d.exchange);
-    if (unseen && ok(d)) notes.push(`${A}'s list did not show its subscription by id or url (the list's body is not shown by the spec); ${A}'s own delete of it answered ${d.status}, so it survived ${B}'s requests`);
-    if (!ok(d)) fail(`${A}'s subscription survives ${B}'s requests: ${A} can still delete it`, 'a 2xx', `${d.status} ${show(d.json ?? d.text).slice(0, 200)}`, d.exchange);
   }
   if (!driven) throw new CheckSkip(`no cell of the matrix could be driven: ${notes.join('; ')}`);
   return pass({ notes: [`matrix: ${driven} of ${cells.length} cells driven (${cells.map((c) => c.endpoint.id).join(', ')})`, ...notes], exchange: base.exchange });

@@ -4,6 +4,7 @@ import type { Exchanges, TimedExchange } from '../../exchanges.ts';
 import { errorCode as codeOf } from '../../storm.ts';
 import { account, type Flags, type LedgerInput, type LedgerOutput, type Outcome } from '../../../ledger-model/operations.ts';
 import type { LedgerHistory } from './model.ts';
+import { OTHER_CODES } from '../../../invalid-state.ts';
 
 // The one place HTTP meets the ledger model: each recorded exchange becomes an operation with
 // the model's input (what was asked of which account) and output (what the answer means under
@@ -44,7 +45,7 @@ export function outcomeOf(profile: Profile, ex: TimedExchange): Outcome {
   // Part 7 leaves the invalid-state code open: the profile's, or (undetected, the profile keeps its
   // default) any other refusal with a code that means nothing else, such as a 409 `conflict`.
   if (code === profile.errors.invalidState.code && r.status === profile.errors.invalidState.status) return { kind: 'invalid-state' };
-  if (code && r.status >= 400 && r.status < 500 && ![401, 403, 429].includes(r.status) && code !== 'authentication_failed' && code !== 'rate_limit_exceeded') return { kind: 'invalid-state' };
+  if (code && r.status >= 400 && r.status < 500 && ![401, 403, 429].includes(r.status) && !OTHER_CODES.has(code)) return { kind: 'invalid-state' };
   return { kind: 'no-effect' };
 }
 
